@@ -1,0 +1,28 @@
+import type { DeliveryEvidence } from './message-class';
+import type { SendRequest } from './rendered-message';
+
+/**
+ * The four things a provider call can have done:
+ * - `sent`: accepted; the provider's message id is stored.
+ * - `permanent`: rejected and will be rejected again (bad address, rejected content): FAILED.
+ * - `transient`: certainly not sent (throttled, connection refused): retry later, same key.
+ * - `ambiguous`: the request may have been acted on (timeout, 5xx, reset): handled per message class.
+ */
+export type DeliveryOutcome =
+  | { readonly kind: 'sent'; readonly providerMessageId: string }
+  | { readonly kind: 'permanent'; readonly reason: string }
+  | { readonly kind: 'transient'; readonly reason: string }
+  | { readonly kind: 'ambiguous'; readonly reason: string };
+
+/** A channel's provider. Implementations never throw: every failure becomes an outcome. */
+export interface DeliveryProvider {
+  /** One call, no SDK retries, aborted when `signal` fires. */
+  send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome>;
+  /**
+   * Evidence whether a message with this key reached the provider, where the provider can tell.
+   * @default 'none' for providers that cannot be asked (SES v2, SNS).
+   */
+  lookup?(key: string): Promise<DeliveryEvidence>;
+}
+
+export type DeliveryProviders = Readonly<Record<SendRequest['message']['channel'], DeliveryProvider>>;

@@ -1,0 +1,114 @@
+import { pendingShardOf } from './ledger-table';
+import type { Claim, LedgerRow, ReleaseReason, TerminalState } from './ledger-record';
+import { isTerminal } from './ledger-record';
+
+/** Ledger timing, validated at cold start (see sender-config). */
+export interface LedgerTiming {
+  /** A claim older than this is presumed dead; must exceed the function timeout. */
+  readonly claimTimeoutMs: number;
+  /** How long rows live; must cover every redelivery and replay of a message. */
+  readonly retentionMs: number;
+}
+
+/** The fields that identify and describe a message in its ledger row. */
+export type ClaimSubject = Pick<
+  LedgerRow,
+  'key' | 'eventId' | 'recipientId' | 'channel' | 'templateId' | 'messageClass' | 'occurredAt' | 'request'
+>;
+
+/** The row a first claim writes: PENDING, version 1, leased to this attempt. */
+export function newClaimRow(subject: ClaimSubject, ownerToken: string, nowMs: number, timing: LedgerTiming): LedgerRow {
+  return {
+    ...subject,
+    state: 'PENDING',
+    claimVersion: 1,
+    ownerToken,
+    claimedAt: nowMs,
+    leaseExpiresAt: nowMs + timing.claimTimeoutMs,
+    attempts: 1,
+    createdAt: nowMs,
+    updatedAt: nowMs,
+    expiresAt: ttlSeconds(nowMs, timing),
+    pendingShard: pendingShardOf(subject.key),
+  };
+}
+
+/** TTL in epoch seconds, rounded up so a row never expires before its horizon. */
+export function ttlSeconds(nowMs: number, timing: LedgerTiming): number {
+  return Math.ceil((nowMs + timing.retentionMs) / 1000);
+}
+
+/** DynamoDB deletes expired items lazily (up to days later); such a row counts as absent. */
+export function isExpired(row: Pick<LedgerRow, 'expiresAt'>, nowMs: number): boolean {
+  return row.expiresAt * 1000 <= nowMs;
+}
+
+/** What to do when the claim found a row already there. */
+export type ExistingRowDecision =
+  | { readonly kind: 'done'; readonly state: TerminalState }
+  | { readonly kind: 'back-off'; readonly leaseRemainingMs: number }
+  | { readonly kind: 'take-over'; readonly ambiguousSince: number | undefined }
+  | { readonly kind: 'expired' };
+
+/**
+ * The ledger state machine, as a pure function of the row and the time.
+ *
+ * A PENDING row whose lease ran out without a release had an owner that died somewhere
+ * between claim and outcome: whether it reached the provider is unknown, so the takeover
+ * is ambiguous. A row released after a transient failure was certainly not sent.
+ */
+export function decideOnExistingRow(row: LedgerRow, nowMs: number): ExistingRowDecision {
+  if (isExpired(row, nowMs)) return { kind: 'expired' };
+  if (isTerminal(row.state)) return { kind: 'done', state: row.state };
+  if (row.leaseExpiresAt > nowMs) return { kind: 'back-off', leaseRemainingMs: row.leaseExpiresAt - nowMs };
+  if (row.lastRelease === 'transient') return { kind: 'take-over', ambiguousSince: row.ambiguousSince };
+  return { kind: 'take-over', ambiguousSince: row.ambiguousSince ?? row.claimedAt };
+}
+
+/** The fields a takeover writes, fenced on the old row's claim version. */
+export interface TakeoverFields {
+  readonly expectedClaimVersion: number;
+  readonly claimVersion: number;
+  readonly ownerToken: string;
+  readonly claimedAt: number;
+  readonly leaseExpiresAt: number;
+  readonly attempts: number;
+  readonly ambiguousSince: number | undefined;
+  readonly expiresAt: number;
+}
+
+export function takeoverFields(
+  row: LedgerRow,
+  ownerToken: string,
+  nowMs: number,
+  timing: LedgerTiming,
+  ambiguousSince: number | undefined,
+): TakeoverFields {
+  return {
+    expectedClaimVersion: row.claimVersion,
+    claimVersion: row.claimVersion + 1,
+    ownerToken,
+    claimedAt: nowMs,
+    leaseExpiresAt: nowMs + timing.claimTimeoutMs,
+    attempts: row.attempts + 1,
+    ambiguousSince,
+    expiresAt: ttlSeconds(nowMs, timing),
+  };
+}
+
+export function claimOf(row: Pick<LedgerRow, 'key' | 'ownerToken' | 'claimVersion'>): Claim {
+  return { key: row.key, ownerToken: row.ownerToken, claimVersion: row.claimVersion };
+}
+
+/** A terminal outcome to record. */
+export type TerminalOutcome =
+  | { readonly state: 'SENT'; readonly providerMessageId: string }
+  | { readonly state: 'FAILED'; readonly reason: string }
+  | { readonly state: 'UNKNOWN'; readonly reason: string };
+
+/** A claim handed back so the next delivery may take it over at once. */
+export interface Release {
+  readonly reason: ReleaseReason;
+  readonly detail: string;
+  readonly ambiguousSince: number | undefined;
+}

@@ -1,0 +1,54 @@
+import type { Channel } from './idempotency-key';
+import type { RenderedMessage } from './rendered-message';
+
+export type LedgerState = 'PENDING' | 'SENT' | 'FAILED' | 'UNKNOWN';
+export type TerminalState = Exclude<LedgerState, 'PENDING'>;
+
+/** Why the last attempt handed its claim back. */
+export type ReleaseReason = 'transient' | 'ambiguous';
+
+/** One ledger item: one logical message. Times are epoch ms except `expiresAt` (epoch s, TTL). */
+export interface LedgerRow {
+  readonly key: string;
+  readonly state: LedgerState;
+  /** Fencing token: incremented by every claim and takeover. */
+  readonly claimVersion: number;
+  /** Random per processing attempt; lets a retried claim recognise its own row. */
+  readonly ownerToken: string;
+  readonly claimedAt: number;
+  /** The claim is another worker's until then; set to "now" when a claim is released. */
+  readonly leaseExpiresAt: number;
+  readonly attempts: number;
+  readonly eventId: string;
+  readonly recipientId: string;
+  readonly channel: Channel;
+  readonly templateId: string;
+  readonly messageClass: string;
+  readonly occurredAt: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly expiresAt: number;
+  readonly providerMessageId?: string;
+  readonly failureReason?: string;
+  readonly lastRelease?: ReleaseReason;
+  /** When the outcome first became unknown; bounds the wait for delivery evidence. */
+  readonly ambiguousSince?: number;
+  /** Latest delivery-status event recorded for this key, if any. */
+  readonly deliveryStatus?: string;
+  readonly deliveryStatusAt?: number;
+  /** What a later attempt (or the reclaimer) needs to send this message again. */
+  readonly request?: RenderedMessage;
+  /** Present only while PENDING: shard of the sparse pending index. */
+  readonly pendingShard?: string;
+}
+
+/** Proof of holding a row's claim; every outcome write is conditional on it. */
+export interface Claim {
+  readonly key: string;
+  readonly ownerToken: string;
+  readonly claimVersion: number;
+}
+
+export function isTerminal(state: LedgerState): state is TerminalState {
+  return state !== 'PENDING';
+}

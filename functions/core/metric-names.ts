@@ -1,0 +1,35 @@
+/**
+ * Metric names and namespace shared by the Lambda code (which emits them as EMF)
+ * and the CDK stack (which alarms and graphs them).
+ */
+export const METRICS_NAMESPACE = 'IdempotentNotifier';
+
+export const METRIC = {
+  Sent: 'Sent',
+  DuplicateSuppressed: 'DuplicateSuppressed',
+  ConcurrentClaimBackoff: 'ConcurrentClaimBackoff',
+  StaleClaimTakeover: 'StaleClaimTakeover',
+  TransientRetry: 'TransientRetry',
+  PermanentFailure: 'PermanentFailure',
+  AmbiguousOutcome: 'AmbiguousOutcome',
+  ResentAfterAmbiguity: 'ResentAfterAmbiguity',
+  GaveUpAfterAmbiguity: 'GaveUpAfterAmbiguity',
+  SentByEvidence: 'SentByEvidence',
+  InvalidEvent: 'InvalidEvent',
+  EventTooOld: 'EventTooOld',
+  ClaimLost: 'ClaimLost',
+  LedgerError: 'LedgerError',
+  DeadLettered: 'DeadLettered',
+  StalePendingFound: 'StalePendingFound',
+  ReclaimedSent: 'ReclaimedSent',
+  ReclaimedResent: 'ReclaimedResent',
+  ReclaimedGaveUp: 'ReclaimedGaveUp',
+} as const;
+export type MetricName = (typeof METRIC)[keyof typeof METRIC];
+
+/** Dimension names used with the metrics above. */
+export const DIMENSION = {
+  service: 'service',
+  channel: 'channel',
+  messageClass: 'messageClass',
+} as const;

@@ -1,0 +1,19 @@
+import type { Channel } from './idempotency-key';
+
+/** A message ready for a provider: the address and the rendered content, nothing else. */
+export type RenderedMessage =
+  | { readonly channel: 'email'; readonly to: string; readonly subject: string; readonly text: string; readonly html?: string }
+  | { readonly channel: 'sms'; readonly to: string; readonly text: string }
+  | { readonly channel: 'push'; readonly to: string; readonly title: string; readonly text: string };
+
+/** Everything a provider needs for one call. */
+export interface SendRequest {
+  /** The idempotency key, passed on as tag / message attribute / idempotency token. */
+  readonly key: string;
+  readonly message: RenderedMessage;
+  readonly messageClass: string;
+  readonly smsType: 'Transactional' | 'Promotional';
+  readonly templateId: string;
+}
+
+export type { Channel };

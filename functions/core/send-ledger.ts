@@ -1,0 +1,24 @@
+import type { Claim, LedgerRow } from './ledger-record';
+import type { Release, TakeoverFields, TerminalOutcome } from './ledger-decision';
+
+export type ClaimResult = { readonly claimed: true } | { readonly claimed: false; readonly existing: LedgerRow | undefined };
+
+/**
+ * The send ledger port. Every write is conditional; `false` means the condition failed
+ * (someone else holds or finished the row), never "try again blindly".
+ */
+export interface SendLedger {
+  /**
+   * Creates the row if it is absent, TTL-expired, or already this attempt's own
+   * (a retried request whose first response was lost).
+   */
+  claim(row: LedgerRow, nowMs: number): Promise<ClaimResult>;
+  /** Takes over a PENDING row, only if its claim version is still `expectedClaimVersion`. */
+  takeOver(key: string, fields: TakeoverFields): Promise<boolean>;
+  /** Writes SENT / FAILED / UNKNOWN, only while `claim` is still held. */
+  complete(claim: Claim, outcome: TerminalOutcome, nowMs: number, expiresAt: number): Promise<boolean>;
+  /** Hands the claim back (lease ends now), only while `claim` is still held. */
+  release(claim: Claim, release: Release, nowMs: number): Promise<boolean>;
+  /** Strongly consistent read. */
+  get(key: string): Promise<LedgerRow | undefined>;
+}

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { ConfigurationError } from './errors';
+import { buildMessageClassRegistry, type MessageClassRegistry } from './message-class';
+import { DEFAULT_MAX_BODY_BYTES } from './notification-event';
+import { timingViolations } from './timing-invariants';
+
+/** The environment variables the sender and reclaimer read; the CDK stack sets exactly these. */
+export const ENV = {
+  tableName: 'LEDGER_TABLE_NAME',
+  functionTimeoutSeconds: 'FUNCTION_TIMEOUT_SECONDS',
+  claimTimeoutSeconds: 'CLAIM_TIMEOUT_SECONDS',
+  sendTimeoutMs: 'SEND_TIMEOUT_MS',
+  ledgerRetentionDays: 'LEDGER_RETENTION_DAYS',
+  maxClockSkewSeconds: 'MAX_CLOCK_SKEW_SECONDS',
+  deliveryMode: 'DELIVERY_MODE',
+  outboxFile: 'OUTBOX_FILE',
+  emailFrom: 'EMAIL_FROM',
+  sesConfigurationSet: 'SES_CONFIGURATION_SET',
+  smsSenderId: 'SMS_SENDER_ID',
+  smsOriginationNumber: 'SMS_ORIGINATION_NUMBER',
+  deadLetterQueueUrl: 'DEAD_LETTER_QUEUE_URL',
+  messageClasses: 'MESSAGE_CLASSES',
+  maxConcurrentSends: 'MAX_CONCURRENT_SENDS',
+  maxBodyBytes: 'MAX_BODY_BYTES',
+} as const;
+
+const positiveInt = z.coerce.number().int().positive();
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
+
+const EnvSchema = z
+  .object({
+    [ENV.tableName]: z.string().min(3),
+    [ENV.functionTimeoutSeconds]: positiveInt,
+    [ENV.claimTimeoutSeconds]: positiveInt,
+    [ENV.sendTimeoutMs]: positiveInt.default(10_000),
+    [ENV.ledgerRetentionDays]: positiveInt.default(30),
+    [ENV.maxClockSkewSeconds]: z.coerce.number().int().min(0).default(300),
+    [ENV.deliveryMode]: z.enum(['aws', 'outbox']).default('aws'),
+    [ENV.outboxFile]: optionalText,
+    [ENV.emailFrom]: optionalText,
+    [ENV.sesConfigurationSet]: optionalText,
+    [ENV.smsSenderId]: optionalText,
+    [ENV.smsOriginationNumber]: optionalText,
+    [ENV.deadLetterQueueUrl]: optionalText,
+    [ENV.messageClasses]: optionalText,
+    [ENV.maxConcurrentSends]: positiveInt.max(256).default(16),
+    [ENV.maxBodyBytes]: positiveInt.max(1024 * 1024).default(DEFAULT_MAX_BODY_BYTES),
+  })
+  .superRefine((env, ctx) => {
+    if (env[ENV.deliveryMode] === 'outbox' && !env[ENV.outboxFile]) {
+      ctx.addIssue({ code: 'custom', path: [ENV.outboxFile], message: 'is required when DELIVERY_MODE=outbox' });
+    }
+    if (env[ENV.deliveryMode] === 'aws' && !env[ENV.emailFrom]) {
+      ctx.addIssue({ code: 'custom', path: [ENV.emailFrom], message: 'is required when DELIVERY_MODE=aws' });
+    }
+    if (env[ENV.deliveryMode] === 'aws' && !env[ENV.deadLetterQueueUrl]) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [ENV.deadLetterQueueUrl],
+        message: 'is required when DELIVERY_MODE=aws (invalid events are moved there with their reason)',
+      });
+    }
+  });
+
+/** Validated sender configuration. */
+export interface SenderConfig {
+  readonly tableName: string;
+  readonly functionTimeoutMs: number;
+  readonly claimTimeoutMs: number;
+  readonly sendTimeoutMs: number;
+  readonly retentionMs: number;
+  readonly maxClockSkewMs: number;
+  readonly delivery:
+    | { readonly mode: 'outbox'; readonly outboxFile: string }
+    | {
+        readonly mode: 'aws';
+        readonly emailFrom: string;
+        readonly sesConfigurationSet: string | undefined;
+        readonly smsSenderId: string | undefined;
+        readonly smsOriginationNumber: string | undefined;
+      };
+  readonly deadLetterQueueUrl: string | undefined;
+  readonly messageClasses: MessageClassRegistry;
+  readonly maxConcurrentSends: number;
+  readonly maxBodyBytes: number;
+}
+
+/**
+ * Reads and validates the environment once, at cold start.
+ * @throws ConfigurationError listing every problem, each naming the variable and its value.
+ */
+export function loadSenderConfig(env: Readonly<Record<string, string | undefined>>): SenderConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigurationError(`Invalid sender configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  const violations = timingViolations({
+    functionTimeoutSeconds: e[ENV.functionTimeoutSeconds],
+    claimTimeoutSeconds: e[ENV.claimTimeoutSeconds],
+    sendTimeoutMs: e[ENV.sendTimeoutMs],
+    ledgerRetentionSeconds: e[ENV.ledgerRetentionDays] * 86_400,
+  });
+  if (violations.length > 0) throw new ConfigurationError(`Unsafe sender configuration: ${violations.join('; ')}`);
+
+  const outboxFile = e[ENV.outboxFile];
+  return {
+    tableName: e[ENV.tableName],
+    functionTimeoutMs: e[ENV.functionTimeoutSeconds] * 1000,
+    claimTimeoutMs: e[ENV.claimTimeoutSeconds] * 1000,
+    sendTimeoutMs: e[ENV.sendTimeoutMs],
+    retentionMs: e[ENV.ledgerRetentionDays] * 86_400_000,
+    maxClockSkewMs: e[ENV.maxClockSkewSeconds] * 1000,
+    delivery:
+      e[ENV.deliveryMode] === 'outbox' && outboxFile
+        ? { mode: 'outbox', outboxFile }
+        : {
+            mode: 'aws',
+            emailFrom: e[ENV.emailFrom] ?? '',
+            sesConfigurationSet: e[ENV.sesConfigurationSet],
+            smsSenderId: e[ENV.smsSenderId],
+            smsOriginationNumber: e[ENV.smsOriginationNumber],
+          },
+    deadLetterQueueUrl: e[ENV.deadLetterQueueUrl],
+    messageClasses: buildMessageClassRegistry(e[ENV.messageClasses]),
+    maxConcurrentSends: e[ENV.maxConcurrentSends],
+    maxBodyBytes: e[ENV.maxBodyBytes],
+  };
+}

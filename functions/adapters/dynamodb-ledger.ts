@@ -1,0 +1,146 @@
+import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { Release, TakeoverFields, TerminalOutcome } from '../core/ledger-decision';
+import type { Claim, LedgerRow } from '../core/ledger-record';
+import { LEDGER_TABLE } from '../core/ledger-table';
+import type { ClaimResult, SendLedger } from '../core/send-ledger';
+
+const PK = LEDGER_TABLE.partitionKey;
+
+/** Item attribute names are the LedgerRow field names, except the key, stored as `pk`. */
+export function rowToItem(row: LedgerRow): Record<string, unknown> {
+  const { key, ...rest } = row;
+  return { [PK]: key, ...rest };
+}
+
+export function itemToRow(item: Record<string, unknown>): LedgerRow {
+  const { [PK]: key, ...rest } = item;
+  if (typeof key !== 'string' || typeof rest.state !== 'string' || typeof rest.claimVersion !== 'number') {
+    throw new Error(`Ledger item is not a send-ledger row (pk=${String(key)})`);
+  }
+  return { key, ...rest } as unknown as LedgerRow;
+}
+
+/**
+ * The send ledger on DynamoDB. Every write is one conditional request; a failed
+ * condition is an answer (`false` / the existing row), not an error.
+ */
+export class DynamoDbLedger implements SendLedger {
+  private readonly doc: DynamoDBDocumentClient;
+
+  constructor(
+    client: DynamoDBClient,
+    private readonly tableName: string,
+  ) {
+    this.doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  }
+
+  async claim(row: LedgerRow, nowMs: number): Promise<ClaimResult> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: rowToItem(row),
+          // Absent, already ours (our own retried request), or expired but not yet deleted by TTL.
+          ConditionExpression: 'attribute_not_exists(#pk) OR #owner = :owner OR #expiresAt <= :nowSeconds',
+          ExpressionAttributeNames: { '#pk': PK, '#owner': 'ownerToken', '#expiresAt': LEDGER_TABLE.ttlAttribute },
+          ExpressionAttributeValues: { ':owner': row.ownerToken, ':nowSeconds': Math.floor(nowMs / 1000) },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { claimed: true };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // AWS and DynamoDB Local return the item; servers that do not (dynalite) cost one GetItem.
+      const existing = error.Item ? itemToRow(unmarshall(error.Item)) : await this.get(row.key);
+      return { claimed: false, existing };
+    }
+  }
+
+  async takeOver(key: string, f: TakeoverFields): Promise<boolean> {
+    const ambiguous = f.ambiguousSince !== undefined;
+    return this.conditionalUpdate({
+      Key: { [PK]: key },
+      UpdateExpression:
+        'SET claimVersion = :version, ownerToken = :owner, claimedAt = :now, leaseExpiresAt = :lease, ' +
+        `attempts = :attempts, updatedAt = :now, #expiresAt = :expiresAt${ambiguous ? ', ambiguousSince = :since' : ''} ` +
+        'REMOVE lastRelease',
+      ConditionExpression: '#state = :pending AND claimVersion = :expected',
+      ExpressionAttributeNames: { '#state': 'state', '#expiresAt': LEDGER_TABLE.ttlAttribute },
+      ExpressionAttributeValues: {
+        ':version': f.claimVersion,
+        ':owner': f.ownerToken,
+        ':now': f.claimedAt,
+        ':lease': f.leaseExpiresAt,
+        ':attempts': f.attempts,
+        ':expiresAt': f.expiresAt,
+        ':pending': 'PENDING',
+        ':expected': f.expectedClaimVersion,
+        ...(ambiguous ? { ':since': f.ambiguousSince } : {}),
+      },
+    });
+  }
+
+  async complete(claim: Claim, outcome: TerminalOutcome, nowMs: number, expiresAt: number): Promise<boolean> {
+    const detail =
+      outcome.state === 'SENT'
+        ? { name: 'providerMessageId', value: outcome.providerMessageId }
+        : { name: 'failureReason', value: outcome.reason };
+    return this.conditionalUpdate({
+      Key: { [PK]: claim.key },
+      // The rendered request (addresses, content) is only needed while a resend is possible.
+      UpdateExpression:
+        `SET #state = :state, updatedAt = :now, resolvedAt = :now, #expiresAt = :expiresAt, ${detail.name} = :detail ` +
+        `REMOVE ${LEDGER_TABLE.pendingIndex.partitionKey}, lastRelease, request`,
+      ConditionExpression: 'ownerToken = :owner AND claimVersion = :version',
+      ExpressionAttributeNames: { '#state': 'state', '#expiresAt': LEDGER_TABLE.ttlAttribute },
+      ExpressionAttributeValues: {
+        ':state': outcome.state,
+        ':now': nowMs,
+        ':expiresAt': expiresAt,
+        ':detail': detail.value,
+        ':owner': claim.ownerToken,
+        ':version': claim.claimVersion,
+      },
+    });
+  }
+
+  async release(claim: Claim, release: Release, nowMs: number): Promise<boolean> {
+    const ambiguous = release.ambiguousSince !== undefined;
+    return this.conditionalUpdate({
+      Key: { [PK]: claim.key },
+      UpdateExpression:
+        'SET leaseExpiresAt = :now, updatedAt = :now, lastRelease = :reason, failureReason = :detail' +
+        (ambiguous ? ', ambiguousSince = :since' : ''),
+      ConditionExpression: 'ownerToken = :owner AND claimVersion = :version AND #state = :pending',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: {
+        ':now': nowMs,
+        ':reason': release.reason,
+        ':detail': release.detail,
+        ':owner': claim.ownerToken,
+        ':version': claim.claimVersion,
+        ':pending': 'PENDING',
+        ...(ambiguous ? { ':since': release.ambiguousSince } : {}),
+      },
+    });
+  }
+
+  async get(key: string): Promise<LedgerRow | undefined> {
+    const result = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: { [PK]: key }, ConsistentRead: true }),
+    );
+    return result.Item ? itemToRow(result.Item) : undefined;
+  }
+
+  private async conditionalUpdate(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {
+    try {
+      await this.doc.send(new UpdateCommand({ TableName: this.tableName, ...input }));
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+
+/**
+ * Settings shared by the clients that send messages. SDK retries are off: the default
+ * strategy re-sends on timeouts and 5xx, which for SES/SNS is a possible duplicate.
+ * The ledger decides retries, with the same key.
+ */
+export function sendClientConfig(sendTimeoutMs: number) {
+  return {
+    maxAttempts: 1,
+    requestHandler: new NodeHttpHandler({
+      connectionTimeout: Math.min(3_000, sendTimeoutMs),
+      requestTimeout: sendTimeoutMs,
+      // Without this, an exceeded requestTimeout only logs a warning and the call hangs on.
+      throwOnRequestTimeout: true,
+    }),
+  } as const;
+}
+
+export function createSendClients(sendTimeoutMs: number): { ses: SESv2Client; sns: SNSClient } {
+  const config = sendClientConfig(sendTimeoutMs);
+  return { ses: new SESv2Client(config), sns: new SNSClient(config) };
+}

@@ -1,0 +1,91 @@
+import { PublishCommand, type MessageAttributeValue, type SNSClient } from '@aws-sdk/client-sns';
+import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
+import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
+import type { SendRequest } from '../core/rendered-message';
+
+/** Message attribute that carries our idempotency key on every SNS publish. */
+export const SNS_KEY_ATTRIBUTE = 'notifier.idempotency-key';
+
+export const SNS_ERROR_RULES: ProviderErrorRules = {
+  permanent: new Set(['InvalidParameterException', 'InvalidParameterValueException', 'EndpointDisabledException']),
+  transient: new Set([
+    'ThrottledException',
+    'KMSThrottlingException',
+    'AuthorizationErrorException',
+    'PlatformApplicationDisabledException',
+    'KMSDisabledException',
+    'KMSAccessDeniedException',
+    'KMSNotFoundException',
+    'KMSInvalidStateException',
+    'KMSOptInRequired',
+  ]),
+};
+
+export interface SnsSettings {
+  /** Alphanumeric sender id where the destination country supports it. @default none */
+  readonly smsSenderId?: string;
+  /** Origination number (E.164) for SMS. @default none: SNS picks one */
+  readonly smsOriginationNumber?: string;
+}
+
+/**
+ * SMS to a phone number and push to a platform endpoint, both through SNS `Publish`.
+ * SNS takes no idempotency token for these (MessageDeduplicationId is FIFO-topic only).
+ */
+export class SnsProvider implements DeliveryProvider {
+  constructor(
+    private readonly client: SNSClient,
+    private readonly settings: SnsSettings = {},
+  ) {}
+
+  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+    const command = this.command(request);
+    if (!command) return { kind: 'permanent', reason: `SNS cannot send ${request.message.channel}` };
+    try {
+      const result = await this.client.send(command, { abortSignal: signal });
+      return result.MessageId
+        ? { kind: 'sent', providerMessageId: result.MessageId }
+        : { kind: 'ambiguous', reason: 'SNS accepted the call but returned no MessageId' };
+    } catch (error) {
+      return classifyProviderError(error, SNS_ERROR_RULES);
+    }
+  }
+
+  private command(request: SendRequest): PublishCommand | undefined {
+    const { message } = request;
+    const keyAttribute: Record<string, MessageAttributeValue> = {
+      [SNS_KEY_ATTRIBUTE]: { DataType: 'String', StringValue: request.key },
+    };
+    if (message.channel === 'sms') {
+      return new PublishCommand({
+        PhoneNumber: message.to,
+        Message: message.text,
+        MessageAttributes: {
+          ...keyAttribute,
+          'AWS.SNS.SMS.SMSType': { DataType: 'String', StringValue: request.smsType },
+          ...(this.settings.smsSenderId
+            ? { 'AWS.SNS.SMS.SenderID': { DataType: 'String', StringValue: this.settings.smsSenderId } }
+            : {}),
+          ...(this.settings.smsOriginationNumber
+            ? { 'AWS.MM.SMS.OriginationNumber': { DataType: 'String', StringValue: this.settings.smsOriginationNumber } }
+            : {}),
+        },
+      });
+    }
+    if (message.channel === 'push') {
+      const notification = { title: message.title, body: message.text };
+      return new PublishCommand({
+        TargetArn: message.to,
+        MessageStructure: 'json',
+        Message: JSON.stringify({
+          default: message.text,
+          GCM: JSON.stringify({ notification, data: { idempotencyKey: request.key } }),
+          APNS: JSON.stringify({ aps: { alert: notification }, idempotencyKey: request.key }),
+          APNS_SANDBOX: JSON.stringify({ aps: { alert: notification }, idempotencyKey: request.key }),
+        }),
+        MessageAttributes: keyAttribute,
+      });
+    }
+    return undefined;
+  }
+}

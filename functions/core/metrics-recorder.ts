@@ -1,0 +1,40 @@
+import type { Channel } from './idempotency-key';
+import type { MetricName } from './metric-names';
+
+/** Optional breakdown of a count. */
+export interface MetricDimensions {
+  readonly channel?: Channel;
+  readonly messageClass?: string;
+}
+
+/** Counting port: the Lambda adapter emits EMF, tests and the local runner keep totals. */
+export interface MetricsRecorder {
+  count(name: MetricName, dimensions?: MetricDimensions, value?: number): void;
+}
+
+/** Totals in memory: by name, and by name + dimensions. */
+export class InMemoryMetrics implements MetricsRecorder {
+  readonly totals = new Map<MetricName, number>();
+  readonly byDimensions = new Map<string, number>();
+
+  count(name: MetricName, dimensions: MetricDimensions = {}, value = 1): void {
+    this.totals.set(name, (this.totals.get(name) ?? 0) + value);
+    const dimKey = `${name}|${dimensions.channel ?? '-'}|${dimensions.messageClass ?? '-'}`;
+    this.byDimensions.set(dimKey, (this.byDimensions.get(dimKey) ?? 0) + value);
+  }
+
+  get(name: MetricName): number {
+    return this.totals.get(name) ?? 0;
+  }
+}
+
+/** Sends every count to several recorders (for example EMF plus an in-memory tally). */
+export class FanOutMetrics implements MetricsRecorder {
+  private readonly targets: readonly MetricsRecorder[];
+  constructor(...targets: MetricsRecorder[]) {
+    this.targets = targets;
+  }
+  count(name: MetricName, dimensions?: MetricDimensions, value?: number): void {
+    for (const target of this.targets) target.count(name, dimensions, value);
+  }
+}

@@ -1,0 +1,65 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import pLimit from 'p-limit';
+import { RetryLaterError } from '../core/errors';
+import { processRecord, type RecordContext } from './process-record';
+
+/** Everything the sender handler needs, injected: real adapters in Lambda, fakes or local servers in tests. */
+export interface SenderDependencies extends Omit<RecordContext, 'limit'> {
+  /** Most deliveries in flight at once across a batch. */
+  readonly maxConcurrentSends: number;
+  /** Powertools logger for Lambda context injection. @default none (tests) */
+  readonly powertoolsLogger?: Logger;
+  /** Powertools metrics to publish at the end of each invocation. @default none (tests) */
+  readonly powertoolsMetrics?: Metrics;
+  /** Called at the end of each invocation, before metrics are published. @default none */
+  readonly flushMetrics?: () => void;
+}
+
+export type SenderHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+
+/**
+ * Builds the SQS handler: partial batch responses, records processed concurrently with
+ * deliveries bounded by `maxConcurrentSends`. A record is acknowledged only when every
+ * one of its messages is terminal or it was dead-lettered with its reason.
+ */
+export function createSenderHandler(deps: SenderDependencies): SenderHandler {
+  const limit = pLimit(deps.maxConcurrentSends);
+  const ctx: RecordContext = { ...deps, limit: (task) => limit(task) };
+
+  const recordHandler = async (record: SQSRecord) => {
+    try {
+      return await processRecord(record, ctx);
+    } catch (error) {
+      if (!(error instanceof RetryLaterError)) {
+        deps.log.error('Record processing failed; it will be redelivered', {
+          sqsMessageId: record.messageId,
+          error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+        });
+      }
+      throw error;
+    }
+  };
+
+  const base = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    try {
+      // One processor per invocation: it holds the batch's failure list.
+      return await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), {
+        context,
+        throwOnFullBatchFailure: false,
+      });
+    } finally {
+      deps.flushMetrics?.();
+    }
+  };
+
+  const handler = middy(base);
+  if (deps.powertoolsLogger) handler.use(injectLambdaContext(deps.powertoolsLogger));
+  if (deps.powertoolsMetrics) handler.use(logMetrics(deps.powertoolsMetrics));
+  return handler as unknown as SenderHandler;
+}

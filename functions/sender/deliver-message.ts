@@ -1,0 +1,262 @@
+import type { Clock } from '../core/clock';
+import type { DeliveryOutcome, DeliveryProviders } from '../core/delivery-provider';
+import { gatherEvidence } from '../core/delivery-evidence';
+import { keyPrefix } from '../core/idempotency-key';
+import {
+  claimOf,
+  decideOnExistingRow,
+  newClaimRow,
+  takeoverFields,
+  ttlSeconds,
+  type LedgerTiming,
+  type TerminalOutcome,
+} from '../core/ledger-decision';
+import type { Claim, LedgerRow, TerminalState } from '../core/ledger-record';
+import type { LogPort } from '../core/log-port';
+import { resolveAmbiguity } from '../core/message-class';
+import { METRIC, type MetricName } from '../core/metric-names';
+import type { MetricsRecorder } from '../core/metrics-recorder';
+import type { SendLedger } from '../core/send-ledger';
+import type { MessagePlan } from './message-plan';
+
+/** The ports and settings one delivery needs. */
+export interface DeliveryContext {
+  readonly ledger: SendLedger;
+  readonly providers: DeliveryProviders;
+  readonly metrics: MetricsRecorder;
+  readonly log: LogPort;
+  readonly clock: Clock;
+  /** A fresh random token per processing attempt; never a transport id. */
+  readonly newOwnerToken: () => string;
+  readonly timing: LedgerTiming;
+  readonly sendTimeoutMs: number;
+}
+
+/** Settled: the message is in a terminal state and its record may be acknowledged. */
+export type MessageResult =
+  | { readonly settled: true; readonly state: TerminalState; readonly via: 'this-attempt' | 'earlier-attempt' }
+  | { readonly settled: false; readonly why: UnsettledReason };
+
+export type UnsettledReason =
+  | 'owned-by-another-worker'
+  | 'transient-failure'
+  | 'ambiguous-outcome'
+  | 'waiting-for-evidence'
+  | 'claim-lost'
+  | 'ledger-error';
+
+/**
+ * Claim, send, record: the at-most-once core for one logical message.
+ * Never throws; a ledger error leaves the message unsettled so SQS redelivers it.
+ */
+export async function deliverMessage(plan: MessagePlan, ctx: DeliveryContext): Promise<MessageResult> {
+  const attempt = new DeliveryAttempt(plan, ctx);
+  try {
+    return await attempt.run();
+  } catch (error) {
+    attempt.count(METRIC.LedgerError);
+    ctx.log.error('Ledger request failed; the record will be redelivered', {
+      ...attempt.logContext(),
+      error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+    });
+    return { settled: false, why: 'ledger-error' };
+  }
+}
+
+class DeliveryAttempt {
+  private readonly ownerToken: string;
+
+  constructor(
+    private readonly plan: MessagePlan,
+    private readonly ctx: DeliveryContext,
+  ) {
+    this.ownerToken = ctx.newOwnerToken();
+  }
+
+  async run(): Promise<MessageResult> {
+    const claimed = await this.acquire();
+    if ('settled' in claimed) return claimed;
+    const { claim, ambiguousSince, previous } = claimed;
+
+    if (ambiguousSince !== undefined) {
+      const resolved = await this.resolvePreviousAmbiguity(claim, ambiguousSince, previous);
+      if (resolved) return resolved;
+    }
+    if (!this.plan.outcome.ok) {
+      this.count(METRIC.PermanentFailure);
+      return this.finish(claim, { state: 'FAILED', reason: this.plan.outcome.reason });
+    }
+    return this.send(claim, ambiguousSince);
+  }
+
+  /** Claims the key, or decides what the existing row means. At most two claim rounds (TTL-expired row). */
+  private async acquire(): Promise<
+    MessageResult | { claim: Claim; ambiguousSince: number | undefined; previous: LedgerRow | undefined }
+  > {
+    const { ledger, clock, timing } = this.ctx;
+    for (let round = 0; round < 2; round += 1) {
+      const now = clock();
+      const row = newClaimRow(this.subject(), this.ownerToken, now, timing);
+      const result = await ledger.claim(row, now);
+      if (result.claimed) return { claim: claimOf(row), ambiguousSince: undefined, previous: undefined };
+      const existing = result.existing ?? (await ledger.get(this.plan.key));
+      if (!existing) continue; // deleted by TTL between the two requests: claim afresh
+
+      const decision = decideOnExistingRow(existing, clock());
+      switch (decision.kind) {
+        case 'expired':
+          continue;
+        case 'done':
+          this.count(METRIC.DuplicateSuppressed);
+          this.ctx.log.info('Duplicate suppressed: message already settled', { ...this.logContext(), state: decision.state });
+          return { settled: true, state: decision.state, via: 'earlier-attempt' };
+        case 'back-off':
+          this.count(METRIC.ConcurrentClaimBackoff);
+          return { settled: false, why: 'owned-by-another-worker' };
+        case 'take-over': {
+          const fields = takeoverFields(existing, this.ownerToken, clock(), timing, decision.ambiguousSince);
+          if (!(await ledger.takeOver(this.plan.key, fields))) {
+            this.count(METRIC.ConcurrentClaimBackoff);
+            return { settled: false, why: 'owned-by-another-worker' };
+          }
+          this.count(METRIC.StaleClaimTakeover);
+          this.ctx.log.info('Took over a stale or released claim', {
+            ...this.logContext(),
+            previousRelease: existing.lastRelease ?? 'none (owner died)',
+            attempts: fields.attempts,
+          });
+          return {
+            claim: { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion },
+            ambiguousSince: decision.ambiguousSince,
+            previous: existing,
+          };
+        }
+      }
+    }
+    return { settled: false, why: 'owned-by-another-worker' };
+  }
+
+  /** An earlier attempt may have reached the provider: apply the message class's policy. */
+  private async resolvePreviousAmbiguity(
+    claim: Claim,
+    ambiguousSince: number,
+    previous: LedgerRow | undefined,
+  ): Promise<MessageResult | undefined> {
+    const messageClass = this.plan.messageClass;
+    const needsEvidence = messageClass.onAmbiguous === 'lookup';
+    const evidence = needsEvidence ? await gatherEvidence(previous, this.lookup()) : 'none';
+    const resolution = resolveAmbiguity(messageClass, evidence, this.ctx.clock() - ambiguousSince);
+    switch (resolution.action) {
+      case 'mark-sent':
+        this.count(METRIC.SentByEvidence);
+        return this.finish(claim, {
+          state: 'SENT',
+          providerMessageId: previous?.providerMessageId ?? `evidence:${previous?.deliveryStatus ?? 'lookup'}`,
+        });
+      case 'give-up':
+        this.count(METRIC.GaveUpAfterAmbiguity);
+        return this.finish(claim, { state: 'UNKNOWN', reason: 'OutcomeUnknown: an earlier attempt may have sent it; class policy is give-up' });
+      case 'wait':
+        await this.ctx.ledger.release(
+          claim,
+          { reason: 'ambiguous', detail: 'waiting for delivery evidence', ambiguousSince },
+          this.ctx.clock(),
+        );
+        return { settled: false, why: 'waiting-for-evidence' };
+      case 'send':
+        if (resolution.possibleDuplicate) {
+          this.count(METRIC.ResentAfterAmbiguity);
+          this.ctx.log.warn('Resending after an unknown outcome (possible duplicate, per class policy)', this.logContext());
+        }
+        return undefined;
+    }
+  }
+
+  private async send(claim: Claim, ambiguousSince: number | undefined): Promise<MessageResult> {
+    if (!this.plan.outcome.ok) throw new Error('send() called for a message that cannot be sent');
+    const request = this.plan.outcome.request;
+    const provider = this.ctx.providers[request.message.channel];
+    let outcome: DeliveryOutcome;
+    try {
+      outcome = await provider.send(request, AbortSignal.timeout(this.ctx.sendTimeoutMs));
+    } catch (error) {
+      outcome = { kind: 'ambiguous', reason: `ProviderAdapterError: ${(error as Error).message ?? String(error)}` };
+    }
+
+    switch (outcome.kind) {
+      case 'sent':
+        this.count(METRIC.Sent);
+        return this.finish(claim, { state: 'SENT', providerMessageId: outcome.providerMessageId });
+      case 'permanent':
+        this.count(METRIC.PermanentFailure);
+        this.ctx.log.warn('Provider rejected the message permanently', { ...this.logContext(), reason: outcome.reason });
+        return this.finish(claim, { state: 'FAILED', reason: outcome.reason });
+      case 'transient':
+        this.count(METRIC.TransientRetry);
+        this.ctx.log.warn('Provider refused for now; will retry with the same key', { ...this.logContext(), reason: outcome.reason });
+        await this.ctx.ledger.release(claim, { reason: 'transient', detail: outcome.reason, ambiguousSince }, this.ctx.clock());
+        return { settled: false, why: 'transient-failure' };
+      case 'ambiguous':
+        return this.onAmbiguous(claim, outcome.reason, ambiguousSince ?? this.ctx.clock());
+    }
+  }
+
+  private async onAmbiguous(claim: Claim, reason: string, ambiguousSince: number): Promise<MessageResult> {
+    this.count(METRIC.AmbiguousOutcome);
+    this.ctx.log.warn('Provider outcome unknown', { ...this.logContext(), reason, policy: this.plan.messageClass.onAmbiguous });
+    const messageClass = this.plan.messageClass;
+    const evidence = messageClass.onAmbiguous === 'lookup' ? await gatherEvidence(undefined, this.lookup()) : 'none';
+    const resolution = resolveAmbiguity(messageClass, evidence, this.ctx.clock() - ambiguousSince);
+    if (resolution.action === 'give-up') {
+      this.count(METRIC.GaveUpAfterAmbiguity);
+      return this.finish(claim, { state: 'UNKNOWN', reason: `OutcomeUnknown: ${reason}` });
+    }
+    if (resolution.action === 'mark-sent') {
+      this.count(METRIC.SentByEvidence);
+      return this.finish(claim, { state: 'SENT', providerMessageId: 'evidence:lookup' });
+    }
+    // 'send' or 'wait': hand the claim back marked ambiguous; the next delivery applies the policy.
+    await this.ctx.ledger.release(claim, { reason: 'ambiguous', detail: reason, ambiguousSince }, this.ctx.clock());
+    return { settled: false, why: 'ambiguous-outcome' };
+  }
+
+  private async finish(claim: Claim, outcome: TerminalOutcome): Promise<MessageResult> {
+    const now = this.ctx.clock();
+    if (await this.ctx.ledger.complete(claim, outcome, now, ttlSeconds(now, this.ctx.timing))) {
+      return { settled: true, state: outcome.state, via: 'this-attempt' };
+    }
+    // Only possible if our lease ran out mid-attempt (a broken timing invariant or a paused process).
+    this.count(METRIC.ClaimLost);
+    this.ctx.log.error('Claim was taken over before the outcome could be recorded', {
+      ...this.logContext(),
+      outcome: outcome.state,
+    });
+    return { settled: false, why: 'claim-lost' };
+  }
+
+  private lookup() {
+    const provider = this.ctx.providers[this.plan.identity.channel];
+    return provider.lookup ? () => provider.lookup!(this.plan.key) : undefined;
+  }
+
+  private subject() {
+    const { identity, key, messageClass, occurredAt, outcome } = this.plan;
+    return { key, ...identity, messageClass: messageClass.name, occurredAt, ...(outcome.ok ? { request: outcome.request.message } : {}) };
+  }
+
+  count(name: MetricName): void {
+    this.ctx.metrics.count(name, { channel: this.plan.identity.channel, messageClass: this.plan.messageClass.name });
+  }
+
+  logContext(): Record<string, unknown> {
+    const { identity, key, messageClass } = this.plan;
+    return {
+      key: keyPrefix(key),
+      eventId: identity.eventId,
+      recipientId: identity.recipientId,
+      channel: identity.channel,
+      templateId: identity.templateId,
+      messageClass: messageClass.name,
+    };
+  }
+}

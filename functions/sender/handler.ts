@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { powertoolsLog } from '../adapters/powertools-log';
+import { PowertoolsMetricsRecorder } from '../adapters/powertools-metrics';
+import { systemClock } from '../core/clock';
+import { ConfigurationError } from '../core/errors';
+import { METRICS_NAMESPACE } from '../core/metric-names';
+import { loadSenderConfig } from '../core/sender-config';
+import { BUILT_IN_TEMPLATES } from '../core/templates';
+import { createSenderHandler } from './create-sender-handler';
+import { createDeadLetters, createLedger, createProviders } from './wire-adapters';
+
+// Cold start: an unsafe or incomplete configuration fails here, loudly, before any message is touched.
+const config = loadSenderConfig(process.env);
+const logger = new Logger({ serviceName: 'sender' });
+const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'sender' });
+const recorder = new PowertoolsMetricsRecorder(metrics);
+const deadLetters = createDeadLetters(config);
+if (!deadLetters) throw new ConfigurationError('DEAD_LETTER_QUEUE_URL is required for the Lambda sender');
+
+/** The sender Lambda: SQS event source with ReportBatchItemFailures. */
+export const handler = createSenderHandler({
+  ledger: createLedger(config),
+  providers: createProviders(config),
+  deadLetters,
+  metrics: recorder,
+  flushMetrics: () => recorder.flush(),
+  log: powertoolsLog(logger),
+  powertoolsLogger: logger,
+  powertoolsMetrics: metrics,
+  clock: systemClock,
+  newOwnerToken: randomUUID,
+  timing: { claimTimeoutMs: config.claimTimeoutMs, retentionMs: config.retentionMs },
+  sendTimeoutMs: config.sendTimeoutMs,
+  messageClasses: config.messageClasses,
+  templates: BUILT_IN_TEMPLATES,
+  maxBodyBytes: config.maxBodyBytes,
+  maxClockSkewMs: config.maxClockSkewMs,
+  maxConcurrentSends: config.maxConcurrentSends,
+});

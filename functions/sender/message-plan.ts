@@ -1,0 +1,54 @@
+import { addressFor } from '../core/recipient-address';
+import { idempotencyKey, type Channel, type MessageIdentity } from '../core/idempotency-key';
+import type { MessageClass } from '../core/message-class';
+import type { NotificationEvent } from '../core/notification-event';
+import type { RenderedMessage, SendRequest } from '../core/rendered-message';
+import { renderTemplate, type TemplateRegistry } from '../core/templates';
+
+/** One logical message of an event: its key, and either a ready request or why it can never be sent. */
+export interface MessagePlan {
+  readonly identity: MessageIdentity;
+  readonly key: string;
+  readonly messageClass: MessageClass;
+  readonly occurredAt: string;
+  readonly outcome: { readonly ok: true; readonly request: SendRequest } | { readonly ok: false; readonly reason: string };
+}
+
+/** Expands an event into one plan per (recipient, channel). Pure. */
+export function planMessages(
+  event: NotificationEvent,
+  messageClass: MessageClass,
+  templates: TemplateRegistry,
+): MessagePlan[] {
+  return event.recipients.flatMap((recipient) =>
+    recipient.channels.map((channel): MessagePlan => {
+      const identity = { eventId: event.eventId, recipientId: recipient.recipientId, channel, templateId: event.templateId };
+      const key = idempotencyKey(identity);
+      const base = { identity, key, messageClass, occurredAt: event.occurredAt };
+      const address = addressFor(recipient, channel);
+      if (!address.ok) return { ...base, outcome: { ok: false, reason: address.reason } };
+      const rendered = renderTemplate(templates, event.templateId, channel, event.data);
+      if (!rendered.ok) return { ...base, outcome: { ok: false, reason: rendered.reason } };
+      const message = toMessage(channel, address.address, rendered.content);
+      return {
+        ...base,
+        outcome: {
+          ok: true,
+          request: { key, message, messageClass: messageClass.name, smsType: messageClass.smsType, templateId: event.templateId },
+        },
+      };
+    }),
+  );
+}
+
+function toMessage(channel: Channel, to: string, content: Record<string, string>): RenderedMessage {
+  const text = content.text ?? '';
+  switch (channel) {
+    case 'email':
+      return { channel, to, subject: content.subject ?? '', text, ...(content.html ? { html: content.html } : {}) };
+    case 'sms':
+      return { channel, to, text };
+    case 'push':
+      return { channel, to, title: content.title ?? '', text };
+  }
+}

@@ -1,0 +1,106 @@
+import type { DeadLetterSink } from '../core/dead-letter-sink';
+import { InvalidEventError, RetryLaterError } from '../core/errors';
+import type { MessageClassRegistry } from '../core/message-class';
+import { METRIC } from '../core/metric-names';
+import { parseNotificationBody, type NotificationEvent } from '../core/notification-event';
+import type { TemplateRegistry } from '../core/templates';
+import { deliverMessage, type DeliveryContext, type MessageResult } from './deliver-message';
+import { planMessages } from './message-plan';
+
+/** What processing one SQS record needs beyond a single delivery. */
+export interface RecordContext extends DeliveryContext {
+  readonly deadLetters: DeadLetterSink;
+  readonly messageClasses: MessageClassRegistry;
+  readonly templates: TemplateRegistry;
+  readonly maxBodyBytes: number;
+  readonly maxClockSkewMs: number;
+  /** Bounds concurrent deliveries across the whole batch. */
+  readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
+}
+
+/** The parts of an SQS record the sender reads. */
+export interface QueueRecord {
+  readonly messageId: string;
+  readonly body: string;
+}
+
+export interface RecordOutcome {
+  readonly kind: 'settled' | 'dead-lettered';
+  readonly messages: readonly MessageResult[];
+}
+
+/**
+ * Processes one SQS record: parse, fan out to messages, deliver each. Resolves when the
+ * record may be acknowledged (every message terminal, or the record dead-lettered with
+ * its reason); throws RetryLaterError otherwise, which reports it as a batch item failure.
+ */
+export async function processRecord(record: QueueRecord, ctx: RecordContext): Promise<RecordOutcome> {
+  let event: NotificationEvent;
+  try {
+    event = parseNotificationBody(record.body, ctx.maxBodyBytes).event;
+    checkEventWindow(event, ctx);
+  } catch (error) {
+    if (!(error instanceof InvalidEventError)) throw error;
+    await deadLetter(record, error, ctx);
+    return { kind: 'dead-lettered', messages: [] };
+  }
+  const messageClass = ctx.messageClasses.get(event.messageClass);
+  if (!messageClass) {
+    const known = [...ctx.messageClasses.keys()].join(', ');
+    await deadLetter(record, new InvalidEventError('UnknownMessageClass', `"${event.messageClass}" (known: ${known})`), ctx, event);
+    return { kind: 'dead-lettered', messages: [] };
+  }
+
+  const plans = planMessages(event, messageClass, ctx.templates);
+  const messages = await Promise.all(plans.map((plan) => ctx.limit(() => deliverMessage(plan, ctx))));
+  const unsettled = messages.filter((m) => !m.settled);
+  if (unsettled.length > 0) {
+    const reasons = [...new Set(unsettled.map((m) => (m.settled ? '' : m.why)))].join(', ');
+    throw new RetryLaterError(`${unsettled.length} of ${messages.length} messages of event ${event.eventId} not settled (${reasons})`);
+  }
+  return { kind: 'settled', messages };
+}
+
+/**
+ * An event older than the ledger's retention may have had its row expire already, so a
+ * redelivery (a DLQ redrive resets SQS retention) could no longer be deduplicated.
+ */
+function checkEventWindow(event: NotificationEvent, ctx: RecordContext): void {
+  const occurredAt = Date.parse(event.occurredAt);
+  const now = ctx.clock();
+  if (occurredAt > now + ctx.maxClockSkewMs) {
+    throw new InvalidEventError(
+      'OccurredInFuture',
+      `occurredAt ${event.occurredAt} is more than ${ctx.maxClockSkewMs / 1000}s ahead of now`,
+    );
+  }
+  if (occurredAt + ctx.timing.retentionMs - ctx.maxClockSkewMs <= now) {
+    throw new InvalidEventError(
+      'EventTooOld',
+      `occurredAt ${event.occurredAt} is older than the ledger retention of ${ctx.timing.retentionMs / 86_400_000} days; ` +
+        'it cannot be deduplicated safely and is not sent blind',
+    );
+  }
+}
+
+async function deadLetter(
+  record: QueueRecord,
+  error: InvalidEventError,
+  ctx: RecordContext,
+  event?: NotificationEvent,
+): Promise<void> {
+  ctx.metrics.count(error.reason === 'EventTooOld' ? METRIC.EventTooOld : METRIC.InvalidEvent);
+  ctx.log.warn('Invalid event moved to the dead-letter queue', {
+    reason: error.reason,
+    detail: error.detail,
+    sqsMessageId: record.messageId,
+    ...(event ? { eventId: event.eventId } : {}),
+  });
+  await ctx.deadLetters.deadLetter({
+    body: record.body,
+    reason: error.reason,
+    detail: error.detail,
+    sourceMessageId: record.messageId,
+  });
+  ctx.metrics.count(METRIC.DeadLettered);
+}

@@ -1,0 +1,45 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDbLedger } from '../adapters/dynamodb-ledger';
+import { OutboxProvider } from '../adapters/outbox-provider';
+import { createSendClients } from '../adapters/send-clients';
+import { SesEmailProvider } from '../adapters/ses-email-provider';
+import { SnsProvider } from '../adapters/sns-provider';
+import { SqsDeadLetters } from '../adapters/sqs-dead-letters';
+import type { DeadLetterSink } from '../core/dead-letter-sink';
+import type { DeliveryProviders } from '../core/delivery-provider';
+import type { SenderConfig } from '../core/sender-config';
+
+/**
+ * The AWS edges, built from validated configuration. Endpoints come from the SDK's own
+ * standard variables (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SQS, ...).
+ */
+export function createLedger(config: Pick<SenderConfig, 'tableName'>): DynamoDbLedger {
+  // Ledger writes are conditional and carry our owner token, so SDK retries are safe here.
+  return new DynamoDbLedger(new DynamoDBClient({ maxAttempts: 5 }), config.tableName);
+}
+
+export function createProviders(config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>): DeliveryProviders {
+  const delivery = config.delivery;
+  if (delivery.mode === 'outbox') {
+    const outbox = new OutboxProvider(delivery.outboxFile);
+    return { email: outbox, sms: outbox, push: outbox };
+  }
+  const clients = createSendClients(config.sendTimeoutMs);
+  const sns = new SnsProvider(clients.sns, {
+    smsSenderId: delivery.smsSenderId,
+    smsOriginationNumber: delivery.smsOriginationNumber,
+  });
+  return {
+    email: new SesEmailProvider(clients.ses, {
+      fromAddress: delivery.emailFrom,
+      configurationSetName: delivery.sesConfigurationSet,
+    }),
+    sms: sns,
+    push: sns,
+  };
+}
+
+export function createDeadLetters(config: Pick<SenderConfig, 'deadLetterQueueUrl'>): DeadLetterSink | undefined {
+  return config.deadLetterQueueUrl ? new SqsDeadLetters(new SQSClient({}), config.deadLetterQueueUrl) : undefined;
+}

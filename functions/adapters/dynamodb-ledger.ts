@@ -92,9 +92,9 @@ export class DynamoDbLedger implements SendLedger {
       // The rendered request (addresses, content) is only needed while a resend is possible.
       UpdateExpression:
         `SET #state = :state, updatedAt = :now, resolvedAt = :now, #expiresAt = :expiresAt, ${detail.name} = :detail ` +
-        `REMOVE ${LEDGER_TABLE.pendingIndex.partitionKey}, lastRelease, request`,
+        `REMOVE ${LEDGER_TABLE.pendingIndex.partitionKey}, lastRelease, #request`,
       ConditionExpression: 'ownerToken = :owner AND claimVersion = :version',
-      ExpressionAttributeNames: { '#state': 'state', '#expiresAt': LEDGER_TABLE.ttlAttribute },
+      ExpressionAttributeNames: { '#state': 'state', '#expiresAt': LEDGER_TABLE.ttlAttribute, '#request': 'request' },
       ExpressionAttributeValues: {
         ':state': outcome.state,
         ':now': nowMs,

@@ -1,0 +1,190 @@
+import { Duration } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import type { Construct } from 'constructs';
+import type { MessageClass } from '../functions/core/message-class';
+import type { IdempotentNotifierProps } from './notifier';
+
+/** Prefix of every context key this app reads (in cdk.json or `cdk synth -c notifier:KEY=VALUE`). */
+export const CONTEXT_PREFIX = 'notifier:';
+
+/**
+ * The context keys the app reads, without the prefix. Values may be JSON values (cdk.json)
+ * or strings (`-c` on the command line). Unknown `notifier:` keys are rejected so a typo
+ * cannot silently fall back to a default.
+ */
+export const CONTEXT_KEYS = [
+  'stackName',
+  'emailFrom',
+  'sesIdentity',
+  'sesConfigurationSetName',
+  'smsEnabled',
+  'smsSenderId',
+  'smsOriginationNumber',
+  'smsMonthlySpendLimitUsd',
+  'smsSpendAlarmThresholdUsd',
+  'pushEnabled',
+  'pushPlatformApplications',
+  'messageClasses',
+  'functionTimeoutSeconds',
+  'claimTimeoutSeconds',
+  'sendTimeoutMs',
+  'memorySize',
+  'visibilityTimeoutSeconds',
+  'queueRetentionDays',
+  'deadLetterQueueRetentionDays',
+  'replayWindowDays',
+  'ledgerRetentionDays',
+  'maxClockSkewSeconds',
+  'maxReceiveCount',
+  'batchSize',
+  'maxBatchingWindowSeconds',
+  'maxConcurrency',
+  'maxConcurrentSends',
+  'maxBodyBytes',
+  'logRetentionDays',
+  'tableDeletionProtection',
+  'reclaimerScheduleMinutes',
+  'alarmEmail',
+  'alarmTopicArn',
+  'alarmPeriodMinutes',
+  'duplicateSuppressedRatePercent',
+  'permanentFailureRatePercent',
+  'oldestMessageAgeMinutes',
+  'dashboardName',
+] as const;
+
+/** A context key, without the prefix. */
+export type ContextKey = (typeof CONTEXT_KEYS)[number];
+
+/** Default stack name when `notifier:stackName` is not set. */
+export const DEFAULT_STACK_NAME = 'IdempotentNotifier';
+
+/** Reads the app's `notifier:*` context with type checks; every error names the key and its value. */
+export class NotifierContext {
+  constructor(private readonly scope: Construct) {
+    const known = new Set<string>(CONTEXT_KEYS.map((k) => CONTEXT_PREFIX + k));
+    const all: Record<string, unknown> = scope.node.getAllContext();
+    const unknown = Object.keys(all).filter((k) => k.startsWith(CONTEXT_PREFIX) && !known.has(k));
+    if (unknown.length > 0) {
+      throw new Error(`Unknown context key(s): ${unknown.join(', ')}. Known: ${[...known].join(', ')}`);
+    }
+  }
+
+  /** The raw value, or undefined when unset, null or an empty string. */
+  raw(key: ContextKey): unknown {
+    const value: unknown = this.scope.node.tryGetContext(CONTEXT_PREFIX + key);
+    return value === null || value === '' ? undefined : value;
+  }
+
+  string(key: ContextKey): string | undefined {
+    const value = this.raw(key);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') throw this.error(key, value, 'a string');
+    return value;
+  }
+
+  number(key: ContextKey): number | undefined {
+    const value = this.raw(key);
+    if (value === undefined) return undefined;
+    const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+    if (!Number.isFinite(n)) throw this.error(key, value, 'a number');
+    return n;
+  }
+
+  boolean(key: ContextKey): boolean | undefined {
+    const value = this.raw(key);
+    if (value === undefined) return undefined;
+    if (value === true || value === 'true') return true;
+    if (value === false || value === 'false') return false;
+    throw this.error(key, value, 'true or false');
+  }
+
+  /** A JSON array, a JSON-encoded array, or (for strings) a comma-separated list. */
+  list(key: ContextKey): unknown[] | undefined {
+    const value = this.raw(key);
+    if (value === undefined) return undefined;
+    if (Array.isArray(value)) return value;
+    if (typeof value === 'string') {
+      const text = value.trim();
+      if (text.startsWith('[')) {
+        const parsed: unknown = JSON.parse(text);
+        if (Array.isArray(parsed)) return parsed;
+      } else {
+        return text.split(',').map((s) => s.trim()).filter(Boolean);
+      }
+    }
+    throw this.error(key, value, 'a list');
+  }
+
+  private error(key: ContextKey, value: unknown, expected: string): Error {
+    return new Error(`Context ${CONTEXT_PREFIX}${key} (${JSON.stringify(value)}) must be ${expected}`);
+  }
+}
+
+const seconds = (n: number | undefined): Duration | undefined => (n === undefined ? undefined : Duration.seconds(n));
+const minutes = (n: number | undefined): Duration | undefined => (n === undefined ? undefined : Duration.minutes(n));
+const days = (n: number | undefined): Duration | undefined => (n === undefined ? undefined : Duration.days(n));
+
+/**
+ * Builds {@link IdempotentNotifierProps} from the `notifier:*` context (cdk.json, `-c`).
+ * Unset keys leave the construct's defaults in place. `alarmTopicArn` imports a topic into `scope`.
+ *
+ * @throws Error when `notifier:emailFrom` is missing or a value has the wrong type.
+ */
+export function notifierPropsFromContext(scope: Construct): IdempotentNotifierProps {
+  const c = new NotifierContext(scope);
+  const emailFrom = c.string('emailFrom');
+  if (!emailFrom) throw new Error(`Context ${CONTEXT_PREFIX}emailFrom is required (the From address of e-mails)`);
+  const logRetentionDays = c.number('logRetentionDays');
+  if (logRetentionDays !== undefined && !Object.values(logs.RetentionDays).includes(logRetentionDays)) {
+    throw new Error(
+      `Context ${CONTEXT_PREFIX}logRetentionDays (${logRetentionDays}) must be one of CloudWatch Logs' retention values ` +
+        `(${Object.values(logs.RetentionDays).filter((v) => typeof v === 'number').join(', ')})`,
+    );
+  }
+  const alarmTopicArn = c.string('alarmTopicArn');
+  const sendTimeoutMs = c.number('sendTimeoutMs');
+  return {
+    emailFrom,
+    sesIdentity: c.string('sesIdentity'),
+    sesConfigurationSetName: c.string('sesConfigurationSetName'),
+    smsEnabled: c.boolean('smsEnabled'),
+    smsSenderId: c.string('smsSenderId'),
+    smsOriginationNumber: c.string('smsOriginationNumber'),
+    smsMonthlySpendLimitUsd: c.number('smsMonthlySpendLimitUsd'),
+    smsSpendAlarmThresholdUsd: c.number('smsSpendAlarmThresholdUsd'),
+    pushEnabled: c.boolean('pushEnabled'),
+    pushPlatformApplications: c.list('pushPlatformApplications')?.map(String),
+    // Shape-checked by the construct (buildMessageClassRegistry), which names the bad entry.
+    messageClasses: c.list('messageClasses') as MessageClass[] | undefined,
+    functionTimeout: seconds(c.number('functionTimeoutSeconds')),
+    claimTimeout: seconds(c.number('claimTimeoutSeconds')),
+    sendTimeout: sendTimeoutMs === undefined ? undefined : Duration.millis(sendTimeoutMs),
+    memorySize: c.number('memorySize'),
+    visibilityTimeout: seconds(c.number('visibilityTimeoutSeconds')),
+    queueRetention: days(c.number('queueRetentionDays')),
+    deadLetterQueueRetention: days(c.number('deadLetterQueueRetentionDays')),
+    replayWindow: days(c.number('replayWindowDays')),
+    ledgerRetention: days(c.number('ledgerRetentionDays')),
+    maxClockSkew: seconds(c.number('maxClockSkewSeconds')),
+    maxReceiveCount: c.number('maxReceiveCount'),
+    batchSize: c.number('batchSize'),
+    maxBatchingWindow: seconds(c.number('maxBatchingWindowSeconds')),
+    maxConcurrency: c.number('maxConcurrency'),
+    maxConcurrentSends: c.number('maxConcurrentSends'),
+    maxBodyBytes: c.number('maxBodyBytes'),
+    logRetention: logRetentionDays as logs.RetentionDays | undefined,
+    tableDeletionProtection: c.boolean('tableDeletionProtection'),
+    reclaimerSchedule: minutes(c.number('reclaimerScheduleMinutes')),
+    dashboardName: c.string('dashboardName'),
+    alarms: {
+      email: c.string('alarmEmail'),
+      topic: alarmTopicArn ? sns.Topic.fromTopicArn(scope, 'ImportedAlarmTopic', alarmTopicArn) : undefined,
+      period: minutes(c.number('alarmPeriodMinutes')),
+      duplicateSuppressedRatePercent: c.number('duplicateSuppressedRatePercent'),
+      permanentFailureRatePercent: c.number('permanentFailureRatePercent'),
+      oldestMessageAge: minutes(c.number('oldestMessageAgeMinutes')),
+    },
+  };
+}

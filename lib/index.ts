@@ -1,0 +1,6 @@
+export * from './notifier';
+export * from './notifier-alarms';
+export * from './notifier-dashboard';
+export * from './notifier-stack';
+export * from './context-config';
+export { SERVICE, type ServiceName } from './metrics';

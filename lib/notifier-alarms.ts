@@ -1,0 +1,240 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as snsSubscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { METRIC, type MetricName } from '../functions/core/metric-names';
+import { DEFAULT_METRIC_PERIOD, SERVICE, notifierMetric } from './metrics';
+
+/** Alarm thresholds and where alarms are sent. */
+export interface NotifierAlarmOptions {
+  /**
+   * Topic alarms (and their return to OK) are sent to.
+   * @default - a topic is created (TLS-only)
+   */
+  readonly topic?: sns.ITopic;
+  /**
+   * E-mail address subscribed to the alarm topic (confirm the subscription e-mail after deploy).
+   * @default - no subscription
+   */
+  readonly email?: string;
+  /**
+   * Period of every alarm.
+   * @default Duration.minutes(5)
+   */
+  readonly period?: Duration;
+  /**
+   * Alarm when suppressed duplicates exceed this percentage of handled messages
+   * (DuplicateSuppressed / (DuplicateSuppressed + Sent)): the broker redelivers more than expected.
+   * @default 5
+   */
+  readonly duplicateSuppressedRatePercent?: number;
+  /**
+   * Alarm when permanent failures exceed this percentage of attempted messages
+   * (PermanentFailure / (PermanentFailure + Sent)).
+   * @default 5
+   */
+  readonly permanentFailureRatePercent?: number;
+  /**
+   * Consecutive periods a rate must stay above its threshold before its alarm fires.
+   * @default 3
+   */
+  readonly rateEvaluationPeriods?: number;
+  /**
+   * Alarm when the oldest message in the main queue is older than this.
+   * @default Duration.minutes(15)
+   */
+  readonly oldestMessageAge?: Duration;
+}
+
+/** What {@link NotifierAlarms} watches. */
+export interface NotifierAlarmsProps extends NotifierAlarmOptions {
+  /** The main queue. */
+  readonly queue: sqs.IQueue;
+  /** The dead-letter queue. */
+  readonly deadLetterQueue: sqs.IQueue;
+  /** The two functions. */
+  readonly functions: { readonly sender: lambda.IFunction; readonly reclaimer: lambda.IFunction };
+  /** Alarm when `AWS/SNS SMSMonthToDateSpentUSD` exceeds this (USD). */
+  readonly smsSpendThresholdUsd: number;
+}
+
+/** Names of the alarms (keys of {@link NotifierAlarms.alarms}); each has a runbook entry in docs/deploy.md. */
+export const ALARM = {
+  duplicateSuppressedRate: 'DuplicateSuppressedRate',
+  resentAfterAmbiguity: 'ResentAfterAmbiguity',
+  gaveUpAfterAmbiguity: 'GaveUpAfterAmbiguity',
+  permanentFailureRate: 'PermanentFailureRate',
+  invalidEvent: 'InvalidEvent',
+  deadLetterQueueNotEmpty: 'DeadLetterQueueNotEmpty',
+  oldestMessageAge: 'OldestMessageAge',
+  stalePendingFound: 'StalePendingFound',
+  senderErrors: 'SenderErrors',
+  senderThrottles: 'SenderThrottles',
+  reclaimerErrors: 'ReclaimerErrors',
+  reclaimerThrottles: 'ReclaimerThrottles',
+  smsMonthToDateSpend: 'SmsMonthToDateSpend',
+} as const;
+
+/** Name of one of the notifier's alarms. */
+export type AlarmName = (typeof ALARM)[keyof typeof ALARM];
+
+const RUNBOOK = 'Runbook: docs/deploy.md, section "Alarm runbook"';
+
+/** The notifier's alarms, all wired to one SNS topic. */
+export class NotifierAlarms extends Construct {
+  /** The topic alarms notify. */
+  public readonly topic: sns.ITopic;
+  /** Every alarm, by name. */
+  public readonly alarms: Readonly<Record<AlarmName, cloudwatch.Alarm>>;
+
+  constructor(scope: Construct, id: string, props: NotifierAlarmsProps) {
+    super(scope, id);
+    const period = props.period ?? DEFAULT_METRIC_PERIOD;
+
+    if (props.topic) {
+      this.topic = props.topic;
+    } else {
+      const topic = new sns.Topic(this, 'Topic', { displayName: 'Idempotent notifier alarms', enforceSSL: true });
+      Validations.of(topic).acknowledge({
+        id: 'AwsSolutions-SNS2',
+        reason:
+          'Alarm notifications carry alarm names and metric values only. CloudWatch cannot publish to a topic ' +
+          'encrypted with the AWS managed SNS key; pass alarms.topic to use a topic with a customer managed key.',
+      });
+      this.topic = topic;
+    }
+    if (props.email) this.topic.addSubscription(new snsSubscriptions.EmailSubscription(props.email));
+    const action = new cloudwatchActions.SnsAction(this.topic);
+
+    const alarm = (
+      name: AlarmName,
+      metric: cloudwatch.IMetric,
+      threshold: number,
+      description: string,
+      evaluationPeriods = 1,
+    ): cloudwatch.Alarm => {
+      const created = new cloudwatch.Alarm(this, name, {
+        metric,
+        threshold,
+        evaluationPeriods,
+        datapointsToAlarm: evaluationPeriods,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        // No datapoint means no such event happened (EMF metrics exist only when emitted).
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        alarmDescription: `${description} ${RUNBOOK} (${name}).`,
+      });
+      created.addAlarmAction(action);
+      created.addOkAction(action);
+      return created;
+    };
+    const sender = (name: MetricName): cloudwatch.Metric =>
+      notifierMetric(SERVICE.sender, name, period);
+    const ratePercent = (part: MetricName, label: string): cloudwatch.MathExpression =>
+      new cloudwatch.MathExpression({
+        expression: 'IF((FILL(part, 0) + FILL(sent, 0)) > 0, 100 * FILL(part, 0) / (FILL(part, 0) + FILL(sent, 0)), 0)',
+        usingMetrics: { part: sender(part), sent: sender(METRIC.Sent) },
+        label,
+        period,
+      });
+    const rateEvaluationPeriods = props.rateEvaluationPeriods ?? 3;
+    const fnMetric = (fn: lambda.IFunction, which: 'Errors' | 'Throttles'): cloudwatch.Metric => {
+      const options = { period, statistic: cloudwatch.Stats.SUM };
+      return which === 'Errors' ? fn.metricErrors(options) : fn.metricThrottles(options);
+    };
+
+    this.alarms = {
+      [ALARM.duplicateSuppressedRate]: alarm(
+        ALARM.duplicateSuppressedRate,
+        ratePercent(METRIC.DuplicateSuppressed, 'Duplicate suppressed %'),
+        props.duplicateSuppressedRatePercent ?? 5,
+        'Redelivered messages were suppressed by the ledger more often than expected: the broker is redelivering (slow or failing sender, visibility timeout too short, producer retries).',
+        rateEvaluationPeriods,
+      ),
+      [ALARM.resentAfterAmbiguity]: alarm(
+        ALARM.resentAfterAmbiguity,
+        sender(METRIC.ResentAfterAmbiguity),
+        0,
+        'A message whose first send had an unknown outcome was sent again: a recipient may have received it twice.',
+      ),
+      [ALARM.gaveUpAfterAmbiguity]: alarm(
+        ALARM.gaveUpAfterAmbiguity,
+        sender(METRIC.GaveUpAfterAmbiguity),
+        0,
+        'A message whose send had an unknown outcome was not sent again: a recipient may have received nothing.',
+      ),
+      [ALARM.permanentFailureRate]: alarm(
+        ALARM.permanentFailureRate,
+        ratePercent(METRIC.PermanentFailure, 'Permanent failure %'),
+        props.permanentFailureRatePercent ?? 5,
+        'Providers rejected messages permanently (bad addresses, unverified identity, opted-out numbers, disabled endpoints).',
+        rateEvaluationPeriods,
+      ),
+      [ALARM.invalidEvent]: alarm(
+        ALARM.invalidEvent,
+        sender(METRIC.InvalidEvent),
+        0,
+        'A producer sent an event that can never be processed; it was moved to the dead-letter queue with its reason.',
+      ),
+      [ALARM.deadLetterQueueNotEmpty]: alarm(
+        ALARM.deadLetterQueueNotEmpty,
+        props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          period,
+          statistic: cloudwatch.Stats.MAXIMUM,
+        }),
+        0,
+        'The dead-letter queue holds messages: invalid events or messages that exhausted their receives.',
+      ),
+      [ALARM.oldestMessageAge]: alarm(
+        ALARM.oldestMessageAge,
+        props.queue.metricApproximateAgeOfOldestMessage({ period, statistic: cloudwatch.Stats.MAXIMUM }),
+        (props.oldestMessageAge ?? Duration.minutes(15)).toSeconds(),
+        'Messages wait in the main queue longer than expected: the sender is failing, throttled or too slow.',
+      ),
+      [ALARM.stalePendingFound]: alarm(
+        ALARM.stalePendingFound,
+        notifierMetric(SERVICE.reclaimer, METRIC.StalePendingFound, period),
+        0,
+        'The reclaimer found PENDING ledger rows whose claim expired: a sender attempt died mid-send.',
+      ),
+      [ALARM.senderErrors]: alarm(
+        ALARM.senderErrors,
+        fnMetric(props.functions.sender, 'Errors'),
+        0,
+        'The sender function failed whole invocations (crash, timeout, configuration error).',
+      ),
+      [ALARM.senderThrottles]: alarm(
+        ALARM.senderThrottles,
+        fnMetric(props.functions.sender, 'Throttles'),
+        0,
+        'The sender function was throttled (account concurrency exhausted).',
+      ),
+      [ALARM.reclaimerErrors]: alarm(
+        ALARM.reclaimerErrors,
+        fnMetric(props.functions.reclaimer, 'Errors'),
+        0,
+        'The reclaimer function failed whole invocations.',
+      ),
+      [ALARM.reclaimerThrottles]: alarm(
+        ALARM.reclaimerThrottles,
+        fnMetric(props.functions.reclaimer, 'Throttles'),
+        0,
+        'The reclaimer function was throttled.',
+      ),
+      [ALARM.smsMonthToDateSpend]: alarm(
+        ALARM.smsMonthToDateSpend,
+        new cloudwatch.Metric({
+          namespace: 'AWS/SNS',
+          metricName: 'SMSMonthToDateSpentUSD',
+          statistic: cloudwatch.Stats.MAXIMUM,
+          period,
+        }),
+        props.smsSpendThresholdUsd,
+        'SMS spend this month approaches the monthly spend limit; SNS stops sending SMS when it is reached.',
+      ),
+    };
+  }
+}

@@ -1,0 +1,44 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { notifierPropsFromContext } from './context-config';
+import { IdempotentNotifier, type IdempotentNotifierProps } from './notifier';
+
+/** Props of {@link NotifierStack}. */
+export interface NotifierStackProps extends StackProps {
+  /**
+   * Configuration of the notifier.
+   * @default - read from the `notifier:*` context (cdk.json or `-c`), see lib/context-config.ts
+   */
+  readonly notifier?: IdempotentNotifierProps;
+}
+
+/**
+ * The deployable stack: one {@link IdempotentNotifier} plus outputs a person needs after
+ * `cdk deploy` (queue to wire producers to, table, functions, dashboard, alarm topic).
+ * Environment-agnostic unless `env` is given: synth needs no AWS credentials and makes no look-ups.
+ */
+export class NotifierStack extends Stack {
+  /** The notifier. */
+  public readonly notifier: IdempotentNotifier;
+
+  constructor(scope: Construct, id: string, props: NotifierStackProps = {}) {
+    super(scope, id, {
+      description: 'Idempotent notification sender: SQS -> Lambda -> DynamoDB send ledger -> SES v2 / SNS',
+      ...props,
+    });
+    this.notifier = new IdempotentNotifier(this, 'Notifier', props.notifier ?? notifierPropsFromContext(this));
+    const n = this.notifier;
+    const output = (id: string, value: string, description: string): void => {
+      new CfnOutput(this, id, { value, description });
+    };
+    output('QueueUrl', n.queue.queueUrl, 'Queue producers send notification events to');
+    output('QueueArn', n.queue.queueArn, 'ARN of that queue (SNS subscription / EventBridge target)');
+    output('DeadLetterQueueUrl', n.deadLetterQueue.queueUrl, 'Dead-letter queue (invalid events, exhausted retries)');
+    output('LedgerTableName', n.table.tableName, 'DynamoDB send ledger');
+    output('SenderFunctionName', n.senderFunction.functionName, 'Sender Lambda');
+    output('ReclaimerFunctionName', n.reclaimerFunction.functionName, 'Reclaimer Lambda');
+    output('SesConfigurationSetName', n.configurationSetName, 'SES configuration set used for every e-mail');
+    output('AlarmTopicArn', n.alarmTopic.topicArn, 'SNS topic the alarms notify');
+    output('DashboardName', n.dashboard.dashboardName, 'CloudWatch dashboard');
+  }
+}

@@ -1,0 +1,761 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ArnFormat, Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as ses from 'aws-cdk-lib/aws-ses';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as snsSubscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import * as cr from 'aws-cdk-lib/custom-resources';
+import { Construct } from 'constructs';
+import { LEDGER_TABLE } from '../functions/core/ledger-table';
+import { buildMessageClassRegistry, type MessageClass } from '../functions/core/message-class';
+import { ENV, loadSenderConfig } from '../functions/core/sender-config';
+import { timingViolations } from '../functions/core/timing-invariants';
+import { NotifierAlarms, type NotifierAlarmOptions } from './notifier-alarms';
+import { NotifierDashboard } from './notifier-dashboard';
+
+/** Repository root (this file lives in `lib/`). */
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The handler entries shipped in this repository. */
+export const DEFAULT_ENTRIES = {
+  sender: join(REPO_ROOT, 'functions', 'sender', 'handler.ts'),
+  reclaimer: join(REPO_ROOT, 'functions', 'reclaimer', 'handler.ts'),
+} as const;
+
+/** Smallest allowed `maxReceiveCount`: fewer receives let throttled deliveries reach the DLQ unprocessed. */
+export const MIN_MAX_RECEIVE_COUNT = 5;
+
+/**
+ * A queue created outside the construct (for example shared with other consumers).
+ * Its settings must be declared so the timing invariants can still be checked at synth.
+ */
+export interface ExistingQueue {
+  /** The queue the sender consumes. */
+  readonly queue: sqs.IQueue;
+  /** Its dead-letter queue; the sender also moves invalid events there, with their reason. */
+  readonly deadLetterQueue: sqs.IQueue;
+  /** The queue's visibility timeout (must be at least 6 x the sender function timeout). */
+  readonly visibilityTimeout: Duration;
+  /** The queue's message retention period. */
+  readonly retentionPeriod: Duration;
+  /** The dead-letter queue's message retention period. */
+  readonly deadLetterRetentionPeriod: Duration;
+  /** The redrive policy's maxReceiveCount (at least 5). */
+  readonly maxReceiveCount: number;
+}
+
+/** Configuration of {@link IdempotentNotifier}. */
+export interface IdempotentNotifierProps {
+  // ---- E-mail (SES v2) ----
+  /**
+   * The From address of every e-mail, e.g. `notifications@example.com` or
+   * `Example <notifications@example.com>`. Its address or its domain must be a verified SES identity.
+   */
+  readonly emailFrom: string;
+  /**
+   * SES identity the sender may send as (`ses:SendEmail` is granted on it only).
+   * @default - both the From address and its domain (whichever of them is verified is used by SES)
+   */
+  readonly sesIdentity?: string;
+  /**
+   * Name of an existing SES configuration set every e-mail is sent with.
+   * @default - a configuration set is created (reputation metrics on); delivery-event destinations can be added to `configurationSet`
+   */
+  readonly sesConfigurationSetName?: string;
+
+  // ---- SMS (SNS) ----
+  /**
+   * Allow SMS: `sns:Publish` to phone numbers (never to topics).
+   * @default true
+   */
+  readonly smsEnabled?: boolean;
+  /**
+   * Alphanumeric sender ID for SMS (only honoured in some countries).
+   * @default - none
+   */
+  readonly smsSenderId?: string;
+  /**
+   * Origination number (E.164) for SMS.
+   * @default - none: SNS picks one
+   */
+  readonly smsOriginationNumber?: string;
+  /**
+   * Account-level SNS SMS `MonthlySpendLimit` in USD, set by a custom resource (`SNS.SetSMSAttributes`).
+   * It is an account and region wide setting: leave it unset when another stack or a person manages it.
+   * It cannot exceed the account's SMS spend quota (US$1 until raised through a support case).
+   * @default - not managed by this stack
+   */
+  readonly smsMonthlySpendLimitUsd?: number;
+  /**
+   * Alarm when `AWS/SNS SMSMonthToDateSpentUSD` exceeds this many USD.
+   * @default - 80% of `smsMonthlySpendLimitUsd`, or US$0.80 (80% of the default US$1 limit)
+   */
+  readonly smsSpendAlarmThresholdUsd?: number;
+
+  // ---- Push (SNS mobile push) ----
+  /**
+   * Allow mobile push: `sns:Publish` on platform endpoints.
+   * @default true
+   */
+  readonly pushEnabled?: boolean;
+  /**
+   * Platform applications (`PLATFORM/name`, e.g. `APNS/my-app`) whose endpoints may be published to.
+   * @default - every platform endpoint of this account and region (`endpoint/*`)
+   */
+  readonly pushPlatformApplications?: readonly string[];
+
+  // ---- Message classes ----
+  /**
+   * Message classes added to (or overriding) the built-in ones, passed to the functions as `MESSAGE_CLASSES`.
+   * @default - only the built-in classes
+   */
+  readonly messageClasses?: readonly MessageClass[];
+
+  // ---- Queue ----
+  /**
+   * Consume an existing queue instead of creating one.
+   * @default - a queue and a dead-letter queue are created
+   */
+  readonly existingQueue?: ExistingQueue;
+  /**
+   * Visibility timeout of the created queue.
+   * @default - 6 x `functionTimeout`
+   */
+  readonly visibilityTimeout?: Duration;
+  /**
+   * Message retention of the created queue.
+   * @default Duration.days(4)
+   */
+  readonly queueRetention?: Duration;
+  /**
+   * Message retention of the created dead-letter queue.
+   * @default Duration.days(14)
+   */
+  readonly deadLetterQueueRetention?: Duration;
+  /**
+   * Receives before a message moves to the dead-letter queue (at least 5).
+   * @default 10
+   */
+  readonly maxReceiveCount?: number;
+  /**
+   * KMS key for the created queues.
+   * @default - SQS-managed server-side encryption (SSE-SQS)
+   */
+  readonly queueEncryptionKey?: kms.IKey;
+  /**
+   * How long after leaving the queues a message may still be replayed (e.g. redriven from the DLQ).
+   * The ledger must remember it that long, so ledger retention >= queue + DLQ retention + this.
+   * @default Duration.days(7)
+   */
+  readonly replayWindow?: Duration;
+
+  // ---- Sender function ----
+  /**
+   * Timeout of the sender (and reclaimer) function.
+   * @default Duration.seconds(30)
+   */
+  readonly functionTimeout?: Duration;
+  /**
+   * Memory of the sender and reclaimer functions, in MB.
+   * @default 512
+   */
+  readonly memorySize?: number;
+  /**
+   * SQS records per invocation.
+   * @default 10
+   */
+  readonly batchSize?: number;
+  /**
+   * How long the event source waits to fill a batch.
+   * @default - no batching window
+   */
+  readonly maxBatchingWindow?: Duration;
+  /**
+   * Most concurrent sender invocations the SQS event source starts (2-1000); bounds provider rate.
+   * @default 10
+   */
+  readonly maxConcurrency?: number;
+  /**
+   * Provider calls in flight within one invocation.
+   * @default 16
+   */
+  readonly maxConcurrentSends?: number;
+  /**
+   * Largest accepted SQS body in bytes; larger events are dead-lettered.
+   * @default 65536
+   */
+  readonly maxBodyBytes?: number;
+  /**
+   * Retention of the functions' log groups.
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+  /**
+   * Entry file of the sender handler (exports `handler`).
+   * @default - `functions/sender/handler.ts` of this repository
+   */
+  readonly senderEntry?: string;
+
+  // ---- Ledger ----
+  /**
+   * A claim older than this is presumed dead and may be taken over (must exceed `functionTimeout`).
+   * @default Duration.seconds(120)
+   */
+  readonly claimTimeout?: Duration;
+  /**
+   * Timeout of one provider call (must be below `functionTimeout`).
+   * @default Duration.seconds(10)
+   */
+  readonly sendTimeout?: Duration;
+  /**
+   * How long ledger rows live (whole days; TTL on `expiresAt`).
+   * @default Duration.days(30)
+   */
+  readonly ledgerRetention?: Duration;
+  /**
+   * Tolerated clock skew of producers' `occurredAt`.
+   * @default Duration.minutes(5)
+   */
+  readonly maxClockSkew?: Duration;
+  /**
+   * Deletion protection of the ledger table (it is RETAINed on stack deletion either way).
+   * @default true
+   */
+  readonly tableDeletionProtection?: boolean;
+
+  // ---- Reclaimer ----
+  /**
+   * How often the reclaimer looks for stale PENDING rows.
+   * @default Duration.minutes(1)
+   */
+  readonly reclaimerSchedule?: Duration;
+  /**
+   * Entry file of the reclaimer handler (exports `handler`).
+   * @default - `functions/reclaimer/handler.ts` of this repository
+   */
+  readonly reclaimerEntry?: string;
+
+  // ---- Operations ----
+  /**
+   * Alarm thresholds and notification targets.
+   * @default - see {@link NotifierAlarmOptions}
+   */
+  readonly alarms?: NotifierAlarmOptions;
+  /**
+   * Name of the CloudWatch dashboard.
+   * @default - generated by CloudFormation
+   */
+  readonly dashboardName?: string;
+}
+
+/** The settings the construct resolved from its props (defaults applied); used for invariants and env. */
+interface Resolved {
+  readonly functionTimeout: Duration;
+  readonly claimTimeout: Duration;
+  readonly sendTimeout: Duration;
+  readonly ledgerRetention: Duration;
+  readonly replayWindow: Duration;
+  readonly visibilityTimeout: Duration;
+  readonly queueRetention: Duration;
+  readonly deadLetterQueueRetention: Duration;
+  readonly maxReceiveCount: number;
+}
+
+/**
+ * Idempotent notification sender: SQS queue (+ DLQ) -> sender Lambda -> DynamoDB send ledger ->
+ * SES v2 / SNS, a scheduled reclaimer for stale claims, alarms and a dashboard.
+ *
+ * Every timing invariant the handler relies on is checked at synth: a bad configuration
+ * throws here instead of producing a template.
+ */
+export class IdempotentNotifier extends Construct {
+  /** The queue producers send notification events to. */
+  public readonly queue: sqs.IQueue;
+  /** The dead-letter queue (exhausted retries and invalid events). */
+  public readonly deadLetterQueue: sqs.IQueue;
+  /** The send ledger. */
+  public readonly table: dynamodb.Table;
+  /** The sender function (SQS consumer). */
+  public readonly senderFunction: NodejsFunction;
+  /** The reclaimer function (scheduled). */
+  public readonly reclaimerFunction: NodejsFunction;
+  /** The schedule that invokes the reclaimer. */
+  public readonly reclaimerRule: events.Rule;
+  /** Log group of the sender (data-protection policy attached). */
+  public readonly senderLogGroup: logs.LogGroup;
+  /** Log group of the reclaimer (data-protection policy attached). */
+  public readonly reclaimerLogGroup: logs.LogGroup;
+  /** Name of the SES configuration set every e-mail is sent with. */
+  public readonly configurationSetName: string;
+  /** The SES configuration set (created or imported); add event destinations to it. */
+  public readonly configurationSet: ses.IConfigurationSet;
+  /** The environment both functions receive (keys are values of `ENV`). */
+  public readonly environment: Readonly<Record<string, string>>;
+  /** Topic the alarms notify. */
+  public readonly alarmTopic: sns.ITopic;
+  /** Every alarm, by name. */
+  public readonly alarms: Readonly<Record<string, cloudwatch.Alarm>>;
+  /** The operations dashboard. */
+  public readonly dashboard: cloudwatch.Dashboard;
+
+  constructor(scope: Construct, id: string, props: IdempotentNotifierProps) {
+    super(scope, id);
+    const resolved = resolveSettings(props);
+    assertSafe(resolved);
+    const stack = Stack.of(this);
+
+    // ---- Queue ----
+    if (props.existingQueue) {
+      this.queue = props.existingQueue.queue;
+      this.deadLetterQueue = props.existingQueue.deadLetterQueue;
+    } else {
+      const encryption = props.queueEncryptionKey
+        ? { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: props.queueEncryptionKey }
+        : { encryption: sqs.QueueEncryption.SQS_MANAGED };
+      const deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+        ...encryption,
+        enforceSSL: true,
+        retentionPeriod: resolved.deadLetterQueueRetention,
+      });
+      this.deadLetterQueue = deadLetterQueue;
+      this.queue = new sqs.Queue(this, 'Queue', {
+        ...encryption,
+        enforceSSL: true,
+        retentionPeriod: resolved.queueRetention,
+        visibilityTimeout: resolved.visibilityTimeout,
+        deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: resolved.maxReceiveCount },
+      });
+      Validations.of(deadLetterQueue).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason: 'This queue is the dead-letter queue of the notifier queue; a DLQ has no DLQ of its own.',
+      });
+    }
+
+    // ---- Ledger table ----
+    this.table = new dynamodb.Table(this, 'Ledger', {
+      partitionKey: { name: LEDGER_TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: LEDGER_TABLE.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: props.tableDeletionProtection ?? true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+    });
+    this.table.addGlobalSecondaryIndex({
+      indexName: LEDGER_TABLE.pendingIndex.name,
+      partitionKey: { name: LEDGER_TABLE.pendingIndex.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: LEDGER_TABLE.pendingIndex.sortKey, type: dynamodb.AttributeType.NUMBER },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+    this.table.addGlobalSecondaryIndex({
+      indexName: LEDGER_TABLE.eventIndex.name,
+      partitionKey: { name: LEDGER_TABLE.eventIndex.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: LEDGER_TABLE.eventIndex.sortKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.KEYS_ONLY,
+    });
+
+    // ---- SES configuration set ----
+    if (props.sesConfigurationSetName) {
+      this.configurationSet = ses.ConfigurationSet.fromConfigurationSetName(
+        this,
+        'ConfigurationSet',
+        props.sesConfigurationSetName,
+      );
+    } else {
+      this.configurationSet = new ses.ConfigurationSet(this, 'ConfigurationSet', { reputationMetrics: true });
+    }
+    this.configurationSetName = this.configurationSet.configurationSetName;
+
+    // ---- Environment (exactly the variables the handler validates) ----
+    const messageClassesJson = props.messageClasses?.length ? JSON.stringify(props.messageClasses) : undefined;
+    if (messageClassesJson) buildMessageClassRegistry(messageClassesJson); // throws naming the bad entry
+    const environment: Record<string, string> = {
+      [ENV.tableName]: this.table.tableName,
+      [ENV.functionTimeoutSeconds]: String(resolved.functionTimeout.toSeconds()),
+      [ENV.claimTimeoutSeconds]: String(resolved.claimTimeout.toSeconds()),
+      [ENV.sendTimeoutMs]: String(resolved.sendTimeout.toMilliseconds()),
+      [ENV.ledgerRetentionDays]: String(resolved.ledgerRetention.toDays()),
+      [ENV.maxClockSkewSeconds]: String((props.maxClockSkew ?? Duration.minutes(5)).toSeconds()),
+      [ENV.deliveryMode]: 'aws',
+      [ENV.emailFrom]: props.emailFrom,
+      [ENV.sesConfigurationSet]: this.configurationSetName,
+      [ENV.deadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
+      [ENV.maxConcurrentSends]: String(props.maxConcurrentSends ?? 16),
+      [ENV.maxBodyBytes]: String(props.maxBodyBytes ?? 64 * 1024),
+    };
+    if (props.smsSenderId) environment[ENV.smsSenderId] = props.smsSenderId;
+    if (props.smsOriginationNumber) environment[ENV.smsOriginationNumber] = props.smsOriginationNumber;
+    if (messageClassesJson) environment[ENV.messageClasses] = messageClassesJson;
+    try {
+      // The handler validates the same variables at cold start: refuse to synth what it would refuse to run.
+      loadSenderConfig(environment);
+    } catch (error) {
+      throw new Error(`IdempotentNotifier: the handler would reject this configuration: ${(error as Error).message}`);
+    }
+    this.environment = environment;
+
+    // ---- Functions ----
+    const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
+    const sender = this.createFunction('Sender', {
+      entry: props.senderEntry ?? DEFAULT_ENTRIES.sender,
+      description: 'Idempotent notification sender: SQS -> ledger claim -> SES/SNS',
+      timeout: resolved.functionTimeout,
+      memorySize: props.memorySize ?? 512,
+      logRetention,
+      environment,
+    });
+    this.senderFunction = sender.fn;
+    this.senderLogGroup = sender.logGroup;
+    sender.fn.addEventSource(
+      new SqsEventSource(this.queue, {
+        reportBatchItemFailures: true,
+        batchSize: props.batchSize ?? 10,
+        maxBatchingWindow: props.maxBatchingWindow,
+        maxConcurrency: props.maxConcurrency ?? 10,
+      }),
+    );
+
+    const reclaimer = this.createFunction('Reclaimer', {
+      entry: props.reclaimerEntry ?? DEFAULT_ENTRIES.reclaimer,
+      description: 'Idempotent notification reclaimer: resolves stale PENDING ledger rows',
+      // Same timeout as the sender: FUNCTION_TIMEOUT_SECONDS (and the claim-timeout invariant) describes both.
+      timeout: resolved.functionTimeout,
+      memorySize: props.memorySize ?? 512,
+      logRetention,
+      environment,
+    });
+    this.reclaimerFunction = reclaimer.fn;
+    this.reclaimerLogGroup = reclaimer.logGroup;
+    this.reclaimerRule = new events.Rule(this, 'ReclaimerSchedule', {
+      description: 'Runs the notifier reclaimer',
+      schedule: events.Schedule.rate(props.reclaimerSchedule ?? Duration.minutes(1)),
+      targets: [new eventsTargets.LambdaFunction(reclaimer.fn, { retryAttempts: 0 })],
+    });
+
+    // ---- Least-privilege IAM ----
+    for (const fn of [sender.fn, reclaimer.fn]) {
+      this.grantSend(fn, props, stack);
+      this.deadLetterQueue.grantSendMessages(fn);
+    }
+    reclaimer.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'QueryPendingIndex',
+        actions: ['dynamodb:Query'],
+        resources: [`${this.table.tableArn}/index/${LEDGER_TABLE.pendingIndex.name}`],
+      }),
+    );
+
+    // ---- SMS spend limit (account level, only when asked) ----
+    if (props.smsMonthlySpendLimitUsd !== undefined) this.manageSmsSpendLimit(props.smsMonthlySpendLimitUsd);
+
+    // ---- Alarms and dashboard ----
+    const alarms = new NotifierAlarms(this, 'Alarms', {
+      ...props.alarms,
+      queue: this.queue,
+      deadLetterQueue: this.deadLetterQueue,
+      functions: { sender: sender.fn, reclaimer: reclaimer.fn },
+      smsSpendThresholdUsd:
+        props.smsSpendAlarmThresholdUsd ?? Math.round((props.smsMonthlySpendLimitUsd ?? 1) * 80) / 100,
+    });
+    this.alarmTopic = alarms.topic;
+    this.alarms = alarms.alarms;
+    this.dashboard = new NotifierDashboard(this, 'Dashboard', {
+      dashboardName: props.dashboardName,
+      queue: this.queue,
+      deadLetterQueue: this.deadLetterQueue,
+      functions: { sender: sender.fn, reclaimer: reclaimer.fn },
+      alarms: Object.values(alarms.alarms),
+    }).dashboard;
+  }
+
+  /** Lets `grantee` send notification events to the queue. */
+  public grantSendEvents(grantee: iam.IGrantable): iam.Grant {
+    return this.queue.grantSendMessages(grantee);
+  }
+
+  /**
+   * Subscribes the queue to a producer's SNS topic with raw message delivery
+   * (the queue receives the event itself, not an SNS envelope).
+   */
+  public subscribeToTopic(topic: sns.ITopic): void {
+    topic.addSubscription(new snsSubscriptions.SqsSubscription(this.queue, { rawMessageDelivery: true }));
+  }
+
+  private createFunction(
+    id: string,
+    options: {
+      readonly entry: string;
+      readonly description: string;
+      readonly timeout: Duration;
+      readonly memorySize: number;
+      readonly logRetention: logs.RetentionDays;
+      readonly environment: Record<string, string>;
+    },
+  ): { readonly fn: NodejsFunction; readonly logGroup: logs.LogGroup } {
+    const logGroup = new logs.LogGroup(this, `${id}Logs`, {
+      retention: options.logRetention,
+      dataProtectionPolicy: maskingPolicy(),
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    // Own role: write access to its own log group only (no AWSLambdaBasicExecutionRole).
+    const role = new iam.Role(this, `${id}Role`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of the notifier ${id.toLowerCase()}`,
+    });
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: 'WriteOwnLogs',
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
+    const fn = new NodejsFunction(this, id, {
+      entry: options.entry,
+      handler: 'handler',
+      description: options.description,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      timeout: options.timeout,
+      memorySize: options.memorySize,
+      role,
+      logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      environment: options.environment,
+      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      projectRoot: REPO_ROOT,
+      bundling: {
+        forceDockerBundling: false,
+        minify: true,
+        sourceMap: true,
+        format: OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        externalModules: ['@aws-sdk/*'],
+      },
+    });
+    Validations.of(fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Node.js 22 is the runtime the handlers are built and tested for; moving to a newer runtime is a deliberate, tested change.',
+    });
+    return { fn, logGroup };
+  }
+
+  private grantSend(fn: NodejsFunction, props: IdempotentNotifierProps, stack: Stack): void {
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'LedgerItemAccess',
+        actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        resources: [this.table.tableArn],
+      }),
+    );
+    const fromAddress = emailAddressOf(props.emailFrom);
+    const identities = props.sesIdentity ? [props.sesIdentity] : unique([fromAddress, domainOf(fromAddress)]);
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'SendEmailAsIdentityWithConfigurationSet',
+        actions: ['ses:SendEmail'],
+        resources: [
+          ...identities.map((identity) =>
+            stack.formatArn({
+              service: 'ses',
+              resource: 'identity',
+              resourceName: identity,
+              arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+            }),
+          ),
+          stack.formatArn({
+            service: 'ses',
+            resource: 'configuration-set',
+            resourceName: this.configurationSetName,
+            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+          }),
+        ],
+        conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
+      }),
+    );
+    if (props.smsEnabled ?? true) {
+      // SMS to a phone number has no resource ARN: "anything that is not an SNS ARN" allows
+      // phone numbers while granting publish to no topic and no endpoint.
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          sid: 'PublishSmsToPhoneNumbersOnly',
+          actions: ['sns:Publish'],
+          notResources: [`arn:${Aws.PARTITION}:sns:*:*:*`],
+        }),
+      );
+    }
+    if (props.pushEnabled ?? true) {
+      const applications = props.pushPlatformApplications?.length ? props.pushPlatformApplications : undefined;
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          sid: 'PublishToPlatformEndpoints',
+          actions: ['sns:Publish'],
+          resources: (applications ?? ['']).map((application) =>
+            stack.formatArn({
+              service: 'sns',
+              resource: 'endpoint',
+              resourceName: application ? `${application}/*` : '*',
+              arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+            }),
+          ),
+        }),
+      );
+      Validations.of(fn).acknowledge(
+        ...(applications ?? ['']).map((application) => ({
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sns:<AWS::Region>:<AWS::AccountId>:endpoint/${application ? `${application}/` : ''}*]`,
+          reason:
+            'Push endpoints are created per device at run time; the grant is limited to platform endpoints ' +
+            '(of the configured platform applications when given), never topics.',
+        })),
+      );
+    }
+  }
+
+  private manageSmsSpendLimit(limitUsd: number): void {
+    if (!(Number.isFinite(limitUsd) && limitUsd >= 0)) {
+      throw new Error(`IdempotentNotifier: smsMonthlySpendLimitUsd (${limitUsd}) must be a non-negative number`);
+    }
+    const call: cr.AwsSdkCall = {
+      service: 'SNS',
+      action: 'setSMSAttributes',
+      parameters: { attributes: { MonthlySpendLimit: String(limitUsd) } },
+      physicalResourceId: cr.PhysicalResourceId.of('sns-sms-monthly-spend-limit'),
+    };
+    const resource = new cr.AwsCustomResource(this, 'SmsMonthlySpendLimit', {
+      onCreate: call,
+      onUpdate: call,
+      // On delete the account keeps its limit: lowering it silently could stop other senders' SMS.
+      policy: cr.AwsCustomResourcePolicy.fromStatements([
+        new iam.PolicyStatement({ actions: ['sns:SetSMSAttributes'], resources: ['*'] }),
+      ]),
+      installLatestAwsSdk: false,
+      logGroup: new logs.LogGroup(this, 'SmsMonthlySpendLimitLogs', {
+        retention: logs.RetentionDays.ONE_MONTH,
+        removalPolicy: RemovalPolicy.DESTROY,
+      }),
+    });
+    Validations.of(resource).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'sns:SetSMSAttributes supports no resource-level permissions; the policy allows that one action only.',
+    });
+    const provider = Stack.of(this).node.tryFindChild(`AWS${cr.AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`);
+    if (provider) {
+      Validations.of(provider).acknowledge(
+        {
+          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+          reason: 'The CDK-provided custom-resource function only writes its own logs with this managed policy.',
+        },
+        {
+          id: 'AwsSolutions-L1',
+          reason: 'The runtime of the CDK-provided custom-resource function is chosen by aws-cdk-lib.',
+        },
+      );
+    }
+  }
+}
+
+/** Masks e-mail addresses and phone numbers in the functions' logs. */
+function maskingPolicy(): logs.DataProtectionPolicy {
+  return new logs.DataProtectionPolicy({
+    name: 'notifier-mask-recipient-addresses',
+    description: 'Masks e-mail addresses and phone numbers written to the notifier logs',
+    identifiers: [
+      logs.DataIdentifier.EMAILADDRESS,
+      logs.DataIdentifier.PHONENUMBER_BR,
+      logs.DataIdentifier.PHONENUMBER_DE,
+      logs.DataIdentifier.PHONENUMBER_ES,
+      logs.DataIdentifier.PHONENUMBER_FR,
+      logs.DataIdentifier.PHONENUMBER_GB,
+      logs.DataIdentifier.PHONENUMBER_IT,
+      logs.DataIdentifier.PHONENUMBER_US,
+      // Any other country: E.164 as the SMS API takes it.
+      new logs.CustomDataIdentifier('E164PhoneNumber', '\\+[1-9][0-9]{7,14}'),
+    ],
+  });
+}
+
+function resolveSettings(props: IdempotentNotifierProps): Resolved {
+  const functionTimeout = props.functionTimeout ?? Duration.seconds(30);
+  const existing = props.existingQueue;
+  return {
+    functionTimeout,
+    claimTimeout: props.claimTimeout ?? Duration.seconds(120),
+    sendTimeout: props.sendTimeout ?? Duration.seconds(10),
+    ledgerRetention: props.ledgerRetention ?? Duration.days(30),
+    replayWindow: props.replayWindow ?? Duration.days(7),
+    visibilityTimeout:
+      existing?.visibilityTimeout ?? props.visibilityTimeout ?? Duration.seconds(6 * functionTimeout.toSeconds()),
+    queueRetention: existing?.retentionPeriod ?? props.queueRetention ?? Duration.days(4),
+    deadLetterQueueRetention:
+      existing?.deadLetterRetentionPeriod ?? props.deadLetterQueueRetention ?? Duration.days(14),
+    maxReceiveCount: existing?.maxReceiveCount ?? props.maxReceiveCount ?? 10,
+  };
+}
+
+/**
+ * Throws one Error listing every unsafe setting (each message names both values).
+ * The timing rules themselves live in `functions/core/timing-invariants.ts`, shared with the handler.
+ */
+function assertSafe(r: Resolved): void {
+  const violations = timingViolations({
+    functionTimeoutSeconds: r.functionTimeout.toSeconds(),
+    claimTimeoutSeconds: r.claimTimeout.toSeconds(),
+    sendTimeoutMs: r.sendTimeout.toMilliseconds(),
+    ledgerRetentionSeconds: r.ledgerRetention.toSeconds(),
+    queue: {
+      visibilityTimeoutSeconds: r.visibilityTimeout.toSeconds(),
+      retentionSeconds: r.queueRetention.toSeconds(),
+      deadLetterRetentionSeconds: r.deadLetterQueueRetention.toSeconds(),
+      replayWindowSeconds: r.replayWindow.toSeconds(),
+    },
+  });
+  if (!(Number.isInteger(r.maxReceiveCount) && r.maxReceiveCount >= MIN_MAX_RECEIVE_COUNT)) {
+    violations.push(
+      `maxReceiveCount (${r.maxReceiveCount}) must be an integer of at least ${MIN_MAX_RECEIVE_COUNT}, ` +
+        'or throttled deliveries reach the dead-letter queue unprocessed',
+    );
+  }
+  const retentionSeconds = r.ledgerRetention.toSeconds();
+  if (retentionSeconds % 86_400 !== 0) {
+    violations.push(`ledger retention (${retentionSeconds}s) must be a whole number of days (86400s each)`);
+  }
+  if (violations.length > 0) {
+    throw new Error(`IdempotentNotifier: unsafe configuration:\n - ${violations.join('\n - ')}`);
+  }
+}
+
+/** `Name <a@b.c>` or `a@b.c` -> `a@b.c`. */
+function emailAddressOf(from: string): string {
+  const match = /<([^<>]+)>\s*$/.exec(from);
+  return (match?.[1] ?? from).trim();
+}
+
+function domainOf(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at < 1 || at === address.length - 1) {
+    throw new Error(`IdempotentNotifier: emailFrom (${address}) is not an e-mail address`);
+  }
+  return address.slice(at + 1);
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+/** True when both handler entries of this repository exist (bundling needs them). */
+export function defaultEntriesExist(): { readonly sender: boolean; readonly reclaimer: boolean } {
+  return { sender: existsSync(DEFAULT_ENTRIES.sender), reclaimer: existsSync(DEFAULT_ENTRIES.reclaimer) };
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idempotencyKey } from '../../functions/core/idempotency-key';
+import { METRIC } from '../../functions/core/metric-names';
+import { orderShippedEvent } from '../support/events';
+import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { SenderHarness, failedIds } from '../support/sender-harness';
+import { sqsRecord } from '../support/sqs-event';
+
+let db: TestLedger;
+beforeAll(async () => {
+  db = await startTestLedger();
+});
+afterAll(async () => db.stop());
+
+describe('at-least-once delivery of the same event', () => {
+  it('50 concurrent deliveries of one event produce exactly one provider call per message', async () => {
+    const harness = new SenderHarness({ ledger: db.ledger });
+    const body = JSON.stringify(orderShippedEvent({ eventId: 'evt-concurrent-50' }));
+
+    // 50 invocations at once, each with its own SQS messageId and receipt handle (as redeliveries have).
+    const responses = await Promise.all(Array.from({ length: 50 }, () => harness.invoke(sqsRecord(body))));
+    const acked = responses.filter((r) => r.batchItemFailures.length === 0).length;
+
+    // Those reported as batch item failures come back later; by then every message is settled.
+    const redeliveries = responses.filter((r) => r.batchItemFailures.length > 0);
+    for (const _ of redeliveries) {
+      expect(failedIds(await harness.invoke(sqsRecord(body)))).toEqual([]);
+    }
+
+    const calls = await harness.callsPerKey();
+    const expectedKeys = [
+      ['buyer-17', 'email'],
+      ['buyer-17', 'sms'],
+      ['buyer-17', 'push'],
+      ['seller-4', 'email'],
+    ].map(([recipientId, channel]) =>
+      idempotencyKey({ eventId: 'evt-concurrent-50', recipientId: recipientId!, channel: channel as 'email', templateId: 'order-shipped' }),
+    );
+    expect([...calls.keys()].sort()).toEqual([...expectedKeys].sort());
+    expect([...calls.values()]).toEqual([1, 1, 1, 1]);
+    expect(harness.metrics.get(METRIC.Sent)).toBe(4);
+    expect(acked + redeliveries.length).toBe(50);
+    // Every invocation that did not send a message either backed off from it or found it settled.
+    expect(harness.metrics.get(METRIC.DuplicateSuppressed) + harness.metrics.get(METRIC.ConcurrentClaimBackoff)).toBeGreaterThanOrEqual(
+      49 * 4,
+    );
+    for (const key of expectedKeys) expect((await db.ledger.get(key))?.state).toBe('SENT');
+  });
+
+  it('a redelivery that finds SENT is acknowledged and counted as a suppressed duplicate', async () => {
+    const harness = new SenderHarness({ ledger: db.ledger });
+    const body = JSON.stringify(orderShippedEvent({ eventId: 'evt-redelivered-after-sent' }));
+    expect(failedIds(await harness.invoke(sqsRecord(body)))).toEqual([]);
+
+    const redelivery = sqsRecord(body);
+    expect(failedIds(await harness.invoke(redelivery))).toEqual([]);
+    expect(harness.metrics.get(METRIC.DuplicateSuppressed)).toBe(4);
+    expect((await harness.outbox()).length).toBe(4);
+  });
+
+  it('a redelivery that finds a fresh PENDING claim is reported as a batch item failure', async () => {
+    const harness = new SenderHarness({ ledger: db.ledger });
+    const event = orderShippedEvent({ eventId: 'evt-fresh-pending' });
+    // Another worker holds a fresh claim on one of the messages.
+    const key = idempotencyKey({ eventId: event.eventId, recipientId: 'seller-4', channel: 'email', templateId: event.templateId });
+    const now = harness.clock.now();
+    await db.ledger.claim(
+      {
+        key,
+        state: 'PENDING',
+        claimVersion: 1,
+        ownerToken: 'other-worker',
+        claimedAt: now,
+        leaseExpiresAt: now + 120_000,
+        attempts: 1,
+        eventId: event.eventId,
+        recipientId: 'seller-4',
+        channel: 'email',
+        templateId: event.templateId,
+        messageClass: event.messageClass,
+        occurredAt: event.occurredAt,
+        createdAt: now,
+        updatedAt: now,
+        expiresAt: Math.ceil((now + 86_400_000) / 1000),
+      },
+      now,
+    );
+    const record = sqsRecord(JSON.stringify(event));
+    expect(failedIds(await harness.invoke(record))).toEqual([record.messageId]);
+    expect(harness.metrics.get(METRIC.ConcurrentClaimBackoff)).toBe(1);
+    // The other three messages went out; the claimed one did not.
+    const calls = await harness.callsPerKey();
+    expect(calls.size).toBe(3);
+    expect(calls.has(key)).toBe(false);
+  });
+});

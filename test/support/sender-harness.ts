@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import { OutboxProvider, readOutbox, type OutboxLine } from '../../functions/adapters/outbox-provider';
+import { InMemoryDeadLetters } from '../../functions/core/dead-letter-sink';
+import type { DeliveryProvider, DeliveryProviders } from '../../functions/core/delivery-provider';
+import { silentLog } from '../../functions/core/log-port';
+import { buildMessageClassRegistry } from '../../functions/core/message-class';
+import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
+import type { SendLedger } from '../../functions/core/send-ledger';
+import { BUILT_IN_TEMPLATES } from '../../functions/core/templates';
+import { createSenderHandler, type SenderHandler } from '../../functions/sender/create-sender-handler';
+import { ControlledClock } from './controlled-clock';
+import { lambdaContext, sqsEvent } from './sqs-event';
+
+export const CLAIM_TIMEOUT_MS = 120_000;
+export const RETENTION_MS = 30 * 86_400_000;
+
+export interface HarnessOptions {
+  readonly ledger: SendLedger;
+  /** Wraps the outbox provider (fault injection). @default the outbox itself */
+  readonly wrapProvider?: (outbox: DeliveryProvider) => DeliveryProvider;
+  /** Replaces the providers entirely. @default outbox for every channel */
+  readonly providers?: DeliveryProviders;
+  readonly clock?: ControlledClock;
+  readonly sendTimeoutMs?: number;
+  readonly maxBodyBytes?: number;
+}
+
+/** The real sender handler over a real ledger, with an outbox provider and in-memory metrics. */
+export class SenderHarness {
+  readonly clock: ControlledClock;
+  readonly metrics = new InMemoryMetrics();
+  readonly deadLetters = new InMemoryDeadLetters();
+  readonly outboxFile = join(mkdtempSync(join(tmpdir(), 'notifier-outbox-')), 'outbox.jsonl');
+  readonly handler: SenderHandler;
+
+  constructor(options: HarnessOptions) {
+    this.clock = options.clock ?? new ControlledClock();
+    const outbox = new OutboxProvider(this.outboxFile, this.clock.now);
+    const provider = options.wrapProvider ? options.wrapProvider(outbox) : outbox;
+    this.handler = createSenderHandler({
+      ledger: options.ledger,
+      providers: options.providers ?? { email: provider, sms: provider, push: provider },
+      deadLetters: this.deadLetters,
+      metrics: this.metrics,
+      log: process.env.TEST_LOG ? { info: console.log, warn: console.warn, error: console.error } : silentLog,
+      clock: this.clock.now,
+      newOwnerToken: randomUUID,
+      timing: { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS },
+      sendTimeoutMs: options.sendTimeoutMs ?? 2_000,
+      messageClasses: buildMessageClassRegistry(),
+      templates: BUILT_IN_TEMPLATES,
+      maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
+      maxClockSkewMs: 300_000,
+      maxConcurrentSends: 16,
+    });
+  }
+
+  invoke(...records: SQSRecord[]): Promise<SQSBatchResponse> {
+    return this.handler(sqsEvent(...records), lambdaContext());
+  }
+
+  outbox(): Promise<OutboxLine[]> {
+    return readOutbox(this.outboxFile);
+  }
+
+  /** Provider calls per key, counted from the outbox file, independently of the ledger. */
+  async callsPerKey(): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const line of await this.outbox()) counts.set(line.key, (counts.get(line.key) ?? 0) + 1);
+    return counts;
+  }
+}
+
+export function failedIds(response: SQSBatchResponse): string[] {
+  return response.batchItemFailures.map((f) => f.itemIdentifier);
+}

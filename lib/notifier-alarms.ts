@@ -1,4 +1,4 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -98,14 +98,9 @@ export class NotifierAlarms extends Construct {
     if (props.topic) {
       this.topic = props.topic;
     } else {
-      const topic = new sns.Topic(this, 'Topic', { displayName: 'Idempotent notifier alarms', enforceSSL: true });
-      Validations.of(topic).acknowledge({
-        id: 'AwsSolutions-SNS2',
-        reason:
-          'Alarm notifications carry alarm names and metric values only. CloudWatch cannot publish to a topic ' +
-          'encrypted with the AWS managed SNS key; pass alarms.topic to use a topic with a customer managed key.',
-      });
-      this.topic = topic;
+      // Not KMS-encrypted: alarm notifications carry alarm names and metric values only, and CloudWatch
+      // cannot publish to a topic encrypted with the AWS managed SNS key. Pass `topic` to use your own.
+      this.topic = new sns.Topic(this, 'Topic', { displayName: 'Idempotent notifier alarms', enforceSSL: true });
     }
     if (props.email) this.topic.addSubscription(new snsSubscriptions.EmailSubscription(props.email));
     const action = new cloudwatchActions.SnsAction(this.topic);

@@ -337,10 +337,6 @@ export class IdempotentNotifier extends Construct {
         visibilityTimeout: resolved.visibilityTimeout,
         deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: resolved.maxReceiveCount },
       });
-      Validations.of(deadLetterQueue).acknowledge({
-        id: 'AwsSolutions-SQS3',
-        reason: 'This queue is the dead-letter queue of the notifier queue; a DLQ has no DLQ of its own.',
-      });
     }
 
     // ---- Ledger table ----
@@ -447,7 +443,15 @@ export class IdempotentNotifier extends Construct {
     // ---- Least-privilege IAM ----
     for (const fn of [sender.fn, reclaimer.fn]) {
       this.grantSend(fn, props, stack);
-      this.deadLetterQueue.grantSendMessages(fn);
+      // Invalid events are moved to the DLQ with their reason: SendMessage there, nothing else.
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          sid: 'ForwardInvalidEventsToDeadLetterQueue',
+          actions: ['sqs:SendMessage'],
+          resources: [this.deadLetterQueue.queueArn],
+        }),
+      );
+      this.deadLetterQueue.encryptionMasterKey?.grantEncryptDecrypt(fn);
     }
     reclaimer.fn.addToRolePolicy(
       new iam.PolicyStatement({
@@ -613,7 +617,7 @@ export class IdempotentNotifier extends Construct {
           ),
         }),
       );
-      Validations.of(fn).acknowledge(
+      Validations.of(fn.role ?? fn).acknowledge(
         ...(applications ?? ['']).map((application) => ({
           id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sns:<AWS::Region>:<AWS::AccountId>:endpoint/${application ? `${application}/` : ''}*]`,
           reason:
@@ -653,16 +657,10 @@ export class IdempotentNotifier extends Construct {
     });
     const provider = Stack.of(this).node.tryFindChild(`AWS${cr.AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`);
     if (provider) {
-      Validations.of(provider).acknowledge(
-        {
-          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-          reason: 'The CDK-provided custom-resource function only writes its own logs with this managed policy.',
-        },
-        {
-          id: 'AwsSolutions-L1',
-          reason: 'The runtime of the CDK-provided custom-resource function is chosen by aws-cdk-lib.',
-        },
-      );
+      Validations.of(provider).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason: 'The CDK-provided custom-resource function (singleton) only writes its own logs with this managed policy.',
+      });
     }
   }
 }

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeliveryProvider } from '../../functions/core/delivery-provider';
+import { idempotencyKey } from '../../functions/core/idempotency-key';
+import { METRIC } from '../../functions/core/metric-names';
+import type { SendLedger } from '../../functions/core/send-ledger';
+import { loginCodeEvent } from '../support/events';
+import { crashAfterFirst, invokeOrKill, type CrashMode } from '../support/faults';
+import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { CLAIM_TIMEOUT_MS, SenderHarness, failedIds } from '../support/sender-harness';
+import { sqsRecord } from '../support/sqs-event';
+
+let db: TestLedger;
+beforeAll(async () => {
+  db = await startTestLedger();
+});
+afterAll(async () => db.stop());
+
+type CrashPoint = 'after-claim' | 'after-send-before-mark' | 'after-mark-before-ack';
+type ClassName = 'otp' | 'transactional' | 'marketing';
+
+/**
+ * Provider calls expected in total after the crash and redeliveries, and the final state.
+ * Only `otp` (policy `resend`) may call twice, and only after an ambiguous outcome.
+ */
+const EXPECTED: Record<CrashPoint, Record<ClassName, { calls: number; state: string }>> = {
+  // The dead worker never reached the provider, but nobody can know that: class policy decides.
+  'after-claim': {
+    otp: { calls: 1, state: 'SENT' },
+    transactional: { calls: 1, state: 'SENT' }, // look-up: no evidence of a send, so it sends
+    marketing: { calls: 0, state: 'UNKNOWN' }, // give-up: a counted possible miss
+  },
+  'after-send-before-mark': {
+    otp: { calls: 2, state: 'SENT' }, // resend after ambiguity: the one allowed, counted duplicate
+    transactional: { calls: 1, state: 'SENT' }, // look-up finds our key at the provider
+    marketing: { calls: 1, state: 'UNKNOWN' },
+  },
+  'after-mark-before-ack': {
+    otp: { calls: 1, state: 'SENT' },
+    transactional: { calls: 1, state: 'SENT' },
+    marketing: { calls: 1, state: 'SENT' },
+  },
+};
+
+const cases = (['after-claim', 'after-send-before-mark', 'after-mark-before-ack'] as const).flatMap((point) =>
+  (['throw', 'hang'] as const).flatMap((mode) =>
+    (['otp', 'transactional', 'marketing'] as const).map((messageClass) => ({ point, mode, messageClass })),
+  ),
+);
+
+describe('a crash at each step, followed by redelivery', () => {
+  it.each(cases)('$point ($mode) for class $messageClass', async ({ point, mode, messageClass }) => {
+    const eventId = `evt-crash-${point}-${mode}-${messageClass}`;
+    const event = loginCodeEvent({ eventId, messageClass });
+    const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    const body = JSON.stringify(event);
+
+    const ledger: SendLedger =
+      point === 'after-claim'
+        ? crashAfterFirst(db.ledger, 'claim', mode)
+        : point === 'after-mark-before-ack'
+          ? crashAfterFirst(db.ledger, 'complete', mode)
+          : db.ledger;
+    const harness = new SenderHarness({
+      ledger,
+      wrapProvider:
+        point === 'after-send-before-mark' ? (p: DeliveryProvider) => crashAfterFirst(p, 'send', mode) : undefined,
+    });
+
+    // A thrown crash may still settle the message in this invocation (an ambiguous provider
+    // answer resolved by class policy at once); a hang never answers.
+    const first = await invokeOrKill(harness.invoke(sqsRecord(body)));
+    if (mode === 'hang') expect(first).toBe('killed');
+
+    // SQS redelivers (new messageId each time); time passes between deliveries.
+    let settled = false;
+    for (let delivery = 0; delivery < 5 && !settled; delivery += 1) {
+      harness.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+      settled = failedIds(await harness.invoke(sqsRecord(body))).length === 0;
+    }
+    expect(settled).toBe(true);
+
+    const expected = EXPECTED[point][messageClass];
+    expect((await harness.callsPerKey()).get(key) ?? 0).toBe(expected.calls);
+    expect((await db.ledger.get(key))?.state).toBe(expected.state);
+    // Every second provider call is a counted resend-after-ambiguity, never a silent one.
+    expect(harness.metrics.get(METRIC.ResentAfterAmbiguity)).toBeGreaterThanOrEqual(expected.calls - 1);
+    if (expected.state === 'UNKNOWN') expect(harness.metrics.get(METRIC.GaveUpAfterAmbiguity)).toBe(1);
+    if (point === 'after-mark-before-ack') expect(harness.metrics.get(METRIC.DuplicateSuppressed)).toBe(1);
+  });
+
+  it('a redelivery before the dead claim goes stale backs off instead of sending', async () => {
+    const event = loginCodeEvent({ eventId: 'evt-crash-early-redelivery', messageClass: 'otp' });
+    const body = JSON.stringify(event);
+    const harness = new SenderHarness({ ledger: crashAfterFirst(db.ledger, 'claim', 'hang') });
+    expect(await invokeOrKill(harness.invoke(sqsRecord(body)))).toBe('killed');
+
+    harness.clock.advance(CLAIM_TIMEOUT_MS - 1_000);
+    const early = sqsRecord(body);
+    expect(failedIds(await harness.invoke(early))).toEqual([early.messageId]);
+    expect(harness.metrics.get(METRIC.ConcurrentClaimBackoff)).toBe(1);
+    expect((await harness.outbox()).length).toBe(0);
+  });
+});

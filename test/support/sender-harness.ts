@@ -27,18 +27,21 @@ export interface HarnessOptions {
   readonly clock?: ControlledClock;
   readonly sendTimeoutMs?: number;
   readonly maxBodyBytes?: number;
+  /** @default an in-memory list, exposed as `deadLetters` */
+  readonly deadLetters?: InMemoryDeadLetters;
 }
 
 /** The real sender handler over a real ledger, with an outbox provider and in-memory metrics. */
 export class SenderHarness {
   readonly clock: ControlledClock;
   readonly metrics = new InMemoryMetrics();
-  readonly deadLetters = new InMemoryDeadLetters();
+  readonly deadLetters: InMemoryDeadLetters;
   readonly outboxFile = join(mkdtempSync(join(tmpdir(), 'notifier-outbox-')), 'outbox.jsonl');
   readonly handler: SenderHandler;
 
   constructor(options: HarnessOptions) {
     this.clock = options.clock ?? new ControlledClock();
+    this.deadLetters = options.deadLetters ?? new InMemoryDeadLetters();
     const outbox = new OutboxProvider(this.outboxFile, this.clock.now);
     const provider = options.wrapProvider ? options.wrapProvider(outbox) : outbox;
     this.handler = createSenderHandler({

@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { CHANNELS } from '../functions/core/idempotency-key';
 import { DIMENSION, METRICS_NAMESPACE, type MetricName } from '../functions/core/metric-names';
 
 /**
@@ -15,10 +16,15 @@ export const SERVICE = {
 export type ServiceName = (typeof SERVICE)[keyof typeof SERVICE];
 
 /**
- * The dimension set of the per-channel metrics, in the order of a SEARCH schema.
- * Graphs of "by channel" use `SEARCH('{namespace,service,channel} ...')`.
+ * The dimension set of the per-message metrics, in the order of a SEARCH schema: the sender
+ * emits each per-message count once more with `channel` and `messageClass` (besides `service`).
  */
-export const CHANNEL_SEARCH_SCHEMA = [METRICS_NAMESPACE, DIMENSION.service, DIMENSION.channel] as const;
+export const PER_MESSAGE_SEARCH_SCHEMA = [
+  METRICS_NAMESPACE,
+  DIMENSION.channel,
+  DIMENSION.messageClass,
+  DIMENSION.service,
+] as const;
 
 /** Default period of every custom-metric alarm and graph. */
 export const DEFAULT_METRIC_PERIOD = Duration.minutes(5);
@@ -42,18 +48,19 @@ export function notifierMetric(
 }
 
 /**
- * A SEARCH over the `channel` dimension: one line per (service, channel) for `metricName`,
- * labelled with CloudWatch dynamic labels.
+ * One line per channel for `metricName`: a SEARCH over the `channel` dimension (all message
+ * classes and services), summed per channel.
  */
-export function byChannel(
-  metricName: MetricName,
-  label: string,
-  period: Duration = DEFAULT_METRIC_PERIOD,
-): cloudwatch.MathExpression {
-  const schema = `{${CHANNEL_SEARCH_SCHEMA.join(',')}}`;
-  return new cloudwatch.MathExpression({
-    expression: `SEARCH('${schema} MetricName="${metricName}"', 'Sum', ${period.toSeconds()})`,
-    label: `${label} \${PROP('Dim.${DIMENSION.service}')}/\${PROP('Dim.${DIMENSION.channel}')}`,
-    period,
-  });
+export function byChannel(metricName: MetricName, period: Duration = DEFAULT_METRIC_PERIOD): cloudwatch.MathExpression[] {
+  const schema = `{${PER_MESSAGE_SEARCH_SCHEMA.join(',')}}`;
+  return CHANNELS.map(
+    (channel) =>
+      new cloudwatch.MathExpression({
+        expression:
+          `SUM(SEARCH('${schema} MetricName="${metricName}" ${DIMENSION.channel}="${channel}"', ` +
+          `'Sum', ${period.toSeconds()}))`,
+        label: `${metricName} ${channel}`,
+        period,
+      }),
+  );
 }

@@ -60,6 +60,7 @@ export class NotifierDashboard extends Construct {
     this.dashboard.addWidgets(
       graph('Sends', [
         m(SERVICE.sender, METRIC.Sent),
+        ...byChannel(METRIC.Sent),
         m(SERVICE.reclaimer, METRIC.ReclaimedSent, 'ReclaimedSent (reclaimer)'),
         m(SERVICE.reclaimer, METRIC.ReclaimedResent, 'ReclaimedResent (reclaimer)'),
       ]),
@@ -78,8 +79,11 @@ export class NotifierDashboard extends Construct {
       ]),
     );
     this.dashboard.addWidgets(
-      graph('Permanent failures by channel', [byChannel(METRIC.PermanentFailure, 'PermanentFailure')]),
-      graph('Transient retries by channel', [byChannel(METRIC.TransientRetry, 'TransientRetry')]),
+      graph('Permanent failures by channel', byChannel(METRIC.PermanentFailure)),
+      graph('Transient retries and ambiguous outcomes by channel', [
+        ...byChannel(METRIC.TransientRetry),
+        ...byChannel(METRIC.AmbiguousOutcome),
+      ]),
       graph('Invalid events, dead-lettered, ledger errors', [
         m(SERVICE.sender, METRIC.InvalidEvent),
         m(SERVICE.sender, METRIC.EventTooOld),

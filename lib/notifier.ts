@@ -359,7 +359,8 @@ export class IdempotentNotifier extends Construct {
       indexName: LEDGER_TABLE.eventIndex.name,
       partitionKey: { name: LEDGER_TABLE.eventIndex.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: LEDGER_TABLE.eventIndex.sortKey, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType.KEYS_ONLY,
+      // Support look-ups read every message's state of one event straight from the index.
+      projectionType: dynamodb.ProjectionType.ALL,
     });
 
     // ---- SES configuration set ----

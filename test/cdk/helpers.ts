@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { App, Validations } from 'aws-cdk-lib';
+import { App, type CfnElement, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
 import type { IdempotentNotifierProps } from '../../lib/notifier';
 import { NotifierStack } from '../../lib/notifier-stack';
 
-/** Stand-in entry (bundling is skipped in tests; the real handlers are written by other issues). */
+/** Stand-in entry (bundling is skipped in tests, and NodejsFunction only needs the file to exist). */
 export const STUB_ENTRY = fileURLToPath(new URL('./fixtures/handler.ts', import.meta.url));
 
 /** The app's cdk.json context (feature flags and notifier defaults), so tests synth what `cdk synth` does. */
@@ -17,14 +18,20 @@ export function cdkJsonContext(): Record<string, unknown> {
   return cdkJson.context;
 }
 
-/** A context that skips asset bundling (no esbuild run; keeps tests fast). */
-export const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] as string[] };
+/** Skips asset bundling (no esbuild run): the normal way to keep assertion tests fast. */
+export const NO_BUNDLING: Record<string, unknown> = { 'aws:cdk:bundling-stacks': [] };
 
+/** Minimal props; handler entries point at the stub. */
 export const BASE_PROPS: IdempotentNotifierProps = {
   emailFrom: 'notifications@example.com',
   senderEntry: STUB_ENTRY,
   reclaimerEntry: STUB_ENTRY,
 };
+
+/** A new app with the cdk.json context, bundling skipped, plus `context`. */
+export function newApp(context: Record<string, unknown> = {}): App {
+  return new App({ context: { ...cdkJsonContext(), ...NO_BUNDLING, ...context } });
+}
 
 export interface Synthesized {
   readonly app: App;
@@ -32,18 +39,65 @@ export interface Synthesized {
   readonly template: Template;
 }
 
-/** New app (cdk.json context, no bundling) with one NotifierStack built from `props`. */
-export function synth(props: Partial<IdempotentNotifierProps> = {}, context: Record<string, unknown> = {}): Synthesized {
-  const app = new App({ context: { ...cdkJsonContext(), ...NO_BUNDLING, ...context } });
+/** One NotifierStack built from BASE_PROPS + `props`, synthesized to a Template. */
+export function synth(props: Partial<IdempotentNotifierProps> = {}): Synthesized {
+  const app = newApp();
   const stack = new NotifierStack(app, 'Test', { notifier: { ...BASE_PROPS, ...props } });
   return { app, stack, template: Template.fromStack(stack) };
 }
 
-/** Like {@link synth} but with cdk-nag registered as the app does. */
-export function appWithNag(props: Partial<IdempotentNotifierProps> = {}): { app: App; stack: NotifierStack; nag: AwsSolutionsChecks } {
-  const app = new App({ context: { ...cdkJsonContext(), ...NO_BUNDLING } });
+/** Builds the stack only (for tests that expect the constructor to throw). */
+export function build(props: Partial<IdempotentNotifierProps> = {}): NotifierStack {
+  return new NotifierStack(newApp(), 'Test', { notifier: { ...BASE_PROPS, ...props } });
+}
+
+/** Like {@link synth} but with cdk-nag registered the way bin/app.ts does. */
+export function appWithNag(props: Partial<IdempotentNotifierProps> = {}): {
+  readonly app: App;
+  readonly stack: NotifierStack;
+  readonly nag: AwsSolutionsChecks;
+} {
+  const app = newApp();
   const stack = new NotifierStack(app, 'Test', { notifier: { ...BASE_PROPS, ...props } });
   const nag = new AwsSolutionsChecks(app);
   Validations.of(app).addPlugins(nag);
   return { app, stack, nag };
+}
+
+/** Logical ID of a construct's CloudFormation resource. */
+export function logicalId(construct: IConstruct): string {
+  const resource = construct.node.defaultChild ?? construct;
+  return Stack.of(construct).getLogicalId(resource as CfnElement);
+}
+
+/** Properties of the template resource behind `construct`. */
+export function propertiesOf(template: Template, construct: IConstruct): Record<string, unknown> {
+  const resources = template.toJSON()['Resources'] as Record<string, { Properties?: Record<string, unknown> }>;
+  const resource = resources[logicalId(construct)];
+  if (!resource) throw new Error(`no resource ${logicalId(construct)} in template`);
+  return resource.Properties ?? {};
+}
+
+/** All resources of one type: logical id -> properties. */
+export function resourcesOfType(template: Template, type: string): Record<string, Record<string, unknown>> {
+  const found = template.findResources(type) as Record<string, { Properties?: Record<string, unknown> }>;
+  return Object.fromEntries(Object.entries(found).map(([id, r]) => [id, r.Properties ?? {}]));
+}
+
+/**
+ * Replaces every CloudFormation intrinsic ({Ref}, {Fn::GetAtt}, {Fn::Join} ...) with a dummy string,
+ * giving what the function would see at run time.
+ */
+export function resolveDummy(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object') {
+    const [fn, arg] = Object.entries(value)[0] ?? [];
+    if (fn === 'Ref') return `dummy-${String(arg)}`;
+    if (fn === 'Fn::GetAtt' && Array.isArray(arg)) return `dummy-${arg.join('-')}`;
+    if (fn === 'Fn::Join' && Array.isArray(arg)) {
+      const [sep, parts] = arg as [string, unknown[]];
+      return parts.map(resolveDummy).join(sep);
+    }
+  }
+  return `dummy-${JSON.stringify(value)}`;
 }

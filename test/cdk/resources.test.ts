@@ -1,0 +1,333 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { describe, expect, it } from 'vitest';
+import { ledgerCreateTableInput } from '../../functions/adapters/ledger-table-setup';
+import { LEDGER_TABLE } from '../../functions/core/ledger-table';
+import { DEFAULT_ENTRIES, IdempotentNotifier } from '../../lib/notifier';
+import { NotifierStack } from '../../lib/notifier-stack';
+import { BASE_PROPS, logicalId, newApp, propertiesOf, resourcesOfType, synth } from './helpers';
+
+const { stack, template } = synth();
+const n = stack.notifier;
+
+describe('queue and dead-letter queue', () => {
+  it('creates the main queue with SSE, retention, visibility 6 x function timeout and a redrive policy', () => {
+    expect(propertiesOf(template, n.queue)).toEqual({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: Duration.days(4).toSeconds(),
+      VisibilityTimeout: 180,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(n.deadLetterQueue), 'Arn'] }, maxReceiveCount: 10 },
+    });
+  });
+
+  it('creates the DLQ with SSE and 14 days retention', () => {
+    expect(propertiesOf(template, n.deadLetterQueue)).toEqual({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: Duration.days(14).toSeconds(),
+    });
+  });
+
+  it('denies non-TLS access on both queues', () => {
+    for (const queue of [n.queue, n.deadLetterQueue]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: logicalId(queue) }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 'sqs:*',
+              Principal: { AWS: '*' },
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('takes retention, receive count and visibility from props', () => {
+    const t = synth({
+      queueRetention: Duration.days(2),
+      deadLetterQueueRetention: Duration.days(7),
+      maxReceiveCount: 6,
+      visibilityTimeout: Duration.minutes(5),
+    });
+    t.template.hasResourceProperties('AWS::SQS::Queue', {
+      MessageRetentionPeriod: Duration.days(2).toSeconds(),
+      VisibilityTimeout: 300,
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: 6 }),
+    });
+    t.template.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: Duration.days(7).toSeconds() });
+  });
+
+  it('uses a KMS key for both queues when one is given', () => {
+    const s = new Stack(newApp(), 'Kms');
+    const key = new kms.Key(s, 'QueueKey', { enableKeyRotation: true });
+    const notifier = new IdempotentNotifier(s, 'Notifier', { ...BASE_PROPS, queueEncryptionKey: key });
+    const t = Template.fromStack(s);
+    for (const queue of [notifier.queue, notifier.deadLetterQueue]) {
+      expect(propertiesOf(t, queue)['KmsMasterKeyId']).toEqual({ 'Fn::GetAtt': [logicalId(key), 'Arn'] });
+    }
+  });
+
+  it('consumes an existing queue and exposes it, creating no queue of its own', () => {
+    const s = new Stack(newApp(), 'Existing');
+    const queue = sqs.Queue.fromQueueArn(s, 'Shared', 'arn:aws:sqs:eu-west-1:111122223333:shared');
+    const dlq = sqs.Queue.fromQueueArn(s, 'SharedDlq', 'arn:aws:sqs:eu-west-1:111122223333:shared-dlq');
+    const notifier = new IdempotentNotifier(s, 'Notifier', {
+      ...BASE_PROPS,
+      existingQueue: {
+        queue,
+        deadLetterQueue: dlq,
+        visibilityTimeout: Duration.minutes(3),
+        retentionPeriod: Duration.days(4),
+        deadLetterRetentionPeriod: Duration.days(14),
+        maxReceiveCount: 8,
+      },
+    });
+    expect(notifier.queue).toBe(queue);
+    expect(notifier.deadLetterQueue).toBe(dlq);
+    const t = Template.fromStack(s);
+    t.resourceCountIs('AWS::SQS::Queue', 0);
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: 'arn:aws:sqs:eu-west-1:111122223333:shared',
+      FunctionName: { Ref: logicalId(notifier.senderFunction) },
+    });
+    const variables = (propertiesOf(t, notifier.senderFunction)['Environment'] as { Variables: Record<string, unknown> })
+      .Variables;
+    expect(JSON.stringify(variables['DEAD_LETTER_QUEUE_URL'])).toContain('/111122223333/shared-dlq');
+  });
+
+  it('subscribes the queue to a producer topic with raw message delivery', () => {
+    const s = new NotifierStack(newApp(), 'Sub', { notifier: BASE_PROPS });
+    const topic = new sns.Topic(s, 'Orders', { enforceSSL: true });
+    s.notifier.subscribeToTopic(topic);
+    Template.fromStack(s).hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'sqs',
+      RawMessageDelivery: true,
+      TopicArn: { Ref: logicalId(topic) },
+      Endpoint: { 'Fn::GetAtt': [logicalId(s.notifier.queue), 'Arn'] },
+    });
+  });
+});
+
+describe('ledger table', () => {
+  const table = propertiesOf(template, n.table);
+
+  it('is on-demand, keyed by the idempotency key, with TTL, PITR, deletion protection and encryption', () => {
+    expect(table).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: LEDGER_TABLE.partitionKey, KeyType: 'HASH' }],
+      TimeToLiveSpecification: { AttributeName: LEDGER_TABLE.ttlAttribute, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+      SSESpecification: { SSEEnabled: true },
+    });
+  });
+
+  it('is retained when the stack is deleted or the resource replaced', () => {
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  it('has the two indexes of LEDGER_TABLE with the key types the handler writes', () => {
+    const { pendingIndex, eventIndex } = LEDGER_TABLE;
+    expect(table['GlobalSecondaryIndexes']).toEqual([
+      {
+        IndexName: pendingIndex.name,
+        KeySchema: [
+          { AttributeName: pendingIndex.partitionKey, KeyType: 'HASH' },
+          { AttributeName: pendingIndex.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+      {
+        IndexName: eventIndex.name,
+        KeySchema: [
+          { AttributeName: eventIndex.partitionKey, KeyType: 'HASH' },
+          { AttributeName: eventIndex.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+    expect(table['AttributeDefinitions']).toEqual(
+      expect.arrayContaining([
+        { AttributeName: LEDGER_TABLE.partitionKey, AttributeType: 'S' },
+        { AttributeName: pendingIndex.partitionKey, AttributeType: 'S' },
+        { AttributeName: pendingIndex.sortKey, AttributeType: 'N' },
+        { AttributeName: eventIndex.partitionKey, AttributeType: 'S' },
+      ]),
+    );
+  });
+
+  it('matches the table the local runner creates from the same definition', () => {
+    const local = ledgerCreateTableInput('ledger');
+    const sortByName = <T extends { AttributeName?: string; IndexName?: string }>(xs: readonly T[] = []): T[] =>
+      [...xs].sort((a, b) => String(a.AttributeName ?? a.IndexName).localeCompare(String(b.AttributeName ?? b.IndexName)));
+    expect(sortByName(table['AttributeDefinitions'] as { AttributeName: string }[])).toEqual(
+      sortByName(local.AttributeDefinitions),
+    );
+    expect(table['KeySchema']).toEqual(local.KeySchema);
+    expect(sortByName(table['GlobalSecondaryIndexes'] as { IndexName: string }[])).toEqual(
+      sortByName(local.GlobalSecondaryIndexes),
+    );
+  });
+
+  it('can turn deletion protection off (table still retained)', () => {
+    const t = synth({ tableDeletionProtection: false }).template;
+    t.hasResourceProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
+    t.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
+  });
+});
+
+describe('functions', () => {
+  it('runs the sender on Node.js 22 arm64 with the configured timeout and memory, logging JSON to its own log group', () => {
+    expect(propertiesOf(template, n.senderFunction)).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      Timeout: 30,
+      MemorySize: 512,
+      LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: logicalId(n.senderLogGroup) } },
+      Role: { 'Fn::GetAtt': [logicalId(n.senderFunction.role!), 'Arn'] },
+    });
+  });
+
+  it('gives the reclaimer the same runtime, timeout and environment as the sender', () => {
+    const sender = propertiesOf(template, n.senderFunction);
+    const reclaimer = propertiesOf(template, n.reclaimerFunction);
+    expect(reclaimer).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 30 });
+    expect(reclaimer['Environment']).toEqual(sender['Environment']);
+    expect(reclaimer['LoggingConfig']).toEqual({ LogFormat: 'JSON', LogGroup: { Ref: logicalId(n.reclaimerLogGroup) } });
+  });
+
+  it('consumes the queue with partial batch failures, batch size, batching window and maximum concurrency', () => {
+    expect(
+      resourcesOfType(synth({ batchSize: 25, maxBatchingWindow: Duration.seconds(2), maxConcurrency: 4 }).template, 'AWS::Lambda::EventSourceMapping'),
+    ).toSatisfy((mappings: Record<string, Record<string, unknown>>) => {
+      const [only] = Object.values(mappings);
+      expect(Object.keys(mappings)).toHaveLength(1);
+      expect(only).toMatchObject({
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BatchSize: 25,
+        MaximumBatchingWindowInSeconds: 2,
+        ScalingConfig: { MaximumConcurrency: 4 },
+      });
+      return true;
+    });
+  });
+
+  it('defaults to batch size 10, no batching window and maximum concurrency 10', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(n.queue), 'Arn'] },
+      FunctionName: { Ref: logicalId(n.senderFunction) },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: 10,
+      MaximumBatchingWindowInSeconds: Match.absent(),
+      ScalingConfig: { MaximumConcurrency: 10 },
+    });
+  });
+
+  it('keeps logs for the configured retention with a data-protection policy masking e-mail addresses and phone numbers', () => {
+    const groups = resourcesOfType(synth({ logRetention: logs.RetentionDays.TWO_WEEKS }).template, 'AWS::Logs::LogGroup');
+    expect(Object.keys(groups)).toHaveLength(2);
+    for (const group of Object.values(groups)) {
+      expect(group['RetentionInDays']).toBe(14);
+      const policy = group['DataProtectionPolicy'] as {
+        Statement: { DataIdentifier: unknown[]; Operation: Record<string, unknown> }[];
+        Configuration: { CustomDataIdentifier: { Name: string; Regex: string }[] };
+      };
+      const identifiers = JSON.stringify(policy.Statement.map((s) => s.DataIdentifier));
+      expect(identifiers).toContain(':dataprotection::aws:data-identifier/EmailAddress');
+      for (const country of ['US', 'GB', 'DE', 'FR', 'ES', 'IT', 'BR']) {
+        expect(identifiers).toContain(`:dataprotection::aws:data-identifier/PhoneNumber-${country}`);
+      }
+      expect(policy.Configuration.CustomDataIdentifier).toEqual([
+        { Name: 'E164PhoneNumber', Regex: '\\+[1-9][0-9]{7,14}' },
+      ]);
+      expect(policy.Statement.some((s) => 'Deidentify' in s.Operation)).toBe(true);
+    }
+  });
+
+  it('uses 30-day log retention by default and retains the log groups', () => {
+    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    template.allResources('AWS::Logs::LogGroup', { DeletionPolicy: 'Retain' });
+  });
+
+  it('bundles the repository handlers by default', () => {
+    expect(DEFAULT_ENTRIES.sender).toMatch(/functions\/sender\/handler\.ts$/);
+    expect(DEFAULT_ENTRIES.reclaimer).toMatch(/functions\/reclaimer\/handler\.ts$/);
+  });
+});
+
+describe('reclaimer schedule', () => {
+  it('invokes the reclaimer every minute by default', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(n.reclaimerFunction), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+  });
+
+  it('takes the rate from props', () => {
+    synth({ reclaimerSchedule: Duration.minutes(5) }).template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+    });
+  });
+});
+
+describe('SES configuration set', () => {
+  it('is created when no name is given and passed to the functions', () => {
+    template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
+    expect(propertiesOf(template, n.senderFunction)['Environment']).toMatchObject({
+      Variables: { SES_CONFIGURATION_SET: { Ref: logicalId(n.configurationSet) } },
+    });
+  });
+
+  it('is not created when an existing one is named', () => {
+    const t = synth({ sesConfigurationSetName: 'existing-set' });
+    t.template.resourceCountIs('AWS::SES::ConfigurationSet', 0);
+    expect(t.stack.notifier.configurationSetName).toBe('existing-set');
+    t.template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ SES_CONFIGURATION_SET: 'existing-set' }) },
+    });
+  });
+});
+
+describe('SMS monthly spend limit', () => {
+  it('is not managed unless asked', () => {
+    template.resourceCountIs('Custom::AWS', 0);
+  });
+
+  it('sets MonthlySpendLimit through SNS SetSMSAttributes when given', () => {
+    const t = synth({ smsMonthlySpendLimitUsd: 50 }).template;
+    const [resource] = Object.values(resourcesOfType(t, 'Custom::AWS'));
+    expect(JSON.stringify(resource)).toContain('setSMSAttributes');
+    expect(JSON.stringify(resource)).toContain('\\"MonthlySpendLimit\\":\\"50\\"');
+    t.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: [{ Action: 'sns:SetSMSAttributes', Effect: 'Allow', Resource: '*' }] },
+    });
+  });
+});
+
+describe('stack outputs', () => {
+  it('exports what an operator needs after deploy', () => {
+    const outputs = Object.keys(template.findOutputs('*'));
+    expect(outputs).toEqual(
+      expect.arrayContaining([
+        'QueueUrl',
+        'QueueArn',
+        'DeadLetterQueueUrl',
+        'LedgerTableName',
+        'SenderFunctionName',
+        'ReclaimerFunctionName',
+        'SesConfigurationSetName',
+        'AlarmTopicArn',
+        'DashboardName',
+      ]),
+    );
+  });
+});

@@ -1,10 +1,13 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { deliveryStatusRank, type DeliveryStatusStore, type DeliveryStatusUpdate, type RecordStatusResult } from '../core/delivery-status';
 import type { Release, TakeoverFields, TerminalOutcome } from '../core/ledger-decision';
 import type { Claim, LedgerRow } from '../core/ledger-record';
 import { LEDGER_TABLE } from '../core/ledger-table';
+import type { LedgerReader } from '../core/ledger-reader';
 import type { ClaimResult, SendLedger } from '../core/send-ledger';
+import type { PageCursor, StalePendingPage, StalePendingSource } from '../core/stale-pending';
 
 const PK = LEDGER_TABLE.partitionKey;
 
@@ -26,7 +29,7 @@ export function itemToRow(item: Record<string, unknown>): LedgerRow {
  * The send ledger on DynamoDB. Every write is one conditional request; a failed
  * condition is an answer (`false` / the existing row), not an error.
  */
-export class DynamoDbLedger implements SendLedger {
+export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryStatusStore, LedgerReader {
   private readonly doc: DynamoDBDocumentClient;
 
   constructor(
@@ -132,6 +135,86 @@ export class DynamoDbLedger implements SendLedger {
       new GetCommand({ TableName: this.tableName, Key: { [PK]: key }, ConsistentRead: true }),
     );
     return result.Item ? itemToRow(result.Item) : undefined;
+  }
+
+  async listStalePending(shard: string, claimedBefore: number, limit: number, cursor?: PageCursor): Promise<StalePendingPage> {
+    const { name, partitionKey, sortKey } = LEDGER_TABLE.pendingIndex;
+    const result = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: name,
+        KeyConditionExpression: '#shard = :shard AND #claimedAt < :before',
+        ExpressionAttributeNames: { '#shard': partitionKey, '#claimedAt': sortKey },
+        ExpressionAttributeValues: { ':shard': shard, ':before': claimedBefore },
+        ScanIndexForward: true,
+        Limit: limit,
+        ...(cursor ? { ExclusiveStartKey: { ...cursor } } : {}),
+      }),
+    );
+    return { rows: (result.Items ?? []).map(itemToRow), cursor: result.LastEvaluatedKey };
+  }
+
+  async recordDeliveryStatus(key: string, update: DeliveryStatusUpdate, nowMs: number): Promise<RecordStatusResult> {
+    const detail = update.detail ? ', deliveryStatusDetail = :detail' : '';
+    const recorded = await this.conditionalUpdate({
+      Key: { [PK]: key },
+      // Later event time wins; at equal time the later stage (higher rank) wins. A duplicate fails both.
+      UpdateExpression:
+        'SET deliveryStatus = :status, deliveryStatusAt = :at, deliveryStatusRank = :rank, ' +
+        `deliveryStatusSource = :source, deliveryStatusRecordedAt = :now${detail}` +
+        (update.detail ? '' : ' REMOVE deliveryStatusDetail'),
+      ConditionExpression:
+        'attribute_exists(#pk) AND (attribute_not_exists(deliveryStatusAt) OR deliveryStatusAt < :at ' +
+        'OR (deliveryStatusAt = :at AND deliveryStatusRank < :rank))',
+      ExpressionAttributeNames: { '#pk': PK },
+      ExpressionAttributeValues: {
+        ':status': update.status,
+        ':at': update.at,
+        ':rank': deliveryStatusRank(update.status),
+        ':source': update.source,
+        ':now': nowMs,
+        ...(update.detail ? { ':detail': update.detail } : {}),
+      },
+    });
+    if (recorded) return 'recorded';
+    return (await this.get(key)) ? 'superseded' : 'no-row';
+  }
+
+  async keyForProviderMessageId(providerMessageId: string): Promise<string | undefined> {
+    const { name, partitionKey } = LEDGER_TABLE.providerMessageIndex;
+    const result = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: name,
+        KeyConditionExpression: '#id = :id',
+        ExpressionAttributeNames: { '#id': partitionKey },
+        ExpressionAttributeValues: { ':id': providerMessageId },
+        Limit: 1,
+      }),
+    );
+    const key = result.Items?.[0]?.[PK];
+    return typeof key === 'string' ? key : undefined;
+  }
+
+  async rowsForEvent(eventId: string): Promise<LedgerRow[]> {
+    const { name, partitionKey } = LEDGER_TABLE.eventIndex;
+    const rows: LedgerRow[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const result = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: name,
+          KeyConditionExpression: '#eventId = :eventId',
+          ExpressionAttributeNames: { '#eventId': partitionKey },
+          ExpressionAttributeValues: { ':eventId': eventId },
+          ...(cursor ? { ExclusiveStartKey: cursor } : {}),
+        }),
+      );
+      rows.push(...(result.Items ?? []).map(itemToRow));
+      cursor = result.LastEvaluatedKey;
+    } while (cursor);
+    return rows;
   }
 
   private async conditionalUpdate(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {

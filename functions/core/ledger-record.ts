@@ -36,6 +36,16 @@ export interface LedgerRow {
   /** Latest delivery-status event recorded for this key, if any. */
   readonly deliveryStatus?: string;
   readonly deliveryStatusAt?: number;
+  /** Tie-break between two statuses with the same event time (see `deliveryStatusRank`). */
+  readonly deliveryStatusRank?: number;
+  /** Where the status came from: `ses` (configuration-set event) or `sns-sms` (SMS delivery log). */
+  readonly deliveryStatusSource?: string;
+  /** Short, address-free detail of the status (for example the bounce type). */
+  readonly deliveryStatusDetail?: string;
+  /** When the status Lambda last wrote a status (epoch ms; processing time, not event time). */
+  readonly deliveryStatusRecordedAt?: number;
+  /** When the row reached its terminal state. */
+  readonly resolvedAt?: number;
   /** What a later attempt (or the reclaimer) needs to send this message again. */
   readonly request?: RenderedMessage;
   /** Present only while PENDING: shard of the sparse pending index. */

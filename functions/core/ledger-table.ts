@@ -17,13 +17,26 @@ export const LEDGER_TABLE = {
     partitionKey: 'eventId',
     sortKey: 'pk',
   },
+  /**
+   * Delivery-status events that carry only the provider's message id (SNS SMS delivery logs)
+   * find their row here. Keys only: the status Lambda reads the row by key afterwards.
+   */
+  providerMessageIndex: {
+    name: 'by-provider-message-id',
+    partitionKey: 'providerMessageId',
+    projection: 'KEYS_ONLY',
+  },
 } as const;
 
 /** Number of shards of the pending index. Changing it only affects new claims. */
 export const PENDING_SHARD_COUNT = 16;
 
-/** Shard of a key in the pending index: stable, spread evenly because keys are hex hashes. */
+/** Shard of a key in the pending index: stable, and even for any key (FNV-1a, 32 bit). */
 export function pendingShardOf(key: string, shardCount: number = PENDING_SHARD_COUNT): string {
-  const bucket = Number.parseInt(key.slice(0, 8), 16) % shardCount;
-  return String(bucket);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return String(hash % shardCount);
 }

@@ -5,6 +5,7 @@ import { keyPrefix } from '../core/idempotency-key';
 import {
   claimOf,
   decideOnExistingRow,
+  type ExistingRowDecision,
   newClaimRow,
   takeoverFields,
   ttlSeconds,
@@ -43,7 +44,9 @@ export type UnsettledReason =
   | 'ambiguous-outcome'
   | 'waiting-for-evidence'
   | 'claim-lost'
-  | 'ledger-error';
+  | 'ledger-error'
+  /** Only from {@link resumeMessage}: the row is past its TTL and counts as absent. */
+  | 'row-expired';
 
 /**
  * Claim, send, record: the at-most-once core for one logical message.
@@ -51,8 +54,24 @@ export type UnsettledReason =
  */
 export async function deliverMessage(plan: MessagePlan, ctx: DeliveryContext): Promise<MessageResult> {
   const attempt = new DeliveryAttempt(plan, ctx);
+  return guarded(attempt, ctx, () => attempt.run());
+}
+
+/**
+ * The same core, starting from a row read elsewhere instead of from a claim (the reclaimer):
+ * decide on the row, take it over fenced on its claim version, then resolve the class policy
+ * and send exactly as {@link deliverMessage} does. A row that changed since it was read makes
+ * the fenced takeover fail, which is an answer (`owned-by-another-worker`), never a second send.
+ * Never throws.
+ */
+export async function resumeMessage(plan: MessagePlan, row: LedgerRow, ctx: DeliveryContext): Promise<MessageResult> {
+  const attempt = new DeliveryAttempt(plan, ctx);
+  return guarded(attempt, ctx, () => attempt.resume(row));
+}
+
+async function guarded(attempt: DeliveryAttempt, ctx: DeliveryContext, work: () => Promise<MessageResult>): Promise<MessageResult> {
   try {
-    return await attempt.run();
+    return await work();
   } catch (error) {
     attempt.count(METRIC.LedgerError);
     ctx.log.error('Ledger request failed; the record will be redelivered', {
@@ -61,6 +80,13 @@ export async function deliverMessage(plan: MessagePlan, ctx: DeliveryContext): P
     });
     return { settled: false, why: 'ledger-error' };
   }
+}
+
+/** A claim held by this attempt, and what the row said when it was taken. */
+interface Acquired {
+  readonly claim: Claim;
+  readonly ambiguousSince: number | undefined;
+  readonly previous: LedgerRow | undefined;
 }
 
 class DeliveryAttempt {
@@ -76,7 +102,19 @@ class DeliveryAttempt {
   async run(): Promise<MessageResult> {
     const claimed = await this.acquire();
     if ('settled' in claimed) return claimed;
-    const { claim, ambiguousSince, previous } = claimed;
+    return this.proceed(claimed);
+  }
+
+  async resume(row: LedgerRow): Promise<MessageResult> {
+    const decision = decideOnExistingRow(row, this.ctx.clock());
+    if (decision.kind === 'expired') return { settled: false, why: 'row-expired' };
+    const taken = await this.onExistingRow(row, decision);
+    if ('settled' in taken) return taken;
+    return this.proceed(taken);
+  }
+
+  /** Holding the claim: settle an earlier ambiguous attempt per class policy, then send. */
+  private async proceed({ claim, ambiguousSince, previous }: Acquired): Promise<MessageResult> {
 
     if (ambiguousSince !== undefined) {
       const resolved = await this.resolvePreviousAmbiguity(claim, ambiguousSince, previous);
@@ -84,15 +122,14 @@ class DeliveryAttempt {
     }
     if (!this.plan.outcome.ok) {
       this.count(METRIC.PermanentFailure);
+      this.ctx.log.warn('Message cannot be sent', { ...this.logContext(), reason: this.plan.outcome.reason });
       return this.finish(claim, { state: 'FAILED', reason: this.plan.outcome.reason });
     }
     return this.send(claim, ambiguousSince);
   }
 
   /** Claims the key, or decides what the existing row means. At most two claim rounds (TTL-expired row). */
-  private async acquire(): Promise<
-    MessageResult | { claim: Claim; ambiguousSince: number | undefined; previous: LedgerRow | undefined }
-  > {
+  private async acquire(): Promise<MessageResult | Acquired> {
     const { ledger, clock, timing } = this.ctx;
     for (let round = 0; round < 2; round += 1) {
       const now = clock();
@@ -103,9 +140,20 @@ class DeliveryAttempt {
       if (!existing) continue; // deleted by TTL between the two requests: claim afresh
 
       const decision = decideOnExistingRow(existing, clock());
+      if (decision.kind === 'expired') continue;
+      return this.onExistingRow(existing, decision);
+    }
+    return { settled: false, why: 'owned-by-another-worker' };
+  }
+
+  /** What an existing, unexpired row means for this attempt: done, back off, or take it over (fenced). */
+  private async onExistingRow(
+    existing: LedgerRow,
+    decision: Exclude<ExistingRowDecision, { kind: 'expired' }>,
+  ): Promise<MessageResult | Acquired> {
+    const { ledger, clock, timing } = this.ctx;
+    {
       switch (decision.kind) {
-        case 'expired':
-          continue;
         case 'done':
           this.count(METRIC.DuplicateSuppressed);
           this.ctx.log.info('Duplicate suppressed: message already settled', { ...this.logContext(), state: decision.state });
@@ -133,7 +181,6 @@ class DeliveryAttempt {
         }
       }
     }
-    return { settled: false, why: 'owned-by-another-worker' };
   }
 
   /** An earlier attempt may have reached the provider: apply the message class's policy. */

@@ -1,0 +1,61 @@
+/** Where a delivery-status event came from. */
+export type DeliveryStatusSource = 'ses' | 'sns-sms';
+
+/** One delivery-status event, reduced to what the ledger records. Never holds an address. */
+export interface DeliveryStatusUpdate {
+  /** SES event type (`Send`, `Delivery`, `Bounce`, ...) or SNS SMS status (`SUCCESS`, `FAILURE`). */
+  readonly status: string;
+  /** When the provider says it happened, epoch ms: orders events that arrive out of order. */
+  readonly at: number;
+  readonly source: DeliveryStatusSource;
+  /** Short, address-free detail such as `Permanent/General` for a bounce. @default none */
+  readonly detail?: string;
+}
+
+/**
+ * Precedence of statuses that carry the same event time (SES stamps `Send`, `Reject` and
+ * `RenderingFailure` with the mail's own timestamp): the later stage of a message's life wins.
+ */
+const RANK: Readonly<Record<string, number>> = {
+  Send: 1,
+  DeliveryDelay: 2,
+  Delivery: 3,
+  SUCCESS: 3,
+  Bounce: 4,
+  Reject: 4,
+  RenderingFailure: 4,
+  FAILURE: 4,
+  Complaint: 5,
+  Subscription: 5,
+  Open: 6,
+  Click: 7,
+};
+
+/** Statuses the ledger records; anything else is ignored and counted. */
+export function isKnownDeliveryStatus(status: string): boolean {
+  return Object.hasOwn(RANK, status);
+}
+
+/** Tie-break rank of a status (higher wins at equal event time); 0 for unknown statuses. */
+export function deliveryStatusRank(status: string): number {
+  return RANK[status] ?? 0;
+}
+
+/**
+ * What recording one event did:
+ * - `recorded`: the row now carries this status;
+ * - `superseded`: the row already holds this event or a later one (a duplicate or out-of-order event);
+ * - `no-row`: no ledger row has this key (another sender's mail, or a row past retention).
+ */
+export type RecordStatusResult = 'recorded' | 'superseded' | 'no-row';
+
+/** The ledger as the status Lambda sees it. */
+export interface DeliveryStatusStore {
+  /**
+   * Writes the status only if the row exists and holds no later event (by event time, then
+   * rank). Never touches `state`, the claim or the TTL.
+   */
+  recordDeliveryStatus(key: string, update: DeliveryStatusUpdate, nowMs: number): Promise<RecordStatusResult>;
+  /** The key of the row whose provider message id this is, if any (eventually consistent). */
+  keyForProviderMessageId(providerMessageId: string): Promise<string | undefined>;
+}

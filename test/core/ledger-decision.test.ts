@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { decideOnExistingRow, newClaimRow, takeoverFields } from '../../functions/core/ledger-decision';
+import type { LedgerRow } from '../../functions/core/ledger-record';
+
+const timing = { claimTimeoutMs: 120_000, retentionMs: 30 * 86_400_000 };
+const t0 = Date.parse('2026-11-29T12:00:00Z');
+const base = newClaimRow(
+  { key: 'k'.repeat(64), eventId: 'e', recipientId: 'r', channel: 'sms', templateId: 't', messageClass: 'otp', occurredAt: 'x' },
+  'owner-1',
+  t0,
+  timing,
+);
+const row = (patch: Partial<LedgerRow>): LedgerRow => ({ ...base, ...patch });
+
+describe('ledger state machine (pure)', () => {
+  it('a first claim is PENDING, version 1, leased for the claim timeout, TTL at the retention horizon, in the pending index', () => {
+    expect(base).toMatchObject({ state: 'PENDING', claimVersion: 1, attempts: 1, leaseExpiresAt: t0 + 120_000 });
+    expect(base.expiresAt).toBe(Math.ceil((t0 + timing.retentionMs) / 1000));
+    expect(base.pendingShard).toMatch(/^\d+$/);
+  });
+
+  it.each(['SENT', 'FAILED', 'UNKNOWN'] as const)('%s is done', (state) => {
+    expect(decideOnExistingRow(row({ state }), t0 + 1)).toEqual({ kind: 'done', state });
+  });
+
+  it('a PENDING row within its lease belongs to another worker', () => {
+    expect(decideOnExistingRow(base, t0 + 119_999)).toEqual({ kind: 'back-off', leaseRemainingMs: 1 });
+  });
+
+  it('a PENDING row whose lease ran out without a release is an ambiguous takeover (the owner died mid-attempt)', () => {
+    expect(decideOnExistingRow(base, t0 + 120_000)).toEqual({ kind: 'take-over', ambiguousSince: t0 });
+  });
+
+  it('a row released after a transient failure is taken over with no ambiguity', () => {
+    expect(decideOnExistingRow(row({ lastRelease: 'transient', leaseExpiresAt: t0 + 5 }), t0 + 5)).toEqual({
+      kind: 'take-over',
+      ambiguousSince: undefined,
+    });
+  });
+
+  it('a row released as ambiguous keeps the time the ambiguity began', () => {
+    expect(decideOnExistingRow(row({ lastRelease: 'ambiguous', leaseExpiresAt: t0 + 5, ambiguousSince: t0 + 3 }), t0 + 5)).toEqual({
+      kind: 'take-over',
+      ambiguousSince: t0 + 3,
+    });
+  });
+
+  it('a row past its TTL counts as absent, whatever its state', () => {
+    expect(decideOnExistingRow(row({ state: 'SENT' }), base.expiresAt * 1000)).toEqual({ kind: 'expired' });
+  });
+
+  it('a takeover is fenced on the old version and bumps version and attempts', () => {
+    expect(takeoverFields(base, 'owner-2', t0 + 200_000, timing, t0)).toMatchObject({
+      expectedClaimVersion: 1,
+      claimVersion: 2,
+      ownerToken: 'owner-2',
+      attempts: 2,
+      leaseExpiresAt: t0 + 320_000,
+      ambiguousSince: t0,
+    });
+  });
+});
+
+describe('pending index shards', () => {
+  it('spread hex keys evenly over all shards', async () => {
+    const { pendingShardOf, PENDING_SHARD_COUNT } = await import('../../functions/core/ledger-table');
+    const { idempotencyKey } = await import('../../functions/core/idempotency-key');
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 3200; i += 1) {
+      const shard = pendingShardOf(idempotencyKey({ eventId: `e${i}`, recipientId: 'r', channel: 'sms', templateId: 't' }));
+      counts.set(shard, (counts.get(shard) ?? 0) + 1);
+    }
+    expect(counts.size).toBe(PENDING_SHARD_COUNT);
+    for (const n of counts.values()) expect(n).toBeGreaterThan(100);
+  });
+});

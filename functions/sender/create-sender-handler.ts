@@ -21,6 +21,8 @@ export interface SenderDependencies extends Omit<RecordContext, 'limit'> {
   readonly flushMetrics?: () => void;
 }
 
+const LEDGER_WRITES_ALLOWANCE_MS = 2_000;
+
 export type SenderHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
 /**
@@ -30,9 +32,10 @@ export type SenderHandler = (event: SQSEvent, context: Context) => Promise<SQSBa
  */
 export function createSenderHandler(deps: SenderDependencies): SenderHandler {
   const limit = pLimit(deps.maxConcurrentSends);
-  const ctx: RecordContext = { ...deps, limit: (task) => limit(task) };
+  // Room for the send itself plus the claim and outcome writes.
+  const timeNeededMs = deps.sendTimeoutMs + LEDGER_WRITES_ALLOWANCE_MS;
 
-  const recordHandler = async (record: SQSRecord) => {
+  const handleRecord = async (record: SQSRecord, ctx: RecordContext) => {
     try {
       return await processRecord(record, ctx);
     } catch (error) {
@@ -47,9 +50,14 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
   };
 
   const base = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    const ctx: RecordContext = {
+      ...deps,
+      limit: (task) => limit(task),
+      hasTimeForDelivery: () => context.getRemainingTimeInMillis() > timeNeededMs,
+    };
     try {
       // One processor per invocation: it holds the batch's failure list.
-      return await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), {
+      return await processPartialResponse(event, (record: SQSRecord) => handleRecord(record, ctx), new BatchProcessor(EventType.SQS), {
         context,
         throwOnFullBatchFailure: false,
       });

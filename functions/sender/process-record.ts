@@ -16,6 +16,12 @@ export interface RecordContext extends DeliveryContext {
   readonly maxClockSkewMs: number;
   /** Bounds concurrent deliveries across the whole batch. */
   readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
+  /**
+   * Whether a delivery started now can still record its outcome before the function times out.
+   * A delivery that would not is left for redelivery instead of leaving a claim that looks dead.
+   * @default always true
+   */
+  readonly hasTimeForDelivery?: () => boolean;
 }
 
 /** The parts of an SQS record the sender reads. */
@@ -52,7 +58,16 @@ export async function processRecord(record: QueueRecord, ctx: RecordContext): Pr
   }
 
   const plans = planMessages(event, messageClass, ctx.templates);
-  const messages = await Promise.all(plans.map((plan) => ctx.limit(() => deliverMessage(plan, ctx))));
+  const messages = await Promise.all(
+    plans.map((plan) =>
+      ctx.limit(
+        async (): Promise<MessageResult> =>
+          ctx.hasTimeForDelivery && !ctx.hasTimeForDelivery()
+            ? { settled: false, why: 'out-of-time' }
+            : deliverMessage(plan, ctx),
+      ),
+    ),
+  );
   const unsettled = messages.filter((m) => !m.settled);
   if (unsettled.length > 0) {
     const reasons = [...new Set(unsettled.map((m) => (m.settled ? '' : m.why)))].join(', ');

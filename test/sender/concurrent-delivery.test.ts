@@ -94,3 +94,17 @@ describe('at-least-once delivery of the same event', () => {
     expect(calls.has(key)).toBe(false);
   });
 });
+
+describe('the end of an invocation', () => {
+  it('starts no delivery it could not record before the function times out, and leaves no claim behind', async () => {
+    const harness = new SenderHarness({ ledger: db.ledger, sendTimeoutMs: 2_000 });
+    const event = orderShippedEvent({ eventId: 'evt-out-of-time' });
+    const record = sqsRecord(JSON.stringify(event));
+    const { sqsEvent, lambdaContext } = await import('../support/sqs-event');
+    const almostOut = { ...lambdaContext(), getRemainingTimeInMillis: () => 3_000 };
+    expect(failedIds(await harness.handler(sqsEvent(record), almostOut))).toEqual([record.messageId]);
+    expect(await harness.outbox()).toEqual([]);
+    const key = idempotencyKey({ eventId: event.eventId, recipientId: 'seller-4', channel: 'email', templateId: event.templateId });
+    expect(await db.ledger.get(key)).toBeUndefined();
+  });
+});

@@ -362,6 +362,11 @@ export class IdempotentNotifier extends Construct {
       // Support look-ups read every message's state of one event straight from the index.
       projectionType: dynamodb.ProjectionType.ALL,
     });
+    this.table.addGlobalSecondaryIndex({
+      indexName: LEDGER_TABLE.providerMessageIndex.name,
+      partitionKey: { name: LEDGER_TABLE.providerMessageIndex.partitionKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType[LEDGER_TABLE.providerMessageIndex.projection],
+    });
 
     // ---- SES configuration set ----
     if (props.sesConfigurationSetName) {

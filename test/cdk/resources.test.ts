@@ -133,8 +133,8 @@ describe('ledger table', () => {
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
 
-  it('has the two indexes of LEDGER_TABLE with the key types the handler writes', () => {
-    const { pendingIndex, eventIndex } = LEDGER_TABLE;
+  it('has the indexes of LEDGER_TABLE with the key types the handler writes', () => {
+    const { pendingIndex, eventIndex, providerMessageIndex } = LEDGER_TABLE;
     expect(table['GlobalSecondaryIndexes']).toEqual([
       {
         IndexName: pendingIndex.name,
@@ -152,6 +152,11 @@ describe('ledger table', () => {
         ],
         Projection: { ProjectionType: 'ALL' },
       },
+      {
+        IndexName: providerMessageIndex.name,
+        KeySchema: [{ AttributeName: providerMessageIndex.partitionKey, KeyType: 'HASH' }],
+        Projection: { ProjectionType: providerMessageIndex.projection },
+      },
     ]);
     expect(table['AttributeDefinitions']).toEqual(
       expect.arrayContaining([
@@ -159,6 +164,7 @@ describe('ledger table', () => {
         { AttributeName: pendingIndex.partitionKey, AttributeType: 'S' },
         { AttributeName: pendingIndex.sortKey, AttributeType: 'N' },
         { AttributeName: eventIndex.partitionKey, AttributeType: 'S' },
+        { AttributeName: providerMessageIndex.partitionKey, AttributeType: 'S' },
       ]),
     );
   });

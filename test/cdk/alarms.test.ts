@@ -1,0 +1,226 @@
+import { Duration } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { CHANNELS } from '../../functions/core/idempotency-key';
+import { METRIC, METRICS_NAMESPACE } from '../../functions/core/metric-names';
+import { ALARM, type AlarmName } from '../../lib/notifier-alarms';
+import { logicalId, propertiesOf, resourcesOfType, synth } from './helpers';
+
+const { stack, template } = synth();
+const n = stack.notifier;
+const alarmProps = (name: AlarmName, t = template, s = stack): Record<string, unknown> =>
+  propertiesOf(t, s.notifier.alarms[name] ?? fail(name));
+function fail(name: string): never {
+  throw new Error(`no alarm ${name}`);
+}
+
+const topicRef = { Ref: logicalId(n.alarmTopic) };
+
+/** A metric alarm on one of the notifier's own metrics (shared namespace and names), dimension service only. */
+const custom = (metricName: string, service: 'sender' | 'reclaimer') => ({
+  Namespace: METRICS_NAMESPACE,
+  MetricName: metricName,
+  Dimensions: [{ Name: 'service', Value: service }],
+  Statistic: 'Sum',
+  Period: 300,
+});
+
+describe('every alarm', () => {
+  it('exists once per name, notifies the topic on ALARM and OK, and treats missing data as not breaching', () => {
+    const all = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
+    expect(Object.keys(all)).toHaveLength(Object.keys(ALARM).length);
+    expect(Object.keys(n.alarms).sort()).toEqual(Object.values(ALARM).sort());
+    for (const alarm of Object.values(all)) {
+      expect(alarm).toMatchObject({
+        AlarmActions: [topicRef],
+        OKActions: [topicRef],
+        TreatMissingData: 'notBreaching',
+        ComparisonOperator: 'GreaterThanThreshold',
+      });
+      expect(alarm['AlarmDescription']).toMatch(/Runbook: docs\/deploy\.md/);
+    }
+  });
+});
+
+describe('count alarms (> 0 in one 5-minute period)', () => {
+  it.each([
+    [ALARM.resentAfterAmbiguity, METRIC.ResentAfterAmbiguity, 'sender'],
+    [ALARM.gaveUpAfterAmbiguity, METRIC.GaveUpAfterAmbiguity, 'sender'],
+    [ALARM.invalidEvent, METRIC.InvalidEvent, 'sender'],
+    [ALARM.stalePendingFound, METRIC.StalePendingFound, 'reclaimer'],
+  ] as const)('%s watches %s of the %s', (alarm, metric, service) => {
+    expect(alarmProps(alarm)).toMatchObject({
+      ...custom(metric, service),
+      Threshold: 0,
+      EvaluationPeriods: 1,
+      DatapointsToAlarm: 1,
+    });
+  });
+});
+
+describe('rate alarms', () => {
+  it.each([
+    [ALARM.duplicateSuppressedRate, METRIC.DuplicateSuppressed],
+    [ALARM.permanentFailureRate, METRIC.PermanentFailure],
+  ] as const)('%s is 100 x %s / (it + Sent) above 5%% for 3 periods', (alarm, metric) => {
+    const props = alarmProps(alarm);
+    expect(props).toMatchObject({ Threshold: 5, EvaluationPeriods: 3, DatapointsToAlarm: 3 });
+    const metrics = props['Metrics'] as { Id: string; Expression?: string; MetricStat?: unknown; ReturnData?: boolean }[];
+    const expression = metrics.find((m) => m.Expression);
+    expect(expression?.Expression).toBe(
+      'IF((FILL(part, 0) + FILL(sent, 0)) > 0, 100 * FILL(part, 0) / (FILL(part, 0) + FILL(sent, 0)), 0)',
+    );
+    const stat = (id: string) => metrics.find((m) => m.Id === id)?.MetricStat;
+    const metricStat = (name: string) => ({
+      Metric: { Namespace: METRICS_NAMESPACE, MetricName: name, Dimensions: [{ Name: 'service', Value: 'sender' }] },
+      Period: 300,
+      Stat: 'Sum',
+    });
+    expect(stat('part')).toEqual(metricStat(metric));
+    expect(stat('sent')).toEqual(metricStat(METRIC.Sent));
+  });
+
+  it('takes thresholds and periods from props', () => {
+    const s = synth({
+      alarms: {
+        duplicateSuppressedRatePercent: 12,
+        permanentFailureRatePercent: 2,
+        rateEvaluationPeriods: 2,
+        period: Duration.minutes(1),
+      },
+    });
+    expect(alarmProps(ALARM.duplicateSuppressedRate, s.template, s.stack)).toMatchObject({ Threshold: 12, EvaluationPeriods: 2 });
+    expect(alarmProps(ALARM.permanentFailureRate, s.template, s.stack)).toMatchObject({ Threshold: 2, EvaluationPeriods: 2 });
+    expect(alarmProps(ALARM.invalidEvent, s.template, s.stack)).toMatchObject({ Period: 60 });
+  });
+});
+
+describe('queue alarms', () => {
+  it('fires when the dead-letter queue has visible messages', () => {
+    expect(alarmProps(ALARM.deadLetterQueueNotEmpty)).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(n.deadLetterQueue), 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Threshold: 0,
+    });
+  });
+
+  it('fires when the oldest message in the main queue is older than 15 minutes (configurable)', () => {
+    expect(alarmProps(ALARM.oldestMessageAge)).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(n.queue), 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Threshold: 900,
+    });
+    const s = synth({ alarms: { oldestMessageAge: Duration.minutes(5) } });
+    expect(alarmProps(ALARM.oldestMessageAge, s.template, s.stack)).toMatchObject({ Threshold: 300 });
+  });
+});
+
+describe('Lambda alarms', () => {
+  it.each([
+    [ALARM.senderErrors, 'Errors', 'senderFunction'],
+    [ALARM.senderThrottles, 'Throttles', 'senderFunction'],
+    [ALARM.reclaimerErrors, 'Errors', 'reclaimerFunction'],
+    [ALARM.reclaimerThrottles, 'Throttles', 'reclaimerFunction'],
+  ] as const)('%s: AWS/Lambda %s > 0 of the %s', (alarm, metric, fn) => {
+    expect(alarmProps(alarm)).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: metric,
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(n[fn]) } }],
+      Statistic: 'Sum',
+      Threshold: 0,
+    });
+  });
+});
+
+describe('SMS spend alarm', () => {
+  it('watches AWS/SNS SMSMonthToDateSpentUSD at 80% of the default US$1 limit', () => {
+    expect(alarmProps(ALARM.smsMonthToDateSpend)).toMatchObject({
+      Namespace: 'AWS/SNS',
+      MetricName: 'SMSMonthToDateSpentUSD',
+      Statistic: 'Maximum',
+      Threshold: 0.8,
+    });
+  });
+
+  it('follows the configured limit, or an explicit threshold', () => {
+    const limited = synth({ smsMonthlySpendLimitUsd: 200 });
+    expect(alarmProps(ALARM.smsMonthToDateSpend, limited.template, limited.stack)).toMatchObject({ Threshold: 160 });
+    const explicit = synth({ smsMonthlySpendLimitUsd: 200, smsSpendAlarmThresholdUsd: 100 });
+    expect(alarmProps(ALARM.smsMonthToDateSpend, explicit.template, explicit.stack)).toMatchObject({ Threshold: 100 });
+  });
+});
+
+describe('alarm topic', () => {
+  it('is created TLS-only, without subscriptions by default', () => {
+    template.resourceCountIs('AWS::SNS::Topic', 1);
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: [
+          {
+            Effect: 'Deny',
+            Action: 'sns:Publish',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            Principal: '*',
+            Resource: topicRef,
+            Sid: 'AllowPublishThroughSSLOnly',
+          },
+        ],
+      },
+    });
+  });
+
+  it('subscribes the alarm e-mail when given', () => {
+    synth({ alarms: { email: 'oncall@example.com' } }).template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'oncall@example.com',
+    });
+  });
+});
+
+describe('dashboard', () => {
+  const body = JSON.stringify(propertiesOf(template, n.dashboard)['DashboardBody']);
+
+  it.each([
+    METRIC.Sent,
+    METRIC.DuplicateSuppressed,
+    METRIC.AmbiguousOutcome,
+    METRIC.ResentAfterAmbiguity,
+    METRIC.GaveUpAfterAmbiguity,
+    METRIC.SentByEvidence,
+    METRIC.StalePendingFound,
+  ])('graphs %s', (metric) => {
+    expect(body).toContain(`\\"${METRICS_NAMESPACE}\\",\\"${metric}\\"`);
+  });
+
+  it('graphs failures by channel with a SEARCH over the channel dimension', () => {
+    for (const channel of CHANNELS) {
+      expect(body).toContain(
+        `SUM(SEARCH('{${METRICS_NAMESPACE},channel,messageClass,service} MetricName=\\\\\\"${METRIC.PermanentFailure}\\\\\\" channel=\\\\\\"${channel}\\\\\\"', 'Sum', 300))`,
+      );
+    }
+  });
+
+  it('graphs queue depth and age, Lambda duration and concurrency', () => {
+    for (const metric of [
+      'ApproximateNumberOfMessagesVisible',
+      'ApproximateNumberOfMessagesNotVisible',
+      'ApproximateAgeOfOldestMessage',
+      'Duration',
+      'ConcurrentExecutions',
+    ]) {
+      expect(body).toContain(`\\"${metric}\\"`);
+    }
+    expect(body).toContain('\\"stat\\":\\"p99\\"');
+  });
+
+  it('shows the status of every alarm', () => {
+    expect(body).toContain('\\"type\\":\\"alarm\\"');
+    for (const alarm of Object.values(n.alarms)) {
+      expect(body).toContain(`"${logicalId(alarm)}","Arn"`);
+    }
+  });
+});

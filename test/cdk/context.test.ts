@@ -1,0 +1,98 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { CONTEXT_KEYS, CONTEXT_PREFIX, notifierPropsFromContext } from '../../lib/context-config';
+import { IdempotentNotifier, type IdempotentNotifierProps } from '../../lib/notifier';
+import { STUB_ENTRY, cdkJsonContext, newApp } from './helpers';
+
+/** A stack whose notifier props come from the cdk.json context plus `context` overrides. */
+function fromContext(context: Record<string, unknown> = {}): { stack: Stack; props: IdempotentNotifierProps } {
+  const stack = new Stack(newApp(context), 'FromContext');
+  return { stack, props: notifierPropsFromContext(stack) };
+}
+
+/** Builds the notifier from context (with the stub handler entries). */
+function buildFromContext(context: Record<string, unknown> = {}): Stack {
+  const { stack, props } = fromContext(context);
+  new IdempotentNotifier(stack, 'Notifier', { ...props, senderEntry: STUB_ENTRY, reclaimerEntry: STUB_ENTRY });
+  return stack;
+}
+
+describe('cdk.json context', () => {
+  it('only uses known notifier keys', () => {
+    const keys = Object.keys(cdkJsonContext()).filter((k) => k.startsWith(CONTEXT_PREFIX));
+    expect(keys.length).toBeGreaterThan(10);
+    for (const key of keys) expect(CONTEXT_KEYS).toContain(key.slice(CONTEXT_PREFIX.length));
+  });
+
+  it('disables CLI telemetry', () => {
+    expect(cdkJsonContext()['cli-telemetry']).toBe(false);
+  });
+
+  it('holds defaults that pass every synth-time invariant', () => {
+    const { props } = fromContext();
+    expect(props).toMatchObject({
+      emailFrom: 'notifications@example.com',
+      functionTimeout: Duration.seconds(30),
+      claimTimeout: Duration.seconds(120),
+      visibilityTimeout: Duration.seconds(180),
+      ledgerRetention: Duration.days(30),
+      maxReceiveCount: 10,
+    });
+    expect(() => buildFromContext()).not.toThrow();
+  });
+});
+
+describe('notifierPropsFromContext', () => {
+  it('parses command-line strings (-c notifier:KEY=VALUE)', () => {
+    const { props } = fromContext({
+      'notifier:functionTimeoutSeconds': '20',
+      'notifier:smsEnabled': 'false',
+      'notifier:pushPlatformApplications': 'APNS/a, GCM/b',
+      'notifier:messageClasses': '[{"name":"billing","onAmbiguous":"give-up"}]',
+      'notifier:sendTimeoutMs': '5000',
+      'notifier:alarmEmail': 'oncall@example.com',
+    });
+    expect(props.functionTimeout?.toSeconds()).toBe(20);
+    expect(props.smsEnabled).toBe(false);
+    expect(props.pushPlatformApplications).toEqual(['APNS/a', 'GCM/b']);
+    expect(props.messageClasses).toEqual([{ name: 'billing', onAmbiguous: 'give-up' }]);
+    expect(props.sendTimeout?.toMilliseconds()).toBe(5000);
+    expect(props.alarms?.email).toBe('oncall@example.com');
+  });
+
+  it('rejects an unknown notifier key (a typo must not silently fall back to a default)', () => {
+    expect(() => fromContext({ 'notifier:functionTimeoutSecs': 10 })).toThrow(
+      /Unknown context key\(s\): notifier:functionTimeoutSecs/,
+    );
+  });
+
+  it('rejects a value of the wrong type, naming key and value', () => {
+    expect(() => fromContext({ 'notifier:maxReceiveCount': 'ten' })).toThrow(
+      /notifier:maxReceiveCount \("ten"\) must be a number/,
+    );
+    expect(() => fromContext({ 'notifier:logRetentionDays': 31 })).toThrow(/notifier:logRetentionDays \(31\) must be one of/);
+  });
+
+  it('requires emailFrom', () => {
+    expect(() => fromContext({ 'notifier:emailFrom': '' })).toThrow(/notifier:emailFrom is required/);
+  });
+
+  it('makes synth fail on an unsafe context value', () => {
+    expect(() => buildFromContext({ 'notifier:claimTimeoutSeconds': 10 })).toThrow(
+      /claim timeout \(10s\) must exceed the sender function timeout \(30s\)/,
+    );
+    expect(() => buildFromContext({ 'notifier:maxReceiveCount': '4' })).toThrow(/maxReceiveCount \(4\)/);
+  });
+
+  it('imports an alarm topic by ARN instead of creating one', () => {
+    const stack = buildFromContext({ 'notifier:alarmTopicArn': 'arn:aws:sns:eu-west-1:111122223333:oncall' });
+    const template = Template.fromStack(stack);
+    template.resourceCountIs('AWS::SNS::Topic', 0);
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms.length).toBeGreaterThan(0);
+    for (const alarm of alarms) {
+      expect(alarm['Properties']['AlarmActions']).toEqual(['arn:aws:sns:eu-west-1:111122223333:oncall']);
+    }
+  });
+});

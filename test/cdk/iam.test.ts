@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { LEDGER_TABLE } from '../../functions/core/ledger-table';
+import type { NotifierStack } from '../../lib/notifier-stack';
+import { logicalId, resourcesOfType, synth } from './helpers';
+
+interface Statement {
+  readonly Sid?: string;
+  readonly Effect: string;
+  readonly Action: string | string[];
+  readonly Resource?: unknown;
+  readonly NotResource?: unknown;
+  readonly Condition?: unknown;
+}
+
+/** The statements of the default policy attached to a function's role. */
+function statementsOf(stack: NotifierStack, which: 'senderFunction' | 'reclaimerFunction'): Statement[] {
+  const template = synthCache.get(stack);
+  if (!template) throw new Error('unknown stack');
+  const role = stack.notifier[which].role;
+  if (!role) throw new Error('no role');
+  const roleId = logicalId(role);
+  const policies = Object.values(resourcesOfType(template, 'AWS::IAM::Policy')).filter((p) =>
+    JSON.stringify(p['Roles']).includes(`"${roleId}"`),
+  );
+  return policies.flatMap((p) => (p['PolicyDocument'] as { Statement: Statement[] }).Statement);
+}
+
+const synthCache = new Map<NotifierStack, ReturnType<typeof synth>['template']>();
+function stackWith(props: Parameters<typeof synth>[0] = {}): NotifierStack {
+  const { stack, template } = synth(props);
+  synthCache.set(stack, template);
+  return stack;
+}
+
+const actionsOf = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const withAction = (statements: Statement[], action: string): Statement[] =>
+  statements.filter((s) => actionsOf(s).includes(action));
+
+const stack = stackWith();
+const n = stack.notifier;
+const tableArn = { 'Fn::GetAtt': [logicalId(n.table), 'Arn'] };
+
+describe.each(['senderFunction', 'reclaimerFunction'] as const)('%s role', (which) => {
+  const statements = statementsOf(stack, which);
+
+  it('allows only GetItem, PutItem and UpdateItem on the ledger table itself', () => {
+    const table = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')) && s.Sid !== 'QueryPendingIndex');
+    expect(table).toEqual([
+      {
+        Sid: 'LedgerItemAccess',
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        Resource: tableArn,
+      },
+    ]);
+  });
+
+  it('allows ses:SendEmail only as the identity (address and domain) and with the configuration set', () => {
+    const [send, ...more] = withAction(statements, 'ses:SendEmail');
+    expect(more).toHaveLength(0);
+    expect(send?.Action).toBe('ses:SendEmail');
+    const resources = JSON.stringify(send?.Resource);
+    expect(resources).toContain(':identity/notifications@example.com"');
+    expect(resources).toContain(':identity/example.com"');
+    expect(resources).toContain(`":configuration-set/",{"Ref":"${logicalId(n.configurationSet)}"}`);
+    expect(resources).not.toContain('identity/*');
+    expect(send?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'notifications@example.com' } });
+    expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('ses:'))).toEqual(['ses:SendEmail']);
+  });
+
+  it('allows sns:Publish to phone numbers without granting any topic', () => {
+    const sms = withAction(statements, 'sns:Publish').filter((s) => s.NotResource !== undefined);
+    expect(sms).toEqual([
+      {
+        Sid: 'PublishSmsToPhoneNumbersOnly',
+        Effect: 'Allow',
+        Action: 'sns:Publish',
+        NotResource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sns:*:*:*']] },
+      },
+    ]);
+  });
+
+  it('allows sns:Publish on platform endpoints only, never on "*" or on topics', () => {
+    const publish = withAction(statements, 'sns:Publish');
+    for (const s of publish) {
+      expect(s.Resource).not.toBe('*');
+      expect(JSON.stringify(s.Resource ?? '')).not.toMatch(/:sns:[^"]*:\*"?$/);
+    }
+    const push = publish.filter((s) => s.Resource !== undefined);
+    expect(push).toHaveLength(1);
+    expect(JSON.stringify(push[0]?.Resource)).toMatch(/":endpoint\/\*"\]\]\}$/);
+  });
+
+  it('may only SendMessage to the dead-letter queue', () => {
+    expect(withAction(statements, 'sqs:SendMessage')).toEqual([
+      {
+        Sid: 'ForwardInvalidEventsToDeadLetterQueue',
+        Effect: 'Allow',
+        Action: 'sqs:SendMessage',
+        Resource: { 'Fn::GetAtt': [logicalId(n.deadLetterQueue), 'Arn'] },
+      },
+    ]);
+  });
+
+  it('writes only to its own log group and has no managed policies and no wildcard actions', () => {
+    const logs = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+    const logGroup = which === 'senderFunction' ? n.senderLogGroup : n.reclaimerLogGroup;
+    expect(logs).toEqual([
+      {
+        Sid: 'WriteOwnLogs',
+        Effect: 'Allow',
+        Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        Resource: { 'Fn::GetAtt': [logicalId(logGroup), 'Arn'] },
+      },
+    ]);
+    expect(statements.flatMap(actionsOf).filter((a) => a.includes('*'))).toEqual([]);
+    expect(statements.every((s) => s.Effect === 'Allow' && s.Resource !== '*')).toBe(true);
+  });
+});
+
+describe('role differences', () => {
+  it('lets only the reclaimer Query, and only the pending index', () => {
+    expect(withAction(statementsOf(stack, 'senderFunction'), 'dynamodb:Query')).toEqual([]);
+    expect(withAction(statementsOf(stack, 'reclaimerFunction'), 'dynamodb:Query')).toEqual([
+      {
+        Sid: 'QueryPendingIndex',
+        Effect: 'Allow',
+        Action: 'dynamodb:Query',
+        Resource: { 'Fn::Join': ['', [tableArn, `/index/${LEDGER_TABLE.pendingIndex.name}`]] },
+      },
+    ]);
+  });
+
+  it('lets only the sender consume the queue', () => {
+    const consume = 'sqs:ReceiveMessage';
+    expect(withAction(statementsOf(stack, 'senderFunction'), consume)[0]?.Resource).toEqual({
+      'Fn::GetAtt': [logicalId(n.queue), 'Arn'],
+    });
+    expect(withAction(statementsOf(stack, 'reclaimerFunction'), consume)).toEqual([]);
+  });
+});
+
+describe('configurable scopes', () => {
+  it('names a configured SES identity only', () => {
+    const s = stackWith({ sesIdentity: 'mail.example.org', emailFrom: 'Example <no-reply@mail.example.org>' });
+    const [send] = withAction(statementsOf(s, 'senderFunction'), 'ses:SendEmail');
+    const resources = JSON.stringify(send?.Resource);
+    expect(resources).toContain(':identity/mail.example.org"');
+    expect(resources).not.toContain('identity/no-reply@');
+    expect(send?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@mail.example.org' } });
+  });
+
+  it('names the existing configuration set', () => {
+    const s = stackWith({ sesConfigurationSetName: 'prod-set' });
+    const [send] = withAction(statementsOf(s, 'senderFunction'), 'ses:SendEmail');
+    expect(JSON.stringify(send?.Resource)).toContain(':configuration-set/prod-set"');
+  });
+
+  it('limits push to the endpoints of the configured platform applications', () => {
+    const s = stackWith({ pushPlatformApplications: ['APNS/shop', 'GCM/shop'] });
+    const push = withAction(statementsOf(s, 'senderFunction'), 'sns:Publish').filter((x) => x.Resource !== undefined);
+    const text = JSON.stringify(push.map((x) => x.Resource));
+    expect(text).toContain(':endpoint/APNS/shop/*"');
+    expect(text).toContain(':endpoint/GCM/shop/*"');
+    expect(text).not.toMatch(/:endpoint\/\*"/);
+  });
+
+  it('grants no sns:Publish at all when SMS and push are disabled', () => {
+    const s = stackWith({ smsEnabled: false, pushEnabled: false });
+    expect(withAction(statementsOf(s, 'senderFunction'), 'sns:Publish')).toEqual([]);
+  });
+});

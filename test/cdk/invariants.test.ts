@@ -1,0 +1,112 @@
+import { Duration } from 'aws-cdk-lib';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { describe, expect, it } from 'vitest';
+import { MIN_MAX_RECEIVE_COUNT } from '../../lib/notifier';
+import { NotifierStack } from '../../lib/notifier-stack';
+import { BASE_PROPS, build, newApp } from './helpers';
+
+/** The constructor's error message (the stack must not be built). */
+function errorOf(props: Parameters<typeof build>[0]): string {
+  try {
+    build(props);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('expected the configuration to be rejected');
+}
+
+describe('synth-time invariants: a bad configuration throws naming both values', () => {
+  it('claim timeout must exceed the sender function timeout', () => {
+    const message = errorOf({ functionTimeout: Duration.seconds(60), claimTimeout: Duration.seconds(60), visibilityTimeout: Duration.minutes(6) });
+    expect(message).toMatch(/unsafe configuration/);
+    expect(message).toMatch(/claim timeout \(60s\) must exceed the sender function timeout \(60s\)/);
+  });
+
+  it('queue visibility timeout must be at least 6 x the function timeout', () => {
+    const message = errorOf({ functionTimeout: Duration.seconds(30), visibilityTimeout: Duration.seconds(120) });
+    expect(message).toMatch(/queue visibility timeout \(120s\) must be at least 6 x the sender function timeout \(6 x 30s = 180s\)/);
+  });
+
+  it('send timeout must be below the function timeout', () => {
+    const message = errorOf({ sendTimeout: Duration.seconds(30), functionTimeout: Duration.seconds(30) });
+    expect(message).toMatch(/send timeout \(30000ms\) must be below the sender function timeout \(30000ms\)/);
+  });
+
+  it('ledger retention must cover queue retention + DLQ retention + replay window', () => {
+    const message = errorOf({
+      ledgerRetention: Duration.days(20),
+      queueRetention: Duration.days(4),
+      deadLetterQueueRetention: Duration.days(14),
+      replayWindow: Duration.days(7),
+    });
+    expect(message).toMatch(
+      /ledger retention \(1728000s\) must cover queue retention \(345600s\) \+ DLQ retention \(1209600s\) \+ replay window \(604800s\) = 2160000s/,
+    );
+  });
+
+  it(`maxReceiveCount must be at least ${MIN_MAX_RECEIVE_COUNT}`, () => {
+    expect(errorOf({ maxReceiveCount: 3 })).toMatch(/maxReceiveCount \(3\) must be an integer of at least 5/);
+  });
+
+  it('ledger retention must be whole days (the handler reads LEDGER_RETENTION_DAYS)', () => {
+    expect(errorOf({ ledgerRetention: Duration.hours(30 * 24 + 12) })).toMatch(/ledger retention \(2635200s\) must be a whole number of days/);
+  });
+
+  it('lists every violation at once', () => {
+    const message = errorOf({ maxReceiveCount: 1, sendTimeout: Duration.seconds(40) });
+    expect(message).toMatch(/send timeout \(40000ms\)/);
+    expect(message).toMatch(/maxReceiveCount \(1\)/);
+  });
+
+  it('checks the declared settings of an existing queue too', () => {
+    const app = newApp();
+    const stack = new NotifierStack(app, 'Holder', { notifier: BASE_PROPS });
+    const queue = sqs.Queue.fromQueueArn(stack, 'Q', 'arn:aws:sqs:eu-west-1:111122223333:q');
+    expect(
+      () =>
+        new NotifierStack(app, 'Existing', {
+          notifier: {
+            ...BASE_PROPS,
+            existingQueue: {
+              queue,
+              deadLetterQueue: queue,
+              visibilityTimeout: Duration.seconds(30),
+              retentionPeriod: Duration.days(4),
+              deadLetterRetentionPeriod: Duration.days(14),
+              maxReceiveCount: 2,
+            },
+          },
+        }),
+    ).toThrow(/queue visibility timeout \(30s\)[\s\S]*maxReceiveCount \(2\)/);
+  });
+
+  it('accepts the defaults and the edge values', () => {
+    expect(() => build({})).not.toThrow();
+    expect(() =>
+      build({
+        functionTimeout: Duration.seconds(30),
+        claimTimeout: Duration.seconds(31),
+        sendTimeout: Duration.millis(29_999),
+        visibilityTimeout: Duration.seconds(180),
+        maxReceiveCount: 5,
+        ledgerRetention: Duration.days(25),
+      }),
+    ).not.toThrow();
+  });
+});
+
+describe('handler configuration checked at synth', () => {
+  it('rejects an invalid message class, naming the entry', () => {
+    expect(() =>
+      build({ messageClasses: [{ name: 'Bad Name', onAmbiguous: 'resend', lookupFallback: 'give-up', evidenceWaitSeconds: 0, smsType: 'Transactional' }] }),
+    ).toThrow(/MESSAGE_CLASSES is invalid at 0\.name/);
+  });
+
+  it('rejects a From that is not an e-mail address', () => {
+    expect(() => build({ emailFrom: 'not-an-address' })).toThrow(/emailFrom \(not-an-address\) is not an e-mail address/);
+  });
+
+  it('rejects values the handler would refuse at cold start', () => {
+    expect(() => build({ maxConcurrentSends: 1000 })).toThrow(/the handler would reject this configuration: .*MAX_CONCURRENT_SENDS/);
+  });
+});

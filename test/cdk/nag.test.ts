@@ -1,0 +1,57 @@
+import { Validations } from 'aws-cdk-lib';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { IConstruct } from 'constructs';
+import { describe, expect, it } from 'vitest';
+import { appWithNag } from './helpers';
+
+/** Every acknowledgement recorded in the tree: rule id -> reason. */
+function acknowledgements(root: IConstruct): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const node of root.node.findAll()) {
+    for (const entry of node.node.metadata) {
+      if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+      for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) {
+        found.set(`${node.node.path} ${id}`, reason);
+      }
+    }
+  }
+  return found;
+}
+
+const variants = {
+  defaults: {},
+  'SMS spend limit managed': { smsMonthlySpendLimitUsd: 20 },
+  'push limited to platform applications': { pushPlatformApplications: ['APNS/app', 'GCM/app'] },
+  'SMS and push disabled': { smsEnabled: false, pushEnabled: false },
+} as const;
+
+describe('cdk-nag AwsSolutions', () => {
+  it.each(Object.entries(variants))('reports no unacknowledged finding (%s)', (_name, props) => {
+    const { app, nag } = appWithNag(props);
+    const report = nag.validateScope(app);
+    expect(report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => JSON.stringify(r)).join(' ')}`)).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  it('lets the app synthesize with the plugin registered, as bin/app.ts does', () => {
+    const { app } = appWithNag({ smsMonthlySpendLimitUsd: 20 });
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  it('fails synthesis on an unacknowledged finding', () => {
+    const { app, stack } = appWithNag();
+    new sqs.Queue(stack, 'UnsafeQueue', { encryption: sqs.QueueEncryption.UNENCRYPTED });
+    expect(() => app.synth()).toThrow(/AwsSolutions-SQS/);
+  });
+
+  it('gives every acknowledged finding a written reason', () => {
+    const { app, nag } = appWithNag({ smsMonthlySpendLimitUsd: 20 });
+    nag.validateScope(app);
+    const acks = acknowledgements(app);
+    expect(acks.size).toBeGreaterThan(0);
+    for (const [rule, reason] of acks) {
+      expect(rule).toMatch(/AwsSolutions-/);
+      expect(reason.length, rule).toBeGreaterThan(40);
+    }
+  });
+});

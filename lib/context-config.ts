@@ -3,7 +3,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { MessageClass } from '../functions/core/message-class';
-import type { IdempotentNotifierProps } from './notifier';
+import type { IdempotentNotifierProps, ProducerEventRule } from './notifier';
 
 /** Prefix of every context key this app reads (in cdk.json or `cdk synth -c notifier:KEY=VALUE`). */
 export const CONTEXT_PREFIX = 'notifier:';
@@ -26,6 +26,8 @@ export const CONTEXT_KEYS = [
   'pushEnabled',
   'pushPlatformApplications',
   'messageClasses',
+  'producerTopicArns',
+  'producerEventRules',
   'functionTimeoutSeconds',
   'claimTimeoutSeconds',
   'sendTimeoutMs',
@@ -158,6 +160,8 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     pushPlatformApplications: c.list('pushPlatformApplications')?.map(String),
     // Shape-checked by the construct (buildMessageClassRegistry), which names the bad entry.
     messageClasses: c.list('messageClasses') as MessageClass[] | undefined,
+    producerTopicArns: c.list('producerTopicArns')?.map(String),
+    producerEventRules: c.list('producerEventRules') as ProducerEventRule[] | undefined,
     functionTimeout: seconds(c.number('functionTimeoutSeconds')),
     claimTimeout: seconds(c.number('claimTimeoutSeconds')),
     sendTimeout: sendTimeoutMs === undefined ? undefined : Duration.millis(sendTimeoutMs),

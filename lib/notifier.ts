@@ -56,6 +56,17 @@ export interface ExistingQueue {
   readonly maxReceiveCount: number;
 }
 
+/** An EventBridge rule that forwards producer events to the notifier queue. */
+export interface ProducerEventRule {
+  /**
+   * Name of the event bus the rule listens on.
+   * @default - the account's default event bus
+   */
+  readonly eventBusName?: string;
+  /** Which events to forward, e.g. `{ source: ['shop.orders'], detailType: ['NotificationRequested'] }`. */
+  readonly eventPattern: events.EventPattern;
+}
+
 /** Configuration of {@link IdempotentNotifier}. */
 export interface IdempotentNotifierProps {
   // ---- E-mail (SES v2) ----
@@ -122,6 +133,19 @@ export interface IdempotentNotifierProps {
    * @default - only the built-in classes
    */
   readonly messageClasses?: readonly MessageClass[];
+
+  // ---- Producers ----
+  /**
+   * SNS topics whose messages are notification events: the queue is subscribed to each with
+   * raw message delivery. Topics in another account must allow this account to subscribe.
+   * @default - none (call `subscribeToTopic` or wire producers yourself)
+   */
+  readonly producerTopicArns?: readonly string[];
+  /**
+   * EventBridge rules whose matching events (with the notification event as `detail`) are sent to the queue.
+   * @default - none
+   */
+  readonly producerEventRules?: readonly ProducerEventRule[];
 
   // ---- Queue ----
   /**
@@ -339,6 +363,11 @@ export class IdempotentNotifier extends Construct {
       });
     }
 
+    (props.producerTopicArns ?? []).forEach((arn, i) =>
+      this.subscribeToTopic(sns.Topic.fromTopicArn(this, `ProducerTopic${i}`, arn)),
+    );
+    (props.producerEventRules ?? []).forEach((rule, i) => this.addEventRule(`ProducerRule${i}`, rule));
+
     // ---- Ledger table ----
     this.table = new dynamodb.Table(this, 'Ledger', {
       partitionKey: { name: LEDGER_TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
@@ -501,6 +530,18 @@ export class IdempotentNotifier extends Construct {
    */
   public subscribeToTopic(topic: sns.ITopic): void {
     topic.addSubscription(new snsSubscriptions.SqsSubscription(this.queue, { rawMessageDelivery: true }));
+  }
+
+  /**
+   * Forwards events matching `rule.eventPattern` to the queue (the handler reads the notification
+   * event from the EventBridge event's `detail`).
+   */
+  public addEventRule(id: string, rule: ProducerEventRule): events.Rule {
+    return new events.Rule(this, id, {
+      eventBus: rule.eventBusName ? events.EventBus.fromEventBusName(this, `${id}Bus`, rule.eventBusName) : undefined,
+      eventPattern: rule.eventPattern,
+      targets: [new eventsTargets.SqsQueue(this.queue)],
+    });
   }
 
   private createFunction(

@@ -23,6 +23,10 @@ const variants = {
   'SMS spend limit managed': { smsMonthlySpendLimitUsd: 20 },
   'push limited to platform applications': { pushPlatformApplications: ['APNS/app', 'GCM/app'] },
   'SMS and push disabled': { smsEnabled: false, pushEnabled: false },
+  'producers wired': {
+    producerTopicArns: ['arn:aws:sns:eu-west-1:111122223333:orders'],
+    producerEventRules: [{ eventPattern: { source: ['shop.orders'] } }],
+  },
 } as const;
 
 describe('cdk-nag AwsSolutions', () => {

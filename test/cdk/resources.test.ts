@@ -115,6 +115,49 @@ describe('queue and dead-letter queue', () => {
   });
 });
 
+describe('producer wiring', () => {
+  const wired = synth({
+    producerTopicArns: ['arn:aws:sns:eu-west-1:111122223333:orders'],
+    producerEventRules: [{ eventBusName: 'shop', eventPattern: { source: ['shop.orders'], detailType: ['NotificationRequested'] } }],
+  });
+  const queueArn = { 'Fn::GetAtt': [logicalId(wired.stack.notifier.queue), 'Arn'] };
+
+  it('subscribes the queue to each producer topic with raw message delivery and lets the topic send', () => {
+    wired.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'sqs',
+      RawMessageDelivery: true,
+      TopicArn: 'arn:aws:sns:eu-west-1:111122223333:orders',
+      Endpoint: queueArn,
+    });
+    wired.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: 'sqs:SendMessage',
+            Principal: { Service: 'sns.amazonaws.com' },
+            Condition: { ArnEquals: { 'aws:SourceArn': 'arn:aws:sns:eu-west-1:111122223333:orders' } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('forwards matching EventBridge events to the queue', () => {
+    wired.template.hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: 'shop',
+      EventPattern: { source: ['shop.orders'], 'detail-type': ['NotificationRequested'] },
+      Targets: [Match.objectLike({ Arn: queueArn })],
+    });
+    wired.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: Match.arrayWith(['sqs:SendMessage']), Principal: { Service: 'events.amazonaws.com' } }),
+        ]),
+      },
+    });
+  });
+});
+
 describe('ledger table', () => {
   const table = propertiesOf(template, n.table);
 

@@ -2,6 +2,7 @@ import { Validations } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
+import type { IdempotentNotifierProps } from '../../lib/notifier';
 import { appWithNag } from './helpers';
 
 /** Every acknowledgement recorded in the tree: rule id -> reason. */
@@ -18,7 +19,7 @@ function acknowledgements(root: IConstruct): Map<string, string> {
   return found;
 }
 
-const variants = {
+const variants: Record<string, Partial<IdempotentNotifierProps>> = {
   defaults: {},
   'SMS spend limit managed': { smsMonthlySpendLimitUsd: 20 },
   'push limited to platform applications': { pushPlatformApplications: ['APNS/app', 'GCM/app'] },
@@ -27,7 +28,7 @@ const variants = {
     producerTopicArns: ['arn:aws:sns:eu-west-1:111122223333:orders'],
     producerEventRules: [{ eventPattern: { source: ['shop.orders'] } }],
   },
-} as const;
+};
 
 describe('cdk-nag AwsSolutions', () => {
   it.each(Object.entries(variants))('reports no unacknowledged finding (%s)', (_name, props) => {

@@ -24,6 +24,14 @@ export const METRIC = {
   ReclaimedSent: 'ReclaimedSent',
   ReclaimedResent: 'ReclaimedResent',
   ReclaimedGaveUp: 'ReclaimedGaveUp',
+  /** Status Lambda (service `status`): a delivery-status event written to its row. */
+  DeliveryStatusRecorded: 'DeliveryStatusRecorded',
+  /** A duplicate or out-of-order event: the row already holds this status or a later one. */
+  DeliveryStatusSuperseded: 'DeliveryStatusSuperseded',
+  /** An event with no ledger row (not ours, no key, or past retention). */
+  DeliveryStatusUnmatched: 'DeliveryStatusUnmatched',
+  /** An input or record that is not a delivery-status event we understand. */
+  DeliveryStatusInvalid: 'DeliveryStatusInvalid',
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
 

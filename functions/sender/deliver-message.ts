@@ -45,6 +45,8 @@ export type UnsettledReason =
   | 'waiting-for-evidence'
   | 'claim-lost'
   | 'ledger-error'
+  /** Not started: too little of the invocation left to record an outcome. */
+  | 'out-of-time'
   /** Only from {@link resumeMessage}: the row is past its TTL and counts as absent. */
   | 'row-expired';
 
@@ -115,7 +117,6 @@ class DeliveryAttempt {
 
   /** Holding the claim: settle an earlier ambiguous attempt per class policy, then send. */
   private async proceed({ claim, ambiguousSince, previous }: Acquired): Promise<MessageResult> {
-
     if (ambiguousSince !== undefined) {
       const resolved = await this.resolvePreviousAmbiguity(claim, ambiguousSince, previous);
       if (resolved) return resolved;
@@ -152,33 +153,31 @@ class DeliveryAttempt {
     decision: Exclude<ExistingRowDecision, { kind: 'expired' }>,
   ): Promise<MessageResult | Acquired> {
     const { ledger, clock, timing } = this.ctx;
-    {
-      switch (decision.kind) {
-        case 'done':
-          this.count(METRIC.DuplicateSuppressed);
-          this.ctx.log.info('Duplicate suppressed: message already settled', { ...this.logContext(), state: decision.state });
-          return { settled: true, state: decision.state, via: 'earlier-attempt' };
-        case 'back-off':
+    switch (decision.kind) {
+      case 'done':
+        this.count(METRIC.DuplicateSuppressed);
+        this.ctx.log.info('Duplicate suppressed: message already settled', { ...this.logContext(), state: decision.state });
+        return { settled: true, state: decision.state, via: 'earlier-attempt' };
+      case 'back-off':
+        this.count(METRIC.ConcurrentClaimBackoff);
+        return { settled: false, why: 'owned-by-another-worker' };
+      case 'take-over': {
+        const fields = takeoverFields(existing, this.ownerToken, clock(), timing, decision.ambiguousSince);
+        if (!(await ledger.takeOver(this.plan.key, fields))) {
           this.count(METRIC.ConcurrentClaimBackoff);
           return { settled: false, why: 'owned-by-another-worker' };
-        case 'take-over': {
-          const fields = takeoverFields(existing, this.ownerToken, clock(), timing, decision.ambiguousSince);
-          if (!(await ledger.takeOver(this.plan.key, fields))) {
-            this.count(METRIC.ConcurrentClaimBackoff);
-            return { settled: false, why: 'owned-by-another-worker' };
-          }
-          this.count(METRIC.StaleClaimTakeover);
-          this.ctx.log.info('Took over a stale or released claim', {
-            ...this.logContext(),
-            previousRelease: existing.lastRelease ?? 'none (owner died)',
-            attempts: fields.attempts,
-          });
-          return {
-            claim: { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion },
-            ambiguousSince: decision.ambiguousSince,
-            previous: existing,
-          };
         }
+        this.count(METRIC.StaleClaimTakeover);
+        this.ctx.log.info('Took over a stale or released claim', {
+          ...this.logContext(),
+          previousRelease: existing.lastRelease ?? 'none (owner died)',
+          attempts: fields.attempts,
+        });
+        return {
+          claim: { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion },
+          ambiguousSince: decision.ambiguousSince,
+          previous: existing,
+        };
       }
     }
   }

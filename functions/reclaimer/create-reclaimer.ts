@@ -1,0 +1,211 @@
+import pLimit from 'p-limit';
+import type { Clock } from '../core/clock';
+import type { DeliveryProviders } from '../core/delivery-provider';
+import { keyPrefix } from '../core/idempotency-key';
+import { isExpired, type LedgerTiming } from '../core/ledger-decision';
+import type { LedgerRow } from '../core/ledger-record';
+import { PENDING_SHARD_COUNT } from '../core/ledger-table';
+import type { LogPort } from '../core/log-port';
+import type { MessageClassRegistry } from '../core/message-class';
+import { METRIC } from '../core/metric-names';
+import { FanOutMetrics, InMemoryMetrics, type MetricsRecorder } from '../core/metrics-recorder';
+import type { SendLedger } from '../core/send-ledger';
+import type { PageCursor, StalePendingSource } from '../core/stale-pending';
+import { resumeMessage, type MessageResult } from '../sender/deliver-message';
+import { planFromRow } from './plan-from-row';
+import { RECLAIMER_SAFETY_MARGIN_MS, type ReclaimerLimits } from './reclaimer-config';
+
+/** Everything a reclaimer run needs, injected: AWS adapters in Lambda, dynalite and the outbox in tests. */
+export interface ReclaimerDependencies {
+  readonly ledger: SendLedger;
+  readonly pending: StalePendingSource;
+  readonly providers: DeliveryProviders;
+  readonly metrics: MetricsRecorder;
+  readonly log: LogPort;
+  readonly clock: Clock;
+  /** A fresh random token per row taken over. */
+  readonly newOwnerToken: () => string;
+  readonly timing: LedgerTiming;
+  readonly sendTimeoutMs: number;
+  readonly messageClasses: MessageClassRegistry;
+  readonly limits: ReclaimerLimits;
+  /** Shards of the pending index. @default PENDING_SHARD_COUNT */
+  readonly shardCount?: number;
+}
+
+/** What one run did. Every row counted in `found` is in exactly one of the outcome counts. */
+export interface ReclaimerRunSummary {
+  /** PENDING rows whose claim is stale, confirmed by a strongly consistent read. */
+  readonly found: number;
+  /** Ended SENT on delivery evidence, without a provider call. */
+  readonly sent: number;
+  /** Ended SENT by this run's own provider call. */
+  readonly resent: number;
+  /** Ended UNKNOWN (class policy `give-up`). */
+  readonly gaveUp: number;
+  /** Ended FAILED (provider refused it, or it cannot be sent from the ledger). */
+  readonly failed: number;
+  /** Still PENDING: waiting for evidence, transient provider failure, outcome unknown again, or another worker won. */
+  readonly leftPending: number;
+  /** Index entries that were no longer stale when re-read (settled, re-claimed or past TTL). */
+  readonly skipped: number;
+  /** Index entries listed but not started because the time budget ran out; the next run sees them. */
+  readonly deferred: number;
+  /** The time budget or row cap ended the run before every shard was exhausted. */
+  readonly stoppedEarly: boolean;
+}
+
+export interface ReclaimerRunOptions {
+  /** Time Lambda still grants this invocation; caps the budget further. @default unlimited */
+  readonly remainingTimeMs?: number;
+}
+
+export interface Reclaimer {
+  run(options?: ReclaimerRunOptions): Promise<ReclaimerRunSummary>;
+}
+
+type RowOutcome = 'sent' | 'resent' | 'gaveUp' | 'failed' | 'leftPending' | 'skipped' | 'deferred';
+
+/**
+ * Finds PENDING rows whose claim outlived the claim timeout, shard by shard through the sparse
+ * pending index (key-condition queries on `claimedAt`, never a scan), and settles each through
+ * the sender's own fenced takeover and class policy ({@link resumeMessage}). Each row is one
+ * fenced unit: a run that stops early, or dies, leaves every row either settled or still
+ * PENDING for the next run, never half-done.
+ */
+export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
+  const shardCount = deps.shardCount ?? PENDING_SHARD_COUNT;
+  return {
+    async run(options = {}) {
+      const startedAt = deps.clock();
+      const cutoff = startedAt - deps.timing.claimTimeoutMs;
+      const budget =
+        options.remainingTimeMs === undefined
+          ? deps.limits.timeBudgetMs
+          : Math.min(deps.limits.timeBudgetMs, options.remainingTimeMs - deps.sendTimeoutMs - RECLAIMER_SAFETY_MARGIN_MS);
+      const deadline = startedAt + budget;
+      const counts: Record<RowOutcome, number> = {
+        sent: 0,
+        resent: 0,
+        gaveUp: 0,
+        failed: 0,
+        leftPending: 0,
+        skipped: 0,
+        deferred: 0,
+      };
+      const limit = pLimit(deps.limits.concurrency);
+      let started = 0;
+      const canStart = () => started < deps.limits.maxRowsPerRun && deps.clock() < deadline;
+
+      // Round-robin over shards, one page at a time, so a run capped early still visits every shard.
+      let active: { shard: string; cursor: PageCursor | undefined }[] = Array.from({ length: shardCount }, (_, i) => ({
+        shard: String(i),
+        cursor: undefined,
+      }));
+      while (active.length > 0 && canStart()) {
+        const next: typeof active = [];
+        for (const entry of active) {
+          if (!canStart()) {
+            next.push(entry);
+            continue;
+          }
+          const pageSize = Math.min(deps.limits.pageSize, deps.limits.maxRowsPerRun - started);
+          const page = await deps.pending.listStalePending(entry.shard, cutoff, pageSize, entry.cursor);
+          const work = page.rows.map((indexed) => {
+            started += 1;
+            return limit(async () => {
+              // Checked again when the row's turn comes: a queued row never starts after the deadline.
+              if (deps.clock() >= deadline) return 'deferred' as const;
+              return reclaimRow(indexed, cutoff, deps);
+            });
+          });
+          for (const outcome of await Promise.all(work)) counts[outcome] += 1;
+          if (page.cursor) next.push({ shard: entry.shard, cursor: page.cursor });
+        }
+        active = next;
+      }
+
+      const found = counts.sent + counts.resent + counts.gaveUp + counts.failed + counts.leftPending;
+      const summary: ReclaimerRunSummary = { found, ...counts, stoppedEarly: active.length > 0 || counts.deferred > 0 };
+      deps.log.info('Reclaimer run finished', { ...summary, durationMs: deps.clock() - startedAt, budgetMs: budget });
+      return summary;
+    },
+  };
+}
+
+/** Re-reads one indexed row, and settles it if it is still a stale PENDING row. */
+async function reclaimRow(indexed: LedgerRow, cutoff: number, deps: ReclaimerDependencies): Promise<RowOutcome> {
+  let row: LedgerRow | undefined;
+  try {
+    // The index is eventually consistent; act only on what a strongly consistent read says.
+    row = await deps.ledger.get(indexed.key);
+  } catch (error) {
+    deps.metrics.count(METRIC.LedgerError);
+    deps.log.error('Ledger read failed; the row is left for the next run', {
+      key: keyPrefix(indexed.key),
+      error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+    });
+    return 'leftPending';
+  }
+  const now = deps.clock();
+  if (!row || row.state !== 'PENDING' || row.claimedAt >= cutoff || row.leaseExpiresAt > now || isExpired(row, now)) {
+    return 'skipped';
+  }
+
+  const { plan, classKnown } = planFromRow(row, deps.messageClasses);
+  const dimensions = { channel: row.channel, messageClass: row.messageClass };
+  const context = {
+    key: keyPrefix(row.key),
+    eventId: row.eventId,
+    recipientId: row.recipientId,
+    channel: row.channel,
+    templateId: row.templateId,
+    messageClass: row.messageClass,
+  };
+  deps.metrics.count(METRIC.StalePendingFound, dimensions);
+  deps.log.warn('Stale PENDING row found', {
+    ...context,
+    claimAgeMs: now - row.claimedAt,
+    attempts: row.attempts,
+    lastRelease: row.lastRelease ?? 'none (owner died)',
+    requestStored: plan.outcome.ok,
+  });
+  if (!classKnown) {
+    deps.log.warn('Row has a message class that is no longer configured; handled as give-up', context);
+  }
+
+  // The shared core reports what it did through its metrics; a per-row tally tells a resend from evidence.
+  const tally = new InMemoryMetrics();
+  const result = await resumeMessage(plan, row, {
+    ledger: deps.ledger,
+    providers: deps.providers,
+    metrics: new FanOutMetrics(deps.metrics, tally),
+    log: deps.log,
+    clock: deps.clock,
+    newOwnerToken: deps.newOwnerToken,
+    timing: deps.timing,
+    sendTimeoutMs: deps.sendTimeoutMs,
+  });
+  const outcome = outcomeOf(result, tally);
+  if (outcome === 'sent') deps.metrics.count(METRIC.ReclaimedSent, dimensions);
+  if (outcome === 'resent') deps.metrics.count(METRIC.ReclaimedResent, dimensions);
+  if (outcome === 'gaveUp') deps.metrics.count(METRIC.ReclaimedGaveUp, dimensions);
+  deps.log.info('Stale PENDING row handled', {
+    ...context,
+    outcome,
+    ...(result.settled ? { state: result.state } : { why: result.why }),
+  });
+  return outcome;
+}
+
+function outcomeOf(result: MessageResult, tally: InMemoryMetrics): RowOutcome {
+  if (!result.settled) return 'leftPending';
+  switch (result.state) {
+    case 'SENT':
+      return tally.get(METRIC.Sent) > 0 ? 'resent' : 'sent';
+    case 'UNKNOWN':
+      return 'gaveUp';
+    case 'FAILED':
+      return 'failed';
+  }
+}

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { powertoolsLog } from '../adapters/powertools-log';
+import { PowertoolsMetricsRecorder } from '../adapters/powertools-metrics';
+import { systemClock } from '../core/clock';
+import { METRICS_NAMESPACE } from '../core/metric-names';
+import { loadSenderConfig } from '../core/sender-config';
+import { createLedger, createProviders } from '../sender/wire-adapters';
+import { createReclaimerHandler } from './create-reclaimer-handler';
+import { loadReclaimerLimits } from './reclaimer-config';
+
+// Cold start: the reclaimer reads the sender's own variables (same ledger, classes, timeouts, providers)
+// plus its optional limits; an unsafe combination fails here before any row is touched.
+const config = loadSenderConfig(process.env);
+const limits = loadReclaimerLimits(process.env, config);
+const logger = new Logger({ serviceName: 'reclaimer' });
+const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'reclaimer' });
+const recorder = new PowertoolsMetricsRecorder(metrics);
+const ledger = createLedger(config);
+
+/** The reclaimer Lambda: invoked on a schedule (EventBridge), settles stale PENDING rows. */
+export const handler = createReclaimerHandler({
+  ledger,
+  pending: ledger,
+  providers: createProviders(config),
+  metrics: recorder,
+  flushMetrics: () => recorder.flush(),
+  log: powertoolsLog(logger),
+  powertoolsLogger: logger,
+  powertoolsMetrics: metrics,
+  clock: systemClock,
+  newOwnerToken: randomUUID,
+  timing: { claimTimeoutMs: config.claimTimeoutMs, retentionMs: config.retentionMs },
+  sendTimeoutMs: config.sendTimeoutMs,
+  messageClasses: config.messageClasses,
+  limits,
+});

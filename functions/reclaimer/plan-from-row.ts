@@ -1,0 +1,47 @@
+import type { LedgerRow } from '../core/ledger-record';
+import type { MessageClass, MessageClassRegistry } from '../core/message-class';
+import type { MessagePlan } from '../sender/message-plan';
+
+/** Why a row cannot be sent again: it holds no usable rendered request. */
+export const REQUEST_NOT_STORED =
+  'RequestNotStored: the ledger row holds no rendered request (the message could not be addressed or rendered ' +
+  'when it was claimed, or the row predates request storage); it cannot be sent from the ledger';
+
+export interface RowPlan {
+  readonly plan: MessagePlan;
+  /** False when the row's class is no longer configured and the conservative stand-in is used. */
+  readonly classKnown: boolean;
+}
+
+/**
+ * Rebuilds the delivery plan of a PENDING row from the row alone: identity, class and the
+ * stored request. A row whose class was removed from the configuration is handled as
+ * `give-up` (a rare miss, never a blind duplicate); a row without a request cannot be sent.
+ */
+export function planFromRow(row: LedgerRow, classes: MessageClassRegistry): RowPlan {
+  const known = classes.get(row.messageClass);
+  const messageClass: MessageClass = known ?? {
+    name: row.messageClass,
+    onAmbiguous: 'give-up',
+    lookupFallback: 'give-up',
+    evidenceWaitSeconds: 0,
+    smsType: 'Transactional',
+  };
+  const identity = { eventId: row.eventId, recipientId: row.recipientId, channel: row.channel, templateId: row.templateId };
+  const base = { identity, key: row.key, messageClass, occurredAt: row.occurredAt };
+  const message = row.request;
+  const outcome: MessagePlan['outcome'] =
+    message && message.channel === row.channel
+      ? {
+          ok: true,
+          request: {
+            key: row.key,
+            message,
+            messageClass: messageClass.name,
+            smsType: messageClass.smsType,
+            templateId: row.templateId,
+          },
+        }
+      : { ok: false, reason: REQUEST_NOT_STORED };
+  return { plan: { ...base, outcome }, classKnown: known !== undefined };
+}

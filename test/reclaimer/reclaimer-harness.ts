@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { OutboxProvider } from '../../functions/adapters/outbox-provider';
+import type { DeliveryProvider, DeliveryProviders } from '../../functions/core/delivery-provider';
+import { newClaimRow } from '../../functions/core/ledger-decision';
+import type { LedgerRow } from '../../functions/core/ledger-record';
+import { silentLog } from '../../functions/core/log-port';
+import { buildMessageClassRegistry } from '../../functions/core/message-class';
+import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
+import type { NotificationEvent } from '../../functions/core/notification-event';
+import type { SendLedger } from '../../functions/core/send-ledger';
+import type { StalePendingSource } from '../../functions/core/stale-pending';
+import { BUILT_IN_TEMPLATES } from '../../functions/core/templates';
+import { createReclaimer, type Reclaimer, type ReclaimerRunSummary } from '../../functions/reclaimer/create-reclaimer';
+import type { ReclaimerLimits } from '../../functions/reclaimer/reclaimer-config';
+import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
+import type { ControlledClock } from '../support/controlled-clock';
+import { CLAIM_TIMEOUT_MS, RETENTION_MS } from '../support/sender-harness';
+
+export const TIMING = { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS };
+
+export interface ReclaimerHarnessOptions {
+  readonly ledger: SendLedger & StalePendingSource;
+  readonly clock: ControlledClock;
+  /** The outbox file shared with the sender under test. */
+  readonly outboxFile: string;
+  /** Drop the outbox's look-up: the provider cannot be asked (SES v2, SNS). @default false */
+  readonly withoutLookup?: boolean;
+  /** Wraps the provider (fault injection, slowness). @default none */
+  readonly wrapProvider?: (provider: DeliveryProvider) => DeliveryProvider;
+  readonly limits?: Partial<ReclaimerLimits>;
+}
+
+/** A real reclaimer over a real ledger, sending into the same outbox file as the sender. */
+export class ReclaimerHarness {
+  readonly metrics = new InMemoryMetrics();
+  readonly reclaimer: Reclaimer;
+
+  constructor(options: ReclaimerHarnessOptions) {
+    const outbox = new OutboxProvider(options.outboxFile, options.clock.now);
+    const base: DeliveryProvider = options.withoutLookup ? { send: (r, s) => outbox.send(r, s) } : outbox;
+    const provider = options.wrapProvider ? options.wrapProvider(base) : base;
+    const providers: DeliveryProviders = { email: provider, sms: provider, push: provider };
+    this.reclaimer = createReclaimer({
+      ledger: options.ledger,
+      pending: options.ledger,
+      providers,
+      metrics: this.metrics,
+      log: process.env.TEST_LOG ? { info: console.log, warn: console.warn, error: console.error } : silentLog,
+      clock: options.clock.now,
+      newOwnerToken: randomUUID,
+      timing: TIMING,
+      sendTimeoutMs: 2_000,
+      messageClasses: buildMessageClassRegistry(),
+      limits: { timeBudgetMs: 20_000, maxRowsPerRun: 500, pageSize: 25, concurrency: 8, ...options.limits },
+    });
+  }
+
+  run(): Promise<ReclaimerRunSummary> {
+    return this.reclaimer.run();
+  }
+}
+
+/** The plans of an event, as the sender would build them. */
+export function plansOf(event: NotificationEvent): MessagePlan[] {
+  const messageClass = buildMessageClassRegistry().get(event.messageClass);
+  if (!messageClass) throw new Error(`unknown class ${event.messageClass}`);
+  return planMessages(event, messageClass, BUILT_IN_TEMPLATES);
+}
+
+/**
+ * Writes the row a sender writes when it claims a message, and nothing after: the ledger as a
+ * worker leaves it when it dies right after its claim. Returns the rows written.
+ */
+export async function seedDeadClaims(ledger: SendLedger, event: NotificationEvent, claimedAt: number): Promise<LedgerRow[]> {
+  const rows: LedgerRow[] = [];
+  for (const plan of plansOf(event)) {
+    const subject = {
+      key: plan.key,
+      ...plan.identity,
+      messageClass: plan.messageClass.name,
+      occurredAt: plan.occurredAt,
+      ...(plan.outcome.ok ? { request: plan.outcome.request.message } : {}),
+    };
+    const row = newClaimRow(subject, randomUUID(), claimedAt, TIMING);
+    const result = await ledger.claim(row, claimedAt);
+    if (!result.claimed) throw new Error(`seed row ${plan.key} already exists`);
+    rows.push(row);
+  }
+  return rows;
+}

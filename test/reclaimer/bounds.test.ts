@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeliveryProvider } from '../../functions/core/delivery-provider';
+import { loginCodeEvent } from '../support/events';
+import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { CLAIM_TIMEOUT_MS, SenderHarness } from '../support/sender-harness';
+import { ReclaimerHarness, seedDeadClaims } from './reclaimer-harness';
+
+let db: TestLedger;
+beforeAll(async () => {
+  db = await startTestLedger();
+});
+afterAll(async () => db.stop());
+
+const ROWS = 10;
+
+async function seed(sender: SenderHarness, prefix: string) {
+  const keys: string[] = [];
+  for (let i = 0; i < ROWS; i += 1) {
+    const rows = await seedDeadClaims(db.ledger, loginCodeEvent({ eventId: `${prefix}-${i}`, messageClass: 'otp' }), sender.clock.now());
+    keys.push(...rows.map((r) => r.key));
+  }
+  sender.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+  return keys;
+}
+
+/** Every row is either settled with exactly one provider call, or untouched (still the seeded claim). */
+async function assertNothingHalfDone(sender: SenderHarness, keys: string[]) {
+  const calls = await sender.callsPerKey();
+  let settled = 0;
+  for (const key of keys) {
+    const row = await db.ledger.get(key);
+    if (row?.state === 'SENT') {
+      settled += 1;
+      expect(calls.get(key)).toBe(1);
+    } else {
+      expect(row).toMatchObject({ state: 'PENDING', claimVersion: 1, attempts: 1 });
+      expect(calls.get(key) ?? 0).toBe(0);
+    }
+  }
+  return settled;
+}
+
+describe('a reclaimer run is bounded and stops cleanly', () => {
+  it('stops at the row cap; the next runs pick up the rest', async () => {
+    const sender = new SenderHarness({ ledger: db.ledger });
+    const keys = await seed(sender, 'evt-bounds-cap');
+    const reclaimer = new ReclaimerHarness({
+      ledger: db.ledger,
+      clock: sender.clock,
+      outboxFile: sender.outboxFile,
+      limits: { maxRowsPerRun: 4 },
+    });
+
+    const first = await reclaimer.run();
+    expect(first).toMatchObject({ found: 4, resent: 4, stoppedEarly: true });
+    expect(await assertNothingHalfDone(sender, keys)).toBe(4);
+
+    expect(await reclaimer.run()).toMatchObject({ found: 4, stoppedEarly: true });
+    const last = await reclaimer.run();
+    expect(last).toMatchObject({ found: 2, stoppedEarly: false });
+    expect(await assertNothingHalfDone(sender, keys)).toBe(ROWS);
+  });
+
+  it('stops starting rows when the time budget is spent; rows not started are untouched', async () => {
+    const sender = new SenderHarness({ ledger: db.ledger });
+    const keys = await seed(sender, 'evt-bounds-budget');
+    // Each provider call takes 6 s of (controlled) time; the budget is 10 s, one row at a time.
+    const slowCall = (inner: DeliveryProvider): DeliveryProvider => ({
+      async send(request, signal) {
+        sender.clock.advance(6_000);
+        return inner.send(request, signal);
+      },
+    });
+    const reclaimer = new ReclaimerHarness({
+      ledger: db.ledger,
+      clock: sender.clock,
+      outboxFile: sender.outboxFile,
+      wrapProvider: slowCall,
+      limits: { timeBudgetMs: 10_000, concurrency: 1 },
+    });
+
+    const first = await reclaimer.run();
+    expect(first.stoppedEarly).toBe(true);
+    expect(first.resent).toBe(2); // started at 0 s and 6 s; at 12 s the budget is spent
+    expect(await assertNothingHalfDone(sender, keys)).toBe(2);
+
+    for (let run = 0; run < 10 && (await assertNothingHalfDone(sender, keys)) < ROWS; run += 1) await reclaimer.run();
+    expect(await assertNothingHalfDone(sender, keys)).toBe(ROWS);
+  });
+});

@@ -37,6 +37,8 @@ export class NotifierStack extends Stack {
     output('LedgerTableName', n.table.tableName, 'DynamoDB send ledger');
     output('SenderFunctionName', n.senderFunction.functionName, 'Sender Lambda');
     output('ReclaimerFunctionName', n.reclaimerFunction.functionName, 'Reclaimer Lambda');
+    output('SenderLogGroupName', n.senderLogGroup.logGroupName, 'Sender log group (addresses masked)');
+    output('ReclaimerLogGroupName', n.reclaimerLogGroup.logGroupName, 'Reclaimer log group (addresses masked)');
     output('SesConfigurationSetName', n.configurationSetName, 'SES configuration set used for every e-mail');
     output('AlarmTopicArn', n.alarmTopic.topicArn, 'SNS topic the alarms notify');
     output('DashboardName', n.dashboard.dashboardName, 'CloudWatch dashboard');

@@ -373,6 +373,8 @@ describe('stack outputs', () => {
         'LedgerTableName',
         'SenderFunctionName',
         'ReclaimerFunctionName',
+        'SenderLogGroupName',
+        'ReclaimerLogGroupName',
         'SesConfigurationSetName',
         'AlarmTopicArn',
         'DashboardName',

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ArnFormat, Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
@@ -19,10 +18,10 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { LEDGER_TABLE } from '../functions/core/ledger-table';
-import { buildMessageClassRegistry, type MessageClass } from '../functions/core/message-class';
+import type { MessageClass } from '../functions/core/message-class';
 import { ENV, loadSenderConfig } from '../functions/core/sender-config';
 import { timingViolations } from '../functions/core/timing-invariants';
-import { NotifierAlarms, type NotifierAlarmOptions } from './notifier-alarms';
+import { type AlarmName, NotifierAlarms, type NotifierAlarmOptions } from './notifier-alarms';
 import { NotifierDashboard } from './notifier-dashboard';
 
 /** Repository root (this file lives in `lib/`). */
@@ -330,7 +329,7 @@ export class IdempotentNotifier extends Construct {
   /** Topic the alarms notify. */
   public readonly alarmTopic: sns.ITopic;
   /** Every alarm, by name. */
-  public readonly alarms: Readonly<Record<string, cloudwatch.Alarm>>;
+  public readonly alarms: Readonly<Record<AlarmName, cloudwatch.Alarm>>;
   /** The operations dashboard. */
   public readonly dashboard: cloudwatch.Dashboard;
 
@@ -411,7 +410,6 @@ export class IdempotentNotifier extends Construct {
 
     // ---- Environment (exactly the variables the handler validates) ----
     const messageClassesJson = props.messageClasses?.length ? JSON.stringify(props.messageClasses) : undefined;
-    if (messageClassesJson) buildMessageClassRegistry(messageClassesJson); // throws naming the bad entry
     const environment: Record<string, string> = {
       [ENV.tableName]: this.table.tableName,
       [ENV.functionTimeoutSeconds]: String(resolved.functionTimeout.toSeconds()),
@@ -430,7 +428,8 @@ export class IdempotentNotifier extends Construct {
     if (props.smsOriginationNumber) environment[ENV.smsOriginationNumber] = props.smsOriginationNumber;
     if (messageClassesJson) environment[ENV.messageClasses] = messageClassesJson;
     try {
-      // The handler validates the same variables at cold start: refuse to synth what it would refuse to run.
+      // The handler validates the same variables at cold start (message classes included):
+      // refuse to synth what it would refuse to run.
       loadSenderConfig(environment);
     } catch (error) {
       throw new Error(`IdempotentNotifier: the handler would reject this configuration: ${(error as Error).message}`);
@@ -798,9 +797,4 @@ function domainOf(address: string): string {
 
 function unique(values: readonly string[]): string[] {
   return [...new Set(values)];
-}
-
-/** True when both handler entries of this repository exist (bundling needs them). */
-export function defaultEntriesExist(): { readonly sender: boolean; readonly reclaimer: boolean } {
-  return { sender: existsSync(DEFAULT_ENTRIES.sender), reclaimer: existsSync(DEFAULT_ENTRIES.reclaimer) };
 }

@@ -1,0 +1,106 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import pLimit from 'p-limit';
+import type { Clock } from '../core/clock';
+import type { DeliveryStatusStore, RecordStatusResult } from '../core/delivery-status';
+import { keyPrefix } from '../core/idempotency-key';
+import type { LogPort } from '../core/log-port';
+import { METRIC } from '../core/metric-names';
+import type { MetricsRecorder } from '../core/metrics-recorder';
+import { decodeStatusInput, type StatusInputKind } from './decode-status-input';
+import type { StatusEvent } from './status-event';
+
+/** Everything the status handler needs, injected. */
+export interface StatusDependencies {
+  readonly store: DeliveryStatusStore;
+  readonly metrics: MetricsRecorder;
+  readonly log: LogPort;
+  readonly clock: Clock;
+  /** Ledger writes in flight at once. @default 8 */
+  readonly concurrency?: number;
+  /** Powertools logger for Lambda context injection. @default none (tests) */
+  readonly powertoolsLogger?: Logger;
+  /** Powertools metrics to publish at the end of each invocation. @default none (tests) */
+  readonly powertoolsMetrics?: Metrics;
+  /** Called at the end of each invocation, before metrics are published. @default none */
+  readonly flushMetrics?: () => void;
+}
+
+/** What one invocation did, per event. */
+export interface StatusRunSummary {
+  readonly kind: StatusInputKind;
+  readonly recorded: number;
+  readonly superseded: number;
+  readonly unmatched: number;
+  readonly invalid: number;
+}
+
+export type StatusHandler = (event: unknown, context: Context) => Promise<StatusRunSummary>;
+
+/**
+ * Records delivery-status events on their ledger rows. Duplicates and out-of-order events are
+ * answers (`superseded`), events for no row are counted (`unmatched`), malformed input is
+ * counted and logged: none of these fail the invocation. A ledger error does, so Lambda's
+ * asynchronous retry delivers the batch again, which is safe because every write is conditional.
+ */
+export function createStatusHandler(deps: StatusDependencies): StatusHandler {
+  const limit = pLimit(deps.concurrency ?? 8);
+
+  const base = async (input: unknown): Promise<StatusRunSummary> => {
+    try {
+      const decoded = decodeStatusInput(input);
+      for (const reason of decoded.invalid) {
+        deps.metrics.count(METRIC.DeliveryStatusInvalid);
+        deps.log.warn('Input is not a delivery-status event; ignored', { inputKind: decoded.kind, reason });
+      }
+      const results = await Promise.all(decoded.events.map((event) => limit(() => apply(event, deps))));
+      const count = (r: RecordStatusResult) => results.filter((x) => x === r).length;
+      return {
+        kind: decoded.kind,
+        recorded: count('recorded'),
+        superseded: count('superseded'),
+        unmatched: count('no-row'),
+        invalid: decoded.invalid.length,
+      };
+    } finally {
+      deps.flushMetrics?.();
+    }
+  };
+
+  const handler = middy(base);
+  if (deps.powertoolsLogger) handler.use(injectLambdaContext(deps.powertoolsLogger));
+  if (deps.powertoolsMetrics) handler.use(logMetrics(deps.powertoolsMetrics));
+  return handler as unknown as StatusHandler;
+}
+
+async function apply(event: StatusEvent, deps: StatusDependencies): Promise<RecordStatusResult> {
+  const { ref, update, channel } = event;
+  const key = ref.kind === 'key' ? ref.key : await deps.store.keyForProviderMessageId(ref.providerMessageId);
+  const context = {
+    status: update.status,
+    source: update.source,
+    eventAt: new Date(update.at).toISOString(),
+    ...(ref.kind === 'provider-message-id' ? { providerMessageId: ref.providerMessageId } : {}),
+    ...(key ? { key: keyPrefix(key) } : {}),
+  };
+  const result = key ? await deps.store.recordDeliveryStatus(key, update, deps.clock()) : 'no-row';
+  switch (result) {
+    case 'recorded':
+      deps.metrics.count(METRIC.DeliveryStatusRecorded, { channel });
+      deps.log.info('Delivery status recorded', context);
+      break;
+    case 'superseded':
+      deps.metrics.count(METRIC.DeliveryStatusSuperseded, { channel });
+      deps.log.info('Delivery status already recorded or older than the row\'s; ignored', context);
+      break;
+    case 'no-row':
+      deps.metrics.count(METRIC.DeliveryStatusUnmatched, { channel });
+      deps.log.warn('Delivery status matches no ledger row; ignored', context);
+      break;
+  }
+  return result;
+}

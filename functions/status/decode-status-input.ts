@@ -1,0 +1,73 @@
+import { CloudWatchLogsSchema } from '@aws-lambda-powertools/parser/schemas/cloudwatch';
+import { EventBridgeSchema } from '@aws-lambda-powertools/parser/schemas/eventbridge';
+import { SnsSchema } from '@aws-lambda-powertools/parser/schemas/sns';
+import { statusFromSesEvent } from './ses-event';
+import { statusFromSmsDeliveryLog } from './sms-delivery-log';
+import type { StatusEvent } from './status-event';
+
+/** Which delivery path an invocation came through. */
+export type StatusInputKind = 'sns' | 'cloudwatch-logs' | 'eventbridge' | 'unknown';
+
+export interface DecodedStatusInput {
+  readonly kind: StatusInputKind;
+  readonly events: readonly StatusEvent[];
+  /** Records that are not delivery-status events, with a reason free of their content. */
+  readonly invalid: readonly string[];
+}
+
+/**
+ * Decodes whatever invoked the status Lambda:
+ * - an SNS event whose messages are SES configuration-set events (SES -> SNS topic -> Lambda);
+ * - an EventBridge event from `aws.ses` (SES -> default event bus -> rule -> Lambda);
+ * - a CloudWatch Logs subscription payload (base64 + gzip) of SNS SMS delivery-status logs.
+ * The envelopes are validated (and the logs payload decompressed) by the Powertools parser schemas.
+ */
+export function decodeStatusInput(input: unknown): DecodedStatusInput {
+  const events: StatusEvent[] = [];
+  const invalid: string[] = [];
+  const add = (result: StatusEvent | { readonly invalid: string }) => {
+    if ('invalid' in result) invalid.push(result.invalid);
+    else events.push(result);
+  };
+
+  if (isObject(input) && 'Records' in input) {
+    const sns = SnsSchema.safeParse(input);
+    if (!sns.success) return { kind: 'sns', events, invalid: ['SNS event does not match the SNS schema'] };
+    for (const record of sns.data.Records) {
+      let message: unknown;
+      try {
+        message = JSON.parse(record.Sns.Message);
+      } catch {
+        invalid.push(`SNS message ${record.Sns.MessageId} is not JSON`);
+        continue;
+      }
+      add(statusFromSesEvent(message));
+    }
+    return { kind: 'sns', events, invalid };
+  }
+
+  if (isObject(input) && 'awslogs' in input) {
+    const logs = CloudWatchLogsSchema.safeParse(input);
+    if (!logs.success) return { kind: 'cloudwatch-logs', events, invalid: ['CloudWatch Logs payload cannot be decoded'] };
+    const payload = logs.data.awslogs.data;
+    // CloudWatch Logs sends one CONTROL_MESSAGE to check the destination is reachable.
+    if (payload.messageType !== 'DATA_MESSAGE') return { kind: 'cloudwatch-logs', events, invalid };
+    for (const logEvent of payload.logEvents) add(statusFromSmsDeliveryLog(logEvent.message, logEvent.timestamp));
+    return { kind: 'cloudwatch-logs', events, invalid };
+  }
+
+  if (isObject(input) && 'detail-type' in input) {
+    const bridge = EventBridgeSchema.safeParse(input);
+    if (!bridge.success || bridge.data.source !== 'aws.ses') {
+      return { kind: 'eventbridge', events, invalid: ['EventBridge event is not from aws.ses'] };
+    }
+    add(statusFromSesEvent(bridge.data.detail));
+    return { kind: 'eventbridge', events, invalid };
+  }
+
+  return { kind: 'unknown', events, invalid: ['input is neither an SNS, a CloudWatch Logs nor an EventBridge event'] };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}

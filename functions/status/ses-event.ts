@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { SES_KEY_TAG } from '../adapters/ses-email-provider';
+import type { DeliveryStatusUpdate } from '../core/delivery-status';
+import { isKnownDeliveryStatus } from '../core/delivery-status';
+import type { StatusEvent } from './status-event';
+
+const Stamped = z.object({ timestamp: z.string() });
+
+/**
+ * The parts of an SES v2 configuration-set event (event publishing to SNS or EventBridge) the
+ * ledger uses. Everything else (addresses, headers, diagnostic codes) is deliberately not read.
+ */
+export const SesEventSchema = z.object({
+  eventType: z.string().min(1),
+  mail: z.object({
+    timestamp: z.string(),
+    messageId: z.string().min(1),
+    tags: z.record(z.string(), z.array(z.string())).optional(),
+  }),
+  delivery: Stamped.optional(),
+  bounce: Stamped.extend({ bounceType: z.string().optional(), bounceSubType: z.string().optional() }).optional(),
+  complaint: Stamped.extend({ complaintFeedbackType: z.string().optional() }).optional(),
+  deliveryDelay: Stamped.extend({ delayType: z.string().optional() }).optional(),
+  open: Stamped.optional(),
+  click: Stamped.optional(),
+  subscription: Stamped.optional(),
+  reject: z.object({ reason: z.string().optional() }).optional(),
+});
+export type SesEvent = z.infer<typeof SesEventSchema>;
+
+const KEY = /^[0-9a-f]{64}$/;
+
+/** Event types stamped by their own sub-object; the rest (Send, Reject, RenderingFailure) by the mail's timestamp. */
+const STAMP_FIELD = {
+  Delivery: 'delivery',
+  Bounce: 'bounce',
+  Complaint: 'complaint',
+  DeliveryDelay: 'deliveryDelay',
+  Open: 'open',
+  Click: 'click',
+  Subscription: 'subscription',
+} as const satisfies Record<string, keyof SesEvent>;
+
+/**
+ * One SES event as a ledger status, found by the idempotency key the sender attached as a
+ * message tag (or, for mail sent without the tag, by SES's message id).
+ *
+ * @returns the status event, or a reason it is not one (never containing the event's content).
+ */
+export function statusFromSesEvent(input: unknown): StatusEvent | { readonly invalid: string } {
+  const parsed = SesEventSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { invalid: `not an SES event: ${issue?.path.join('.') || 'root'} ${issue?.message}` };
+  }
+  const event = parsed.data;
+  if (!isKnownDeliveryStatus(event.eventType)) return { invalid: `SES event type ${safe(event.eventType)} is not recorded` };
+  const field = STAMP_FIELD[event.eventType as keyof typeof STAMP_FIELD];
+  const stamp = (field ? event[field]?.timestamp : undefined) ?? event.mail.timestamp;
+  const at = Date.parse(stamp);
+  if (Number.isNaN(at)) return { invalid: `SES ${event.eventType} event has no valid timestamp` };
+
+  const detail = detailOf(event);
+  const update: DeliveryStatusUpdate = { status: event.eventType, at, source: 'ses', ...(detail ? { detail } : {}) };
+  const key = event.mail.tags?.[SES_KEY_TAG]?.[0];
+  return {
+    channel: 'email',
+    ref: key && KEY.test(key) ? { kind: 'key', key } : { kind: 'provider-message-id', providerMessageId: event.mail.messageId },
+    update,
+  };
+}
+
+function detailOf(event: SesEvent): string | undefined {
+  switch (event.eventType) {
+    case 'Bounce':
+      return (
+        [event.bounce?.bounceType, event.bounce?.bounceSubType]
+          .filter((part): part is string => Boolean(part))
+          .map(safe)
+          .join('/') || undefined
+      );
+    case 'Complaint':
+      return event.complaint?.complaintFeedbackType ? safe(event.complaint.complaintFeedbackType) : undefined;
+    case 'DeliveryDelay':
+      return event.deliveryDelay?.delayType ? safe(event.deliveryDelay.delayType) : undefined;
+    case 'Reject':
+      return event.reject?.reason ? safe(event.reject.reason) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Enumerated SES values only ever hold words; anything else is cut, so no address can slip through. */
+function safe(value: string): string {
+  return value.replace(/[^A-Za-z0-9 _.-]/g, '').slice(0, 64);
+}

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { ConfigurationError } from '../core/errors';
+import { ENV } from '../core/sender-config';
+
+/** The status Lambda needs only the ledger table (`LEDGER_TABLE_NAME`). */
+export interface StatusConfig {
+  readonly tableName: string;
+}
+
+/** @throws ConfigurationError naming the missing or invalid variable. */
+export function loadStatusConfig(env: Readonly<Record<string, string | undefined>>): StatusConfig {
+  const parsed = z.object({ [ENV.tableName]: z.string().trim().min(3) }).safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigurationError(`Invalid status configuration: ${ENV.tableName} must name the ledger table`);
+  }
+  return { tableName: parsed.data[ENV.tableName] };
+}

@@ -1,0 +1,15 @@
+import type { Channel } from '../core/idempotency-key';
+import type { DeliveryStatusUpdate } from '../core/delivery-status';
+
+/** How a delivery-status event names its message. */
+export type MessageRef =
+  | { readonly kind: 'key'; readonly key: string }
+  /** SNS SMS delivery logs carry no message attributes: only the id SNS returned to the sender. */
+  | { readonly kind: 'provider-message-id'; readonly providerMessageId: string };
+
+/** One delivery-status event, decoded and reduced to what the ledger records. */
+export interface StatusEvent {
+  readonly channel: Channel;
+  readonly ref: MessageRef;
+  readonly update: DeliveryStatusUpdate;
+}

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeliveryProvider } from '../../functions/core/delivery-provider';
+import { idempotencyKey } from '../../functions/core/idempotency-key';
+import { METRIC } from '../../functions/core/metric-names';
+import { loginCodeEvent } from '../support/events';
+import { crashAfterFirst, invokeOrKill } from '../support/faults';
+import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { CLAIM_TIMEOUT_MS, SenderHarness } from '../support/sender-harness';
+import { sqsRecord } from '../support/sqs-event';
+import { ReclaimerHarness } from '../reclaimer/reclaimer-harness';
+import { RECIPIENT_EMAIL, sesEvent, snsEvent } from './status-fixtures';
+import { StatusHarness } from './status-harness';
+
+let db: TestLedger;
+beforeAll(async () => {
+  db = await startTestLedger();
+});
+afterAll(async () => db.stop());
+
+/** Like SES v2: the provider cannot be asked about our key; only its events tell. */
+const noLookup = (inner: DeliveryProvider): DeliveryProvider => ({ send: (r, s) => inner.send(r, s) });
+
+/**
+ * A `transactional` (look-up) email whose worker died right after SES accepted it: the row is
+ * PENDING and only SES's configuration-set events can say what happened.
+ */
+async function ambiguousEmail(eventId: string) {
+  const event = loginCodeEvent({
+    eventId,
+    messageClass: 'transactional',
+    recipients: [{ recipientId: 'user-9', email: RECIPIENT_EMAIL, channels: ['email'] }],
+  });
+  const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'email', templateId: 'login-code' });
+  const sender = new SenderHarness({ ledger: db.ledger, wrapProvider: (p) => crashAfterFirst(noLookup(p), 'send', 'hang') });
+  const body = JSON.stringify(event);
+  expect(await invokeOrKill(sender.invoke(sqsRecord(body)))).toBe('killed');
+  const status = new StatusHarness(db.ledger, sender.clock);
+  const reclaimer = new ReclaimerHarness({ ledger: db.ledger, clock: sender.clock, outboxFile: sender.outboxFile, withoutLookup: true });
+  const mailAt = new Date(sender.clock.now()).toISOString();
+  return { sender, status, reclaimer, key, body, mailAt };
+}
+
+describe('delivery evidence closes the ambiguous window', () => {
+  it('the reclaimer marks a lookup row with delivery evidence SENT, with no resend', async () => {
+    const { sender, status, reclaimer, key, mailAt } = await ambiguousEmail('evt-evidence-reclaimer');
+    await status.invoke(snsEvent(sesEvent('Send', { key, mailAt }), sesEvent('Delivery', { key, mailAt, at: mailAt })));
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', deliveryStatus: 'Delivery' });
+
+    sender.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+    expect(await reclaimer.run()).toMatchObject({ found: 1, sent: 1, resent: 0 });
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT', deliveryStatus: 'Delivery' });
+    expect((await sender.callsPerKey()).get(key)).toBe(1);
+    expect(reclaimer.metrics.get(METRIC.ReclaimedSent)).toBe(1);
+    expect(reclaimer.metrics.get(METRIC.SentByEvidence)).toBe(1);
+  });
+
+  it('a sender redelivery uses the same evidence', async () => {
+    const { sender, status, key, body, mailAt } = await ambiguousEmail('evt-evidence-sender');
+    await status.invoke(snsEvent(sesEvent('Send', { key, mailAt })));
+    sender.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+    expect((await sender.invoke(sqsRecord(body))).batchItemFailures).toEqual([]);
+    expect((await db.ledger.get(key))?.state).toBe('SENT');
+    expect((await sender.callsPerKey()).get(key)).toBe(1);
+  });
+
+  it('evidence that SES refused the message (Reject) makes it a plain send, not a counted duplicate', async () => {
+    const { sender, status, reclaimer, key, mailAt } = await ambiguousEmail('evt-evidence-reject');
+    await status.invoke(snsEvent(sesEvent('Send', { key, mailAt }), sesEvent('Reject', { key, mailAt })));
+    sender.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+    expect(await reclaimer.run()).toMatchObject({ found: 1, resent: 1 });
+    expect((await sender.callsPerKey()).get(key)).toBe(2);
+    expect(reclaimer.metrics.get(METRIC.ResentAfterAmbiguity)).toBe(0);
+  });
+});

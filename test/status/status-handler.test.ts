@@ -1,0 +1,200 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimOf, ttlSeconds } from '../../functions/core/ledger-decision';
+import type { LedgerRow } from '../../functions/core/ledger-record';
+import { METRIC } from '../../functions/core/metric-names';
+import { ControlledClock } from '../support/controlled-clock';
+import { loginCodeEvent } from '../support/events';
+import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { TIMING, seedDeadClaims } from '../reclaimer/reclaimer-harness';
+import {
+  RECIPIENT_EMAIL,
+  RECIPIENT_PHONE,
+  cloudWatchLogsEvent,
+  eventBridgeSesEvent,
+  sesEvent,
+  smsDeliveryLogLine,
+  snsEvent,
+} from './status-fixtures';
+import { StatusHarness } from './status-harness';
+
+let db: TestLedger;
+beforeAll(async () => {
+  db = await startTestLedger();
+});
+afterAll(async () => db.stop());
+
+const clock = new ControlledClock();
+const MAIL_AT = '2026-11-29T12:00:00.000Z';
+const plus = (ms: number) => new Date(Date.parse(MAIL_AT) + ms).toISOString();
+
+/** A row the sender settled as SENT (`channel` message of a fresh event). */
+async function sentRow(eventId: string, channel: 'email' | 'sms', providerMessageId: string): Promise<LedgerRow> {
+  const recipient =
+    channel === 'email'
+      ? { recipientId: 'user-9', email: RECIPIENT_EMAIL, channels: ['email' as const] }
+      : { recipientId: 'user-9', phone: RECIPIENT_PHONE, channels: ['sms' as const] };
+  const [row] = await seedDeadClaims(db.ledger, loginCodeEvent({ eventId, recipients: [recipient] }), clock.now());
+  const now = clock.now();
+  expect(await db.ledger.complete(claimOf(row!), { state: 'SENT', providerMessageId }, now, ttlSeconds(now, TIMING))).toBe(true);
+  return row!;
+}
+
+async function pendingEmailRow(eventId: string): Promise<LedgerRow> {
+  const recipient = { recipientId: 'user-9', email: RECIPIENT_EMAIL, channels: ['email' as const] };
+  const [row] = await seedDeadClaims(db.ledger, loginCodeEvent({ eventId, messageClass: 'transactional', recipients: [recipient] }), clock.now());
+  return row!;
+}
+
+describe('SES configuration-set events through SNS', () => {
+  it('records the status by the idempotency-key tag; a duplicate or an older event changes nothing', async () => {
+    const row = await sentRow('evt-status-ses-1', 'email', 'ses-1');
+    const status = new StatusHarness(db.ledger, clock);
+
+    expect(await status.invoke(snsEvent(sesEvent('Send', { key: row.key, mailAt: MAIL_AT })))).toMatchObject({ recorded: 1 });
+    const delivery = sesEvent('Delivery', { key: row.key, mailAt: MAIL_AT, at: plus(1_500) });
+    expect(await status.invoke(snsEvent(delivery))).toMatchObject({ kind: 'sns', recorded: 1 });
+    // SNS delivers at least once, and SES events are not ordered.
+    expect(await status.invoke(snsEvent(delivery))).toMatchObject({ recorded: 0, superseded: 1 });
+    expect(await status.invoke(snsEvent(sesEvent('Send', { key: row.key, mailAt: MAIL_AT })))).toMatchObject({ superseded: 1 });
+
+    const after = await db.ledger.get(row.key);
+    expect(after).toMatchObject({
+      state: 'SENT',
+      providerMessageId: 'ses-1',
+      deliveryStatus: 'Delivery',
+      deliveryStatusAt: Date.parse(plus(1_500)),
+      deliveryStatusSource: 'ses',
+    });
+    expect(status.metrics.get(METRIC.DeliveryStatusRecorded)).toBe(2);
+    expect(status.metrics.get(METRIC.DeliveryStatusSuperseded)).toBe(2);
+  });
+
+  it('any order and any duplication of a message\'s events ends on its latest event', async () => {
+    const lifecycle = [
+      sesEvent('Send', { mailAt: MAIL_AT }),
+      sesEvent('DeliveryDelay', { mailAt: MAIL_AT, at: plus(60_000) }),
+      sesEvent('Delivery', { mailAt: MAIL_AT, at: plus(120_000) }),
+      sesEvent('Complaint', { mailAt: MAIL_AT, at: plus(3_600_000) }),
+    ];
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: lifecycle.length - 1 }), { minLength: 1, maxLength: 8 }),
+        async (order) => {
+          const row = await sentRow(`evt-status-order-${run++}`, 'email', `ses-order-${run}`);
+          const status = new StatusHarness(db.ledger, clock);
+          const tagged = (i: number) => {
+            const e = lifecycle[i]!;
+            return { ...e, mail: { ...(e.mail as object), tags: { 'idempotency-key': [row.key] } } };
+          };
+          // Half the deliveries batched in one invocation, the rest one by one.
+          const half = Math.ceil(order.length / 2);
+          await status.invoke(snsEvent(...order.slice(0, half).map(tagged)));
+          for (const i of order.slice(half)) await status.invoke(snsEvent(tagged(i)));
+
+          const latest = Math.max(...order);
+          const expected = ['Send', 'DeliveryDelay', 'Delivery', 'Complaint'][latest];
+          const after = await db.ledger.get(row.key);
+          expect(after?.deliveryStatus).toBe(expected);
+          expect(after?.state).toBe('SENT');
+          expect(status.metrics.get(METRIC.DeliveryStatusRecorded)).toBeLessThanOrEqual(new Set(order).size);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('at the same event time the later stage wins, in either order (Send then Reject)', async () => {
+    for (const order of [['Send', 'Reject'], ['Reject', 'Send']]) {
+      const row = await sentRow(`evt-status-tie-${order[0]}`, 'email', `ses-tie-${order[0]}`);
+      const status = new StatusHarness(db.ledger, clock);
+      for (const type of order) await status.invoke(snsEvent(sesEvent(type, { key: row.key, mailAt: MAIL_AT })));
+      expect(await db.ledger.get(row.key)).toMatchObject({ deliveryStatus: 'Reject', deliveryStatusDetail: 'Bad content' });
+    }
+  });
+
+  it('never changes a row\'s state: a PENDING row keeps its claim, index entry and request', async () => {
+    const row = await pendingEmailRow('evt-status-pending');
+    const status = new StatusHarness(db.ledger, clock);
+    await status.invoke(snsEvent(sesEvent('Delivery', { key: row.key, mailAt: MAIL_AT, at: plus(900) })));
+    const after = await db.ledger.get(row.key);
+    expect(after).toMatchObject({
+      state: 'PENDING',
+      claimVersion: row.claimVersion,
+      ownerToken: row.ownerToken,
+      pendingShard: row.pendingShard,
+      expiresAt: row.expiresAt,
+      deliveryStatus: 'Delivery',
+    });
+    expect(after?.request).toEqual(row.request);
+  });
+
+  it('an event for no ledger row is counted and logged, creates nothing, and does not fail', async () => {
+    const status = new StatusHarness(db.ledger, clock);
+    const unknownKey = 'f'.repeat(64);
+    const summary = await status.invoke(
+      snsEvent(sesEvent('Delivery', { key: unknownKey, mailAt: MAIL_AT }), sesEvent('Bounce', { mailAt: MAIL_AT, sesMessageId: 'not-ours' })),
+    );
+    expect(summary).toMatchObject({ recorded: 0, unmatched: 2 });
+    expect(await db.ledger.get(unknownKey)).toBeUndefined();
+    expect(status.metrics.get(METRIC.DeliveryStatusUnmatched)).toBe(2);
+    expect(status.logs.filter((l) => l.message.includes('matches no ledger row'))).toHaveLength(2);
+  });
+
+  it('malformed messages and unknown inputs are counted, not thrown', async () => {
+    const status = new StatusHarness(db.ledger, clock);
+    expect(await status.invoke(snsEvent('not json', { hello: 'world' }, sesEvent('Open', { mailAt: 'yesterday' })))).toMatchObject({
+      invalid: 3,
+      recorded: 0,
+    });
+    expect(await status.invoke({ Records: [{ not: 'sns' }] })).toMatchObject({ kind: 'sns', invalid: 1 });
+    expect(await status.invoke({ something: 'else' })).toMatchObject({ kind: 'unknown', invalid: 1 });
+    expect(status.metrics.get(METRIC.DeliveryStatusInvalid)).toBe(5);
+  });
+
+  it('also takes SES events from EventBridge', async () => {
+    const row = await sentRow('evt-status-eventbridge', 'email', 'ses-eb');
+    const status = new StatusHarness(db.ledger, clock);
+    const bounce = sesEvent('Bounce', { key: row.key, mailAt: MAIL_AT, at: plus(2_000) });
+    expect(await status.invoke(eventBridgeSesEvent(bounce))).toMatchObject({ kind: 'eventbridge', recorded: 1 });
+    expect(await db.ledger.get(row.key)).toMatchObject({ deliveryStatus: 'Bounce', deliveryStatusDetail: 'Permanent/General' });
+  });
+
+  it('logs never contain the address, and the stored detail is address-free', async () => {
+    const row = await sentRow('evt-status-pii', 'email', 'ses-pii');
+    const status = new StatusHarness(db.ledger, clock);
+    await status.invoke(snsEvent(sesEvent('Bounce', { key: row.key, mailAt: MAIL_AT, at: plus(5) }), sesEvent('Bounce', { mailAt: MAIL_AT })));
+    expect(status.logText()).not.toContain(RECIPIENT_EMAIL);
+    expect(JSON.stringify(await db.ledger.get(row.key))).not.toContain('550');
+  });
+});
+
+describe('SNS SMS delivery-status logs through a CloudWatch Logs subscription', () => {
+  it('finds the row by SNS message id and records SUCCESS; a replayed batch changes nothing', async () => {
+    const row = await sentRow('evt-status-sms-1', 'sms', 'sns-msg-1');
+    const status = new StatusHarness(db.ledger, clock);
+    const at = clock.now() + 2_000;
+    const batch = cloudWatchLogsEvent([
+      { message: smsDeliveryLogLine('sns-msg-1', 'SUCCESS'), timestamp: at },
+      { message: smsDeliveryLogLine('sns-msg-unknown', 'FAILURE'), timestamp: at },
+      { message: 'not json', timestamp: at },
+    ]);
+    expect(await status.invoke(batch)).toMatchObject({ kind: 'cloudwatch-logs', recorded: 1, unmatched: 1, invalid: 1 });
+    expect(await status.invoke(batch)).toMatchObject({ recorded: 0, superseded: 1, unmatched: 1 });
+    expect(await db.ledger.get(row.key)).toMatchObject({
+      state: 'SENT',
+      deliveryStatus: 'SUCCESS',
+      deliveryStatusAt: at,
+      deliveryStatusSource: 'sns-sms',
+    });
+    expect(status.logText()).not.toContain(RECIPIENT_PHONE);
+    expect(JSON.stringify(await db.ledger.get(row.key))).not.toContain('carrier');
+  });
+
+  it('ignores the subscription\'s control message', async () => {
+    const status = new StatusHarness(db.ledger, clock);
+    const control = cloudWatchLogsEvent([{ message: 'CWL CONTROL MESSAGE: Checking health of destination', timestamp: 0 }], 'CONTROL_MESSAGE');
+    expect(await status.invoke(control)).toEqual({ kind: 'cloudwatch-logs', recorded: 0, superseded: 0, unmatched: 0, invalid: 0 });
+  });
+});

@@ -1,5 +1,3 @@
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ArnFormat, Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -7,9 +5,8 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -23,15 +20,7 @@ import { ENV, loadSenderConfig } from '../functions/core/sender-config';
 import { timingViolations } from '../functions/core/timing-invariants';
 import { type AlarmName, NotifierAlarms, type NotifierAlarmOptions } from './notifier-alarms';
 import { NotifierDashboard } from './notifier-dashboard';
-
-/** Repository root (this file lives in `lib/`). */
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** The handler entries shipped in this repository. */
-export const DEFAULT_ENTRIES = {
-  sender: join(REPO_ROOT, 'functions', 'sender', 'handler.ts'),
-  reclaimer: join(REPO_ROOT, 'functions', 'reclaimer', 'handler.ts'),
-} as const;
+import { createNotifierFunction, DEFAULT_ENTRIES } from './notifier-function';
 
 /** Smallest allowed `maxReceiveCount`: fewer receives let throttled deliveries reach the DLQ unprocessed. */
 export const MIN_MAX_RECEIVE_COUNT = 5;
@@ -438,7 +427,7 @@ export class IdempotentNotifier extends Construct {
 
     // ---- Functions ----
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
-    const sender = this.createFunction('Sender', {
+    const sender = createNotifierFunction(this, 'Sender', {
       entry: props.senderEntry ?? DEFAULT_ENTRIES.sender,
       description: 'Idempotent notification sender: SQS -> ledger claim -> SES/SNS',
       timeout: resolved.functionTimeout,
@@ -457,7 +446,7 @@ export class IdempotentNotifier extends Construct {
       }),
     );
 
-    const reclaimer = this.createFunction('Reclaimer', {
+    const reclaimer = createNotifierFunction(this, 'Reclaimer', {
       entry: props.reclaimerEntry ?? DEFAULT_ENTRIES.reclaimer,
       description: 'Idempotent notification reclaimer: resolves stale PENDING ledger rows',
       // Same timeout as the sender: FUNCTION_TIMEOUT_SECONDS (and the claim-timeout invariant) describes both.
@@ -541,66 +530,6 @@ export class IdempotentNotifier extends Construct {
       eventPattern: rule.eventPattern,
       targets: [new eventsTargets.SqsQueue(this.queue)],
     });
-  }
-
-  private createFunction(
-    id: string,
-    options: {
-      readonly entry: string;
-      readonly description: string;
-      readonly timeout: Duration;
-      readonly memorySize: number;
-      readonly logRetention: logs.RetentionDays;
-      readonly environment: Record<string, string>;
-    },
-  ): { readonly fn: NodejsFunction; readonly logGroup: logs.LogGroup } {
-    const logGroup = new logs.LogGroup(this, `${id}Logs`, {
-      retention: options.logRetention,
-      dataProtectionPolicy: maskingPolicy(),
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    // Own role: write access to its own log group only (no AWSLambdaBasicExecutionRole).
-    const role = new iam.Role(this, `${id}Role`, {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Execution role of the notifier ${id.toLowerCase()}`,
-    });
-    role.addToPolicy(
-      new iam.PolicyStatement({
-        sid: 'WriteOwnLogs',
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [logGroup.logGroupArn],
-      }),
-    );
-    const fn = new NodejsFunction(this, id, {
-      entry: options.entry,
-      handler: 'handler',
-      description: options.description,
-      runtime: lambda.Runtime.NODEJS_22_X,
-      architecture: lambda.Architecture.ARM_64,
-      timeout: options.timeout,
-      memorySize: options.memorySize,
-      role,
-      logGroup,
-      loggingFormat: lambda.LoggingFormat.JSON,
-      environment: options.environment,
-      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
-      projectRoot: REPO_ROOT,
-      bundling: {
-        forceDockerBundling: false,
-        minify: true,
-        sourceMap: true,
-        format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        externalModules: ['@aws-sdk/*'],
-      },
-    });
-    Validations.of(fn).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason:
-        'Node.js 22 is the runtime the handlers are built and tested for; moving to a newer runtime is a deliberate, tested change.',
-    });
-    return { fn, logGroup };
   }
 
   private grantSend(fn: NodejsFunction, props: IdempotentNotifierProps, stack: Stack): void {
@@ -709,26 +638,6 @@ export class IdempotentNotifier extends Construct {
       });
     }
   }
-}
-
-/** Masks e-mail addresses and phone numbers in the functions' logs. */
-function maskingPolicy(): logs.DataProtectionPolicy {
-  return new logs.DataProtectionPolicy({
-    name: 'notifier-mask-recipient-addresses',
-    description: 'Masks e-mail addresses and phone numbers written to the notifier logs',
-    identifiers: [
-      logs.DataIdentifier.EMAILADDRESS,
-      logs.DataIdentifier.PHONENUMBER_BR,
-      logs.DataIdentifier.PHONENUMBER_DE,
-      logs.DataIdentifier.PHONENUMBER_ES,
-      logs.DataIdentifier.PHONENUMBER_FR,
-      logs.DataIdentifier.PHONENUMBER_GB,
-      logs.DataIdentifier.PHONENUMBER_IT,
-      logs.DataIdentifier.PHONENUMBER_US,
-      // Any other country: E.164 as the SMS API takes it.
-      new logs.CustomDataIdentifier('E164PhoneNumber', '\\+[1-9][0-9]{7,14}'),
-    ],
-  });
 }
 
 function resolveSettings(props: IdempotentNotifierProps): Resolved {

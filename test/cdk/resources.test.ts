@@ -7,7 +7,8 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
 import { ledgerCreateTableInput } from '../../functions/adapters/ledger-table-setup';
 import { LEDGER_TABLE } from '../../functions/core/ledger-table';
-import { DEFAULT_ENTRIES, IdempotentNotifier } from '../../lib/notifier';
+import { IdempotentNotifier } from '../../lib/notifier';
+import { DEFAULT_ENTRIES } from '../../lib/notifier-function';
 import { NotifierStack } from '../../lib/notifier-stack';
 import { BASE_PROPS, logicalId, newApp, propertiesOf, resourcesOfType, synth } from './helpers';
 

@@ -1,0 +1,118 @@
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+
+/** Repository root (this file lives in `lib/`). */
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The handler entries shipped in this repository. */
+export const DEFAULT_ENTRIES = {
+  sender: join(REPO_ROOT, 'functions', 'sender', 'handler.ts'),
+  reclaimer: join(REPO_ROOT, 'functions', 'reclaimer', 'handler.ts'),
+} as const;
+
+/** Settings of one notifier function. */
+export interface NotifierFunctionOptions {
+  /** Entry file of the handler (exports `handler`). */
+  readonly entry: string;
+  /** Function description. */
+  readonly description: string;
+  /** Function timeout. */
+  readonly timeout: Duration;
+  /** Memory in MB. */
+  readonly memorySize: number;
+  /** Retention of its log group. */
+  readonly logRetention: logs.RetentionDays;
+  /** Environment variables. */
+  readonly environment: Readonly<Record<string, string>>;
+}
+
+/** A notifier function with its own log group and execution role. */
+export interface NotifierFunction {
+  /** The function. */
+  readonly fn: NodejsFunction;
+  /** Its log group (data-protection policy attached). */
+  readonly logGroup: logs.LogGroup;
+  /** Its execution role: write to its own log group only; callers add what the code calls. */
+  readonly role: iam.Role;
+}
+
+/**
+ * Creates `${id}Logs`, `${id}Role` and the function `${id}` in `scope`: Node.js 22 on arm64, bundled
+ * as ESM with the local esbuild (no Docker), JSON logs to its own log group that masks e-mail addresses
+ * and phone numbers, and a role that may only write that log group (no managed policies).
+ * The sender, the reclaimer and later functions (e.g. a delivery-status consumer) share it.
+ */
+export function createNotifierFunction(scope: Construct, id: string, options: NotifierFunctionOptions): NotifierFunction {
+  const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
+    retention: options.logRetention,
+    dataProtectionPolicy: maskingPolicy(),
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  const role = new iam.Role(scope, `${id}Role`, {
+    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    description: `Execution role of the notifier ${id.toLowerCase()}`,
+  });
+  role.addToPolicy(
+    new iam.PolicyStatement({
+      sid: 'WriteOwnLogs',
+      actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      resources: [logGroup.logGroupArn],
+    }),
+  );
+  const fn = new NodejsFunction(scope, id, {
+    entry: options.entry,
+    handler: 'handler',
+    description: options.description,
+    runtime: lambda.Runtime.NODEJS_22_X,
+    architecture: lambda.Architecture.ARM_64,
+    timeout: options.timeout,
+    memorySize: options.memorySize,
+    role,
+    logGroup,
+    loggingFormat: lambda.LoggingFormat.JSON,
+    environment: { ...options.environment },
+    depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+    projectRoot: REPO_ROOT,
+    bundling: {
+      forceDockerBundling: false,
+      minify: true,
+      sourceMap: true,
+      format: OutputFormat.ESM,
+      mainFields: ['module', 'main'],
+      banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      externalModules: ['@aws-sdk/*'],
+    },
+  });
+  Validations.of(fn).acknowledge({
+    id: 'AwsSolutions-L1',
+    reason:
+      'Node.js 22 is the runtime the handlers are built and tested for; moving to a newer runtime is a deliberate, tested change.',
+  });
+  return { fn, logGroup, role };
+}
+
+/** Masks e-mail addresses and phone numbers in the functions' logs. */
+export function maskingPolicy(): logs.DataProtectionPolicy {
+  return new logs.DataProtectionPolicy({
+    name: 'notifier-mask-recipient-addresses',
+    description: 'Masks e-mail addresses and phone numbers written to the notifier logs',
+    identifiers: [
+      logs.DataIdentifier.EMAILADDRESS,
+      logs.DataIdentifier.PHONENUMBER_BR,
+      logs.DataIdentifier.PHONENUMBER_DE,
+      logs.DataIdentifier.PHONENUMBER_ES,
+      logs.DataIdentifier.PHONENUMBER_FR,
+      logs.DataIdentifier.PHONENUMBER_GB,
+      logs.DataIdentifier.PHONENUMBER_IT,
+      logs.DataIdentifier.PHONENUMBER_US,
+      // Any other country: E.164 as the SMS API takes it.
+      new logs.CustomDataIdentifier('E164PhoneNumber', '\\+[1-9][0-9]{7,14}'),
+    ],
+  });
+}

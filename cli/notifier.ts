@@ -4,7 +4,9 @@
  */
 type CommandModule = { run(argv: string[]): Promise<number> };
 
-const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {};
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  ledger: { summary: 'show a message by key, or every message of an event (support look-up)', load: () => import('./ledger-command') },
+};
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

@@ -1,0 +1,108 @@
+import type { LedgerRow } from '../functions/core/ledger-record';
+import { maskAddress } from '../functions/core/recipient-address';
+
+/** A ledger row as support sees it: times in ISO 8601, the address masked, no message content. */
+export interface LedgerRowView {
+  readonly key: string;
+  readonly state: string;
+  readonly channel: string;
+  readonly messageClass: string;
+  readonly templateId: string;
+  readonly eventId: string;
+  readonly recipientId: string;
+  /** Masked; only known while the row is PENDING (the stored request is removed when it settles). */
+  readonly address: string | null;
+  readonly attempts: number;
+  readonly claimVersion: number;
+  readonly providerMessageId: string | null;
+  readonly deliveryStatus: string | null;
+  readonly deliveryStatusAt: string | null;
+  readonly deliveryStatusSource: string | null;
+  readonly deliveryStatusDetail: string | null;
+  readonly failureReason: string | null;
+  readonly lastRelease: string | null;
+  readonly occurredAt: string;
+  readonly createdAt: string;
+  readonly claimedAt: string;
+  readonly leaseExpiresAt: string;
+  readonly ambiguousSince: string | null;
+  readonly updatedAt: string;
+  readonly resolvedAt: string | null;
+  readonly expiresAt: string;
+}
+
+const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
+
+/** The support view of a row. Pure. Never includes the subject, body or unmasked address. */
+export function ledgerRowView(row: LedgerRow): LedgerRowView {
+  return {
+    key: row.key,
+    state: row.state,
+    channel: row.channel,
+    messageClass: row.messageClass,
+    templateId: row.templateId,
+    eventId: row.eventId,
+    recipientId: row.recipientId,
+    address: row.request ? maskAddress(row.request.to) : null,
+    attempts: row.attempts,
+    claimVersion: row.claimVersion,
+    providerMessageId: row.providerMessageId ?? null,
+    deliveryStatus: row.deliveryStatus ?? null,
+    deliveryStatusAt: iso(row.deliveryStatusAt),
+    deliveryStatusSource: row.deliveryStatusSource ?? null,
+    deliveryStatusDetail: row.deliveryStatusDetail ?? null,
+    failureReason: row.failureReason ?? null,
+    lastRelease: row.lastRelease ?? null,
+    occurredAt: row.occurredAt,
+    createdAt: iso(row.createdAt)!,
+    claimedAt: iso(row.claimedAt)!,
+    leaseExpiresAt: iso(row.leaseExpiresAt)!,
+    ambiguousSince: iso(row.ambiguousSince),
+    updatedAt: iso(row.updatedAt)!,
+    resolvedAt: iso(row.resolvedAt),
+    expiresAt: iso(row.expiresAt * 1000)!,
+  };
+}
+
+/** One row as aligned `label  value` lines. Pure: the same row always renders the same text. */
+export function renderLedgerRow(row: LedgerRow): string {
+  const v = ledgerRowView(row);
+  const dash = (value: string | null) => value ?? '-';
+  const delivery = v.deliveryStatus
+    ? `${v.deliveryStatus}${v.deliveryStatusDetail ? ` (${v.deliveryStatusDetail})` : ''} at ${v.deliveryStatusAt} via ${v.deliveryStatusSource ?? '?'}`
+    : '- (no delivery event received)';
+  const lines: [string, string][] = [
+    ['key', v.key],
+    ['state', v.state],
+    ['message', `${v.channel}, class ${v.messageClass}, template ${v.templateId}`],
+    ['event', v.eventId],
+    ['recipient', v.recipientId],
+    ['address', v.address ?? '- (not kept once the row settles)'],
+    ['attempts', `${v.attempts} (claim version ${v.claimVersion})`],
+    ['provider message id', dash(v.providerMessageId)],
+    ['delivery status', delivery],
+    ['failure reason', dash(v.failureReason)],
+    ['last release', dash(v.lastRelease)],
+    ['occurred', v.occurredAt],
+    ['created', v.createdAt],
+    ['claimed', v.claimedAt],
+    ['lease expires', v.leaseExpiresAt],
+    ['ambiguous since', dash(v.ambiguousSince)],
+    ['updated', v.updatedAt],
+    ['resolved', dash(v.resolvedAt)],
+    ['expires (TTL)', v.expiresAt],
+  ];
+  return lines.map(([label, value]) => `${label.padEnd(21)}${value}`).join('\n');
+}
+
+/** Every row of one event, with a one-line summary first. */
+export function renderEventRows(eventId: string, rows: readonly LedgerRow[]): string {
+  if (rows.length === 0) return `no ledger rows for event ${eventId}`;
+  const summary = (['SENT', 'FAILED', 'UNKNOWN', 'PENDING'] as const)
+    .map((state) => [state, rows.filter((r) => r.state === state).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([state, n]) => `${n} ${state}`)
+    .join(', ');
+  const header = `event ${eventId}: ${rows.length} message${rows.length === 1 ? '' : 's'} (${summary})`;
+  return [header, ...rows.map(renderLedgerRow)].join('\n\n');
+}

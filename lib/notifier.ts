@@ -18,6 +18,7 @@ import { LEDGER_TABLE } from '../functions/core/ledger-table';
 import type { MessageClass } from '../functions/core/message-class';
 import { ENV, loadSenderConfig } from '../functions/core/sender-config';
 import { timingViolations } from '../functions/core/timing-invariants';
+import { loadReclaimerLimits } from '../functions/reclaimer/reclaimer-config';
 import { type AlarmName, NotifierAlarms, type NotifierAlarmOptions } from './notifier-alarms';
 import { NotifierDashboard } from './notifier-dashboard';
 import { createNotifierFunction, DEFAULT_ENTRIES } from './notifier-function';
@@ -417,9 +418,9 @@ export class IdempotentNotifier extends Construct {
     if (props.smsOriginationNumber) environment[ENV.smsOriginationNumber] = props.smsOriginationNumber;
     if (messageClassesJson) environment[ENV.messageClasses] = messageClassesJson;
     try {
-      // The handler validates the same variables at cold start (message classes included):
-      // refuse to synth what it would refuse to run.
-      loadSenderConfig(environment);
+      // Both handlers validate the same variables at cold start (message classes included; the
+      // reclaimer also its time budget): refuse to synth what they would refuse to run.
+      loadReclaimerLimits(environment, loadSenderConfig(environment));
     } catch (error) {
       throw new Error(`IdempotentNotifier: the handler would reject this configuration: ${(error as Error).message}`);
     }

@@ -86,7 +86,8 @@ describe('synth-time invariants: a bad configuration throws naming both values',
       build({
         functionTimeout: Duration.seconds(30),
         claimTimeout: Duration.seconds(31),
-        sendTimeout: Duration.millis(29_999),
+        // Highest send timeout that still leaves the reclaimer 1s of work (30s - 2s margin - 1s).
+        sendTimeout: Duration.millis(27_000),
         visibilityTimeout: Duration.seconds(180),
         maxReceiveCount: 5,
         ledgerRetention: Duration.days(25),
@@ -104,6 +105,16 @@ describe('handler configuration checked at synth', () => {
 
   it('rejects a From that is not an e-mail address', () => {
     expect(() => build({ emailFrom: 'not-an-address' })).toThrow(/emailFrom \(not-an-address\) is not an e-mail address/);
+  });
+
+  it('rejects timeouts that leave the reclaimer no time to work after a send', () => {
+    expect(() =>
+      build({
+        functionTimeout: Duration.seconds(12),
+        sendTimeout: Duration.seconds(10),
+        visibilityTimeout: Duration.seconds(72),
+      }),
+    ).toThrow(/function timeout \(12000ms\) leaves under 1s of work after the send timeout \(10000ms\)/);
   });
 
   it('rejects values the handler would refuse at cold start', () => {

@@ -465,18 +465,17 @@ export class IdempotentNotifier extends Construct {
     });
 
     // ---- Least-privilege IAM ----
-    for (const fn of [sender.fn, reclaimer.fn]) {
-      this.grantSend(fn, props, stack);
-      // Invalid events are moved to the DLQ with their reason: SendMessage there, nothing else.
-      fn.addToRolePolicy(
-        new iam.PolicyStatement({
-          sid: 'ForwardInvalidEventsToDeadLetterQueue',
-          actions: ['sqs:SendMessage'],
-          resources: [this.deadLetterQueue.queueArn],
-        }),
-      );
-      this.deadLetterQueue.encryptionMasterKey?.grantEncryptDecrypt(fn);
-    }
+    for (const fn of [sender.fn, reclaimer.fn]) this.grantDelivery(fn, props, stack);
+    // The sender moves invalid events to the DLQ with their reason: SendMessage there, nothing else.
+    sender.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'ForwardInvalidEventsToDeadLetterQueue',
+        actions: ['sqs:SendMessage'],
+        resources: [this.deadLetterQueue.queueArn],
+      }),
+    );
+    this.deadLetterQueue.encryptionMasterKey?.grantEncryptDecrypt(sender.fn);
+    // The reclaimer finds stale claims through the sparse pending index.
     reclaimer.fn.addToRolePolicy(
       new iam.PolicyStatement({
         sid: 'QueryPendingIndex',
@@ -533,7 +532,8 @@ export class IdempotentNotifier extends Construct {
     });
   }
 
-  private grantSend(fn: NodejsFunction, props: IdempotentNotifierProps, stack: Stack): void {
+  /** What both functions need to settle a message: ledger item access and the provider calls. */
+  private grantDelivery(fn: NodejsFunction, props: IdempotentNotifierProps, stack: Stack): void {
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         sid: 'LedgerItemAccess',

@@ -91,17 +91,6 @@ describe.each(['senderFunction', 'reclaimerFunction'] as const)('%s role', (whic
     expect(JSON.stringify(push[0]?.Resource)).toMatch(/":endpoint\/\*"\]\]\}$/);
   });
 
-  it('may only SendMessage to the dead-letter queue', () => {
-    expect(withAction(statements, 'sqs:SendMessage')).toEqual([
-      {
-        Sid: 'ForwardInvalidEventsToDeadLetterQueue',
-        Effect: 'Allow',
-        Action: 'sqs:SendMessage',
-        Resource: { 'Fn::GetAtt': [logicalId(n.deadLetterQueue), 'Arn'] },
-      },
-    ]);
-  });
-
   it('writes only to its own log group and has no managed policies and no wildcard actions', () => {
     const logs = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
     const logGroup = which === 'senderFunction' ? n.senderLogGroup : n.reclaimerLogGroup;
@@ -129,6 +118,18 @@ describe('role differences', () => {
         Resource: { 'Fn::Join': ['', [tableArn, `/index/${LEDGER_TABLE.pendingIndex.name}`]] },
       },
     ]);
+  });
+
+  it('lets only the sender send, and only SendMessage, to the dead-letter queue', () => {
+    expect(withAction(statementsOf(stack, 'senderFunction'), 'sqs:SendMessage')).toEqual([
+      {
+        Sid: 'ForwardInvalidEventsToDeadLetterQueue',
+        Effect: 'Allow',
+        Action: 'sqs:SendMessage',
+        Resource: { 'Fn::GetAtt': [logicalId(n.deadLetterQueue), 'Arn'] },
+      },
+    ]);
+    expect(statementsOf(stack, 'reclaimerFunction').flatMap(actionsOf).filter((a) => a.startsWith('sqs:'))).toEqual([]);
   });
 
   it('lets only the sender consume the queue', () => {

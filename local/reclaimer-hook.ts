@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import type { DeliveryProviders } from '../functions/core/delivery-provider';
+import type { LogPort } from '../functions/core/log-port';
+import { buildMessageClassRegistry } from '../functions/core/message-class';
+import type { MetricsRecorder } from '../functions/core/metrics-recorder';
+import type { SendLedger } from '../functions/core/send-ledger';
+import type { StalePendingSource } from '../functions/core/stale-pending';
+import { createReclaimer, type ReclaimerRunSummary } from '../functions/reclaimer/create-reclaimer';
+import { RECLAIMER_SAFETY_MARGIN_MS } from '../functions/reclaimer/reclaimer-config';
+import type { SimulationTiming } from './senders/sender-under-test';
+
+/** What the local runner and the simulator need from the reclaimer: one bounded run. */
+export interface LocalReclaimer {
+  run(): Promise<ReclaimerRunSummary>;
+}
+
+/** Everything a local reclaimer run is wired with. */
+export interface LocalReclaimerDeps {
+  readonly ledger: SendLedger;
+  readonly pending: StalePendingSource;
+  readonly providers: DeliveryProviders;
+  readonly metrics: MetricsRecorder;
+  readonly log: LogPort;
+  readonly timing: SimulationTiming;
+  /** Rows resolved at once. @default 4 */
+  readonly concurrency?: number;
+}
+
+/**
+ * The one place the real reclaimer (functions/reclaimer) is plugged into the local runner and
+ * the simulator: the same factory the Lambda uses, with its budget derived as the Lambda's is.
+ */
+export function createLocalReclaimer(deps: LocalReclaimerDeps): LocalReclaimer {
+  const reclaimer = createReclaimer({
+    ledger: deps.ledger,
+    pending: deps.pending,
+    providers: deps.providers,
+    metrics: deps.metrics,
+    log: deps.log,
+    clock: Date.now,
+    newOwnerToken: randomUUID,
+    timing: { claimTimeoutMs: deps.timing.claimTimeoutMs, retentionMs: deps.timing.retentionMs },
+    sendTimeoutMs: deps.timing.sendTimeoutMs,
+    messageClasses: buildMessageClassRegistry(),
+    limits: {
+      timeBudgetMs: Math.max(500, deps.timing.functionTimeoutMs - deps.timing.sendTimeoutMs - RECLAIMER_SAFETY_MARGIN_MS),
+      maxRowsPerRun: 500,
+      pageSize: 25,
+      concurrency: deps.concurrency ?? 4,
+    },
+  });
+  return { run: () => reclaimer.run() };
+}

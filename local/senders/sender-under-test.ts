@@ -1,0 +1,78 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { InMemoryDeadLetters } from '../../functions/core/dead-letter-sink';
+import type { DeliveryProvider } from '../../functions/core/delivery-provider';
+import type { LedgerRow } from '../../functions/core/ledger-record';
+import type { LogPort } from '../../functions/core/log-port';
+import type { InMemoryMetrics } from '../../functions/core/metrics-recorder';
+import type { ExecutionEnvironment } from '../execution-environment';
+import type { FaultPlan } from '../fault-plan';
+import type { BatchHandler } from '../lambda-event-source';
+import type { LocalReclaimer } from '../reclaimer-hook';
+
+/** The senders the simulator and the benchmark can drive. */
+export const SENDER_NAMES = ['this-sender', 'powertools', 'naive'] as const;
+export type SenderName = (typeof SENDER_NAMES)[number];
+
+/** Timeouts of one simulated deployment; the sender's timing invariants hold between them. */
+export interface SimulationTiming {
+  /** Lambda kills an invocation after this. */
+  readonly functionTimeoutMs: number;
+  /** A claim older than this may be taken over; must exceed the function timeout. */
+  readonly claimTimeoutMs: number;
+  /** One provider call at most; must be below the function timeout. */
+  readonly sendTimeoutMs: number;
+  /** Queue visibility timeout: a record not deleted comes back after this. */
+  readonly visibilityTimeoutMs: number;
+  /** Ledger row lifetime. */
+  readonly retentionMs: number;
+}
+
+/**
+ * AWS's timeouts scaled down (about 10-30x) so that a redelivery after a crash takes seconds, not
+ * minutes. Claim > function timeout > send timeout, as the sender requires; the visibility
+ * timeout exceeds the claim timeout, so a redelivery after a crash finds the dead claim stale.
+ * (AWS recommends visibility >= 6 x function timeout for the poller; safety does not rely on it.)
+ */
+export const SCALED_TIMING: SimulationTiming = {
+  // The sender starts a delivery only with send timeout + 2 s left (its ledger-write allowance),
+  // so the function timeout leaves 2.5 s of each invocation for starting deliveries.
+  functionTimeoutMs: 5_000,
+  claimTimeoutMs: 5_500,
+  sendTimeoutMs: 500,
+  visibilityTimeoutMs: 6_000,
+  retentionMs: 30 * 86_400_000,
+};
+
+/** What every sender under test is built from. Its own DynamoDB table lives on `client`'s server. */
+export interface SenderPorts {
+  readonly plan: FaultPlan;
+  /** The outbox (possibly wrapped for printing); every sender's provider calls end here. */
+  readonly outbox: DeliveryProvider;
+  /** DynamoDB client for the sender's requests (instrumented by the caller). */
+  readonly client: DynamoDBClient;
+  /** DynamoDB client for setup and final scans (not counted). */
+  readonly adminClient: DynamoDBClient;
+  readonly metrics: InMemoryMetrics;
+  readonly deadLetters: InMemoryDeadLetters;
+  readonly log: LogPort;
+  readonly timing: SimulationTiming;
+  /** Deliveries in flight at once inside one invocation (MAX_CONCURRENT_SENDS). */
+  readonly sendsPerInvocation: number;
+  /** Suffix that makes table names unique per run. */
+  readonly runId: string;
+}
+
+/** A sender the event source can drive, with the same ports and faults as the others. */
+export interface SenderUnderTest {
+  readonly name: SenderName;
+  /** One line on what it does, for reports. */
+  readonly description: string;
+  /** Creates the sender's table(s). */
+  setup(): Promise<void>;
+  /** A fresh handler for one execution environment, its ports bound to that environment. */
+  createHandler(env: ExecutionEnvironment): BatchHandler;
+  /** Final ledger rows by key, for a sender whose ledger records per-message states. */
+  finalRows?(): Promise<Map<string, LedgerRow>>;
+  /** A reclaimer run bound to its own execution environment, for a sender that has one. */
+  createReclaimer?(env: ExecutionEnvironment): LocalReclaimer;
+}

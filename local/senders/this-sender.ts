@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { paginateScan } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { DynamoDbLedger, itemToRow } from '../../functions/adapters/dynamodb-ledger';
+import { ensureLedgerTable } from '../../functions/adapters/ledger-table-setup';
+import type { LedgerRow } from '../../functions/core/ledger-record';
+import { buildMessageClassRegistry } from '../../functions/core/message-class';
+import { BUILT_IN_TEMPLATES } from '../../functions/core/templates';
+import { createSenderHandler } from '../../functions/sender/create-sender-handler';
+import { bindToEnvironment, type ExecutionEnvironment } from '../execution-environment';
+import { FaultInjectingLedger } from '../fault-injecting-ledger';
+import { FaultInjectingProvider } from '../fault-injecting-provider';
+import { createLocalReclaimer } from '../reclaimer-hook';
+import type { SenderPorts, SenderUnderTest } from './sender-under-test';
+
+/** The real sender handler (`createSenderHandler`) over the DynamoDB ledger, faults injected at its ports. */
+export function thisSender(ports: SenderPorts, tableName = `ledger-${ports.runId}`): SenderUnderTest {
+  const ledger = new DynamoDbLedger(ports.client, tableName);
+  const messageClasses = buildMessageClassRegistry();
+  return {
+    name: 'this-sender',
+    description: 'createSenderHandler: conditional claim, fenced takeover, class policy for unknown outcomes',
+    setup: () => ensureLedgerTable(ports.adminClient, tableName),
+    createHandler(env: ExecutionEnvironment) {
+      const provider = bindToEnvironment(new FaultInjectingProvider(ports.outbox, ports.plan, env), env);
+      return createSenderHandler({
+        ledger: bindToEnvironment(new FaultInjectingLedger(ledger, ports.plan, env), env),
+        providers: { email: provider, sms: provider, push: provider },
+        deadLetters: bindToEnvironment(ports.deadLetters, env),
+        metrics: ports.metrics,
+        log: ports.log,
+        clock: Date.now,
+        newOwnerToken: randomUUID,
+        timing: { claimTimeoutMs: ports.timing.claimTimeoutMs, retentionMs: ports.timing.retentionMs },
+        sendTimeoutMs: ports.timing.sendTimeoutMs,
+        messageClasses,
+        templates: BUILT_IN_TEMPLATES,
+        maxBodyBytes: 64 * 1024,
+        maxClockSkewMs: 300_000,
+        maxConcurrentSends: ports.sendsPerInvocation,
+      });
+    },
+    finalRows: () => scanLedger(ports, tableName),
+    createReclaimer(env: ExecutionEnvironment) {
+      const provider = bindToEnvironment(new FaultInjectingProvider(ports.outbox, ports.plan, env), env);
+      return createLocalReclaimer({
+        ledger: bindToEnvironment(new FaultInjectingLedger(ledger, ports.plan, env), env),
+        pending: bindToEnvironment(ledger, env),
+        providers: { email: provider, sms: provider, push: provider },
+        metrics: ports.metrics,
+        log: ports.log,
+        timing: ports.timing,
+      });
+    },
+  };
+}
+
+/** Every row of a ledger table, by key. */
+export async function scanLedger(ports: Pick<SenderPorts, 'adminClient'>, tableName: string): Promise<Map<string, LedgerRow>> {
+  const rows = new Map<string, LedgerRow>();
+  for await (const page of paginateScan({ client: ports.adminClient }, { TableName: tableName, ConsistentRead: true })) {
+    for (const item of page.Items ?? []) {
+      const row = itemToRow(unmarshall(item));
+      rows.set(row.key, row);
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,133 @@
+import type { NotificationEvent, Recipient } from '../functions/core/notification-event';
+import { mulberry32, pickWeighted } from './prng';
+
+/** What to generate. */
+export interface WorkloadOptions {
+  /** Queue messages to inject in total, duplicates included. */
+  readonly messages: number;
+  /** Share of injected messages that repeat an earlier event (0..1). @default 0.3 */
+  readonly duplicateRate?: number;
+  readonly seed: number;
+  /** Share of recipients with an unusable address (a planned FAILED, never sent). @default 0.02 */
+  readonly badAddressRate?: number;
+  /** Events occurred shortly before this time. @default Date.now() */
+  readonly now?: number;
+}
+
+/** One queue message to inject. */
+export interface WorkloadItem {
+  readonly body: string;
+  readonly eventId: string;
+  readonly messageClass: string;
+  /** A repeat of an event injected earlier (a producer retry or broker redelivery). */
+  readonly duplicate: boolean;
+}
+
+export interface Workload {
+  readonly items: readonly WorkloadItem[];
+  /** Each distinct event once. */
+  readonly events: readonly NotificationEvent[];
+}
+
+type Kind = 'order-shipped' | 'order-sold' | 'login-code' | 'weekly-offers';
+const KINDS: ReadonlyArray<readonly [Kind, number]> = [
+  ['order-shipped', 40],
+  ['order-sold', 15],
+  ['login-code', 30],
+  ['weekly-offers', 15],
+];
+
+/**
+ * A reproducible stream of order-platform events: shipped orders to buyers on one to three
+ * channels, sold items to sellers, sign-in codes, and marketing to a few recipients, with
+ * duplicates placed both right behind their original (so they race) and much later.
+ */
+export function generateWorkload(options: WorkloadOptions): Workload {
+  const random = mulberry32(options.seed);
+  const duplicateRate = options.duplicateRate ?? 0.3;
+  const duplicates = Math.round(options.messages * duplicateRate);
+  const unique = Math.max(1, options.messages - duplicates);
+  const now = options.now ?? Date.now();
+  const bad = options.badAddressRate ?? 0.02;
+
+  const events = Array.from({ length: unique }, (_, i) => makeEvent(i, random, now, bad, options.seed));
+  const placed: { at: number; item: WorkloadItem }[] = events.map((event, i) => ({ at: i, item: itemOf(event, false) }));
+  for (let d = 0; d < duplicates; d += 1) {
+    const source = Math.floor(random() * unique);
+    const event = events[source];
+    if (!event) continue;
+    const near = random() < 0.5;
+    const offset = near ? random() * 3 : 3 + random() * 200;
+    placed.push({ at: source + offset + 0.001, item: itemOf(event, true) });
+  }
+  placed.sort((a, b) => a.at - b.at);
+  return { items: placed.map((p) => p.item), events };
+}
+
+function itemOf(event: NotificationEvent, duplicate: boolean): WorkloadItem {
+  return { body: JSON.stringify(event), eventId: event.eventId, messageClass: event.messageClass, duplicate };
+}
+
+function makeEvent(i: number, random: () => number, now: number, bad: number, seed: number): NotificationEvent {
+  const kind = pickWeighted(random, KINDS);
+  const occurredAt = new Date(now - Math.floor(random() * 60_000)).toISOString();
+  const eventId = `evt-${seed}-${i}-${kind}`;
+  const order = String(100_000 + Math.floor(random() * 900_000));
+  const person = (role: string, channels: Recipient['channels']): Recipient => {
+    const n = Math.floor(random() * 100_000);
+    const unusable = random() < bad;
+    return {
+      recipientId: `${role}-${n}`,
+      email: `${role}${n}@example.com`,
+      phone: unusable ? '555-CALL-ME' : `+1415555${String(n % 10_000).padStart(4, '0')}`,
+      pushEndpointArn: `arn:aws:sns:us-east-1:123456789012:endpoint/GCM/shop-app/${n.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`,
+      channels,
+    };
+  };
+  const someOf = (all: Recipient['channels']): Recipient['channels'] => {
+    const chosen = all.filter(() => random() < 0.6);
+    return chosen.length > 0 ? chosen : [all[0] ?? 'email'];
+  };
+  const base = { eventId, occurredAt };
+  switch (kind) {
+    case 'order-shipped':
+      return {
+        ...base,
+        type: 'OrderShipped',
+        templateId: 'order-shipped',
+        messageClass: 'transactional',
+        data: { orderId: order, carrier: random() < 0.5 ? 'DHL' : 'UPS', trackingNumber: `TRK${order}` },
+        recipients: [person('buyer', someOf(['email', 'sms', 'push']))],
+      };
+    case 'order-sold':
+      return {
+        ...base,
+        type: 'OrderSold',
+        templateId: 'order-sold',
+        messageClass: 'transactional',
+        data: { orderId: order, itemId: `item-${order.slice(0, 4)}`, shipWithinDays: 3 },
+        recipients: [person('seller', someOf(['email', 'push']))],
+      };
+    case 'login-code':
+      return {
+        ...base,
+        type: 'LoginCodeRequested',
+        templateId: 'login-code',
+        messageClass: 'otp',
+        data: { code: String(100_000 + Math.floor(random() * 900_000)), expiresInMinutes: 10 },
+        recipients: [person('user', [random() < 0.7 ? 'sms' : 'email'])],
+      };
+    case 'weekly-offers': {
+      const count = 1 + Math.floor(random() * 3);
+      const recipients = Array.from({ length: count }, (_, r) => ({ ...person('member', someOf(['email', 'push'])), recipientId: `member-${i}-${r}` }));
+      return {
+        ...base,
+        type: 'WeeklyOffers',
+        templateId: 'weekly-offers',
+        messageClass: 'marketing',
+        data: { headline: 'Up to 30% off garden tools', url: 'https://shop.example.com/offers' },
+        recipients,
+      };
+    }
+  }
+}

@@ -1,6 +1,8 @@
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryProvider } from '../../functions/core/delivery-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
+import { LEDGER_TABLE } from '../../functions/core/ledger-table';
 import { METRIC, type MetricName } from '../../functions/core/metric-names';
 import { REQUEST_NOT_STORED } from '../../functions/reclaimer/plan-from-row';
 import { loginCodeEvent } from '../support/events';
@@ -8,7 +10,7 @@ import { crashAfterFirst, invokeOrKill } from '../support/faults';
 import { startTestLedger, type TestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
-import { ReclaimerHarness } from './reclaimer-harness';
+import { ReclaimerHarness, seedDeadClaims } from './reclaimer-harness';
 
 let db: TestLedger;
 beforeAll(async () => {
@@ -110,6 +112,26 @@ describe('the reclaimer settles a stale PENDING row per its message class', () =
     expect((await db.ledger.get(key))?.state).toBe('SENT');
     expect((await sender.callsPerKey()).get(key)).toBe(2);
     expect(reclaimer.metrics.get(METRIC.ResentAfterAmbiguity)).toBe(1);
+  });
+
+  it('a row whose class is no longer configured is handled as give-up: a counted miss, never a blind duplicate', async () => {
+    const sender = new SenderHarness({ ledger: db.ledger });
+    const event = loginCodeEvent({ eventId: 'evt-reclaim-retired-class', messageClass: 'otp' });
+    const [seeded] = await seedDeadClaims(db.ledger, event, sender.clock.now());
+    // Rewrite the class as a deployment that has since removed it would have left it.
+    await DynamoDBDocumentClient.from(db.client).send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: { [LEDGER_TABLE.partitionKey]: seeded!.key },
+        UpdateExpression: 'SET messageClass = :c',
+        ExpressionAttributeValues: { ':c': 'retired-class' },
+      }),
+    );
+    const reclaimer = new ReclaimerHarness({ ledger: db.ledger, clock: sender.clock, outboxFile: sender.outboxFile });
+    sender.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+    expect(await reclaimer.run()).toMatchObject({ found: 1, gaveUp: 1 });
+    expect((await db.ledger.get(seeded!.key))?.state).toBe('UNKNOWN');
+    expect((await sender.outbox()).length).toBe(0);
   });
 
   it('a row without a stored request ends FAILED with the reason, and nothing is sent', async () => {

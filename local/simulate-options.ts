@@ -1,0 +1,146 @@
+import { parseArgs } from 'node:util';
+import { NO_FAULTS, type FaultRates } from './fault-plan';
+import { SENDER_NAMES, type SenderName } from './senders/sender-under-test';
+import type { SimulationOptions } from './simulate';
+
+/** The four crash points, as named on the command line. */
+export const CRASH_POINTS = {
+  'before-claim': 'crashBeforeClaim',
+  'after-claim': 'crashAfterClaim',
+  'after-send': 'crashAfterSend',
+  'after-outcome': 'crashAfterOutcome',
+} as const satisfies Record<string, keyof FaultRates>;
+
+/** Fault rates `npx notifier simulate` uses unless told otherwise: every kind on, moderately. */
+export const DEFAULT_CHAOS = {
+  crashRate: 0.005,
+  providerTimeout: 0.02,
+  providerThrottle: 0.02,
+  providerReject: 0.01,
+  dynamoThrottle: 0.01,
+} as const;
+
+export const SIMULATE_USAGE = `usage: notifier simulate [options]
+
+Runs the real sender handler behind a local at-least-once queue (dynalite on 127.0.0.1,
+outbox provider, nothing leaves this machine) with injected faults, and reports per class.
+
+workload
+  --events <n>                queue messages to inject, duplicates included (default 1000)
+  --duplicates <rate>         share of them that repeat an earlier event, 0..1 (default 0.3)
+  --rate <n>                  injection rate, events per second (default 1000)
+  --seed <n>                  seed for the workload and every fault decision (default 1)
+execution
+  --concurrency <n>           concurrent simulated Lambda invocations (default 16)
+  --batch-size <n>            records per invocation (default 10)
+  --sends-per-invocation <n>  deliveries in flight inside one invocation (default 1: reproducible per seed)
+  --max-receive-count <n>     redrive policy before the DLQ (default 5)
+  --sender <name>             ${SENDER_NAMES.join(' | ')} (default this-sender)
+faults (rates are per opportunity, 0..1; each kind fires at most once per message and call site)
+  --crash <points>            comma list of ${Object.keys(CRASH_POINTS).join(',')}, or none (default all)
+  --crash-rate <rate>         rate at each chosen crash point (default ${DEFAULT_CHAOS.crashRate})
+  --provider-timeouts <rate>  timeouts with unknown outcome; half of them reached the provider (default ${DEFAULT_CHAOS.providerTimeout})
+  --provider-throttling <r>   provider refuses for now (default ${DEFAULT_CHAOS.providerThrottle})
+  --provider-rejections <r>   provider rejects permanently (default ${DEFAULT_CHAOS.providerReject})
+  --dynamodb-throttling <r>   ledger request throttled after SDK retries (default ${DEFAULT_CHAOS.dynamoThrottle})
+  --no-faults                 all rates 0
+output
+  --json                      the full report as JSON
+  --outbox <file>             keep every provider call in this JSON-lines file
+  -h, --help                  this text
+
+Exit code: 0 when the invariants hold (0 unexplained duplicates, 0 lost), 1 when not, 2 on usage errors.
+`;
+
+/** Thrown for a command line that cannot be run. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export interface ParsedSimulateArgs {
+  readonly help: boolean;
+  readonly json: boolean;
+  readonly options: SimulationOptions;
+}
+
+/** Parses `notifier simulate` arguments into simulation options. */
+export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        events: { type: 'string' },
+        duplicates: { type: 'string' },
+        rate: { type: 'string' },
+        seed: { type: 'string' },
+        concurrency: { type: 'string' },
+        'batch-size': { type: 'string' },
+        'sends-per-invocation': { type: 'string' },
+        'max-receive-count': { type: 'string' },
+        sender: { type: 'string' },
+        crash: { type: 'string' },
+        'crash-rate': { type: 'string' },
+        'provider-timeouts': { type: 'string' },
+        'provider-throttling': { type: 'string' },
+        'provider-rejections': { type: 'string' },
+        'dynamodb-throttling': { type: 'string' },
+        'no-faults': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        outbox: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const int = (name: string, raw: string | undefined, min: number, max: number): number | undefined => {
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+    return n;
+  };
+  const rate = (name: string, raw: string | undefined, fallback: number): number => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!(n >= 0 && n <= 1)) throw new UsageError(`--${name} must be a number from 0 to 1 (got "${raw}")`);
+    return n;
+  };
+  const sender = values.sender ?? 'this-sender';
+  if (!(SENDER_NAMES as readonly string[]).includes(sender)) throw new UsageError(`--sender must be one of ${SENDER_NAMES.join(', ')}`);
+
+  const crashPoints = values.crash === undefined ? Object.keys(CRASH_POINTS) : values.crash === 'none' ? [] : values.crash.split(',');
+  for (const point of crashPoints) {
+    if (!(point in CRASH_POINTS)) throw new UsageError(`--crash: unknown point "${point}" (known: ${Object.keys(CRASH_POINTS).join(', ')}, none)`);
+  }
+  const crashRate = rate('crash-rate', values['crash-rate'], DEFAULT_CHAOS.crashRate);
+  const faults: FaultRates = values['no-faults']
+    ? NO_FAULTS
+    : {
+        ...NO_FAULTS,
+        ...Object.fromEntries(crashPoints.map((p) => [CRASH_POINTS[p as keyof typeof CRASH_POINTS], crashRate])),
+        providerTimeout: rate('provider-timeouts', values['provider-timeouts'], DEFAULT_CHAOS.providerTimeout),
+        providerThrottle: rate('provider-throttling', values['provider-throttling'], DEFAULT_CHAOS.providerThrottle),
+        providerReject: rate('provider-rejections', values['provider-rejections'], DEFAULT_CHAOS.providerReject),
+        dynamoThrottle: rate('dynamodb-throttling', values['dynamodb-throttling'], DEFAULT_CHAOS.dynamoThrottle),
+      };
+  const duplicateRate = values.duplicates === undefined ? undefined : rate('duplicates', values.duplicates, 0.3);
+  const options: SimulationOptions = {
+    sender: sender as SenderName,
+    faults,
+    ...defined('events', int('events', values.events, 1, 1_000_000)),
+    ...defined('duplicateRate', duplicateRate),
+    ...defined('rate', int('rate', values.rate, 1, 100_000)),
+    ...defined('seed', int('seed', values.seed, 0, 2 ** 32 - 1)),
+    ...defined('concurrency', int('concurrency', values.concurrency, 1, 256)),
+    ...defined('batchSize', int('batch-size', values['batch-size'], 1, 10)),
+    ...defined('sendsPerInvocation', int('sends-per-invocation', values['sends-per-invocation'], 1, 256)),
+    ...defined('maxReceiveCount', int('max-receive-count', values['max-receive-count'], 1, 1000)),
+    ...defined('outboxFile', values.outbox),
+  };
+  return { help: values.help, json: values.json, options };
+}
+
+function defined<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}

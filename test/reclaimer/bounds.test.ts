@@ -1,4 +1,7 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
+import { LEDGER_TABLE, PENDING_SHARD_COUNT } from '../../functions/core/ledger-table';
 import type { DeliveryProvider } from '../../functions/core/delivery-provider';
 import { loginCodeEvent } from '../support/events';
 import { startTestLedger, type TestLedger } from '../support/ledger-server';
@@ -86,5 +89,43 @@ describe('a reclaimer run is bounded and stops cleanly', () => {
 
     for (let run = 0; run < 10 && (await assertNothingHalfDone(sender, keys)) < ROWS; run += 1) await reclaimer.run();
     expect(await assertNothingHalfDone(sender, keys)).toBe(ROWS);
+  });
+});
+
+describe('how the reclaimer reads the ledger', () => {
+  it('queries each shard of the pending index on the sort key, and never scans', async () => {
+    const sender = new SenderHarness({ ledger: db.ledger });
+    await seed(sender, 'evt-bounds-queries');
+    const client = new DynamoDBClient({
+      endpoint: db.endpoint === 'aws' ? undefined : db.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
+    const requests: { command: string; input: Record<string, unknown> }[] = [];
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        requests.push({ command: String(context.commandName), input: args.input as Record<string, unknown> });
+        return next(args);
+      },
+      { step: 'initialize', name: 'recordRequests' },
+    );
+    const ledger = new DynamoDbLedger(client, db.tableName);
+    const reclaimer = new ReclaimerHarness({ ledger, clock: sender.clock, outboxFile: sender.outboxFile });
+    expect((await reclaimer.run()).found).toBeGreaterThanOrEqual(ROWS);
+    client.destroy();
+
+    expect(requests.some((r) => r.command === 'ScanCommand')).toBe(false);
+    const queries = requests.filter((r) => r.command === 'QueryCommand');
+    expect(new Set(queries.map((q) => (q.input.ExpressionAttributeValues as Record<string, unknown>)[':shard'])).size).toBe(
+      PENDING_SHARD_COUNT,
+    );
+    for (const query of queries) {
+      expect(query.input).toMatchObject({
+        IndexName: LEDGER_TABLE.pendingIndex.name,
+        KeyConditionExpression: '#shard = :shard AND #claimedAt < :before',
+      });
+    }
+    // Only fenced updates and consistent reads besides the queries: the reclaimer never creates a row.
+    expect(new Set(requests.map((r) => r.command))).toEqual(new Set(['QueryCommand', 'GetItemCommand', 'UpdateItemCommand']));
   });
 });

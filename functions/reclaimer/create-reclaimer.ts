@@ -64,6 +64,12 @@ export interface Reclaimer {
   run(options?: ReclaimerRunOptions): Promise<ReclaimerRunSummary>;
 }
 
+/** Where a shard's next page starts; `cursor` undefined for its first page. */
+interface ShardCursor {
+  readonly shard: string;
+  readonly cursor: PageCursor | undefined;
+}
+
 type RowOutcome = 'sent' | 'resent' | 'gaveUp' | 'failed' | 'leftPending' | 'skipped' | 'deferred';
 
 /**
@@ -94,35 +100,31 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
         deferred: 0,
       };
       const limit = pLimit(deps.limits.concurrency);
-      let started = 0;
-      const canStart = () => started < deps.limits.maxRowsPerRun && deps.clock() < deadline;
+      // Index entries fetched or being fetched: reserved before each query so concurrent shards never exceed the cap.
+      let reserved = 0;
+      const timeLeft = () => deps.clock() < deadline;
 
-      // Round-robin over shards, one page at a time, so a run capped early still visits every shard.
-      let active: { shard: string; cursor: PageCursor | undefined }[] = Array.from({ length: shardCount }, (_, i) => ({
-        shard: String(i),
-        cursor: undefined,
-      }));
-      while (active.length > 0 && canStart()) {
-        const next: typeof active = [];
-        for (const entry of active) {
-          if (!canStart()) {
-            next.push(entry);
-            continue;
-          }
-          const pageSize = Math.min(deps.limits.pageSize, deps.limits.maxRowsPerRun - started);
-          const page = await deps.pending.listStalePending(entry.shard, cutoff, pageSize, entry.cursor);
-          const work = page.rows.map((indexed) => {
-            started += 1;
-            return limit(async () => {
-              // Checked again when the row's turn comes: a queued row never starts after the deadline.
-              if (deps.clock() >= deadline) return 'deferred' as const;
-              return reclaimRow(indexed, cutoff, deps);
-            });
-          });
-          for (const outcome of await Promise.all(work)) counts[outcome] += 1;
-          if (page.cursor) next.push({ shard: entry.shard, cursor: page.cursor });
-        }
-        active = next;
+      /** One page of one shard; its rows go through the shared concurrency limit. Returns where the shard goes on. */
+      const visit = async (entry: ShardCursor): Promise<ShardCursor | undefined> => {
+        const pageSize = Math.min(deps.limits.pageSize, deps.limits.maxRowsPerRun - reserved);
+        if (pageSize <= 0 || !timeLeft()) return entry;
+        reserved += pageSize;
+        const page = await deps.pending.listStalePending(entry.shard, cutoff, pageSize, entry.cursor);
+        reserved -= pageSize - page.rows.length;
+        const outcomes = await Promise.all(
+          page.rows.map((indexed) =>
+            // Checked when the row's turn comes: a queued row never starts after the deadline.
+            limit(async () => (timeLeft() ? reclaimRow(indexed, cutoff, deps) : ('deferred' as const))),
+          ),
+        );
+        for (const outcome of outcomes) counts[outcome] += 1;
+        return page.cursor ? { shard: entry.shard, cursor: page.cursor } : undefined;
+      };
+
+      // Every shard each round, one page each, so a run capped early has still visited every shard.
+      let active: ShardCursor[] = Array.from({ length: shardCount }, (_, i) => ({ shard: String(i), cursor: undefined }));
+      while (active.length > 0 && reserved < deps.limits.maxRowsPerRun && timeLeft()) {
+        active = (await Promise.all(active.map(visit))).filter((entry): entry is ShardCursor => entry !== undefined);
       }
 
       const found = counts.sent + counts.resent + counts.gaveUp + counts.failed + counts.leftPending;

@@ -1,0 +1,41 @@
+import type { DeliveryOutcome, DeliveryProvider } from '../functions/core/delivery-provider';
+import { keyPrefix } from '../functions/core/idempotency-key';
+import type { DeliveryEvidence } from '../functions/core/message-class';
+import { maskAddress } from '../functions/core/recipient-address';
+import type { SendRequest } from '../functions/core/rendered-message';
+
+/** One human-readable line per provider call: channel, masked recipient, template, key prefix. Never content. */
+export function describeSend(request: SendRequest, outcome: DeliveryOutcome): string {
+  const verdict = outcome.kind === 'sent' ? 'sent' : outcome.kind;
+  return [
+    verdict.padEnd(9),
+    request.message.channel.padEnd(5),
+    fit(maskAddress(request.message.to), 28),
+    request.templateId.padEnd(14),
+    `class ${request.messageClass}`.padEnd(19),
+    `key ${keyPrefix(request.key)}`,
+  ].join(' ');
+}
+
+/** Pads or shortens from the left (keeps the informative end of long endpoint ARNs). */
+function fit(text: string, width: number): string {
+  return text.length <= width ? text.padEnd(width) : `...${text.slice(text.length - width + 3)}`;
+}
+
+/** Prints every call that reaches the wrapped provider (the local runner's view of the outbox). */
+export class PrintingProvider implements DeliveryProvider {
+  constructor(
+    private readonly inner: DeliveryProvider,
+    private readonly print: (line: string) => void,
+  ) {}
+
+  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+    const outcome = await this.inner.send(request, signal);
+    this.print(describeSend(request, outcome));
+    return outcome;
+  }
+
+  lookup(key: string): Promise<DeliveryEvidence> {
+    return this.inner.lookup ? this.inner.lookup(key) : Promise.resolve('none');
+  }
+}

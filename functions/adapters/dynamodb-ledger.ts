@@ -156,12 +156,13 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
 
   async recordDeliveryStatus(key: string, update: DeliveryStatusUpdate, nowMs: number): Promise<RecordStatusResult> {
     const detail = update.detail ? ', deliveryStatusDetail = :detail' : '';
+    const providerId = update.providerMessageId ? ', providerMessageId = if_not_exists(providerMessageId, :providerId)' : '';
     const recorded = await this.conditionalUpdate({
       Key: { [PK]: key },
       // Later event time wins; at equal time the later stage (higher rank) wins. A duplicate fails both.
       UpdateExpression:
         'SET deliveryStatus = :status, deliveryStatusAt = :at, deliveryStatusRank = :rank, ' +
-        `deliveryStatusSource = :source, deliveryStatusRecordedAt = :now${detail}` +
+        `deliveryStatusSource = :source, deliveryStatusRecordedAt = :now${detail}${providerId}` +
         (update.detail ? '' : ' REMOVE deliveryStatusDetail'),
       ConditionExpression:
         'attribute_exists(#pk) AND (attribute_not_exists(deliveryStatusAt) OR deliveryStatusAt < :at ' +
@@ -174,6 +175,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         ':source': update.source,
         ':now': nowMs,
         ...(update.detail ? { ':detail': update.detail } : {}),
+        ...(update.providerMessageId ? { ':providerId': update.providerMessageId } : {}),
       },
     });
     if (recorded) return 'recorded';

@@ -10,6 +10,12 @@ export interface DeliveryStatusUpdate {
   readonly source: DeliveryStatusSource;
   /** Short, address-free detail such as `Permanent/General` for a bounce. @default none */
   readonly detail?: string;
+  /**
+   * The provider's id of the message, from the event. Written only to a row that has none yet
+   * (a PENDING row whose send was ambiguous), so evidence-settled rows carry the real id.
+   * @default none
+   */
+  readonly providerMessageId?: string;
 }
 
 /**

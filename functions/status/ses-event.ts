@@ -63,11 +63,11 @@ export function statusFromSesEvent(input: unknown): StatusEvent | { readonly inv
   const detail = detailOf(event);
   const update: DeliveryStatusUpdate = { status: event.eventType, at, source: 'ses', ...(detail ? { detail } : {}) };
   const key = event.mail.tags?.[SES_KEY_TAG]?.[0];
-  return {
-    channel: 'email',
-    ref: key && KEY.test(key) ? { kind: 'key', key } : { kind: 'provider-message-id', providerMessageId: event.mail.messageId },
-    update,
-  };
+  if (key && KEY.test(key)) {
+    // Found by our key: the row may not know SES's id yet (its send was ambiguous); record it.
+    return { channel: 'email', ref: { kind: 'key', key }, update: { ...update, providerMessageId: event.mail.messageId } };
+  }
+  return { channel: 'email', ref: { kind: 'provider-message-id', providerMessageId: event.mail.messageId }, update };
 }
 
 function detailOf(event: SesEvent): string | undefined {

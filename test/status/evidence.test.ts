@@ -43,12 +43,14 @@ async function ambiguousEmail(eventId: string) {
 describe('delivery evidence closes the ambiguous window', () => {
   it('the reclaimer marks a lookup row with delivery evidence SENT, with no resend', async () => {
     const { sender, status, reclaimer, key, mailAt } = await ambiguousEmail('evt-evidence-reclaimer');
-    await status.invoke(snsEvent(sesEvent('Send', { key, mailAt }), sesEvent('Delivery', { key, mailAt, at: mailAt })));
-    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', deliveryStatus: 'Delivery' });
+    const ses = { key, mailAt, sesMessageId: '0100-ses-evidence-1' };
+    await status.invoke(snsEvent(sesEvent('Send', ses), sesEvent('Delivery', { ...ses, at: mailAt })));
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', deliveryStatus: 'Delivery', providerMessageId: '0100-ses-evidence-1' });
 
     sender.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
     expect(await reclaimer.run()).toMatchObject({ found: 1, sent: 1, resent: 0 });
-    expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT', deliveryStatus: 'Delivery' });
+    // Settled on evidence, with SES's own message id rather than a placeholder.
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT', deliveryStatus: 'Delivery', providerMessageId: '0100-ses-evidence-1' });
     expect((await sender.callsPerKey()).get(key)).toBe(1);
     expect(reclaimer.metrics.get(METRIC.ReclaimedSent)).toBe(1);
     expect(reclaimer.metrics.get(METRIC.SentByEvidence)).toBe(1);

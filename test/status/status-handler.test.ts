@@ -68,6 +68,9 @@ describe('SES configuration-set events through SNS', () => {
     });
     expect(status.metrics.get(METRIC.DeliveryStatusRecorded)).toBe(2);
     expect(status.metrics.get(METRIC.DeliveryStatusSuperseded)).toBe(2);
+    // The sender's recorded id is never replaced by the one in an event.
+    expect(await status.invoke(snsEvent(sesEvent('Complaint', { key: row.key, mailAt: MAIL_AT, at: plus(9_000), sesMessageId: 'other' })))).toMatchObject({ recorded: 1 });
+    expect((await db.ledger.get(row.key))?.providerMessageId).toBe('ses-1');
   });
 
   it('any order and any duplication of a message\'s events ends on its latest event', async () => {

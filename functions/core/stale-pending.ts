@@ -3,6 +3,7 @@ import type { LedgerRow } from './ledger-record';
 /** Opaque position in a paginated index query (DynamoDB's LastEvaluatedKey). */
 export type PageCursor = Readonly<Record<string, unknown>>;
 
+/** One page of stale PENDING rows from one shard. */
 export interface StalePendingPage {
   readonly rows: readonly LedgerRow[];
   /** Where the next page starts; `undefined` when the shard is exhausted. */

@@ -55,11 +55,13 @@ export interface ReclaimerRunSummary {
   readonly stoppedEarly: boolean;
 }
 
+/** Per-invocation inputs of a run. */
 export interface ReclaimerRunOptions {
   /** Time Lambda still grants this invocation; caps the budget further. @default unlimited */
   readonly remainingTimeMs?: number;
 }
 
+/** One bounded pass over the pending index; safe to run concurrently with senders and other reclaimers. */
 export interface Reclaimer {
   run(options?: ReclaimerRunOptions): Promise<ReclaimerRunSummary>;
 }

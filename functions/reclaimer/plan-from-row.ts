@@ -7,6 +7,7 @@ export const REQUEST_NOT_STORED =
   'RequestNotStored: the ledger row holds no rendered request (the message could not be addressed or rendered ' +
   'when it was claimed, or the row predates request storage); it cannot be sent from the ledger';
 
+/** A row's delivery plan, and whether its class is still configured. */
 export interface RowPlan {
   readonly plan: MessagePlan;
   /** False when the row's class is no longer configured and the conservative stand-in is used. */

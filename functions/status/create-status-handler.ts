@@ -39,6 +39,7 @@ export interface StatusRunSummary {
   readonly invalid: number;
 }
 
+/** The status Lambda's handler: SNS, EventBridge or CloudWatch Logs events in, a count of what happened out. */
 export type StatusHandler = (event: unknown, context: Context) => Promise<StatusRunSummary>;
 
 /**

@@ -8,6 +8,7 @@ import type { StatusEvent } from './status-event';
 /** Which delivery path an invocation came through. */
 export type StatusInputKind = 'sns' | 'cloudwatch-logs' | 'eventbridge' | 'unknown';
 
+/** An invocation's status events, and what could not be read as one. */
 export interface DecodedStatusInput {
   readonly kind: StatusInputKind;
   readonly events: readonly StatusEvent[];

@@ -26,6 +26,7 @@ export const SesEventSchema = z.object({
   subscription: Stamped.optional(),
   reject: z.object({ reason: z.string().optional() }).optional(),
 });
+/** The fields of an SES event the ledger reads. */
 export type SesEvent = z.infer<typeof SesEventSchema>;
 
 const KEY = /^[0-9a-f]{64}$/;

@@ -79,9 +79,10 @@ export function resolveAmbiguity(
   evidence: DeliveryEvidence,
   ambiguousForMs: number,
 ): AmbiguityResolution {
+  // Evidence, whenever there is some, beats every policy: the policies are for when nobody knows.
+  if (evidence === 'sent') return { action: 'mark-sent' };
+  if (evidence === 'not-sent') return { action: 'send', possibleDuplicate: false };
   if (messageClass.onAmbiguous === 'lookup') {
-    if (evidence === 'sent') return { action: 'mark-sent' };
-    if (evidence === 'not-sent') return { action: 'send', possibleDuplicate: false };
     if (ambiguousForMs < messageClass.evidenceWaitSeconds * 1000) return { action: 'wait' };
     return fallback(messageClass.lookupFallback);
   }

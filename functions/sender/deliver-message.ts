@@ -189,15 +189,16 @@ class DeliveryAttempt {
     previous: LedgerRow | undefined,
   ): Promise<MessageResult | undefined> {
     const messageClass = this.plan.messageClass;
-    const needsEvidence = messageClass.onAmbiguous === 'lookup';
-    const evidence = needsEvidence ? await gatherEvidence(previous, this.lookup()) : 'none';
+    // The row's own delivery evidence is free and settles any class; only `lookup` asks the provider.
+    const evidence = await gatherEvidence(previous, messageClass.onAmbiguous === 'lookup' ? this.lookup() : undefined);
     const resolution = resolveAmbiguity(messageClass, evidence, this.ctx.clock() - ambiguousSince);
     switch (resolution.action) {
       case 'mark-sent':
         this.count(METRIC.SentByEvidence);
         return this.finish(claim, {
           state: 'SENT',
-          providerMessageId: previous?.providerMessageId ?? `evidence:${previous?.deliveryStatus ?? 'lookup'}`,
+          // A unique placeholder: the provider-message-id index must not gather these under one value.
+          providerMessageId: previous?.providerMessageId ?? `evidence:${this.plan.key}`,
         });
       case 'give-up':
         this.count(METRIC.GaveUpAfterAmbiguity);
@@ -259,7 +260,7 @@ class DeliveryAttempt {
     }
     if (resolution.action === 'mark-sent') {
       this.count(METRIC.SentByEvidence);
-      return this.finish(claim, { state: 'SENT', providerMessageId: 'evidence:lookup' });
+      return this.finish(claim, { state: 'SENT', providerMessageId: `evidence:${this.plan.key}` });
     }
     // 'send' or 'wait': hand the claim back marked ambiguous; the next delivery applies the policy.
     await this.ctx.ledger.release(claim, { reason: 'ambiguous', detail: reason, ambiguousSince }, this.ctx.clock());

@@ -12,9 +12,16 @@ describe('message classes and the ambiguous window', () => {
     expect(cls('marketing')).toMatchObject({ onAmbiguous: 'give-up', smsType: 'Promotional' });
   });
 
-  it('resend sends again and flags the possible duplicate; give-up gives up', () => {
+  it('without evidence, resend sends again and flags the possible duplicate; give-up gives up', () => {
     expect(resolveAmbiguity(cls('otp'), 'none', 0)).toEqual({ action: 'send', possibleDuplicate: true });
-    expect(resolveAmbiguity(cls('marketing'), 'sent', 0)).toEqual({ action: 'give-up' });
+    expect(resolveAmbiguity(cls('marketing'), 'none', 0)).toEqual({ action: 'give-up' });
+  });
+
+  it('evidence, when there is some, decides for every class', () => {
+    for (const name of ['otp', 'transactional', 'marketing']) {
+      expect(resolveAmbiguity(cls(name), 'sent', 0)).toEqual({ action: 'mark-sent' });
+      expect(resolveAmbiguity(cls(name), 'not-sent', 0)).toEqual({ action: 'send', possibleDuplicate: false });
+    }
   });
 
   it('lookup follows the evidence, waits for it up to the bound, then falls back', () => {

@@ -101,3 +101,28 @@ describe('a crash at each step, followed by redelivery', () => {
     expect((await harness.outbox()).length).toBe(0);
   });
 });
+
+describe('delivery evidence settles an unknown outcome for any class', () => {
+  it('an otp whose dead attempt left evidence of a send is marked SENT, not resent', async () => {
+    const event = loginCodeEvent({ eventId: 'evt-otp-with-evidence', messageClass: 'otp' });
+    const key = idempotencyKey({ eventId: event.eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    const harness = new SenderHarness({ ledger: db.ledger });
+    const { newClaimRow } = await import('../../functions/core/ledger-decision');
+    const { RETENTION_MS } = await import('../support/sender-harness');
+    const now = harness.clock.now();
+    const row = newClaimRow(
+      { key, eventId: event.eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code', messageClass: 'otp', occurredAt: event.occurredAt },
+      'dead-owner',
+      now,
+      { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS },
+    );
+    await db.ledger.claim({ ...row, deliveryStatus: 'SUCCESS', providerMessageId: 'sns-from-dead-attempt' }, now);
+
+    harness.clock.advance(CLAIM_TIMEOUT_MS + 1);
+    expect(failedIds(await harness.invoke(sqsRecord(JSON.stringify(event))))).toEqual([]);
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT', providerMessageId: 'sns-from-dead-attempt' });
+    expect(await harness.outbox()).toEqual([]);
+    expect(harness.metrics.get(METRIC.SentByEvidence)).toBe(1);
+    expect(harness.metrics.get(METRIC.ResentAfterAmbiguity)).toBe(0);
+  });
+});

@@ -24,6 +24,8 @@ import { generateWorkload } from './workload';
 export interface SimulationOptions {
   /** @default 'this-sender' */
   readonly sender?: SenderName;
+  /** Builds the sender instead of `sender`'s default wiring (benchmark variants). @default buildSender */
+  readonly senderFactory?: (ports: SenderPorts) => SenderUnderTest;
   /** Queue messages to inject, duplicates included. @default 1000 */
   readonly events?: number;
   /** Share of injected messages that repeat an earlier event. @default 0.3 */
@@ -128,7 +130,7 @@ export async function runSimulation(options: SimulationOptions = {}): Promise<Si
       sendsPerInvocation: settings.sendsPerInvocation,
       runId: randomUUID().slice(0, 8),
     };
-    const sender = buildSender(settings.sender, ports);
+    const sender = options.senderFactory ? options.senderFactory(ports) : buildSender(settings.sender, ports);
     await sender.setup();
 
     const workload = generateWorkload({ messages: settings.events, duplicateRate: settings.duplicateRate, seed: settings.seed });
@@ -145,6 +147,8 @@ export async function runSimulation(options: SimulationOptions = {}): Promise<Si
 
     const started = Date.now();
     let injected = 0;
+    let firstSendAt = 0;
+    let lastSendAt = 0;
     const progress = options.onProgress
       ? setInterval(() => {
           options.onProgress?.({ injected, total: workload.items.length, acked: acks.length, inQueue: queue.size, elapsedMs: Date.now() - started });
@@ -156,6 +160,8 @@ export async function runSimulation(options: SimulationOptions = {}): Promise<Si
         const wait = due - Date.now();
         if (wait > 4) await new Promise((resolve) => setTimeout(resolve, wait));
         queue.send(item.body, { eventId: item.eventId, messageClass: item.messageClass, duplicate: item.duplicate });
+        lastSendAt = Date.now();
+        if (injected === 0) firstSendAt = lastSendAt;
         injected += 1;
       }
     };
@@ -191,7 +197,7 @@ export async function runSimulation(options: SimulationOptions = {}): Promise<Si
       source,
       acks,
       dynamo: counter.snapshot(),
-      timeline: { started, injectionEnded, ended },
+      timeline: { started, injectionEnded, ended, firstSendAt, lastSendAt },
       reclaimerRuns: reclaimer.runs,
     });
   } finally {

@@ -97,7 +97,13 @@ interface ReportInput {
   readonly source: LambdaEventSource<MessageMeta>;
   readonly acks: readonly { meta: MessageMeta; latencyMs: number; receiveCount: number }[];
   readonly dynamo: DynamoRequestTotals;
-  readonly timeline: { readonly started: number; readonly injectionEnded: number; readonly ended: number };
+  readonly timeline: {
+    readonly started: number;
+    readonly injectionEnded: number;
+    readonly ended: number;
+    readonly firstSendAt: number;
+    readonly lastSendAt: number;
+  };
   readonly reclaimerRuns: readonly ReclaimerRunSummary[];
 }
 
@@ -188,7 +194,7 @@ export function buildReport(input: ReportInput): SimulationReport {
   const total = sumClasses(finished, input.acks.map((a) => a.latencyMs));
 
   const busyMs = Math.max(1, input.source.busyMs);
-  const { started, injectionEnded, ended } = input.timeline;
+  const { started, ended } = input.timeline;
   const invocations = input.source.invocations;
   const faultsInjected = Object.fromEntries(FAULT_KINDS.map((k) => [k, ports.plan.injected[k]])) as Record<FaultKind, number>;
   const workload = {
@@ -222,7 +228,8 @@ export function buildReport(input: ReportInput): SimulationReport {
     throughput: {
       wallMs: ended - started,
       busyMs,
-      injectedPerSecond: round((workload.injected * 1000) / Math.max(1, injectionEnded - started), 0),
+      // n sends span n - 1 intervals.
+      injectedPerSecond: round(((workload.injected - 1) * 1000) / Math.max(1, input.timeline.lastSendAt - input.timeline.firstSendAt), 0),
       eventsPerSecond: round((input.acks.length * 1000) / busyMs, 0),
       messagesPerSecond: round((messages * 1000) / busyMs, 0),
       invocations: invocations.length,

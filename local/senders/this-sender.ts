@@ -13,14 +13,21 @@ import { FaultInjectingProvider } from '../fault-injecting-provider';
 import { createLocalReclaimer } from '../reclaimer-hook';
 import type { SenderPorts, SenderUnderTest } from './sender-under-test';
 
-/** The real sender handler (`createSenderHandler`) over the DynamoDB ledger, faults injected at its ports. */
-export function thisSender(ports: SenderPorts, tableName = `ledger-${ports.runId}`): SenderUnderTest {
+/**
+ * The real sender handler (`createSenderHandler`) over the DynamoDB ledger, faults injected at its ports.
+ * `createTable` replaces the stack's table definition (benchmark diagnostics only).
+ */
+export function thisSender(
+  ports: SenderPorts,
+  tableName = `ledger-${ports.runId}`,
+  createTable: (tableName: string) => Promise<void> = (name) => ensureLedgerTable(ports.adminClient, name),
+): SenderUnderTest {
   const ledger = new DynamoDbLedger(ports.client, tableName);
   const messageClasses = buildMessageClassRegistry();
   return {
     name: 'this-sender',
     description: 'createSenderHandler: conditional claim, fenced takeover, class policy for unknown outcomes',
-    setup: () => ensureLedgerTable(ports.adminClient, tableName),
+    setup: () => createTable(tableName),
     createHandler(env: ExecutionEnvironment) {
       const provider = bindToEnvironment(new FaultInjectingProvider(ports.outbox, ports.plan, env), env);
       return createSenderHandler({

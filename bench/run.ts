@@ -1,0 +1,278 @@
+/**
+ * `npm run bench`: this sender, the Powertools idempotency baseline and a naive check-then-insert
+ * sender, side by side in one run, on the same seeded workload and the same injected faults,
+ * against one dynalite on 127.0.0.1. Writes bench/results/{results.json,results.md,chart.svg}.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
+import { LEDGER_TABLE } from '../functions/core/ledger-table';
+import { NO_FAULTS, type FaultRates } from '../local/fault-plan';
+import { startLocalDynamo } from '../local/local-dynamo';
+import type { SenderName, SenderPorts } from '../local/senders/sender-under-test';
+import { thisSender } from '../local/senders/this-sender';
+import { DEFAULT_CHAOS } from '../local/simulate-options';
+import { runSimulation } from '../local/simulate';
+import type { SimulationReport } from '../local/simulation-report';
+import { markdownTable, textTable } from '../local/text-table';
+import { measureBundles, type BundleMeasure } from './bundle-size';
+import { renderChart } from './chart';
+import { describeAssumptions, estimateCost, type CostEstimate } from './cost-model';
+import { probeRequests, type RequestProbe } from './cost-probe';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const { values } = parseArgs({
+  options: { events: { type: 'string', default: '2000' }, seed: { type: 'string', default: '42' }, out: { type: 'string' } },
+});
+const RESULTS = resolve(values.out ?? join(import.meta.dirname, 'results'));
+
+const FAULTS: FaultRates = {
+  ...NO_FAULTS,
+  crashBeforeClaim: DEFAULT_CHAOS.crashRate,
+  crashAfterClaim: DEFAULT_CHAOS.crashRate,
+  crashAfterSend: DEFAULT_CHAOS.crashRate,
+  crashAfterOutcome: DEFAULT_CHAOS.crashRate,
+  providerTimeout: DEFAULT_CHAOS.providerTimeout,
+  providerThrottle: DEFAULT_CHAOS.providerThrottle,
+  providerReject: DEFAULT_CHAOS.providerReject,
+  dynamoThrottle: DEFAULT_CHAOS.dynamoThrottle,
+};
+const WORKLOAD = {
+  events: Number(values.events),
+  duplicateRate: 0.3,
+  rate: 1000,
+  concurrency: 16,
+  batchSize: 10,
+  sendsPerInvocation: 1,
+  seed: Number(values.seed),
+  faults: FAULTS,
+  maxReceiveCount: 5,
+} as const;
+const SENDERS: readonly { name: SenderName; label: string; gsiPerWrite: number }[] = [
+  { name: 'this-sender', label: 'this sender', gsiPerWrite: 2 },
+  { name: 'powertools', label: 'Powertools idempotency', gsiPerWrite: 0 },
+  { name: 'naive', label: 'naive check-then-insert', gsiPerWrite: 0 },
+];
+
+/**
+ * Diagnostic only: this sender on a ledger table without the stack's two GSIs. dynalite maintains
+ * GSIs synchronously inside each write (DynamoDB does it asynchronously, off the request path), so
+ * this run shows how much of any throughput gap is dynalite's index upkeep rather than the sender.
+ */
+const NO_GSI_DIAGNOSTIC = {
+  label: 'this sender, ledger without GSIs (diagnostic)',
+  factory: (ports: SenderPorts) => {
+    const sender = thisSender(ports, `ledger-nogsi-${ports.runId}`, async (TableName) => {
+      await ports.adminClient.send(
+        new CreateTableCommand({
+          TableName,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [{ AttributeName: LEDGER_TABLE.partitionKey, AttributeType: 'S' }],
+          KeySchema: [{ AttributeName: LEDGER_TABLE.partitionKey, KeyType: 'HASH' }],
+        }),
+      );
+    });
+    // The reclaimer queries the pending GSI, which this table lacks.
+    const { createReclaimer: _omit, ...withoutReclaimer } = sender;
+    return withoutReclaimer;
+  },
+};
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const started = Date.now();
+const dynamo = await startLocalDynamo({ separateProcess: true });
+const runs: Record<string, SimulationReport> = {};
+const probes: Record<string, RequestProbe> = {};
+const costs: Record<string, CostEstimate> = {};
+let bundles: BundleMeasure[] = [];
+let diagnostic: SimulationReport | undefined;
+try {
+  mkdirSync(join(RESULTS, '..', '..', '.local-data', 'bench'), { recursive: true });
+  for (const sender of SENDERS) {
+    log(`[${secs()}] ${sender.label}: ${WORKLOAD.events} queue messages at ${WORKLOAD.rate}/s, ${WORKLOAD.concurrency} concurrent invocations ...`);
+    runs[sender.name] = await runSimulation({
+      ...WORKLOAD,
+      sender: sender.name,
+      dynamo,
+      outboxFile: join(RESULTS, '..', '..', '.local-data', 'bench', `outbox-${sender.name}.jsonl`),
+    });
+    const r = runs[sender.name]!;
+    log(`[${secs()}]   ${r.throughput.eventsPerSecond} events/s, unexplained duplicates ${r.total.unexplainedDuplicates}, lost ${r.total.lost}`);
+  }
+  log(`[${secs()}] ${NO_GSI_DIAGNOSTIC.label} ...`);
+  diagnostic = await runSimulation({ ...WORKLOAD, senderFactory: NO_GSI_DIAGNOSTIC.factory, dynamo });
+  log(`[${secs()}]   ${diagnostic.throughput.eventsPerSecond} events/s, unexplained duplicates ${diagnostic.total.unexplainedDuplicates}, lost ${diagnostic.total.lost}`);
+  for (const sender of SENDERS) {
+    log(`[${secs()}] request probe: ${sender.label}`);
+    probes[sender.name] = await probeRequests(sender.name, dynamo, 200);
+  }
+} finally {
+  await dynamo.stop();
+}
+log(`[${secs()}] bundling and timing module initialisation`);
+bundles = await measureBundles(5);
+
+for (const sender of SENDERS) {
+  const r = runs[sender.name]!;
+  const m = Math.max(1, r.workload.messages);
+  const d = r.dynamo;
+  const failedConditions = d.conditionalFailures / m;
+  // On DynamoDB the item comes back with the failed condition: the follow-up GetItem disappears.
+  const fallbackGets = d.conditionalFailuresWithoutItem / m;
+  costs[sender.name] = estimateCost({
+    writeUnitsPerMessage: (d.writes / m - failedConditions) * (1 + sender.gsiPerWrite) + failedConditions,
+    readUnitsPerMessage: d.reads / m - fallbackGets,
+    dynamoRequestsPerMessage: d.requests / m - fallbackGets,
+    providerCallsPerMessage: r.total.providerCalls / m,
+  });
+}
+
+const ours = runs['this-sender']!;
+const powertools = runs.powertools!;
+const ratio = round(ours.throughput.eventsPerSecond / Math.max(1, powertools.throughput.eventsPerSecond), 2);
+const probe = probes['this-sender']!;
+const floors = [
+  { floor: 'injected rate, events/s', required: '>= 1000', measured: String(ours.throughput.injectedPerSecond), met: ours.throughput.injectedPerSecond >= 1000 },
+  {
+    floor: 'duplicates in the injected stream',
+    required: '>= 30%',
+    measured: `${round((100 * ours.workload.duplicates) / ours.workload.injected, 1)}%`,
+    met: ours.workload.duplicates / ours.workload.injected >= 0.3 - 1e-9,
+  },
+  { floor: 'concurrent workers (invocations)', required: '>= 16', measured: String(ours.settings.concurrency), met: ours.settings.concurrency >= 16 },
+  {
+    floor: 'duplicate provider calls outside resend-after-ambiguity',
+    required: '0',
+    measured: String(ours.total.unexplainedDuplicates),
+    met: ours.total.unexplainedDuplicates === 0,
+  },
+  { floor: 'lost messages', required: '0', measured: String(ours.total.lost), met: ours.total.lost === 0 },
+  { floor: 'DynamoDB write requests per delivered message', required: '<= 2', measured: String(probe.delivered.writes), met: probe.delivered.writes <= 2 },
+  {
+    floor: 'requests per suppressed duplicate (server returns the item)',
+    required: '<= 1',
+    measured: `${probe.suppressed.requestsOnAws} (dynalite, which does not return it: ${probe.suppressed.requestsOnDynalite})`,
+    met: probe.suppressed.requestsOnAws <= 1,
+  },
+  { floor: 'throughput vs Powertools baseline, same run', required: '>= 1.0x', measured: `${ratio}x`, met: ratio >= 1 },
+];
+
+const cols = SENDERS.map((s) => s.label);
+const cell = (f: (r: SimulationReport, p: RequestProbe, c: CostEstimate) => string | number) =>
+  SENDERS.map((s) => f(runs[s.name]!, probes[s.name]!, costs[s.name]!));
+const headline: (string | number)[][] = [
+  ['duplicate provider calls, unexplained', ...cell((r) => r.total.unexplainedDuplicates)],
+  ['duplicate provider calls, resend after ambiguity (otp)', ...cell((r) => r.total.resendAfterAmbiguity)],
+  ['lost messages', ...cell((r) => r.total.lost)],
+  ['parked in DLQ (redrive)', ...cell((r) => r.total.parkedInDeadLetterQueue)],
+  ['final UNKNOWN (marketing gave up)', ...cell((r) => r.total.finalStates.UNKNOWN ?? 0)],
+  ['throughput, events/s (busy time)', ...cell((r) => r.throughput.eventsPerSecond)],
+  ['throughput vs Powertools', ...cell((r) => `${round(r.throughput.eventsPerSecond / Math.max(1, powertools.throughput.eventsPerSecond), 2)}x`)],
+  ['latency p50 / p99 ms (inject to ack)', ...cell((r) => `${r.latencyMs.p50} / ${r.latencyMs.p99}`)],
+  ['DynamoDB requests per message (whole run)', ...cell((r) => r.dynamo.requestsPerMessage)],
+  ['DynamoDB writes per delivered message (probe)', ...cell((_, p) => p.delivered.writes)],
+  ['requests per suppressed duplicate, dynalite / AWS', ...cell((_, p) => `${p.suppressed.requestsOnDynalite} / ${p.suppressed.requestsOnAws}`)],
+  ['est. USD per million messages (DynamoDB + Lambda)', ...cell((_, __, c) => `${c.totalUsdPerMillion} (${c.dynamoUsdPerMillion} + ${c.lambdaUsdPerMillion})`)],
+];
+const diagnosticLine = diagnostic
+  ? `Diagnostic: ${NO_GSI_DIAGNOSTIC.label}: ${diagnostic.throughput.eventsPerSecond} events/s ` +
+    `(${round(diagnostic.throughput.eventsPerSecond / Math.max(1, powertools.throughput.eventsPerSecond), 2)}x Powertools), ` +
+    `unexplained duplicates ${diagnostic.total.unexplainedDuplicates}, lost ${diagnostic.total.lost}. dynalite updates GSIs inside each write; DynamoDB does not.`
+  : '';
+const floorRows = floors.map((f) => [f.floor, f.required, f.measured, f.met ? 'yes' : 'NO']);
+const bundleRows = bundles.map((b) => [b.name, `${kb(b.bytes)} KB`, `${kb(b.gzipBytes)} KB`, `${b.initMs} ms`, b.largestPackages.slice(0, 3).map((p) => `${p.name} ${kb(p.bytes)} KB`).join(', ')]);
+const environment = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; dynalite in a child process on 127.0.0.1; run order: ${SENDERS.map((s) => s.label).join(', ')}`;
+const workloadLine =
+  `${ours.workload.injected} queue messages (${ours.workload.distinctEvents} events + ${ours.workload.duplicates} duplicates, ${ours.workload.messages} messages) ` +
+  `injected at ${ours.throughput.injectedPerSecond}/s, ${WORKLOAD.concurrency} concurrent invocations x batch ${WORKLOAD.batchSize}, seed ${WORKLOAD.seed}; ` +
+  `faults per opportunity: crashes ${FAULTS.crashBeforeClaim} at each of 4 points, provider timeouts ${FAULTS.providerTimeout}, throttling ${FAULTS.providerThrottle}, ` +
+  `rejections ${FAULTS.providerReject}, DynamoDB throttling ${FAULTS.dynamoThrottle}`;
+
+const text = [
+  '',
+  `workload: ${workloadLine}`,
+  `machine: ${environment}`,
+  '',
+  textTable(['', ...cols], headline),
+  diagnosticLine,
+  '',
+  textTable(['floor', 'required', 'measured', 'met'], floorRows),
+  '',
+  textTable(['Lambda bundle', 'minified', 'gzip', 'init', 'largest packages'], bundleRows),
+  '',
+  describeAssumptions(),
+  '',
+  `bench took ${secs()}`,
+].join('\n');
+process.stdout.write(`${text}\n`);
+
+mkdirSync(RESULTS, { recursive: true });
+writeFileSync(
+  join(RESULTS, 'results.json'),
+  `${JSON.stringify({ workload: WORKLOAD, environment, floors, runs, probes, costs, bundles, assumptions: describeAssumptions() }, null, 2)}\n`,
+);
+writeFileSync(
+  join(RESULTS, 'chart.svg'),
+  renderChart(
+    SENDERS.map((s) => ({
+      label: s.label,
+      unexplainedDuplicates: runs[s.name]!.total.unexplainedDuplicates,
+      resendAfterAmbiguity: runs[s.name]!.total.resendAfterAmbiguity,
+      lost: runs[s.name]!.total.lost,
+      eventsPerSecond: runs[s.name]!.throughput.eventsPerSecond,
+    })),
+    `Same workload and faults: ${ours.workload.injected} events at ${ours.throughput.injectedPerSecond}/s, 30% duplicates, 16 workers`,
+  ),
+);
+writeFileSync(
+  join(RESULTS, 'results.md'),
+  [
+    '# Benchmark: this sender vs Powertools idempotency vs naive check-then-insert',
+    '',
+    `Workload: ${workloadLine}.`,
+    '',
+    `Machine: ${environment}.`,
+    '',
+    markdownTable(['', ...cols], headline),
+    '',
+    diagnosticLine,
+    '',
+    '![duplicates, lost and throughput](chart.svg)',
+    '',
+    '## Floors (issue 5)',
+    '',
+    markdownTable(['floor', 'required', 'measured', 'met'], floorRows),
+    '',
+    '## Lambda bundles',
+    '',
+    'esbuild, minified ESM, `@aws-sdk/*` external as on the Lambda runtime; initialisation = importing the bundle in a fresh `node` process (median of 5) with the environment `loadSenderConfig` requires and `DELIVERY_MODE=outbox`.',
+    '',
+    markdownTable(['Lambda', 'minified', 'gzip', 'init', 'largest packages'], bundleRows),
+    '',
+    '## Cost assumptions',
+    '',
+    ...describeAssumptions().split('\n').map((l) => `- ${l}`),
+    '',
+    '## How to read it',
+    '',
+    '- Duplicates are counted from each sender\'s outbox file (one line per provider call), not from any ledger.',
+    '- "Resend after ambiguity" is the one duplicate the design allows: class `otp` resends when a call may have reached the provider and its answer was lost.',
+    '- Lost = never reached the provider and not recorded as FAILED/UNKNOWN (for the baselines, which record no such state: not rejected and not unaddressable). Parked in DLQ = the record used up maxReceiveCount; a redrive finishes it.',
+    '- Throughput counts queue messages acknowledged per second of busy time (at least one invocation running), so waits for visibility timeouts after crashes do not count; every sender runs one delivery at a time per invocation.',
+    '',
+  ].join('\n'),
+);
+log(`results written to ${RESULTS}`);
+
+function secs(): string {
+  return `${Math.round((Date.now() - started) / 1000)} s`;
+}
+function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+function kb(bytes: number): number {
+  return Math.round(bytes / 102.4) / 10;
+}

@@ -23,3 +23,5 @@ async function main(argv: string[]): Promise<number> {
 }
 
 process.exitCode = await main(process.argv.slice(2));
+
+export {};

@@ -1,19 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { CHANNELS } from '../functions/core/idempotency-key';
-import { DIMENSION, METRICS_NAMESPACE, type MetricName } from '../functions/core/metric-names';
+import { DIMENSION, METRICS_NAMESPACE, SERVICE, type MetricName, type ServiceName } from '../functions/core/metric-names';
 
-/**
- * Values of the `service` dimension the Lambda code emits with every metric.
- * Each function also emits every metric with only this dimension, so alarms use it alone.
- */
-export const SERVICE = {
-  sender: 'sender',
-  reclaimer: 'reclaimer',
-} as const;
-
-/** A value of the `service` dimension. */
-export type ServiceName = (typeof SERVICE)[keyof typeof SERVICE];
+export { SERVICE, type ServiceName };
 
 /**
  * The dimension set of the per-message metrics, in the order of a SEARCH schema: the sender

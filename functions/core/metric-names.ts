@@ -35,6 +35,17 @@ export const METRIC = {
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
 
+/**
+ * Values of the `service` dimension: each function's Powertools `serviceName`. Every metric is
+ * also emitted with this dimension alone, so alarms use it alone.
+ */
+export const SERVICE = {
+  sender: 'sender',
+  reclaimer: 'reclaimer',
+  status: 'status',
+} as const;
+export type ServiceName = (typeof SERVICE)[keyof typeof SERVICE];
+
 /** Dimension names used with the metrics above. */
 export const DIMENSION = {
   service: 'service',

@@ -4,7 +4,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { powertoolsLog } from '../adapters/powertools-log';
 import { PowertoolsMetricsRecorder } from '../adapters/powertools-metrics';
 import { systemClock } from '../core/clock';
-import { METRICS_NAMESPACE } from '../core/metric-names';
+import { METRICS_NAMESPACE, SERVICE } from '../core/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
 import { createLedger, createProviders } from '../sender/wire-adapters';
 import { createReclaimerHandler } from './create-reclaimer-handler';
@@ -14,8 +14,8 @@ import { loadReclaimerLimits } from './reclaimer-config';
 // plus its optional limits; an unsafe combination fails here before any row is touched.
 const config = loadSenderConfig(process.env);
 const limits = loadReclaimerLimits(process.env, config);
-const logger = new Logger({ serviceName: 'reclaimer' });
-const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'reclaimer' });
+const logger = new Logger({ serviceName: SERVICE.reclaimer });
+const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE.reclaimer });
 const recorder = new PowertoolsMetricsRecorder(metrics);
 const ledger = createLedger(config);
 

@@ -5,7 +5,7 @@ import { powertoolsLog } from '../adapters/powertools-log';
 import { PowertoolsMetricsRecorder } from '../adapters/powertools-metrics';
 import { systemClock } from '../core/clock';
 import { ConfigurationError } from '../core/errors';
-import { METRICS_NAMESPACE } from '../core/metric-names';
+import { METRICS_NAMESPACE, SERVICE } from '../core/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
 import { BUILT_IN_TEMPLATES } from '../core/templates';
 import { createSenderHandler } from './create-sender-handler';
@@ -13,8 +13,8 @@ import { createDeadLetters, createLedger, createProviders } from './wire-adapter
 
 // Cold start: an unsafe or incomplete configuration fails here, loudly, before any message is touched.
 const config = loadSenderConfig(process.env);
-const logger = new Logger({ serviceName: 'sender' });
-const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'sender' });
+const logger = new Logger({ serviceName: SERVICE.sender });
+const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE.sender });
 const recorder = new PowertoolsMetricsRecorder(metrics);
 const deadLetters = createDeadLetters(config);
 if (!deadLetters) throw new ConfigurationError('DEAD_LETTER_QUEUE_URL is required for the Lambda sender');

@@ -3,15 +3,15 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { powertoolsLog } from '../adapters/powertools-log';
 import { PowertoolsMetricsRecorder } from '../adapters/powertools-metrics';
 import { systemClock } from '../core/clock';
-import { METRICS_NAMESPACE } from '../core/metric-names';
+import { METRICS_NAMESPACE, SERVICE } from '../core/metric-names';
 import { createLedger } from '../sender/wire-adapters';
 import { createStatusHandler } from './create-status-handler';
 import { loadStatusConfig } from './status-config';
 
 // Cold start: only the ledger table is needed.
 const config = loadStatusConfig(process.env);
-const logger = new Logger({ serviceName: 'status' });
-const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'status' });
+const logger = new Logger({ serviceName: SERVICE.status });
+const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE.status });
 const recorder = new PowertoolsMetricsRecorder(metrics);
 
 /**

@@ -1,20 +1,9 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { instrumentHandler, type ObservabilityHooks } from '../adapters/lambda-observability';
 import { createReclaimer, type ReclaimerDependencies, type ReclaimerRunSummary } from './create-reclaimer';
 
 /** The reclaimer's ports plus the Powertools pieces the Lambda wiring adds. */
-export interface ReclaimerHandlerDependencies extends ReclaimerDependencies {
-  /** Powertools logger for Lambda context injection. @default none (tests) */
-  readonly powertoolsLogger?: Logger;
-  /** Powertools metrics to publish at the end of each invocation. @default none (tests) */
-  readonly powertoolsMetrics?: Metrics;
-  /** Called at the end of each invocation, before metrics are published. @default none */
-  readonly flushMetrics?: () => void;
-}
+export interface ReclaimerHandlerDependencies extends ReclaimerDependencies, ObservabilityHooks {}
 
 /** Scheduled invocation: the EventBridge event's content is ignored. */
 export type ReclaimerHandler = (event: unknown, context: Context) => Promise<ReclaimerRunSummary>;
@@ -26,15 +15,7 @@ export type ReclaimerHandler = (event: unknown, context: Context) => Promise<Rec
  */
 export function createReclaimerHandler(deps: ReclaimerHandlerDependencies): ReclaimerHandler {
   const reclaimer = createReclaimer(deps);
-  const base = async (_event: unknown, context: Context): Promise<ReclaimerRunSummary> => {
-    try {
-      return await reclaimer.run({ remainingTimeMs: context.getRemainingTimeInMillis() });
-    } finally {
-      deps.flushMetrics?.();
-    }
-  };
-  const handler = middy(base);
-  if (deps.powertoolsLogger) handler.use(injectLambdaContext(deps.powertoolsLogger));
-  if (deps.powertoolsMetrics) handler.use(logMetrics(deps.powertoolsMetrics));
-  return handler as unknown as ReclaimerHandler;
+  const base = (_event: unknown, context: Context): Promise<ReclaimerRunSummary> =>
+    reclaimer.run({ remainingTimeMs: context.getRemainingTimeInMillis() });
+  return instrumentHandler(base, deps);
 }

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
-import { powertoolsLog } from '../adapters/powertools-log';
-import { PowertoolsMetricsRecorder } from '../adapters/powertools-metrics';
+import { createLambdaObservability } from '../adapters/lambda-observability';
 import { systemClock } from '../core/clock';
-import { METRICS_NAMESPACE, SERVICE } from '../core/metric-names';
+import { SERVICE } from '../core/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
 import { createLedger, createProviders } from '../sender/wire-adapters';
 import { createReclaimerHandler } from './create-reclaimer-handler';
@@ -14,9 +11,7 @@ import { loadReclaimerLimits } from './reclaimer-config';
 // plus its optional limits; an unsafe combination fails here before any row is touched.
 const config = loadSenderConfig(process.env);
 const limits = loadReclaimerLimits(process.env, config);
-const logger = new Logger({ serviceName: SERVICE.reclaimer });
-const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE.reclaimer });
-const recorder = new PowertoolsMetricsRecorder(metrics);
+const observability = createLambdaObservability(SERVICE.reclaimer);
 const ledger = createLedger(config);
 
 /** The reclaimer Lambda: invoked on a schedule (EventBridge), settles stale PENDING rows. */
@@ -24,11 +19,7 @@ export const handler = createReclaimerHandler({
   ledger,
   pending: ledger,
   providers: createProviders(config),
-  metrics: recorder,
-  flushMetrics: () => recorder.flush(),
-  log: powertoolsLog(logger),
-  powertoolsLogger: logger,
-  powertoolsMetrics: metrics,
+  ...observability,
   clock: systemClock,
   newOwnerToken: randomUUID,
   timing: { claimTimeoutMs: config.claimTimeoutMs, retentionMs: config.retentionMs },

@@ -1,24 +1,14 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { Logger } from '@aws-lambda-powertools/logger';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import pLimit from 'p-limit';
+import { instrumentHandler, type ObservabilityHooks } from '../adapters/lambda-observability';
 import { RetryLaterError } from '../core/errors';
 import { processRecord, type RecordContext } from './process-record';
 
 /** Everything the sender handler needs, injected: real adapters in Lambda, fakes or local servers in tests. */
-export interface SenderDependencies extends Omit<RecordContext, 'limit'> {
+export interface SenderDependencies extends Omit<RecordContext, 'limit'>, ObservabilityHooks {
   /** Most deliveries in flight at once across a batch. */
   readonly maxConcurrentSends: number;
-  /** Powertools logger for Lambda context injection. @default none (tests) */
-  readonly powertoolsLogger?: Logger;
-  /** Powertools metrics to publish at the end of each invocation. @default none (tests) */
-  readonly powertoolsMetrics?: Metrics;
-  /** Called at the end of each invocation, before metrics are published. @default none */
-  readonly flushMetrics?: () => void;
 }
 
 const LEDGER_WRITES_ALLOWANCE_MS = 2_000;
@@ -55,19 +45,11 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
       limit: (task) => limit(task),
       hasTimeForDelivery: () => context.getRemainingTimeInMillis() > timeNeededMs,
     };
-    try {
-      // One processor per invocation: it holds the batch's failure list.
-      return await processPartialResponse(event, (record: SQSRecord) => handleRecord(record, ctx), new BatchProcessor(EventType.SQS), {
-        context,
-        throwOnFullBatchFailure: false,
-      });
-    } finally {
-      deps.flushMetrics?.();
-    }
+    // One processor per invocation: it holds the batch's failure list.
+    return processPartialResponse(event, (record: SQSRecord) => handleRecord(record, ctx), new BatchProcessor(EventType.SQS), {
+      context,
+      throwOnFullBatchFailure: false,
+    });
   };
-
-  const handler = middy(base);
-  if (deps.powertoolsLogger) handler.use(injectLambdaContext(deps.powertoolsLogger));
-  if (deps.powertoolsMetrics) handler.use(logMetrics(deps.powertoolsMetrics));
-  return handler as unknown as SenderHandler;
+  return instrumentHandler(base, deps);
 }

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
-import { powertoolsLog } from '../adapters/powertools-log';
-import { PowertoolsMetricsRecorder } from '../adapters/powertools-metrics';
+import { createLambdaObservability } from '../adapters/lambda-observability';
 import { systemClock } from '../core/clock';
 import { ConfigurationError } from '../core/errors';
-import { METRICS_NAMESPACE, SERVICE } from '../core/metric-names';
+import { SERVICE } from '../core/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
 import { BUILT_IN_TEMPLATES } from '../core/templates';
 import { createSenderHandler } from './create-sender-handler';
@@ -13,9 +10,7 @@ import { createDeadLetters, createLedger, createProviders } from './wire-adapter
 
 // Cold start: an unsafe or incomplete configuration fails here, loudly, before any message is touched.
 const config = loadSenderConfig(process.env);
-const logger = new Logger({ serviceName: SERVICE.sender });
-const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE.sender });
-const recorder = new PowertoolsMetricsRecorder(metrics);
+const observability = createLambdaObservability(SERVICE.sender);
 const deadLetters = createDeadLetters(config);
 if (!deadLetters) throw new ConfigurationError('DEAD_LETTER_QUEUE_URL is required for the Lambda sender');
 
@@ -24,11 +19,7 @@ export const handler = createSenderHandler({
   ledger: createLedger(config),
   providers: createProviders(config),
   deadLetters,
-  metrics: recorder,
-  flushMetrics: () => recorder.flush(),
-  log: powertoolsLog(logger),
-  powertoolsLogger: logger,
-  powertoolsMetrics: metrics,
+  ...observability,
   clock: systemClock,
   newOwnerToken: randomUUID,
   timing: { claimTimeoutMs: config.claimTimeoutMs, retentionMs: config.retentionMs },

@@ -1,10 +1,6 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import pLimit from 'p-limit';
+import { instrumentHandler, type ObservabilityHooks } from '../adapters/lambda-observability';
 import type { Clock } from '../core/clock';
 import type { DeliveryStatusStore, RecordStatusResult } from '../core/delivery-status';
 import { keyPrefix } from '../core/idempotency-key';
@@ -15,19 +11,13 @@ import { decodeStatusInput, type StatusInputKind } from './decode-status-input';
 import type { StatusEvent } from './status-event';
 
 /** Everything the status handler needs, injected. */
-export interface StatusDependencies {
+export interface StatusDependencies extends ObservabilityHooks {
   readonly store: DeliveryStatusStore;
   readonly metrics: MetricsRecorder;
   readonly log: LogPort;
   readonly clock: Clock;
   /** Ledger writes in flight at once. @default 8 */
   readonly concurrency?: number;
-  /** Powertools logger for Lambda context injection. @default none (tests) */
-  readonly powertoolsLogger?: Logger;
-  /** Powertools metrics to publish at the end of each invocation. @default none (tests) */
-  readonly powertoolsMetrics?: Metrics;
-  /** Called at the end of each invocation, before metrics are published. @default none */
-  readonly flushMetrics?: () => void;
 }
 
 /** What one invocation did, per event. */
@@ -52,30 +42,22 @@ export function createStatusHandler(deps: StatusDependencies): StatusHandler {
   const limit = pLimit(deps.concurrency ?? 8);
 
   const base = async (input: unknown): Promise<StatusRunSummary> => {
-    try {
-      const decoded = decodeStatusInput(input);
-      for (const reason of decoded.invalid) {
-        deps.metrics.count(METRIC.DeliveryStatusInvalid);
-        deps.log.warn('Input is not a delivery-status event; ignored', { inputKind: decoded.kind, reason });
-      }
-      const results = await Promise.all(decoded.events.map((event) => limit(() => apply(event, deps))));
-      const count = (r: RecordStatusResult) => results.filter((x) => x === r).length;
-      return {
-        kind: decoded.kind,
-        recorded: count('recorded'),
-        superseded: count('superseded'),
-        unmatched: count('no-row'),
-        invalid: decoded.invalid.length,
-      };
-    } finally {
-      deps.flushMetrics?.();
+    const decoded = decodeStatusInput(input);
+    for (const reason of decoded.invalid) {
+      deps.metrics.count(METRIC.DeliveryStatusInvalid);
+      deps.log.warn('Input is not a delivery-status event; ignored', { inputKind: decoded.kind, reason });
     }
+    const results = await Promise.all(decoded.events.map((event) => limit(() => apply(event, deps))));
+    const count = (r: RecordStatusResult) => results.filter((x) => x === r).length;
+    return {
+      kind: decoded.kind,
+      recorded: count('recorded'),
+      superseded: count('superseded'),
+      unmatched: count('no-row'),
+      invalid: decoded.invalid.length,
+    };
   };
-
-  const handler = middy(base);
-  if (deps.powertoolsLogger) handler.use(injectLambdaContext(deps.powertoolsLogger));
-  if (deps.powertoolsMetrics) handler.use(logMetrics(deps.powertoolsMetrics));
-  return handler as unknown as StatusHandler;
+  return instrumentHandler(base, deps);
 }
 
 async function apply(event: StatusEvent, deps: StatusDependencies): Promise<RecordStatusResult> {

@@ -1,18 +1,13 @@
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
-import { powertoolsLog } from '../adapters/powertools-log';
-import { PowertoolsMetricsRecorder } from '../adapters/powertools-metrics';
+import { createLambdaObservability } from '../adapters/lambda-observability';
 import { systemClock } from '../core/clock';
-import { METRICS_NAMESPACE, SERVICE } from '../core/metric-names';
+import { SERVICE } from '../core/metric-names';
 import { createLedger } from '../sender/wire-adapters';
 import { createStatusHandler } from './create-status-handler';
 import { loadStatusConfig } from './status-config';
 
 // Cold start: only the ledger table is needed.
 const config = loadStatusConfig(process.env);
-const logger = new Logger({ serviceName: SERVICE.status });
-const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE.status });
-const recorder = new PowertoolsMetricsRecorder(metrics);
+const observability = createLambdaObservability(SERVICE.status);
 
 /**
  * The status Lambda: SES configuration-set events (through SNS or EventBridge) and SNS SMS
@@ -20,10 +15,6 @@ const recorder = new PowertoolsMetricsRecorder(metrics);
  */
 export const handler = createStatusHandler({
   store: createLedger(config),
-  metrics: recorder,
-  flushMetrics: () => recorder.flush(),
-  log: powertoolsLog(logger),
-  powertoolsLogger: logger,
-  powertoolsMetrics: metrics,
+  ...observability,
   clock: systemClock,
 });

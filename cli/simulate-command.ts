@@ -28,12 +28,14 @@ export async function run(argv: string[], io: SimulateCommandIo = {}): Promise<n
     return 0;
   }
   const interactive = !parsed.json && process.stderr.isTTY;
+  let lastLine = '';
   const report = await runSimulation({
     ...parsed.options,
     onProgress: (p) => {
-      const line = `injected ${p.injected}/${p.total}, acknowledged ${p.acked}, in queue ${p.inQueue}, ${Math.round(p.elapsedMs / 1000)} s`;
-      if (interactive) err(`\r${line}   `);
-      else if (!parsed.json) err(`${line}\n`);
+      const line = `injected ${p.injected}/${p.total}, acknowledged ${p.acked}, in queue ${p.inQueue}`;
+      if (interactive) err(`\r${line}, ${Math.round(p.elapsedMs / 1000)} s   `);
+      else if (!parsed.json && line !== lastLine) err(`${line}, ${Math.round(p.elapsedMs / 1000)} s\n`);
+      lastLine = line;
     },
   });
   if (interactive) err('\n');

@@ -43,7 +43,7 @@ const RUN: SimulationOptions = {
   timing: TEST_TIMING,
   // Enough receives that no record reaches the DLQ here: which records would is timing-dependent
   // (a crash costs every record of its batch a receive), and this test compares outcomes exactly.
-  maxReceiveCount: 10,
+  maxReceiveCount: 20,
 };
 
 describe('the chaos simulator', () => {

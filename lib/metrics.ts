@@ -54,3 +54,27 @@ export function byChannel(metricName: MetricName, period: Duration = DEFAULT_MET
       }),
   );
 }
+
+/** Channels with delivery-status evidence (push has none). */
+export const STATUS_CHANNELS = ['email', 'sms'] as const satisfies readonly (typeof CHANNELS)[number][];
+
+/**
+ * One line per channel the status Lambda reports (`email` from SES events, `sms` from SNS delivery
+ * logs): its per-channel counts carry the `channel` and `service` dimensions only.
+ */
+export function statusByChannel(
+  metricName: MetricName,
+  period: Duration = DEFAULT_METRIC_PERIOD,
+): cloudwatch.MathExpression[] {
+  const schema = `{${METRICS_NAMESPACE},${DIMENSION.channel},${DIMENSION.service}}`;
+  return STATUS_CHANNELS.map(
+    (channel) =>
+      new cloudwatch.MathExpression({
+        expression:
+          `SUM(SEARCH('${schema} MetricName="${metricName}" ${DIMENSION.service}="${SERVICE.status}" ` +
+          `${DIMENSION.channel}="${channel}"', 'Sum', ${period.toSeconds()}))`,
+        label: `${metricName} ${channel}`,
+        period,
+      }),
+  );
+}

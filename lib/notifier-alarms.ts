@@ -50,14 +50,24 @@ export interface NotifierAlarmOptions {
   readonly oldestMessageAge?: Duration;
 }
 
+/** The notifier's functions, by role. */
+export interface NotifierFunctions {
+  /** The SQS consumer. */
+  readonly sender: lambda.IFunction;
+  /** The scheduled reclaimer. */
+  readonly reclaimer: lambda.IFunction;
+  /** The delivery-status consumer. */
+  readonly status: lambda.IFunction;
+}
+
 /** What {@link NotifierAlarms} watches. */
 export interface NotifierAlarmsProps extends NotifierAlarmOptions {
   /** The main queue. */
   readonly queue: sqs.IQueue;
   /** The dead-letter queue. */
   readonly deadLetterQueue: sqs.IQueue;
-  /** The two functions. */
-  readonly functions: { readonly sender: lambda.IFunction; readonly reclaimer: lambda.IFunction };
+  /** The notifier's functions. */
+  readonly functions: NotifierFunctions;
   /** Alarm when `AWS/SNS SMSMonthToDateSpentUSD` exceeds this (USD). */
   readonly smsSpendThresholdUsd: number;
 }
@@ -76,6 +86,9 @@ export const ALARM = {
   senderThrottles: 'SenderThrottles',
   reclaimerErrors: 'ReclaimerErrors',
   reclaimerThrottles: 'ReclaimerThrottles',
+  statusErrors: 'StatusErrors',
+  statusThrottles: 'StatusThrottles',
+  deliveryStatusInvalid: 'DeliveryStatusInvalid',
   smsMonthToDateSpend: 'SmsMonthToDateSpend',
 } as const;
 
@@ -218,6 +231,24 @@ export class NotifierAlarms extends Construct {
         fnMetric(props.functions.reclaimer, 'Throttles'),
         0,
         'The reclaimer function was throttled.',
+      ),
+      [ALARM.statusErrors]: alarm(
+        ALARM.statusErrors,
+        fnMetric(props.functions.status, 'Errors'),
+        0,
+        'The delivery-status function failed whole invocations (ledger errors, configuration error); Lambda retries them twice, then drops the events.',
+      ),
+      [ALARM.statusThrottles]: alarm(
+        ALARM.statusThrottles,
+        fnMetric(props.functions.status, 'Throttles'),
+        0,
+        'The delivery-status function was throttled; delivery evidence arrives late.',
+      ),
+      [ALARM.deliveryStatusInvalid]: alarm(
+        ALARM.deliveryStatusInvalid,
+        notifierMetric(SERVICE.status, METRIC.DeliveryStatusInvalid, period),
+        0,
+        'The delivery-status function received input it cannot read as an SES event or an SNS SMS delivery log; it was ignored.',
       ),
       [ALARM.smsMonthToDateSpend]: alarm(
         ALARM.smsMonthToDateSpend,

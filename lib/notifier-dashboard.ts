@@ -4,7 +4,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRIC, type MetricName } from '../functions/core/metric-names';
-import { SERVICE, byChannel, notifierMetric, type ServiceName } from './metrics';
+import type { NotifierFunctions } from './notifier-alarms';
+import { SERVICE, byChannel, notifierMetric, statusByChannel, type ServiceName } from './metrics';
 
 /** What {@link NotifierDashboard} graphs. */
 export interface NotifierDashboardProps {
@@ -17,8 +18,8 @@ export interface NotifierDashboardProps {
   readonly queue: sqs.IQueue;
   /** The dead-letter queue. */
   readonly deadLetterQueue: sqs.IQueue;
-  /** The two functions. */
-  readonly functions: { readonly sender: lambda.IFunction; readonly reclaimer: lambda.IFunction };
+  /** The notifier's functions. */
+  readonly functions: NotifierFunctions;
   /**
    * Alarms shown in an alarm-status widget.
    * @default - no alarm widget
@@ -31,7 +32,8 @@ const HEIGHT = 6;
 
 /**
  * One-page operations view: sends, suppressed duplicates, ambiguous outcomes and how they
- * were resolved, failures by channel, queue depth and age, Lambda duration and concurrency.
+ * were resolved, failures by channel, delivery-status evidence, queue depth and age, Lambda
+ * duration and concurrency.
  */
 export class NotifierDashboard extends Construct {
   /** The dashboard. */
@@ -43,13 +45,14 @@ export class NotifierDashboard extends Construct {
       notifierMetric(service, name).with({ label });
     const graph = (title: string, left: cloudwatch.IMetric[], right?: cloudwatch.IMetric[]): cloudwatch.GraphWidget =>
       new cloudwatch.GraphWidget({ title, left, right, width: WIDTH, height: HEIGHT });
-    const { sender, reclaimer } = props.functions;
+    const { sender, reclaimer, status } = props.functions;
     const perFunction = (
       make: (fn: lambda.IFunction) => cloudwatch.Metric,
       suffix: string,
     ): cloudwatch.Metric[] => [
       make(sender).with({ label: `sender ${suffix}` }),
       make(reclaimer).with({ label: `reclaimer ${suffix}` }),
+      make(status).with({ label: `status ${suffix}` }),
     ];
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Resource', {
@@ -126,6 +129,18 @@ export class NotifierDashboard extends Construct {
           statistic: 'Maximum',
           label: 'SMSMonthToDateSpentUSD',
         }),
+      ]),
+    );
+    this.dashboard.addWidgets(
+      graph('Delivery status events (status Lambda)', [
+        m(SERVICE.status, METRIC.DeliveryStatusRecorded),
+        m(SERVICE.status, METRIC.DeliveryStatusSuperseded),
+        m(SERVICE.status, METRIC.DeliveryStatusUnmatched),
+        m(SERVICE.status, METRIC.DeliveryStatusInvalid),
+      ]),
+      graph('Delivery status recorded and unmatched by channel', [
+        ...statusByChannel(METRIC.DeliveryStatusRecorded),
+        ...statusByChannel(METRIC.DeliveryStatusUnmatched),
       ]),
     );
     if (props.alarms?.length) {

@@ -14,6 +14,7 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_ENTRIES = {
   sender: join(REPO_ROOT, 'functions', 'sender', 'handler.ts'),
   reclaimer: join(REPO_ROOT, 'functions', 'reclaimer', 'handler.ts'),
+  status: join(REPO_ROOT, 'functions', 'status', 'handler.ts'),
 } as const;
 
 /** Settings of one notifier function. */
@@ -46,7 +47,7 @@ export interface NotifierFunction {
  * Creates `${id}Logs`, `${id}Role` and the function `${id}` in `scope`: Node.js 22 on arm64, bundled
  * as ESM with the local esbuild (no Docker), JSON logs to its own log group that masks e-mail addresses
  * and phone numbers, and a role that may only write that log group (no managed policies).
- * The sender, the reclaimer and later functions (e.g. a delivery-status consumer) share it.
+ * The sender, the reclaimer and the delivery-status function share it.
  */
 export function createNotifierFunction(scope: Construct, id: string, options: NotifierFunctionOptions): NotifierFunction {
   const logGroup = new logs.LogGroup(scope, `${id}Logs`, {

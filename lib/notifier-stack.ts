@@ -39,6 +39,8 @@ export class NotifierStack extends Stack {
     output('ReclaimerFunctionName', n.reclaimerFunction.functionName, 'Reclaimer Lambda');
     output('SenderLogGroupName', n.senderLogGroup.logGroupName, 'Sender log group (addresses masked)');
     output('ReclaimerLogGroupName', n.reclaimerLogGroup.logGroupName, 'Reclaimer log group (addresses masked)');
+    output('StatusFunctionName', n.statusFunction.functionName, 'Delivery-status Lambda');
+    output('StatusLogGroupName', n.statusLogGroup.logGroupName, 'Delivery-status log group (addresses masked)');
     output('SesConfigurationSetName', n.configurationSetName, 'SES configuration set used for every e-mail');
     output('AlarmTopicArn', n.alarmTopic.topicArn, 'SNS topic the alarms notify');
     output('DashboardName', n.dashboard.dashboardName, 'CloudWatch dashboard');

@@ -21,6 +21,8 @@ import { timingViolations } from '../functions/core/timing-invariants';
 import { loadReclaimerLimits } from '../functions/reclaimer/reclaimer-config';
 import { type AlarmName, NotifierAlarms, type NotifierAlarmOptions } from './notifier-alarms';
 import { NotifierDashboard } from './notifier-dashboard';
+import { DeliveryStatus } from './notifier-status';
+import { accountSdkCall } from './account-settings';
 import { createNotifierFunction, DEFAULT_ENTRIES } from './notifier-function';
 
 /** Smallest allowed `maxReceiveCount`: fewer receives let throttled deliveries reach the DLQ unprocessed. */
@@ -70,8 +72,9 @@ export interface IdempotentNotifierProps {
    */
   readonly sesIdentity?: string;
   /**
-   * Name of an existing SES configuration set every e-mail is sent with.
-   * @default - a configuration set is created (reputation metrics on); delivery-event destinations can be added to `configurationSet`
+   * Name of an existing SES configuration set every e-mail is sent with. The delivery-event destination
+   * is added to it unless `sesEventDestination` is false.
+   * @default - a configuration set is created (reputation metrics on)
    */
   readonly sesConfigurationSetName?: string;
 
@@ -176,12 +179,12 @@ export interface IdempotentNotifierProps {
 
   // ---- Sender function ----
   /**
-   * Timeout of the sender (and reclaimer) function.
+   * Timeout of the sender, reclaimer and status functions.
    * @default Duration.seconds(30)
    */
   readonly functionTimeout?: Duration;
   /**
-   * Memory of the sender and reclaimer functions, in MB.
+   * Memory of the sender, reclaimer and status functions, in MB.
    * @default 512
    */
   readonly memorySize?: number;
@@ -260,6 +263,39 @@ export interface IdempotentNotifierProps {
    */
   readonly reclaimerEntry?: string;
 
+  // ---- Delivery status ----
+  /**
+   * Add an event destination to the configuration set that publishes send, delivery, bounce,
+   * complaint, reject, delivery-delay and rendering-failure events to the default EventBridge bus,
+   * where a rule passes this configuration set's events to the status Lambda. With
+   * `sesConfigurationSetName` the destination is added to that existing set by name. Set false when
+   * the set's destinations are managed elsewhere, and add an EventBridge destination for those event
+   * types yourself: the rule is created either way.
+   * @default true
+   */
+  readonly sesEventDestination?: boolean;
+  /**
+   * Send the account's SNS SMS delivery-status logs (`sns/<region>/<account>/DirectPublishToPhoneNumber`
+   * and `.../Failure`) to the status Lambda through subscription filters. The log groups are created if
+   * missing and never deleted by this stack. SNS only writes them once delivery-status logging is on for
+   * the account (see `smsDeliveryStatusSuccessSamplingPercent`). Needs `smsEnabled`.
+   * @default false
+   */
+  readonly smsDeliveryStatusLogs?: boolean;
+  /**
+   * Turn on the account's SMS delivery-status logging with this success sampling rate (0-100; failures
+   * are always logged), through a custom resource calling `SNS.SetSMSAttributes` with a logging role this
+   * stack creates (and retains). Account and region wide: leave unset when another stack or a person
+   * manages it. Needs `smsDeliveryStatusLogs`.
+   * @default - not managed by this stack
+   */
+  readonly smsDeliveryStatusSuccessSamplingPercent?: number;
+  /**
+   * Entry file of the status handler (exports `handler`).
+   * @default - `functions/status/handler.ts` of this repository
+   */
+  readonly statusEntry?: string;
+
   // ---- Operations ----
   /**
    * Alarm thresholds and notification targets.
@@ -288,7 +324,8 @@ interface Resolved {
 
 /**
  * Idempotent notification sender: SQS queue (+ DLQ) -> sender Lambda -> DynamoDB send ledger ->
- * SES v2 / SNS, a scheduled reclaimer for stale claims, alarms and a dashboard.
+ * SES v2 / SNS, a scheduled reclaimer for stale claims, a delivery-status Lambda fed by SES
+ * configuration-set events (and optionally SNS SMS delivery logs), alarms and a dashboard.
  *
  * Every timing invariant the handler relies on is checked at synth: a bad configuration
  * throws here instead of producing a template.
@@ -304,6 +341,12 @@ export class IdempotentNotifier extends Construct {
   public readonly senderFunction: NodejsFunction;
   /** The reclaimer function (scheduled). */
   public readonly reclaimerFunction: NodejsFunction;
+  /** The delivery-status function (SES events, SMS delivery logs -> ledger). */
+  public readonly statusFunction: NodejsFunction;
+  /** Log group of the status function (data-protection policy attached). */
+  public readonly statusLogGroup: logs.LogGroup;
+  /** The delivery-status wiring: SES event destination and rule, SMS log subscriptions. */
+  public readonly deliveryStatus: DeliveryStatus;
   /** The schedule that invokes the reclaimer. */
   public readonly reclaimerRule: events.Rule;
   /** Log group of the sender (data-protection policy attached). */
@@ -314,7 +357,7 @@ export class IdempotentNotifier extends Construct {
   public readonly configurationSetName: string;
   /** The SES configuration set (created or imported); add event destinations to it. */
   public readonly configurationSet: ses.IConfigurationSet;
-  /** The environment both functions receive (keys are values of `ENV`). */
+  /** The environment the sender and the reclaimer receive (keys are values of `ENV`); the status function gets only the table name. */
   public readonly environment: Readonly<Record<string, string>>;
   /** Topic the alarms notify. */
   public readonly alarmTopic: sns.ITopic;
@@ -464,6 +507,25 @@ export class IdempotentNotifier extends Construct {
       targets: [new eventsTargets.LambdaFunction(reclaimer.fn, { retryAttempts: 0 })],
     });
 
+    // ---- Delivery status ----
+    const smsDeliveryStatusLogs = props.smsDeliveryStatusLogs ?? false;
+    if (smsDeliveryStatusLogs && !(props.smsEnabled ?? true)) {
+      throw new Error('IdempotentNotifier: smsDeliveryStatusLogs needs smsEnabled');
+    }
+    this.deliveryStatus = new DeliveryStatus(this, 'DeliveryStatus', {
+      table: this.table,
+      configurationSet: this.configurationSet,
+      addSesEventDestination: props.sesEventDestination ?? true,
+      smsDeliveryStatusLogs,
+      smsSuccessSamplingPercent: props.smsDeliveryStatusSuccessSamplingPercent,
+      entry: props.statusEntry ?? DEFAULT_ENTRIES.status,
+      timeout: resolved.functionTimeout,
+      memorySize: props.memorySize ?? 512,
+      logRetention,
+    });
+    this.statusFunction = this.deliveryStatus.fn;
+    this.statusLogGroup = this.deliveryStatus.logGroup;
+
     // ---- Least-privilege IAM ----
     for (const fn of [sender.fn, reclaimer.fn]) this.grantDelivery(fn, props, stack);
     // The sender moves invalid events to the DLQ with their reason: SendMessage there, nothing else.
@@ -492,7 +554,7 @@ export class IdempotentNotifier extends Construct {
       ...props.alarms,
       queue: this.queue,
       deadLetterQueue: this.deadLetterQueue,
-      functions: { sender: sender.fn, reclaimer: reclaimer.fn },
+      functions: { sender: sender.fn, reclaimer: reclaimer.fn, status: this.statusFunction },
       smsSpendThresholdUsd:
         props.smsSpendAlarmThresholdUsd ?? Math.round((props.smsMonthlySpendLimitUsd ?? 1) * 80) / 100,
     });
@@ -502,7 +564,7 @@ export class IdempotentNotifier extends Construct {
       dashboardName: props.dashboardName,
       queue: this.queue,
       deadLetterQueue: this.deadLetterQueue,
-      functions: { sender: sender.fn, reclaimer: reclaimer.fn },
+      functions: { sender: sender.fn, reclaimer: reclaimer.fn, status: this.statusFunction },
       alarms: Object.values(alarms.alarms),
     }).dashboard;
   }
@@ -608,36 +670,20 @@ export class IdempotentNotifier extends Construct {
     if (!(Number.isFinite(limitUsd) && limitUsd >= 0)) {
       throw new Error(`IdempotentNotifier: smsMonthlySpendLimitUsd (${limitUsd}) must be a non-negative number`);
     }
-    const call: cr.AwsSdkCall = {
-      service: 'SNS',
-      action: 'setSMSAttributes',
-      parameters: { attributes: { MonthlySpendLimit: String(limitUsd) } },
-      physicalResourceId: cr.PhysicalResourceId.of('sns-sms-monthly-spend-limit'),
-    };
-    const resource = new cr.AwsCustomResource(this, 'SmsMonthlySpendLimit', {
-      onCreate: call,
-      onUpdate: call,
+    const resource = accountSdkCall(this, 'SmsMonthlySpendLimit', {
+      call: {
+        service: 'SNS',
+        action: 'setSMSAttributes',
+        parameters: { attributes: { MonthlySpendLimit: String(limitUsd) } },
+        physicalResourceId: cr.PhysicalResourceId.of('sns-sms-monthly-spend-limit'),
+      },
       // On delete the account keeps its limit: lowering it silently could stop other senders' SMS.
-      policy: cr.AwsCustomResourcePolicy.fromStatements([
-        new iam.PolicyStatement({ actions: ['sns:SetSMSAttributes'], resources: ['*'] }),
-      ]),
-      installLatestAwsSdk: false,
-      logGroup: new logs.LogGroup(this, 'SmsMonthlySpendLimitLogs', {
-        retention: logs.RetentionDays.ONE_MONTH,
-        removalPolicy: RemovalPolicy.DESTROY,
-      }),
+      statements: [new iam.PolicyStatement({ actions: ['sns:SetSMSAttributes'], resources: ['*'] })],
     });
     Validations.of(resource).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'sns:SetSMSAttributes supports no resource-level permissions; the policy allows that one action only.',
     });
-    const provider = Stack.of(this).node.tryFindChild(`AWS${cr.AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`);
-    if (provider) {
-      Validations.of(provider).acknowledge({
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-        reason: 'The CDK-provided custom-resource function (singleton) only writes its own logs with this managed policy.',
-      });
-    }
   }
 }
 

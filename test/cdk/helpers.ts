@@ -26,6 +26,7 @@ export const BASE_PROPS: IdempotentNotifierProps = {
   emailFrom: 'notifications@example.com',
   senderEntry: STUB_ENTRY,
   reclaimerEntry: STUB_ENTRY,
+  statusEntry: STUB_ENTRY,
 };
 
 /** A new app with the cdk.json context, bundling skipped, plus `context`. */

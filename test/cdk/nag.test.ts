@@ -24,6 +24,14 @@ const variants: Record<string, Partial<IdempotentNotifierProps>> = {
   'SMS spend limit managed': { smsMonthlySpendLimitUsd: 20 },
   'push limited to platform applications': { pushPlatformApplications: ['APNS/app', 'GCM/app'] },
   'SMS and push disabled': { smsEnabled: false, pushEnabled: false },
+  'SMS delivery-status logs consumed': { smsDeliveryStatusLogs: true },
+  'SMS delivery-status logging and spend limit managed': {
+    smsDeliveryStatusLogs: true,
+    smsDeliveryStatusSuccessSamplingPercent: 100,
+    smsMonthlySpendLimitUsd: 20,
+  },
+  'existing configuration set': { sesConfigurationSetName: 'prod-set' },
+  'SES event destination managed elsewhere': { sesEventDestination: false },
   'producers wired': {
     producerTopicArns: ['arn:aws:sns:eu-west-1:111122223333:orders'],
     producerEventRules: [{ eventPattern: { source: ['shop.orders'] } }],
@@ -39,7 +47,7 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('lets the app synthesize with the plugin registered, as bin/app.ts does', () => {
-    const { app } = appWithNag({ smsMonthlySpendLimitUsd: 20 });
+    const { app } = appWithNag({ smsMonthlySpendLimitUsd: 20, smsDeliveryStatusLogs: true, smsDeliveryStatusSuccessSamplingPercent: 100 });
     expect(() => app.synth()).not.toThrow();
   });
 
@@ -50,7 +58,11 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('gives every acknowledged finding a written reason', () => {
-    const { app, nag } = appWithNag({ smsMonthlySpendLimitUsd: 20 });
+    const { app, nag } = appWithNag({
+      smsMonthlySpendLimitUsd: 20,
+      smsDeliveryStatusLogs: true,
+      smsDeliveryStatusSuccessSamplingPercent: 100,
+    });
     nag.validateScope(app);
     const acks = acknowledgements(app);
     expect(acks.size).toBeGreaterThan(0);

@@ -283,7 +283,8 @@ describe('functions', () => {
 
   it('keeps logs for the configured retention with a data-protection policy masking e-mail addresses and phone numbers', () => {
     const groups = resourcesOfType(synth({ logRetention: logs.RetentionDays.TWO_WEEKS }).template, 'AWS::Logs::LogGroup');
-    expect(Object.keys(groups)).toHaveLength(2);
+    // sender, reclaimer, status
+    expect(Object.keys(groups)).toHaveLength(3);
     for (const group of Object.values(groups)) {
       expect(group['RetentionInDays']).toBe(14);
       const policy = group['DataProtectionPolicy'] as {
@@ -310,6 +311,7 @@ describe('functions', () => {
   it('bundles the repository handlers by default', () => {
     expect(DEFAULT_ENTRIES.sender).toMatch(/functions\/sender\/handler\.ts$/);
     expect(DEFAULT_ENTRIES.reclaimer).toMatch(/functions\/reclaimer\/handler\.ts$/);
+    expect(DEFAULT_ENTRIES.status).toMatch(/functions\/status\/handler\.ts$/);
   });
 });
 
@@ -376,6 +378,8 @@ describe('stack outputs', () => {
         'ReclaimerFunctionName',
         'SenderLogGroupName',
         'ReclaimerLogGroupName',
+        'StatusFunctionName',
+        'StatusLogGroupName',
         'SesConfigurationSetName',
         'AlarmTopicArn',
         'DashboardName',

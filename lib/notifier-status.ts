@@ -1,0 +1,134 @@
+import type { Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as ses from 'aws-cdk-lib/aws-ses';
+import { Construct } from 'constructs';
+import { LEDGER_TABLE } from '../functions/core/ledger-table';
+import { ENV } from '../functions/core/sender-config';
+import { loadStatusConfig } from '../functions/status/status-config';
+import { createNotifierFunction } from './notifier-function';
+import { SmsDeliveryStatusLogs } from './sms-delivery-status';
+
+/**
+ * The SES events the status Lambda records: every stage of a message's life SES reports without
+ * open/click tracking (those need tracking domains and say nothing about whether SES sent it).
+ */
+export const SES_STATUS_EVENTS: readonly ses.EmailSendingEvent[] = [
+  ses.EmailSendingEvent.SEND,
+  ses.EmailSendingEvent.DELIVERY,
+  ses.EmailSendingEvent.BOUNCE,
+  ses.EmailSendingEvent.COMPLAINT,
+  ses.EmailSendingEvent.REJECT,
+  ses.EmailSendingEvent.DELIVERY_DELAY,
+  ses.EmailSendingEvent.RENDERING_FAILURE,
+];
+
+/** SES tags every published event with its configuration set (`mail.tags['ses:configuration-set']`). */
+export const SES_CONFIGURATION_SET_TAG = 'ses:configuration-set';
+
+/** What {@link DeliveryStatus} wires. */
+export interface DeliveryStatusProps {
+  /** The send ledger the status is recorded on. */
+  readonly table: dynamodb.ITable;
+  /** The configuration set every e-mail is sent with. */
+  readonly configurationSet: ses.IConfigurationSet;
+  /** Add the EventBridge event destination to the configuration set (false: someone else does). */
+  readonly addSesEventDestination: boolean;
+  /** Consume the account's SNS SMS delivery-status logs. */
+  readonly smsDeliveryStatusLogs: boolean;
+  /**
+   * Turn on the account's SMS delivery-status logging with this success sampling rate (percent).
+   * @default - the account setting is not managed
+   */
+  readonly smsSuccessSamplingPercent?: number;
+  /** Entry file of the status handler. */
+  readonly entry: string;
+  /** Function timeout. */
+  readonly timeout: Duration;
+  /** Memory in MB. */
+  readonly memorySize: number;
+  /** Retention of its log group. */
+  readonly logRetention: logs.RetentionDays;
+}
+
+/**
+ * The delivery-status path: the status Lambda (ledger `UpdateItem`/`GetItem`, `Query` on the
+ * provider-message-id index, nothing else), SES configuration-set events through the default
+ * event bus, and optionally the SNS SMS delivery-status logs through subscription filters.
+ */
+export class DeliveryStatus extends Construct {
+  /** The status function. */
+  public readonly fn: NodejsFunction;
+  /** Its log group (data-protection policy attached). */
+  public readonly logGroup: logs.LogGroup;
+  /** The rule on the default event bus that passes this configuration set's SES events to the function. */
+  public readonly sesEventRule: events.Rule;
+  /** The configuration set's EventBridge event destination, unless `addSesEventDestination` was false. */
+  public readonly sesEventDestination?: ses.ConfigurationSetEventDestination;
+  /** The SMS delivery-status log subscriptions, when enabled. */
+  public readonly smsLogs?: SmsDeliveryStatusLogs;
+
+  constructor(scope: Construct, id: string, props: DeliveryStatusProps) {
+    super(scope, id);
+    const environment = { [ENV.tableName]: props.table.tableName };
+    loadStatusConfig(environment);
+    const status = createNotifierFunction(this, 'Status', {
+      entry: props.entry,
+      description: 'Idempotent notification delivery status: SES events and SNS SMS delivery logs -> ledger',
+      timeout: props.timeout,
+      memorySize: props.memorySize,
+      logRetention: props.logRetention,
+      environment,
+    });
+    this.fn = status.fn;
+    this.logGroup = status.logGroup;
+
+    // Exactly what DynamoDbLedger.recordDeliveryStatus and keyForProviderMessageId call.
+    status.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'RecordDeliveryStatus',
+        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        resources: [props.table.tableArn],
+      }),
+    );
+    status.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'QueryProviderMessageIndex',
+        actions: ['dynamodb:Query'],
+        resources: [`${props.table.tableArn}/index/${LEDGER_TABLE.providerMessageIndex.name}`],
+      }),
+    );
+
+    // EventBridge over SNS: the handler checks `source: aws.ses` on this path, the rule can match our configuration set alone, and SES needs no topic (nor a KMS key) to publish.
+    const defaultBus = events.EventBus.fromEventBusName(this, 'DefaultBus', 'default');
+    if (props.addSesEventDestination) {
+      this.sesEventDestination = new ses.ConfigurationSetEventDestination(this, 'SesEventDestination', {
+        configurationSet: props.configurationSet,
+        destination: ses.EventDestination.eventBus(defaultBus),
+        events: [...SES_STATUS_EVENTS],
+      });
+    }
+    this.sesEventRule = new events.Rule(this, 'SesEventRule', {
+      description: 'SES events of the notifier configuration set -> delivery-status Lambda',
+      eventBus: defaultBus,
+      eventPattern: {
+        source: ['aws.ses'],
+        detail: { mail: { tags: { [SES_CONFIGURATION_SET_TAG]: [props.configurationSet.configurationSetName] } } },
+      },
+      targets: [new eventsTargets.LambdaFunction(status.fn)],
+    });
+
+    if (props.smsDeliveryStatusLogs) {
+      this.smsLogs = new SmsDeliveryStatusLogs(this, 'SmsLogs', {
+        destination: status.fn,
+        successSamplingPercent: props.smsSuccessSamplingPercent,
+      });
+    } else if (props.smsSuccessSamplingPercent !== undefined) {
+      throw new Error('IdempotentNotifier: smsDeliveryStatusSuccessSamplingPercent needs smsDeliveryStatusLogs: true');
+    }
+  }
+}

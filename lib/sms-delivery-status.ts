@@ -1,0 +1,140 @@
+import { ArnFormat, Aws, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
+import * as cr from 'aws-cdk-lib/custom-resources';
+import { Construct } from 'constructs';
+import { accountSdkCall } from './account-settings';
+
+/** Names of the log groups SNS writes SMS delivery status to (successes, failures) in this account and region. */
+export function smsDeliveryLogGroupNames(): { readonly success: string; readonly failure: string } {
+  const success = `sns/${Aws.REGION}/${Aws.ACCOUNT_ID}/DirectPublishToPhoneNumber`;
+  return { success, failure: `${success}/Failure` };
+}
+
+/** What {@link SmsDeliveryStatusLogs} wires. */
+export interface SmsDeliveryStatusLogsProps {
+  /** The function the log lines are sent to. */
+  readonly destination: lambda.IFunction;
+  /**
+   * Turn on the account's SMS delivery-status logging (SNS `SetSMSAttributes`:
+   * `DeliveryStatusIAMRole`, `DeliveryStatusSuccessSamplingRate`) with this success sampling rate.
+   * @default - the account setting is not managed by this stack
+   */
+  readonly successSamplingPercent?: number;
+}
+
+/**
+ * Subscription filters from the account's SNS SMS delivery-status log groups to a function.
+ *
+ * SNS creates those log groups at its first delivery-status write (the `/Failure` one at the first
+ * failure), so they may not exist at deploy time, and when they do exist they belong to the
+ * account, not to this stack. A custom resource therefore creates each one only if it is missing
+ * and never deletes it; the filters are attached to them by name.
+ */
+export class SmsDeliveryStatusLogs extends Construct {
+  /** The subscription filters (success, failure). */
+  public readonly filters: readonly logs.SubscriptionFilter[];
+  /** The role SNS writes the logs with, when the account setting is managed. */
+  public readonly loggingRole?: iam.Role;
+
+  constructor(scope: Construct, id: string, props: SmsDeliveryStatusLogsProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const names = smsDeliveryLogGroupNames();
+    const groupArn = (name: string): string =>
+      stack.formatArn({ service: 'logs', resource: 'log-group', resourceName: name, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+
+    this.filters = (
+      [
+        ['Success', names.success],
+        ['Failure', names.failure],
+      ] as const
+    ).map(([which, name]) => {
+      const ensured = accountSdkCall(this, `Ensure${which}LogGroup`, {
+        call: {
+          service: 'CloudWatchLogs',
+          action: 'createLogGroup',
+          parameters: { logGroupName: name },
+          physicalResourceId: cr.PhysicalResourceId.of(`sns-sms-delivery-status-${which.toLowerCase()}-log-group`),
+          ignoreErrorCodesMatching: 'ResourceAlreadyExistsException',
+        },
+        statements: [new iam.PolicyStatement({ actions: ['logs:CreateLogGroup'], resources: [groupArn(name)] })],
+      });
+      const filter = new logs.SubscriptionFilter(this, `${which}Filter`, {
+        logGroup: logs.LogGroup.fromLogGroupName(this, `${which}LogGroup`, name),
+        destination: new LambdaDestination(props.destination),
+        filterPattern: logs.FilterPattern.allEvents(),
+      });
+      filter.node.addDependency(ensured);
+      return filter;
+    });
+
+    if (props.successSamplingPercent !== undefined) {
+      this.loggingRole = this.manageAccountLogging(props.successSamplingPercent, names.success);
+    }
+  }
+
+  private manageAccountLogging(percent: number, successName: string): iam.Role {
+    if (!(Number.isInteger(percent) && percent >= 0 && percent <= 100)) {
+      throw new Error(`IdempotentNotifier: smsDeliveryStatusSuccessSamplingPercent (${percent}) must be an integer from 0 to 100`);
+    }
+    const stack = Stack.of(this);
+    // Both groups (and their streams) share the prefix `${successName}`: SNS writes nothing else with this role.
+    const logsPrefix = stack.formatArn({
+      service: 'logs',
+      resource: 'log-group',
+      resourceName: `${successName}*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    const role = new iam.Role(this, 'LoggingRole', {
+      assumedBy: new iam.ServicePrincipal('sns.amazonaws.com'),
+      description: 'SNS writes SMS delivery-status logs with this role (account setting DeliveryStatusIAMRole)',
+      inlinePolicies: {
+        WriteSmsDeliveryStatusLogs: new iam.PolicyDocument({
+          statements: [
+            new iam.PolicyStatement({
+              actions: [
+                'logs:CreateLogGroup',
+                'logs:CreateLogStream',
+                'logs:PutLogEvents',
+                'logs:PutMetricFilter',
+                'logs:PutRetentionPolicy',
+              ],
+              resources: [logsPrefix],
+            }),
+          ],
+        }),
+      },
+    });
+    // The account setting outlives the stack (see accountSdkCall), so must the role it names.
+    role.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:sns/<AWS::Region>/<AWS::AccountId>/DirectPublishToPhoneNumber*]`,
+      reason:
+        'SNS creates the delivery-status log streams at run time; the grant covers only the two SMS delivery-status ' +
+        'log groups of this account and region (DirectPublishToPhoneNumber and its /Failure sibling) and their streams.',
+    });
+
+    const setting = accountSdkCall(this, 'AccountLogging', {
+      call: {
+        service: 'SNS',
+        action: 'setSMSAttributes',
+        parameters: {
+          attributes: { DeliveryStatusIAMRole: role.roleArn, DeliveryStatusSuccessSamplingRate: String(percent) },
+        },
+        physicalResourceId: cr.PhysicalResourceId.of('sns-sms-delivery-status-logging'),
+      },
+      statements: [
+        new iam.PolicyStatement({ actions: ['sns:SetSMSAttributes'], resources: ['*'] }),
+        new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: [role.roleArn] }),
+      ],
+    });
+    Validations.of(setting).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'sns:SetSMSAttributes supports no resource-level permissions; iam:PassRole is limited to the logging role.',
+    });
+    return role;
+  }
+}

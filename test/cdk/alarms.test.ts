@@ -16,7 +16,7 @@ function fail(name: string): never {
 const topicRef = { Ref: logicalId(n.alarmTopic) };
 
 /** A metric alarm on one of the notifier's own metrics (shared namespace and names), dimension service only. */
-const custom = (metricName: string, service: 'sender' | 'reclaimer') => ({
+const custom = (metricName: string, service: 'sender' | 'reclaimer' | 'status') => ({
   Namespace: METRICS_NAMESPACE,
   MetricName: metricName,
   Dimensions: [{ Name: 'service', Value: service }],
@@ -47,6 +47,7 @@ describe('count alarms (> 0 in one 5-minute period)', () => {
     [ALARM.gaveUpAfterAmbiguity, METRIC.GaveUpAfterAmbiguity, 'sender'],
     [ALARM.invalidEvent, METRIC.InvalidEvent, 'sender'],
     [ALARM.stalePendingFound, METRIC.StalePendingFound, 'reclaimer'],
+    [ALARM.deliveryStatusInvalid, METRIC.DeliveryStatusInvalid, 'status'],
   ] as const)('%s watches %s of the %s', (alarm, metric, service) => {
     expect(alarmProps(alarm)).toMatchObject({
       ...custom(metric, service),
@@ -124,6 +125,8 @@ describe('Lambda alarms', () => {
     [ALARM.senderThrottles, 'Throttles', 'senderFunction'],
     [ALARM.reclaimerErrors, 'Errors', 'reclaimerFunction'],
     [ALARM.reclaimerThrottles, 'Throttles', 'reclaimerFunction'],
+    [ALARM.statusErrors, 'Errors', 'statusFunction'],
+    [ALARM.statusThrottles, 'Throttles', 'statusFunction'],
   ] as const)('%s: AWS/Lambda %s > 0 of the %s', (alarm, metric, fn) => {
     expect(alarmProps(alarm)).toMatchObject({
       Namespace: 'AWS/Lambda',
@@ -192,6 +195,10 @@ describe('dashboard', () => {
     METRIC.GaveUpAfterAmbiguity,
     METRIC.SentByEvidence,
     METRIC.StalePendingFound,
+    METRIC.DeliveryStatusRecorded,
+    METRIC.DeliveryStatusSuperseded,
+    METRIC.DeliveryStatusUnmatched,
+    METRIC.DeliveryStatusInvalid,
   ])('graphs %s', (metric) => {
     expect(body).toContain(`\\"${METRICS_NAMESPACE}\\",\\"${metric}\\"`);
   });
@@ -202,6 +209,23 @@ describe('dashboard', () => {
         `SUM(SEARCH('{${METRICS_NAMESPACE},channel,messageClass,service} MetricName=\\\\\\"${METRIC.PermanentFailure}\\\\\\" channel=\\\\\\"${channel}\\\\\\"', 'Sum', 300))`,
       );
     }
+  });
+
+  it('graphs recorded and unmatched delivery status per channel with a SEARCH over the status service', () => {
+    for (const metric of [METRIC.DeliveryStatusRecorded, METRIC.DeliveryStatusUnmatched]) {
+      for (const channel of ['email', 'sms']) {
+        expect(body).toContain(
+          `SUM(SEARCH('{${METRICS_NAMESPACE},channel,service} MetricName=\\\\\\"${metric}\\\\\\" service=\\\\\\"status\\\\\\" channel=\\\\\\"${channel}\\\\\\"', 'Sum', 300))`,
+        );
+      }
+    }
+  });
+
+  it('graphs errors, throttles and duration of all three functions', () => {
+    for (const fn of [n.senderFunction, n.reclaimerFunction, n.statusFunction]) {
+      expect(body).toContain(`{\"Ref\":\"${logicalId(fn)}\"}`);
+    }
+    for (const label of ['status errors', 'status throttles', 'status p99']) expect(body).toContain(label);
   });
 
   it('graphs queue depth and age, Lambda duration and concurrency', () => {

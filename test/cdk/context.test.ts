@@ -14,7 +14,7 @@ function fromContext(context: Record<string, unknown> = {}): { stack: Stack; pro
 /** Builds the notifier from context (with the stub handler entries). */
 function buildFromContext(context: Record<string, unknown> = {}): Stack {
   const { stack, props } = fromContext(context);
-  new IdempotentNotifier(stack, 'Notifier', { ...props, senderEntry: STUB_ENTRY, reclaimerEntry: STUB_ENTRY });
+  new IdempotentNotifier(stack, 'Notifier', { ...props, senderEntry: STUB_ENTRY, reclaimerEntry: STUB_ENTRY, statusEntry: STUB_ENTRY });
   return stack;
 }
 
@@ -59,6 +59,17 @@ describe('notifierPropsFromContext', () => {
     expect(props.messageClasses).toEqual([{ name: 'billing', onAmbiguous: 'give-up' }]);
     expect(props.sendTimeout?.toMilliseconds()).toBe(5000);
     expect(props.alarms?.email).toBe('oncall@example.com');
+  });
+
+  it('parses the delivery-status keys', () => {
+    const { props } = fromContext({
+      'notifier:sesEventDestination': 'false',
+      'notifier:smsDeliveryStatusLogs': 'true',
+      'notifier:smsDeliveryStatusSuccessSamplingPercent': '25',
+    });
+    expect(props.sesEventDestination).toBe(false);
+    expect(props.smsDeliveryStatusLogs).toBe(true);
+    expect(props.smsDeliveryStatusSuccessSamplingPercent).toBe(25);
   });
 
   it('rejects an unknown notifier key (a typo must not silently fall back to a default)', () => {

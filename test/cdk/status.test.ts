@@ -1,0 +1,327 @@
+import { Duration } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { isKnownDeliveryStatus } from '../../functions/core/delivery-status';
+import { LEDGER_TABLE } from '../../functions/core/ledger-table';
+import { ENV } from '../../functions/core/sender-config';
+import { decodeStatusInput } from '../../functions/status/decode-status-input';
+import { loadStatusConfig } from '../../functions/status/status-config';
+import { SES_CONFIGURATION_SET_TAG, SES_STATUS_EVENTS } from '../../lib/notifier-status';
+import type { NotifierStack } from '../../lib/notifier-stack';
+import { build, logicalId, propertiesOf, resolveDummy, resourcesOfType, synth } from './helpers';
+
+const { stack, template } = synth();
+const n = stack.notifier;
+const fnRef = { Ref: logicalId(n.statusFunction) };
+const fnArn = { 'Fn::GetAtt': [logicalId(n.statusFunction), 'Arn'] };
+const tableArn = { 'Fn::GetAtt': [logicalId(n.table), 'Arn'] };
+const defaultBusArn = {
+  'Fn::Join': [
+    '',
+    ['arn:', { Ref: 'AWS::Partition' }, ':events:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':event-bus/default'],
+  ],
+};
+
+interface Statement {
+  readonly Sid?: string;
+  readonly Effect: string;
+  readonly Action: string | string[];
+  readonly Resource?: unknown;
+}
+
+/** Every statement of every IAM policy attached to the status function's role. */
+function statusRoleStatements(s: NotifierStack = stack, t = template): Statement[] {
+  const roleId = logicalId(s.notifier.statusFunction.role ?? fail('no role'));
+  return Object.values(resourcesOfType(t, 'AWS::IAM::Policy'))
+    .filter((p) => JSON.stringify(p['Roles']).includes(`"${roleId}"`))
+    .flatMap((p) => (p['PolicyDocument'] as { Statement: Statement[] }).Statement);
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+/** An SES `Delivery` event as EventBridge delivers it from a configuration set with an EventBridge destination. */
+function sesEventBridgeEvent(configurationSet: string): Record<string, unknown> {
+  return {
+    version: '0',
+    id: 'c2a9e2e6-1111-2222-3333-444455556666',
+    'detail-type': 'Email Delivered',
+    source: 'aws.ses',
+    account: '111122223333',
+    time: '2026-01-01T00:00:02Z',
+    region: 'eu-west-1',
+    resources: [],
+    detail: {
+      eventType: 'Delivery',
+      mail: {
+        timestamp: '2026-01-01T00:00:00.000Z',
+        messageId: '0102018c-ses-message-id',
+        tags: { [SES_CONFIGURATION_SET_TAG]: [configurationSet], 'idempotency-key': ['a'.repeat(64)] },
+      },
+      delivery: { timestamp: '2026-01-01T00:00:01.000Z' },
+    },
+  };
+}
+
+describe('status function', () => {
+  it('runs on Node.js 22 arm64 with the function timeout and memory, logging JSON to its own log group', () => {
+    expect(propertiesOf(template, n.statusFunction)).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      Timeout: 30,
+      MemorySize: 512,
+      LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: logicalId(n.statusLogGroup) } },
+      Role: { 'Fn::GetAtt': [logicalId(n.statusFunction.role ?? fail('no role')), 'Arn'] },
+    });
+  });
+
+  it('receives only the ledger table name, which its config loader accepts', () => {
+    const env = propertiesOf(template, n.statusFunction)['Environment'] as { Variables: Record<string, unknown> };
+    expect(env.Variables).toEqual({ [ENV.tableName]: { Ref: logicalId(n.table) } });
+    const resolved = Object.fromEntries(Object.entries(env.Variables).map(([k, v]) => [k, resolveDummy(v)]));
+    expect(loadStatusConfig(resolved).tableName).toBe(`dummy-${logicalId(n.table)}`);
+  });
+
+  it('follows functionTimeout and memorySize', () => {
+    const { stack: s, template: t } = synth({ functionTimeout: Duration.seconds(60), memorySize: 1024 });
+    expect(propertiesOf(t, s.notifier.statusFunction)).toMatchObject({ Timeout: 60, MemorySize: 1024 });
+  });
+});
+
+describe('status role (least privilege)', () => {
+  const statements = statusRoleStatements();
+
+  it('allows exactly: its own logs, GetItem/UpdateItem on the table, Query on the provider-message-id index', () => {
+    expect(statements).toEqual([
+      {
+        Sid: 'WriteOwnLogs',
+        Effect: 'Allow',
+        Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        Resource: { 'Fn::GetAtt': [logicalId(n.statusLogGroup), 'Arn'] },
+      },
+      {
+        Sid: 'RecordDeliveryStatus',
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        Resource: tableArn,
+      },
+      {
+        Sid: 'QueryProviderMessageIndex',
+        Effect: 'Allow',
+        Action: 'dynamodb:Query',
+        Resource: { 'Fn::Join': ['', [tableArn, `/index/${LEDGER_TABLE.providerMessageIndex.name}`]] },
+      },
+    ]);
+  });
+
+  it('has no managed or inline policies on the role itself', () => {
+    const role = propertiesOf(template, n.statusFunction.role ?? fail('no role'));
+    expect(role['ManagedPolicyArns']).toBeUndefined();
+    expect(role['Policies']).toBeUndefined();
+    expect(role['AssumeRolePolicyDocument']).toMatchObject({
+      Statement: [{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } }],
+    });
+  });
+
+  it('gains nothing when SMS delivery-status logs are consumed (invocations are resource-policy grants)', () => {
+    const { stack: s, template: t } = synth({ smsDeliveryStatusLogs: true, smsDeliveryStatusSuccessSamplingPercent: 100 });
+    expect(statusRoleStatements(s, t).map((x) => x.Sid)).toEqual([
+      'WriteOwnLogs',
+      'RecordDeliveryStatus',
+      'QueryProviderMessageIndex',
+    ]);
+  });
+});
+
+describe('SES configuration-set events', () => {
+  it('publishes send, delivery, bounce, complaint, reject, deliveryDelay and renderingFailure to the default bus', () => {
+    const destinations = Object.values(resourcesOfType(template, 'AWS::SES::ConfigurationSetEventDestination'));
+    expect(destinations).toEqual([
+      {
+        ConfigurationSetName: { Ref: logicalId(n.configurationSet) },
+        EventDestination: {
+          Enabled: true,
+          EventBridgeDestination: { EventBusArn: defaultBusArn },
+          MatchingEventTypes: ['send', 'delivery', 'bounce', 'complaint', 'reject', 'deliveryDelay', 'renderingFailure'],
+        },
+      },
+    ]);
+  });
+
+  it('publishes only event types the status handler records', () => {
+    for (const type of SES_STATUS_EVENTS) {
+      expect(isKnownDeliveryStatus(type.charAt(0).toUpperCase() + type.slice(1)), type).toBe(true);
+    }
+  });
+
+  it("routes this configuration set's SES events from the default bus to the status function", () => {
+    const rules = Object.values(resourcesOfType(template, 'AWS::Events::Rule')).filter((r) =>
+      JSON.stringify(r['EventPattern'] ?? {}).includes('aws.ses'),
+    );
+    expect(rules).toHaveLength(1);
+    expect(rules[0]).toMatchObject({
+      EventBusName: 'default',
+      EventPattern: {
+        source: ['aws.ses'],
+        detail: { mail: { tags: { [SES_CONFIGURATION_SET_TAG]: [{ Ref: logicalId(n.configurationSet) }] } } },
+      },
+      State: 'ENABLED',
+      Targets: [{ Arn: fnArn, Id: 'Target0' }],
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: fnArn,
+      Principal: 'events.amazonaws.com',
+      SourceArn: { 'Fn::GetAtt': [logicalId(n.deliveryStatus.sesEventRule), 'Arn'] },
+    });
+  });
+
+  it('delivers events the status handler decodes (EventBridge envelope, source aws.ses)', () => {
+    const decoded = decodeStatusInput(sesEventBridgeEvent('notifier-set'));
+    expect(decoded.kind).toBe('eventbridge');
+    expect(decoded.invalid).toEqual([]);
+    expect(decoded.events).toEqual([
+      expect.objectContaining({ channel: 'email', ref: { kind: 'key', key: 'a'.repeat(64) } }),
+    ]);
+  });
+
+  it('adds the destination to an existing configuration set by name, and filters the rule on that name', () => {
+    const { template: t } = synth({ sesConfigurationSetName: 'prod-set' });
+    t.resourceCountIs('AWS::SES::ConfigurationSet', 0);
+    t.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      ConfigurationSetName: 'prod-set',
+      EventDestination: { EventBridgeDestination: { EventBusArn: defaultBusArn } },
+    });
+    t.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: { source: ['aws.ses'], detail: { mail: { tags: { [SES_CONFIGURATION_SET_TAG]: ['prod-set'] } } } },
+    });
+  });
+
+  it('leaves the destination to the owner when sesEventDestination is false, keeping the rule', () => {
+    const { stack: s, template: t } = synth({ sesConfigurationSetName: 'prod-set', sesEventDestination: false });
+    t.resourceCountIs('AWS::SES::ConfigurationSetEventDestination', 0);
+    expect(s.notifier.deliveryStatus.sesEventDestination).toBeUndefined();
+    t.hasResourceProperties('AWS::Events::Rule', { EventPattern: { source: ['aws.ses'] } });
+  });
+});
+
+describe('SNS SMS delivery-status logs', () => {
+  const groupName = (suffix = '') => `sns/dummy-AWS::Region/dummy-AWS::AccountId/DirectPublishToPhoneNumber${suffix}`;
+
+  it('are not consumed by default: no subscription filter, no custom resource', () => {
+    template.resourceCountIs('AWS::Logs::SubscriptionFilter', 0);
+    template.resourceCountIs('Custom::AWS', 0);
+    expect(n.deliveryStatus.smsLogs).toBeUndefined();
+  });
+
+  describe('when enabled', () => {
+    const { stack: s, template: t } = synth({ smsDeliveryStatusLogs: true });
+    const resources = t.toJSON()['Resources'] as Record<string, { DependsOn?: string[]; Properties: Record<string, unknown> }>;
+
+    it('subscribes the status function to the success and failure log groups, every line', () => {
+      const filters = Object.values(resourcesOfType(t, 'AWS::Logs::SubscriptionFilter'));
+      expect(filters.map((f) => resolveDummy(f['LogGroupName'])).sort()).toEqual([groupName(), groupName('/Failure')]);
+      for (const filter of filters) {
+        expect(filter['DestinationArn']).toEqual({ 'Fn::GetAtt': [logicalId(s.notifier.statusFunction), 'Arn'] });
+        expect(filter['FilterPattern']).toBe('');
+      }
+    });
+
+    it('lets CloudWatch Logs invoke the function from those two log groups only', () => {
+      const permissions = Object.values(resourcesOfType(t, 'AWS::Lambda::Permission')).filter(
+        (p) => p['Principal'] === 'logs.amazonaws.com',
+      );
+      expect(permissions.map((p) => resolveDummy(p['SourceArn'])).sort()).toEqual([
+        `arn:dummy-AWS::Partition:logs:dummy-AWS::Region:dummy-AWS::AccountId:log-group:${groupName()}/Failure:*`,
+        `arn:dummy-AWS::Partition:logs:dummy-AWS::Region:dummy-AWS::AccountId:log-group:${groupName()}:*`,
+      ]);
+    });
+
+    it('creates each log group only if it is missing, never deletes it, and attaches the filter afterwards', () => {
+      const smsLogs = s.notifier.deliveryStatus.smsLogs ?? fail('no SMS logs');
+      for (const [which, suffix] of [
+        ['Success', ''],
+        ['Failure', '/Failure'],
+      ] as const) {
+        const ensure = smsLogs.node.findChild(`Ensure${which}LogGroup`);
+        const ensureId = logicalId(ensure.node.findChild('Resource'));
+        const resource = resources[ensureId] ?? fail(`no ${ensureId}`);
+        const create = JSON.parse(resolveDummy(resource.Properties['Create'])) as Record<string, unknown>;
+        expect(create).toEqual({
+          service: 'CloudWatchLogs',
+          action: 'createLogGroup',
+          parameters: { logGroupName: groupName(suffix) },
+          physicalResourceId: { id: `sns-sms-delivery-status-${which.toLowerCase()}-log-group` },
+          ignoreErrorCodesMatching: 'ResourceAlreadyExistsException',
+        });
+        expect(resource.Properties['Delete']).toBeUndefined();
+        const filter = smsLogs.filters[which === 'Success' ? 0 : 1] ?? fail('no filter');
+        expect(resources[logicalId(filter)]?.DependsOn).toContain(ensureId);
+        const policy = propertiesOf(t, ensure.node.findChild('CustomResourcePolicy'));
+        expect((policy?.['PolicyDocument'] as { Statement: Statement[] }).Statement.map((x) => [x.Action, resolveDummy(x.Resource)])).toEqual([
+          ['logs:CreateLogGroup', `arn:dummy-AWS::Partition:logs:dummy-AWS::Region:dummy-AWS::AccountId:log-group:${groupName(suffix)}`],
+        ]);
+      }
+    });
+
+    it('does not touch the account setting unless a sampling rate is given', () => {
+      expect(JSON.stringify(t.toJSON())).not.toContain('setSMSAttributes');
+      expect(s.notifier.deliveryStatus.smsLogs?.loggingRole).toBeUndefined();
+    });
+  });
+
+  describe('with account logging managed', () => {
+    const { stack: s, template: t } = synth({ smsDeliveryStatusLogs: true, smsDeliveryStatusSuccessSamplingPercent: 50 });
+    const role = s.notifier.deliveryStatus.smsLogs?.loggingRole ?? fail('no logging role');
+    const roleArn = { 'Fn::GetAtt': [logicalId(role), 'Arn'] };
+
+    it('sets DeliveryStatusIAMRole and DeliveryStatusSuccessSamplingRate through SNS SetSMSAttributes', () => {
+      const calls = Object.values(resourcesOfType(t, 'Custom::AWS')).filter((r) => JSON.stringify(r).includes('setSMSAttributes'));
+      expect(calls).toHaveLength(1);
+      const create = JSON.parse(resolveDummy(calls[0]?.['Create'])) as Record<string, unknown>;
+      expect(create).toMatchObject({
+        service: 'SNS',
+        action: 'setSMSAttributes',
+        parameters: {
+          attributes: { DeliveryStatusIAMRole: `dummy-${logicalId(role)}-Arn`, DeliveryStatusSuccessSamplingRate: '50' },
+        },
+      });
+      expect(calls[0]?.['Delete']).toBeUndefined();
+      t.hasResourceProperties('AWS::IAM::Policy', {
+        PolicyDocument: {
+          Statement: [
+            { Action: 'sns:SetSMSAttributes', Effect: 'Allow', Resource: '*' },
+            { Action: 'iam:PassRole', Effect: 'Allow', Resource: roleArn },
+          ],
+        },
+      });
+    });
+
+    it('creates a retained role SNS assumes, writing only the SMS delivery-status log groups', () => {
+      const resource = (t.toJSON()['Resources'] as Record<string, Record<string, unknown>>)[logicalId(role)];
+      expect(resource?.['DeletionPolicy']).toBe('Retain');
+      const props = propertiesOf(t, role);
+      expect(props['AssumeRolePolicyDocument']).toMatchObject({
+        Statement: [{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'sns.amazonaws.com' } }],
+      });
+      const [policy] = props['Policies'] as { PolicyDocument: { Statement: Statement[] } }[];
+      expect(policy?.PolicyDocument.Statement.map((x) => [x.Action, resolveDummy(x.Resource)])).toEqual([
+        [
+          ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents', 'logs:PutMetricFilter', 'logs:PutRetentionPolicy'],
+          `arn:dummy-AWS::Partition:logs:dummy-AWS::Region:dummy-AWS::AccountId:log-group:${groupName()}*`,
+        ],
+      ]);
+    });
+  });
+
+  it('rejects settings that cannot work', () => {
+    expect(() => build({ smsDeliveryStatusLogs: true, smsEnabled: false })).toThrow(/smsDeliveryStatusLogs needs smsEnabled/);
+    expect(() => build({ smsDeliveryStatusSuccessSamplingPercent: 100 })).toThrow(/needs smsDeliveryStatusLogs: true/);
+    for (const bad of [101, -1, 2.5]) {
+      expect(() => build({ smsDeliveryStatusLogs: true, smsDeliveryStatusSuccessSamplingPercent: bad })).toThrow(
+        new RegExp(`smsDeliveryStatusSuccessSamplingPercent \\(${bad}\\) must be an integer from 0 to 100`),
+      );
+    }
+  });
+});

@@ -13,6 +13,12 @@ export function smsDeliveryLogGroupNames(): { readonly success: string; readonly
   return { success, failure: `${success}/Failure` };
 }
 
+/** The log group names as cdk-nag prints them (pseudo parameters in angle brackets). */
+const NAG_GROUP_NAMES = {
+  Success: 'sns/<AWS::Region>/<AWS::AccountId>/DirectPublishToPhoneNumber',
+  Failure: 'sns/<AWS::Region>/<AWS::AccountId>/DirectPublishToPhoneNumber/Failure',
+} as const;
+
 /** What {@link SmsDeliveryStatusLogs} wires. */
 export interface SmsDeliveryStatusLogsProps {
   /** The function the log lines are sent to. */
@@ -60,7 +66,15 @@ export class SmsDeliveryStatusLogs extends Construct {
           physicalResourceId: cr.PhysicalResourceId.of(`sns-sms-delivery-status-${which.toLowerCase()}-log-group`),
           ignoreErrorCodesMatching: 'ResourceAlreadyExistsException',
         },
-        statements: [new iam.PolicyStatement({ actions: ['logs:CreateLogGroup'], resources: [groupArn(name)] })],
+        // Both ARN forms: CloudWatch Logs has been seen authorizing log-group actions against either.
+        statements: [
+          new iam.PolicyStatement({ actions: ['logs:CreateLogGroup'], resources: [groupArn(name), `${groupArn(name)}:*`] }),
+        ],
+      });
+      Validations.of(ensured).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:${NAG_GROUP_NAMES[which]}:*]`,
+        reason:
+          'The ":*" form of this one log group ARN (as CloudFormation and CDK give log group ARNs); the only action is logs:CreateLogGroup.',
       });
       const filter = new logs.SubscriptionFilter(this, `${which}Filter`, {
         logGroup: logs.LogGroup.fromLogGroupName(this, `${which}LogGroup`, name),

@@ -259,9 +259,12 @@ describe('SNS SMS delivery-status logs', () => {
         const filter = smsLogs.filters[which === 'Success' ? 0 : 1] ?? fail('no filter');
         expect(resources[logicalId(filter)]?.DependsOn).toContain(ensureId);
         const policy = propertiesOf(t, ensure.node.findChild('CustomResourcePolicy'));
-        expect((policy?.['PolicyDocument'] as { Statement: Statement[] }).Statement.map((x) => [x.Action, resolveDummy(x.Resource)])).toEqual([
-          ['logs:CreateLogGroup', `arn:dummy-AWS::Partition:logs:dummy-AWS::Region:dummy-AWS::AccountId:log-group:${groupName(suffix)}`],
+        const arn = `arn:dummy-AWS::Partition:logs:dummy-AWS::Region:dummy-AWS::AccountId:log-group:${groupName(suffix)}`;
+        expect((policy['PolicyDocument'] as { Statement: Statement[] }).Statement).toEqual([
+          expect.objectContaining({ Action: 'logs:CreateLogGroup', Effect: 'Allow' }),
         ]);
+        const [statement] = (policy['PolicyDocument'] as { Statement: Statement[] }).Statement;
+        expect((statement?.Resource as unknown[]).map(resolveDummy)).toEqual([arn, `${arn}:*`]);
       }
     });
 

@@ -62,6 +62,8 @@ export interface SimulationReport {
   readonly throughput: {
     readonly wallMs: number;
     readonly busyMs: number;
+    /** Queue messages deleted after a successful invocation. */
+    readonly acknowledged: number;
     readonly injectedPerSecond: number;
     /** Queue messages acknowledged per second of busy time (at least one invocation running). */
     readonly eventsPerSecond: number;
@@ -228,6 +230,7 @@ export function buildReport(input: ReportInput): SimulationReport {
     throughput: {
       wallMs: ended - started,
       busyMs,
+      acknowledged: input.acks.length,
       // n sends span n - 1 intervals.
       injectedPerSecond: round(((workload.injected - 1) * 1000) / Math.max(1, input.timeline.lastSendAt - input.timeline.firstSendAt), 0),
       eventsPerSecond: round((input.acks.length * 1000) / busyMs, 0),

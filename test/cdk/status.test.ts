@@ -21,6 +21,17 @@ const defaultBusArn = {
   ],
 };
 
+/** The `eventType` SES writes for each destination event type (SES event publishing record format). */
+const SES_EVENT_TYPE: Readonly<Record<string, string>> = {
+  send: 'Send',
+  delivery: 'Delivery',
+  bounce: 'Bounce',
+  complaint: 'Complaint',
+  reject: 'Reject',
+  deliveryDelay: 'DeliveryDelay',
+  renderingFailure: 'Rendering Failure',
+};
+
 interface Statement {
   readonly Sid?: string;
   readonly Effect: string;
@@ -150,9 +161,16 @@ describe('SES configuration-set events', () => {
   });
 
   it('publishes only event types the status handler records', () => {
-    for (const type of SES_STATUS_EVENTS) {
-      expect(isKnownDeliveryStatus(type.charAt(0).toUpperCase() + type.slice(1)), type).toBe(true);
+    for (const type of SES_STATUS_EVENTS.filter((t) => t !== 'renderingFailure')) {
+      expect(isKnownDeliveryStatus(SES_EVENT_TYPE[type] ?? fail(`no SES eventType for ${type}`)), type).toBe(true);
     }
+  });
+
+  // Known gap in functions/status: SES names this event "Rendering Failure" in `eventType`, the handler
+  // expects "RenderingFailure". Irrelevant to this sender (Simple content, no SES templates); a shared
+  // configuration set's templated mail would count as DeliveryStatusInvalid. Flips to failing once fixed.
+  it.fails('records SES "Rendering Failure" events', () => {
+    expect(isKnownDeliveryStatus(SES_EVENT_TYPE['renderingFailure'] ?? '')).toBe(true);
   });
 
   it("routes this configuration set's SES events from the default bus to the status function", () => {

@@ -11,7 +11,6 @@ import { build, logicalId, propertiesOf, resolveDummy, resourcesOfType, synth } 
 
 const { stack, template } = synth();
 const n = stack.notifier;
-const fnRef = { Ref: logicalId(n.statusFunction) };
 const fnArn = { 'Fn::GetAtt': [logicalId(n.statusFunction), 'Arn'] };
 const tableArn = { 'Fn::GetAtt': [logicalId(n.table), 'Arn'] };
 const defaultBusArn = {

@@ -11,7 +11,11 @@ const Stamped = z.object({ timestamp: z.string() });
  * ledger uses. Everything else (addresses, headers, diagnostic codes) is deliberately not read.
  */
 export const SesEventSchema = z.object({
-  eventType: z.string().min(1),
+  // SES writes this one type with a space ("Rendering Failure"); the ledger stores it as one word.
+  eventType: z
+    .string()
+    .min(1)
+    .transform((type) => (type === 'Rendering Failure' ? 'RenderingFailure' : type)),
   mail: z.object({
     timestamp: z.string(),
     messageId: z.string().min(1),

@@ -1,8 +1,8 @@
 import { Duration } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { isKnownDeliveryStatus } from '../../functions/core/delivery-status';
 import { LEDGER_TABLE } from '../../functions/core/ledger-table';
 import { ENV } from '../../functions/core/sender-config';
+import { statusFromSesEvent } from '../../functions/status/ses-event';
 import { decodeStatusInput } from '../../functions/status/decode-status-input';
 import { loadStatusConfig } from '../../functions/status/status-config';
 import { SES_CONFIGURATION_SET_TAG, SES_STATUS_EVENTS } from '../../lib/notifier-status';
@@ -160,16 +160,19 @@ describe('SES configuration-set events', () => {
   });
 
   it('publishes only event types the status handler records', () => {
-    for (const type of SES_STATUS_EVENTS.filter((t) => t !== 'renderingFailure')) {
-      expect(isKnownDeliveryStatus(SES_EVENT_TYPE[type] ?? fail(`no SES eventType for ${type}`)), type).toBe(true);
+    for (const type of SES_STATUS_EVENTS) {
+      const eventType = SES_EVENT_TYPE[type] ?? fail(`no SES eventType for ${type}`);
+      const decoded = statusFromSesEvent({ eventType, mail: { timestamp: '2026-11-29T12:00:00.000Z', messageId: 'm-1', tags: {} } });
+      expect('invalid' in decoded ? decoded.invalid : 'recorded', type).toBe('recorded');
     }
   });
 
-  // Known gap in functions/status: SES names this event "Rendering Failure" in `eventType`, the handler
-  // expects "RenderingFailure". Irrelevant to this sender (Simple content, no SES templates); a shared
-  // configuration set's templated mail would count as DeliveryStatusInvalid. Flips to failing once fixed.
-  it.fails('records SES "Rendering Failure" events', () => {
-    expect(isKnownDeliveryStatus(SES_EVENT_TYPE['renderingFailure'] ?? '')).toBe(true);
+  it('records SES "Rendering Failure" events (SES spells that eventType with a space)', () => {
+    const event = statusFromSesEvent({
+      eventType: SES_EVENT_TYPE['renderingFailure'],
+      mail: { timestamp: '2026-11-29T12:00:00.000Z', messageId: 'm-1', tags: {} },
+    });
+    expect(event).toMatchObject({ update: { status: 'RenderingFailure' } });
   });
 
   it("routes this configuration set's SES events from the default bus to the status function", () => {

@@ -121,7 +121,8 @@ export class LambdaEventSource<M> {
       ending: ending.kind === 'killed' ? ending.reason : ending.kind,
       failedRecords,
     });
-    return { kind: ending.kind === 'response' && env.isDead ? 'killed' : ending.kind === 'killed' ? 'killed' : ending.kind };
+    // An answer that arrives as the environment dies counts as a kill: nothing was acknowledged.
+    return { kind: env.isDead ? 'killed' : ending.kind };
   }
 
   private enterBusy(now: number): void {

@@ -9,6 +9,8 @@ import type { SenderUnderTest, SimulationTiming } from './senders/sender-under-t
  */
 export class ReclaimerTimer {
   readonly runs: ReclaimerRunSummary[] = [];
+  /** Runs that threw (an index query failed) or were killed; their rows wait for the next run. */
+  failedRuns = 0;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private count = 0;
@@ -43,5 +45,6 @@ export class ReclaimerTimer {
     ]);
     clearTimeout(timeout);
     if (summary) this.runs.push(summary);
+    else this.failedRuns += 1;
   }
 }

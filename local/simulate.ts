@@ -199,6 +199,7 @@ export async function runSimulation(options: SimulationOptions = {}): Promise<Si
       dynamo: counter.snapshot(),
       timeline: { started, injectionEnded, ended, firstSendAt, lastSendAt },
       reclaimerRuns: reclaimer.runs,
+      reclaimerFailedRuns: reclaimer.failedRuns,
     });
   } finally {
     if (!options.dynamo) await dynamo.stop();

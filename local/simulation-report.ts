@@ -81,7 +81,7 @@ export interface SimulationReport {
   };
   readonly queue: { readonly redeliveries: number; readonly deadLettered: number; readonly staleDeletes: number; readonly invalidEventsDeadLettered: number };
   /** Scheduled reclaimer runs and what they settled (absent for senders without a reclaimer). */
-  readonly reclaimer: { readonly runs: number; readonly found: number; readonly resent: number; readonly sentByEvidence: number; readonly gaveUp: number; readonly failed: number; readonly leftPending: number } | undefined;
+  readonly reclaimer: { readonly runs: number; readonly failedRuns: number; readonly found: number; readonly resent: number; readonly sentByEvidence: number; readonly gaveUp: number; readonly failed: number; readonly leftPending: number } | undefined;
   readonly outboxFile: string;
   readonly invariants: { readonly unexplainedDuplicates: number; readonly lost: number; readonly ok: boolean };
   /** The outcome counts that must be equal for equal seeds and settings (timing-dependent counts excluded). */
@@ -107,6 +107,7 @@ interface ReportInput {
     readonly lastSendAt: number;
   };
   readonly reclaimerRuns: readonly ReclaimerRunSummary[];
+  readonly reclaimerFailedRuns: number;
 }
 
 const CLASS_ORDER = ['otp', 'transactional', 'marketing'];
@@ -262,6 +263,7 @@ export function buildReport(input: ReportInput): SimulationReport {
       input.settings.sender === 'this-sender'
         ? {
             runs: input.reclaimerRuns.length,
+            failedRuns: input.reclaimerFailedRuns,
             found: input.reclaimerRuns.reduce((n, r) => n + r.found, 0),
             resent: input.reclaimerRuns.reduce((n, r) => n + r.resent, 0),
             sentByEvidence: input.reclaimerRuns.reduce((n, r) => n + r.sent, 0),
@@ -368,7 +370,7 @@ export function formatReport(report: SimulationReport): string {
     `invocations: ${t.invocations} (crashed ${t.crashedInvocations}, timed out ${t.timedOutInvocations}, cold starts ${t.coldStarts}); invocation p50/p99 ${report.latencyMs.invocationP50}/${report.latencyMs.invocationP99} ms`,
     `queue: ${report.queue.redeliveries} redeliveries, ${report.queue.deadLettered} moved to the DLQ after ${s.maxReceiveCount} receives, ${report.queue.invalidEventsDeadLettered} invalid events dead-lettered by the sender`,
     report.reclaimer
-      ? `reclaimer: ${report.reclaimer.runs} runs found ${report.reclaimer.found} stale rows: resent ${report.reclaimer.resent}, sent by evidence ${report.reclaimer.sentByEvidence}, gave up ${report.reclaimer.gaveUp}, failed ${report.reclaimer.failed}, left pending ${report.reclaimer.leftPending}`
+      ? `reclaimer: ${report.reclaimer.runs} runs (${report.reclaimer.failedRuns} failed or killed) found ${report.reclaimer.found} stale rows: resent ${report.reclaimer.resent}, sent by evidence ${report.reclaimer.sentByEvidence}, gave up ${report.reclaimer.gaveUp}, failed ${report.reclaimer.failed}, left pending ${report.reclaimer.leftPending}`
       : 'reclaimer: none (this sender has no reclaimer)',
     `DynamoDB: ${d.requests} requests (${d.writes} writes, ${d.reads} reads) = ${d.requestsPerMessage} per message; ` +
       `consumed capacity ${round(d.capacityUnits, 1)} units = ${d.capacityUnitsPerMessage} per message (dynalite: table only, no GSI units)`,

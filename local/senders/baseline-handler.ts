@@ -3,7 +3,6 @@ import pLimit from 'p-limit';
 import type { DeadLetterSink } from '../../functions/core/dead-letter-sink';
 import { InvalidEventError } from '../../functions/core/errors';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
-import type { MetricName } from '../../functions/core/metric-names';
 import { parseNotificationBody } from '../../functions/core/notification-event';
 import { BUILT_IN_TEMPLATES } from '../../functions/core/templates';
 import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
@@ -52,5 +51,3 @@ export function baselineHandler(
 export function dimensionsOf(plan: MessagePlan): { channel: MessagePlan['identity']['channel']; messageClass: string } {
   return { channel: plan.identity.channel, messageClass: plan.messageClass.name };
 }
-
-export type { MetricName };

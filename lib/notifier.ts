@@ -414,14 +414,13 @@ export class IdempotentNotifier extends Construct {
       indexName: LEDGER_TABLE.pendingIndex.name,
       partitionKey: { name: LEDGER_TABLE.pendingIndex.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: LEDGER_TABLE.pendingIndex.sortKey, type: dynamodb.AttributeType.NUMBER },
-      projectionType: dynamodb.ProjectionType.ALL,
+      projectionType: dynamodb.ProjectionType[LEDGER_TABLE.pendingIndex.projection],
     });
     this.table.addGlobalSecondaryIndex({
       indexName: LEDGER_TABLE.eventIndex.name,
       partitionKey: { name: LEDGER_TABLE.eventIndex.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: LEDGER_TABLE.eventIndex.sortKey, type: dynamodb.AttributeType.STRING },
-      // Support look-ups read every message's state of one event straight from the index.
-      projectionType: dynamodb.ProjectionType.ALL,
+      projectionType: dynamodb.ProjectionType[LEDGER_TABLE.eventIndex.projection],
     });
     this.table.addGlobalSecondaryIndex({
       indexName: LEDGER_TABLE.providerMessageIndex.name,

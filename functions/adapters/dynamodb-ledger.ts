@@ -151,7 +151,8 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         ...(cursor ? { ExclusiveStartKey: { ...cursor } } : {}),
       }),
     );
-    return { rows: (result.Items ?? []).map(itemToRow), cursor: result.LastEvaluatedKey };
+    const rows = (result.Items ?? []).map((item) => ({ key: String(item[PK]), claimedAt: Number(item[sortKey]) }));
+    return { rows, cursor: result.LastEvaluatedKey };
   }
 
   async recordDeliveryStatus(key: string, update: DeliveryStatusUpdate, nowMs: number): Promise<RecordStatusResult> {
@@ -213,7 +214,9 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
           ...(cursor ? { ExclusiveStartKey: cursor } : {}),
         }),
       );
-      rows.push(...(result.Items ?? []).map(itemToRow));
+      // Keys-only index: read each row itself (a support tool, a handful of rows per event).
+      const found = await Promise.all((result.Items ?? []).map((item) => this.get(String(item[PK]))));
+      rows.push(...found.filter((row): row is LedgerRow => row !== undefined));
       cursor = result.LastEvaluatedKey;
     } while (cursor);
     return rows;

@@ -29,7 +29,7 @@ export function ledgerCreateTableInput(tableName: string): CreateTableCommandInp
           { AttributeName: pendingIndex.partitionKey, KeyType: 'HASH' },
           { AttributeName: pendingIndex.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: pendingIndex.projection },
       },
       {
         IndexName: eventIndex.name,
@@ -37,7 +37,7 @@ export function ledgerCreateTableInput(tableName: string): CreateTableCommandInp
           { AttributeName: eventIndex.partitionKey, KeyType: 'HASH' },
           { AttributeName: eventIndex.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: eventIndex.projection },
       },
       {
         IndexName: providerMessageIndex.name,

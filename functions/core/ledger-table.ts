@@ -5,17 +5,23 @@
 export const LEDGER_TABLE = {
   partitionKey: 'pk',
   ttlAttribute: 'expiresAt',
-  /** Sparse index holding only PENDING rows, sharded so no partition runs hot. */
+  /**
+   * Sparse index holding only PENDING rows, sharded so no partition runs hot. Keys only: the
+   * reclaimer re-reads every row with a consistent read anyway, and the pending row's rendered
+   * message (addresses, content) is not copied into the index.
+   */
   pendingIndex: {
     name: 'pending-by-shard',
     partitionKey: 'pendingShard',
     sortKey: 'claimedAt',
+    projection: 'KEYS_ONLY',
   },
-  /** Support look-ups: every message of one business event. */
+  /** Support look-ups: every message of one business event (keys only; rows are read by key). */
   eventIndex: {
     name: 'by-event-id',
     partitionKey: 'eventId',
     sortKey: 'pk',
+    projection: 'KEYS_ONLY',
   },
   /**
    * Delivery-status events that carry only the provider's message id (SNS SMS delivery logs)

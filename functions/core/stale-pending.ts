@@ -3,9 +3,12 @@ import type { LedgerRow } from './ledger-record';
 /** Opaque position in a paginated index query (DynamoDB's LastEvaluatedKey). */
 export type PageCursor = Readonly<Record<string, unknown>>;
 
+/** What the keys-only pending index holds for one row. */
+export type StalePendingEntry = Pick<LedgerRow, 'key' | 'claimedAt'>;
+
 /** One page of stale PENDING rows from one shard. */
 export interface StalePendingPage {
-  readonly rows: readonly LedgerRow[];
+  readonly rows: readonly StalePendingEntry[];
   /** Where the next page starts; `undefined` when the shard is exhausted. */
   readonly cursor: PageCursor | undefined;
 }

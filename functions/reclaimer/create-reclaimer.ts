@@ -10,7 +10,7 @@ import type { MessageClassRegistry } from '../core/message-class';
 import { METRIC } from '../core/metric-names';
 import { FanOutMetrics, InMemoryMetrics, type MetricsRecorder } from '../core/metrics-recorder';
 import type { SendLedger } from '../core/send-ledger';
-import type { PageCursor, StalePendingSource } from '../core/stale-pending';
+import type { PageCursor, StalePendingEntry, StalePendingSource } from '../core/stale-pending';
 import { resumeMessage, type MessageResult } from '../sender/deliver-message';
 import { planFromRow } from './plan-from-row';
 import { RECLAIMER_SAFETY_MARGIN_MS, type ReclaimerLimits } from './reclaimer-config';
@@ -138,7 +138,7 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
 }
 
 /** Re-reads one indexed row, and settles it if it is still a stale PENDING row. */
-async function reclaimRow(indexed: LedgerRow, cutoff: number, deps: ReclaimerDependencies): Promise<RowOutcome> {
+async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: ReclaimerDependencies): Promise<RowOutcome> {
   let row: LedgerRow | undefined;
   try {
     // The index is eventually consistent; act only on what a strongly consistent read says.

@@ -186,7 +186,7 @@ describe('ledger table', () => {
           { AttributeName: pendingIndex.partitionKey, KeyType: 'HASH' },
           { AttributeName: pendingIndex.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: pendingIndex.projection },
       },
       {
         IndexName: eventIndex.name,
@@ -194,7 +194,7 @@ describe('ledger table', () => {
           { AttributeName: eventIndex.partitionKey, KeyType: 'HASH' },
           { AttributeName: eventIndex.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: eventIndex.projection },
       },
       {
         IndexName: providerMessageIndex.name,

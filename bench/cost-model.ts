@@ -68,8 +68,9 @@ export function describeAssumptions(): string {
   return [
     `Prices (${p.region}): DynamoDB on-demand $${p.dynamoWriteRequestUnitPerMillion}/M write request units, $${p.dynamoReadRequestUnitPerMillion}/M read request units; ` +
       `Lambda arm64 $${p.lambdaGbSecondArm64}/GB-s and $${p.lambdaRequestPerMillion}/M requests. Provider (SES/SNS) charges are the same for every sender and left out.`,
-    `DynamoDB units: 1 WRU per write of an item up to 1 KB plus 1 per GSI the write touches (the ledger has two GSIs: the sparse pending index and the event index; ` +
-      `dynalite reports table units only, so GSI units are added from the write counts); strongly consistent reads 1 RRU.`,
+    `DynamoDB units: 1 WRU per write request of an item up to 1 KB (failed conditions included), plus the GSI writes DynamoDB bills: the ledger's three ` +
+      `keys-only indexes (pending, event, provider message id) take 2 units per claim, 2 per SENT outcome, 1 per FAILED/UNKNOWN outcome and 2 per takeover ` +
+      `(dynalite reports table units only, so these are added from the run's counts); strongly consistent reads 1 RRU.`,
     `Lambda duration is modelled, not taken from this machine: ${m.dynamoRequestMs} ms per DynamoDB request, ${m.providerCallMs} ms per provider call, ` +
       `${m.overlap} deliveries overlapping per invocation, +${m.cpuPerMessageMs} ms CPU per message, ${m.memoryMb} MB, ${m.messagesPerInvocation} messages per invocation.`,
   ].join('\n');

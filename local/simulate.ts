@@ -173,10 +173,13 @@ export async function runSimulation(options: SimulationOptions = {}): Promise<Si
       producerDone = true;
       return Date.now();
     });
-    await Promise.all([injection, source.run(() => producerDone)]);
+    try {
+      await Promise.all([injection, source.run(() => producerDone)]);
+    } finally {
+      if (progress) clearInterval(progress);
+      await reclaimer.stop();
+    }
     const injectionEnded = await injectedAt;
-    if (progress) clearInterval(progress);
-    await reclaimer.stop();
     // Rows still PENDING (their records went to the DLQ, or their last attempt died): the
     // scheduled reclaimer would find them once their claims are stale. Run it once more then.
     const pendingLeft = sender.finalRows ? [...(await sender.finalRows()).values()].some((r) => r.state === 'PENDING') : false;

@@ -1,32 +1,19 @@
 import pLimit from 'p-limit';
-import type { Clock } from '../core/clock';
-import type { DeliveryProviders } from '../core/delivery-provider';
 import { keyPrefix } from '../core/idempotency-key';
-import { isExpired, type LedgerTiming } from '../core/ledger-decision';
+import { isExpired } from '../core/ledger-decision';
 import type { LedgerRow } from '../core/ledger-record';
 import { PENDING_SHARD_COUNT } from '../core/ledger-table';
-import type { LogPort } from '../core/log-port';
 import type { MessageClassRegistry } from '../core/message-class';
 import { METRIC } from '../core/metric-names';
 import { FanOutMetrics, InMemoryMetrics, type MetricsRecorder } from '../core/metrics-recorder';
-import type { SendLedger } from '../core/send-ledger';
 import type { PageCursor, StalePendingEntry, StalePendingSource } from '../core/stale-pending';
-import { resumeMessage, type MessageResult } from '../sender/deliver-message';
+import { resumeMessage, type DeliveryContext, type MessageResult } from '../sender/deliver-message';
 import { planFromRow } from './plan-from-row';
 import { RECLAIMER_SAFETY_MARGIN_MS, type ReclaimerLimits } from './reclaimer-config';
 
 /** Everything a reclaimer run needs, injected: AWS adapters in Lambda, dynalite and the outbox in tests. */
-export interface ReclaimerDependencies {
-  readonly ledger: SendLedger;
+export interface ReclaimerDependencies extends DeliveryContext {
   readonly pending: StalePendingSource;
-  readonly providers: DeliveryProviders;
-  readonly metrics: MetricsRecorder;
-  readonly log: LogPort;
-  readonly clock: Clock;
-  /** A fresh random token per row taken over. */
-  readonly newOwnerToken: () => string;
-  readonly timing: LedgerTiming;
-  readonly sendTimeoutMs: number;
   readonly messageClasses: MessageClassRegistry;
   readonly limits: ReclaimerLimits;
   /** Shards of the pending index. @default PENDING_SHARD_COUNT */

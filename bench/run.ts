@@ -26,7 +26,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '1500' },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '4' },
     seed: { type: 'string', default: '42' },
     out: { type: 'string' },
   },

@@ -72,7 +72,7 @@ export interface NotifierAlarmsProps extends NotifierAlarmOptions {
   readonly smsSpendThresholdUsd: number;
 }
 
-/** Names of the alarms (keys of {@link NotifierAlarms.alarms}); each has a runbook entry in docs/deploy.md. */
+/** Names of the alarms (keys of {@link NotifierAlarms.alarms}); each has a runbook entry in README.md. */
 export const ALARM = {
   duplicateSuppressedRate: 'DuplicateSuppressedRate',
   resentAfterAmbiguity: 'ResentAfterAmbiguity',
@@ -95,7 +95,7 @@ export const ALARM = {
 /** Name of one of the notifier's alarms. */
 export type AlarmName = (typeof ALARM)[keyof typeof ALARM];
 
-const RUNBOOK = 'Runbook: docs/deploy.md, section "Alarm runbook"';
+const RUNBOOK = 'Runbook: README.md, section "Alarm runbook"';
 
 /** The notifier's alarms, all wired to one SNS topic. */
 export class NotifierAlarms extends Construct {

@@ -36,8 +36,15 @@ describe('every alarm', () => {
         TreatMissingData: 'notBreaching',
         ComparisonOperator: 'GreaterThanThreshold',
       });
-      expect(alarm['AlarmDescription']).toMatch(/Runbook: docs\/deploy\.md/);
+      expect(alarm['AlarmDescription']).toMatch(/Runbook: README\.md, section "Alarm runbook"/);
     }
+  });
+
+  it('every alarm has its own entry in the README runbook', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const runbook = readme.slice(readme.indexOf('### Alarm runbook'));
+    for (const name of Object.values(ALARM)) expect(runbook, name).toContain(`**${name}**`);
   });
 });
 

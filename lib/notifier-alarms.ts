@@ -153,6 +153,17 @@ export class NotifierAlarms extends Construct {
       const options = { period, statistic: cloudwatch.Stats.SUM };
       return which === 'Errors' ? fn.metricErrors(options) : fn.metricThrottles(options);
     };
+    /** A function's Errors and Throttles alarms, each firing on any occurrence in one period. */
+    const healthAlarms = <E extends AlarmName, T extends AlarmName>(
+      errorsName: E,
+      throttlesName: T,
+      fn: lambda.IFunction,
+      text: { errors: string; throttles: string },
+    ): Record<E | T, cloudwatch.Alarm> =>
+      ({
+        [errorsName]: alarm(errorsName, fnMetric(fn, 'Errors'), 0, text.errors),
+        [throttlesName]: alarm(throttlesName, fnMetric(fn, 'Throttles'), 0, text.throttles),
+      }) as Record<E | T, cloudwatch.Alarm>;
 
     this.alarms = {
       [ALARM.duplicateSuppressedRate]: alarm(
@@ -208,42 +219,19 @@ export class NotifierAlarms extends Construct {
         0,
         'The reclaimer found PENDING ledger rows whose claim expired: a sender attempt died mid-send.',
       ),
-      [ALARM.senderErrors]: alarm(
-        ALARM.senderErrors,
-        fnMetric(props.functions.sender, 'Errors'),
-        0,
-        'The sender function failed whole invocations (crash, timeout, configuration error).',
-      ),
-      [ALARM.senderThrottles]: alarm(
-        ALARM.senderThrottles,
-        fnMetric(props.functions.sender, 'Throttles'),
-        0,
-        'The sender function was throttled (account concurrency exhausted).',
-      ),
-      [ALARM.reclaimerErrors]: alarm(
-        ALARM.reclaimerErrors,
-        fnMetric(props.functions.reclaimer, 'Errors'),
-        0,
-        'The reclaimer function failed whole invocations.',
-      ),
-      [ALARM.reclaimerThrottles]: alarm(
-        ALARM.reclaimerThrottles,
-        fnMetric(props.functions.reclaimer, 'Throttles'),
-        0,
-        'The reclaimer function was throttled.',
-      ),
-      [ALARM.statusErrors]: alarm(
-        ALARM.statusErrors,
-        fnMetric(props.functions.status, 'Errors'),
-        0,
-        'The delivery-status function failed whole invocations (ledger errors, configuration error); Lambda retries them twice, then drops the events.',
-      ),
-      [ALARM.statusThrottles]: alarm(
-        ALARM.statusThrottles,
-        fnMetric(props.functions.status, 'Throttles'),
-        0,
-        'The delivery-status function was throttled; delivery evidence arrives late.',
-      ),
+      ...healthAlarms(ALARM.senderErrors, ALARM.senderThrottles, props.functions.sender, {
+        errors: 'The sender function failed whole invocations (crash, timeout, configuration error).',
+        throttles: 'The sender function was throttled (account concurrency exhausted).',
+      }),
+      ...healthAlarms(ALARM.reclaimerErrors, ALARM.reclaimerThrottles, props.functions.reclaimer, {
+        errors: 'The reclaimer function failed whole invocations.',
+        throttles: 'The reclaimer function was throttled.',
+      }),
+      ...healthAlarms(ALARM.statusErrors, ALARM.statusThrottles, props.functions.status, {
+        errors:
+          'The delivery-status function failed whole invocations (ledger errors, configuration error); Lambda retries them twice, then drops the events.',
+        throttles: 'The delivery-status function was throttled; delivery evidence arrives late.',
+      }),
       [ALARM.deliveryStatusInvalid]: alarm(
         ALARM.deliveryStatusInvalid,
         notifierMetric(SERVICE.status, METRIC.DeliveryStatusInvalid, period),

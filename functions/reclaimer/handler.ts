@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { createLambdaObservability } from '../adapters/lambda-observability';
-import { systemClock } from '../core/clock';
 import { SERVICE } from '../core/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
-import { createLedger, createProviders } from '../sender/wire-adapters';
+import { createLambdaDeliveryContext } from '../sender/wire-adapters';
 import { createReclaimerHandler } from './create-reclaimer-handler';
 import { loadReclaimerLimits } from './reclaimer-config';
 
@@ -12,18 +10,7 @@ import { loadReclaimerLimits } from './reclaimer-config';
 const config = loadSenderConfig(process.env);
 const limits = loadReclaimerLimits(process.env, config);
 const observability = createLambdaObservability(SERVICE.reclaimer);
-const ledger = createLedger(config);
+const delivery = createLambdaDeliveryContext(config, observability);
 
 /** The reclaimer Lambda: invoked on a schedule (EventBridge), settles stale PENDING rows. */
-export const handler = createReclaimerHandler({
-  ledger,
-  pending: ledger,
-  providers: createProviders(config),
-  ...observability,
-  clock: systemClock,
-  newOwnerToken: randomUUID,
-  timing: { claimTimeoutMs: config.claimTimeoutMs, retentionMs: config.retentionMs },
-  sendTimeoutMs: config.sendTimeoutMs,
-  messageClasses: config.messageClasses,
-  limits,
-});
+export const handler = createReclaimerHandler({ ...delivery, pending: delivery.ledger, limits });

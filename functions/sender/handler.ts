@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { createLambdaObservability } from '../adapters/lambda-observability';
-import { systemClock } from '../core/clock';
 import { ConfigurationError } from '../core/errors';
 import { SERVICE } from '../core/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
 import { BUILT_IN_TEMPLATES } from '../core/templates';
 import { createSenderHandler } from './create-sender-handler';
-import { createDeadLetters, createLedger, createProviders } from './wire-adapters';
+import { createDeadLetters, createLambdaDeliveryContext } from './wire-adapters';
 
 // Cold start: an unsafe or incomplete configuration fails here, loudly, before any message is touched.
 const config = loadSenderConfig(process.env);
@@ -16,15 +14,8 @@ if (!deadLetters) throw new ConfigurationError('DEAD_LETTER_QUEUE_URL is require
 
 /** The sender Lambda: SQS event source with ReportBatchItemFailures. */
 export const handler = createSenderHandler({
-  ledger: createLedger(config),
-  providers: createProviders(config),
+  ...createLambdaDeliveryContext(config, observability),
   deadLetters,
-  ...observability,
-  clock: systemClock,
-  newOwnerToken: randomUUID,
-  timing: { claimTimeoutMs: config.claimTimeoutMs, retentionMs: config.retentionMs },
-  sendTimeoutMs: config.sendTimeoutMs,
-  messageClasses: config.messageClasses,
   templates: BUILT_IN_TEMPLATES,
   maxBodyBytes: config.maxBodyBytes,
   maxClockSkewMs: config.maxClockSkewMs,

@@ -1,14 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDbLedger } from '../adapters/dynamodb-ledger';
+import type { LambdaObservability } from '../adapters/lambda-observability';
 import { OutboxProvider } from '../adapters/outbox-provider';
 import { createSendClients } from '../adapters/send-clients';
 import { SesEmailProvider } from '../adapters/ses-email-provider';
 import { SnsProvider } from '../adapters/sns-provider';
 import { SqsDeadLetters } from '../adapters/sqs-dead-letters';
+import { systemClock } from '../core/clock';
 import type { DeadLetterSink } from '../core/dead-letter-sink';
 import type { DeliveryProviders } from '../core/delivery-provider';
 import type { SenderConfig } from '../core/sender-config';
+import type { DeliveryContext } from './deliver-message';
 
 /**
  * The AWS edges, built from validated configuration. Endpoints come from the SDK's own
@@ -42,4 +46,21 @@ export function createProviders(config: Pick<SenderConfig, 'delivery' | 'sendTim
 
 export function createDeadLetters(config: Pick<SenderConfig, 'deadLetterQueueUrl'>): DeadLetterSink | undefined {
   return config.deadLetterQueueUrl ? new SqsDeadLetters(new SQSClient({}), config.deadLetterQueueUrl) : undefined;
+}
+
+/**
+ * Everything a delivery needs in Lambda, from validated configuration: the sender and the
+ * reclaimer run the same delivery code over the same ports.
+ */
+export function createLambdaDeliveryContext(config: SenderConfig, observability: LambdaObservability) {
+  return {
+    ledger: createLedger(config),
+    providers: createProviders(config),
+    ...observability,
+    clock: systemClock,
+    newOwnerToken: randomUUID,
+    timing: { claimTimeoutMs: config.claimTimeoutMs, retentionMs: config.retentionMs },
+    sendTimeoutMs: config.sendTimeoutMs,
+    messageClasses: config.messageClasses,
+  } satisfies DeliveryContext & { messageClasses: SenderConfig['messageClasses'] };
 }

@@ -59,13 +59,14 @@ const WORKLOAD = {
 /**
  * GSI write units DynamoDB would bill for a run (dynalite reports table units only). The ledger's
  * three keys-only indexes are written when an index key changes: a claim adds the pending and event
- * entries (2), a SENT outcome removes the pending entry and adds the provider-message-id entry (2),
- * a FAILED/UNKNOWN outcome removes the pending entry (1), a takeover moves the pending entry (2);
+ * entries (2), every terminal outcome removes the pending entry (1), an SMS completed SENT by a
+ * provider call also adds its sparse SMS message id entry (1), a takeover moves the pending entry (2);
  * releases change no index key (0). The baselines' tables have no GSI.
  */
 function ledgerGsiUnits(r: SimulationReport): number {
   const states = r.total.finalStates;
-  return 2 * r.total.messages + 2 * (states.SENT ?? 0) + (states.FAILED ?? 0) + (states.UNKNOWN ?? 0) + 2 * r.total.takeovers;
+  const terminal = (states.SENT ?? 0) + (states.FAILED ?? 0) + (states.UNKNOWN ?? 0);
+  return 2 * r.total.messages + terminal + r.total.smsIndexEntries + 2 * r.total.takeovers;
 }
 const SENDERS: readonly { name: SenderName; label: string; short: string; gsiUnits: (r: SimulationReport) => number }[] = [
   { name: 'this-sender', label: 'this sender', short: 'this sender', gsiUnits: ledgerGsiUnits },

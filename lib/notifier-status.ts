@@ -57,7 +57,7 @@ export interface DeliveryStatusProps {
 
 /**
  * The delivery-status path: the status Lambda (ledger `UpdateItem`/`GetItem`, `Query` on the
- * provider-message-id index, nothing else), SES configuration-set events through the default
+ * SMS message id index, nothing else), SES configuration-set events through the default
  * event bus, and optionally the SNS SMS delivery-status logs through subscription filters.
  */
 export class DeliveryStatus extends Construct {
@@ -87,7 +87,7 @@ export class DeliveryStatus extends Construct {
     this.fn = status.fn;
     this.logGroup = status.logGroup;
 
-    // Exactly what DynamoDbLedger.recordDeliveryStatus and keyForProviderMessageId call.
+    // Exactly what DynamoDbLedger.recordDeliveryStatus and keyForSmsMessageId call.
     status.fn.addToRolePolicy(
       new iam.PolicyStatement({
         sid: 'RecordDeliveryStatus',
@@ -97,9 +97,9 @@ export class DeliveryStatus extends Construct {
     );
     status.fn.addToRolePolicy(
       new iam.PolicyStatement({
-        sid: 'QueryProviderMessageIndex',
+        sid: 'QuerySmsMessageIndex',
         actions: ['dynamodb:Query'],
-        resources: [`${props.table.tableArn}/index/${LEDGER_TABLE.providerMessageIndex.name}`],
+        resources: [`${props.table.tableArn}/index/${LEDGER_TABLE.smsMessageIndex.name}`],
       }),
     );
 

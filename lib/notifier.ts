@@ -423,9 +423,9 @@ export class IdempotentNotifier extends Construct {
       projectionType: dynamodb.ProjectionType[LEDGER_TABLE.eventIndex.projection],
     });
     this.table.addGlobalSecondaryIndex({
-      indexName: LEDGER_TABLE.providerMessageIndex.name,
-      partitionKey: { name: LEDGER_TABLE.providerMessageIndex.partitionKey, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType[LEDGER_TABLE.providerMessageIndex.projection],
+      indexName: LEDGER_TABLE.smsMessageIndex.name,
+      partitionKey: { name: LEDGER_TABLE.smsMessageIndex.partitionKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType[LEDGER_TABLE.smsMessageIndex.projection],
     });
 
     // ---- SES configuration set ----

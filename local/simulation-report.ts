@@ -38,6 +38,8 @@ export interface ClassReport {
   readonly ambiguous: { readonly outcomes: number; readonly resent: number; readonly gaveUp: number; readonly sentByEvidence: number };
   /** Final states: ledger states where there is a ledger; otherwise derived from the outbox and faults. */
   readonly finalStates: Readonly<Record<string, number>>;
+  /** Ledger rows in the sparse SMS message id index (SMS sent by a provider call); 0 without a ledger. */
+  readonly smsIndexEntries: number;
   readonly latencyMs: { readonly p50: number; readonly p99: number };
 }
 
@@ -145,6 +147,7 @@ export function buildReport(input: ReportInput): SimulationReport {
           sentByEvidence: metric(ports, METRIC.SentByEvidence, name),
         },
         finalStates: {},
+        smsIndexEntries: 0,
         latencyMs: { p50: 0, p99: 0 },
         latencies: [],
         states: new Map(),
@@ -178,6 +181,7 @@ export function buildReport(input: ReportInput): SimulationReport {
             ? 'FAILED'
             : 'none';
       bump(a.states, state);
+      if (rows?.get(plan.key)?.smsMessageId !== undefined) a.smsIndexEntries += 1;
       // Never reached the provider and not recorded as FAILED/UNKNOWN (a SENT row without a call counts as lost too).
       if (n === 0 && state !== 'FAILED' && state !== 'UNKNOWN') {
         if (parkedEvents.has(plan.identity.eventId)) a.parkedInDeadLetterQueue += 1;
@@ -323,6 +327,7 @@ function sumClasses(classes: readonly ClassReport[], latencies: number[]): Class
       sentByEvidence: sum((c) => c.ambiguous.sentByEvidence),
     },
     finalStates: Object.fromEntries([...states.entries()].sort()),
+    smsIndexEntries: sum((c) => c.smsIndexEntries),
     latencyMs: { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) },
   };
 }

@@ -90,11 +90,13 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
       outcome.state === 'SENT'
         ? { name: 'providerMessageId', value: outcome.providerMessageId }
         : { name: 'failureReason', value: outcome.reason };
+    const smsMessageId = outcome.state === 'SENT' ? outcome.smsMessageId : undefined;
+    const smsIndex = smsMessageId ? `, ${LEDGER_TABLE.smsMessageIndex.partitionKey} = :smsMessageId` : '';
     return this.conditionalUpdate({
       Key: { [PK]: claim.key },
       // The rendered request (addresses, content) is only needed while a resend is possible.
       UpdateExpression:
-        `SET #state = :state, updatedAt = :now, resolvedAt = :now, #expiresAt = :expiresAt, ${detail.name} = :detail ` +
+        `SET #state = :state, updatedAt = :now, resolvedAt = :now, #expiresAt = :expiresAt, ${detail.name} = :detail${smsIndex} ` +
         `REMOVE ${LEDGER_TABLE.pendingIndex.partitionKey}, lastRelease, #request`,
       ConditionExpression: 'ownerToken = :owner AND claimVersion = :version',
       ExpressionAttributeNames: { '#state': 'state', '#expiresAt': LEDGER_TABLE.ttlAttribute, '#request': 'request' },
@@ -105,6 +107,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         ':detail': detail.value,
         ':owner': claim.ownerToken,
         ':version': claim.claimVersion,
+        ...(smsMessageId ? { ':smsMessageId': smsMessageId } : {}),
       },
     });
   }
@@ -183,15 +186,15 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
     return (await this.get(key)) ? 'superseded' : 'no-row';
   }
 
-  async keyForProviderMessageId(providerMessageId: string): Promise<string | undefined> {
-    const { name, partitionKey } = LEDGER_TABLE.providerMessageIndex;
+  async keyForSmsMessageId(smsMessageId: string): Promise<string | undefined> {
+    const { name, partitionKey } = LEDGER_TABLE.smsMessageIndex;
     const result = await this.doc.send(
       new QueryCommand({
         TableName: this.tableName,
         IndexName: name,
         KeyConditionExpression: '#id = :id',
         ExpressionAttributeNames: { '#id': partitionKey },
-        ExpressionAttributeValues: { ':id': providerMessageId },
+        ExpressionAttributeValues: { ':id': smsMessageId },
         Limit: 1,
       }),
     );

@@ -10,7 +10,7 @@ import { LEDGER_TABLE } from '../core/ledger-table';
 
 /** CreateTable input for the ledger, from the same definition the CDK stack uses. */
 export function ledgerCreateTableInput(tableName: string): CreateTableCommandInput {
-  const { partitionKey, pendingIndex, eventIndex, providerMessageIndex } = LEDGER_TABLE;
+  const { partitionKey, pendingIndex, eventIndex, smsMessageIndex } = LEDGER_TABLE;
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
@@ -19,7 +19,7 @@ export function ledgerCreateTableInput(tableName: string): CreateTableCommandInp
       { AttributeName: pendingIndex.partitionKey, AttributeType: 'S' },
       { AttributeName: pendingIndex.sortKey, AttributeType: 'N' },
       { AttributeName: eventIndex.partitionKey, AttributeType: 'S' },
-      { AttributeName: providerMessageIndex.partitionKey, AttributeType: 'S' },
+      { AttributeName: smsMessageIndex.partitionKey, AttributeType: 'S' },
     ],
     KeySchema: [{ AttributeName: partitionKey, KeyType: 'HASH' }],
     GlobalSecondaryIndexes: [
@@ -40,9 +40,9 @@ export function ledgerCreateTableInput(tableName: string): CreateTableCommandInp
         Projection: { ProjectionType: eventIndex.projection },
       },
       {
-        IndexName: providerMessageIndex.name,
-        KeySchema: [{ AttributeName: providerMessageIndex.partitionKey, KeyType: 'HASH' }],
-        Projection: { ProjectionType: providerMessageIndex.projection },
+        IndexName: smsMessageIndex.name,
+        KeySchema: [{ AttributeName: smsMessageIndex.partitionKey, KeyType: 'HASH' }],
+        Projection: { ProjectionType: smsMessageIndex.projection },
       },
     ],
   };

@@ -62,6 +62,6 @@ export interface DeliveryStatusStore {
    * rank). Never touches `state`, the claim or the TTL.
    */
   recordDeliveryStatus(key: string, update: DeliveryStatusUpdate, nowMs: number): Promise<RecordStatusResult>;
-  /** The key of the row whose provider message id this is, if any (eventually consistent). */
-  keyForProviderMessageId(providerMessageId: string): Promise<string | undefined>;
+  /** The key of the SMS row SNS gave this message id when it was sent, if any (eventually consistent). */
+  keyForSmsMessageId(smsMessageId: string): Promise<string | undefined>;
 }

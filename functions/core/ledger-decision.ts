@@ -102,7 +102,12 @@ export function claimOf(row: Pick<LedgerRow, 'key' | 'ownerToken' | 'claimVersio
 
 /** A terminal outcome to record. */
 export type TerminalOutcome =
-  | { readonly state: 'SENT'; readonly providerMessageId: string }
+  | {
+      readonly state: 'SENT';
+      readonly providerMessageId: string;
+      /** SNS's id of an SMS this attempt sent, for the sparse SMS index; absent otherwise. @default none */
+      readonly smsMessageId?: string;
+    }
   | { readonly state: 'FAILED'; readonly reason: string }
   | { readonly state: 'UNKNOWN'; readonly reason: string };
 

@@ -29,6 +29,8 @@ export interface LedgerRow {
   readonly updatedAt: number;
   readonly expiresAt: number;
   readonly providerMessageId?: string;
+  /** SMS rows completed `SENT` by a provider call only: SNS's id again, key of the sparse SMS index. */
+  readonly smsMessageId?: string;
   readonly failureReason?: string;
   readonly lastRelease?: ReleaseReason;
   /** When the outcome first became unknown; bounds the wait for delivery evidence. */

@@ -24,12 +24,14 @@ export const LEDGER_TABLE = {
     projection: 'KEYS_ONLY',
   },
   /**
-   * Delivery-status events that carry only the provider's message id (SNS SMS delivery logs)
-   * find their row here. Keys only: the status Lambda reads the row by key afterwards.
+   * SNS SMS delivery-status logs carry only SNS's message id and find their row here. Sparse:
+   * only SMS rows the sender completed `SENT` carry `smsMessageId` (a copy of `providerMessageId`),
+   * so e-mail rows, failures and evidence placeholders cost no index write. SES events carry our
+   * key as a tag and need no index. Keys only: the status Lambda reads the row by key afterwards.
    */
-  providerMessageIndex: {
-    name: 'by-provider-message-id',
-    partitionKey: 'providerMessageId',
+  smsMessageIndex: {
+    name: 'by-sms-message-id',
+    partitionKey: 'smsMessageId',
     projection: 'KEYS_ONLY',
   },
 } as const;

@@ -197,7 +197,7 @@ class DeliveryAttempt {
         this.count(METRIC.SentByEvidence);
         return this.finish(claim, {
           state: 'SENT',
-          // A unique placeholder: the provider-message-id index must not gather these under one value.
+          // Not indexed (no smsMessageId): no delivery log carries a placeholder, nor SES's id.
           providerMessageId: previous?.providerMessageId ?? `evidence:${this.plan.key}`,
         });
       case 'give-up':
@@ -233,7 +233,12 @@ class DeliveryAttempt {
     switch (outcome.kind) {
       case 'sent':
         this.count(METRIC.Sent);
-        return this.finish(claim, { state: 'SENT', providerMessageId: outcome.providerMessageId });
+        return this.finish(claim, {
+          state: 'SENT',
+          providerMessageId: outcome.providerMessageId,
+          // Only SNS SMS delivery logs look a row up by the provider's id; nothing else is indexed.
+          ...(request.message.channel === 'sms' ? { smsMessageId: outcome.providerMessageId } : {}),
+        });
       case 'permanent':
         this.count(METRIC.PermanentFailure);
         this.ctx.log.warn('Provider rejected the message permanently', { ...this.logContext(), reason: outcome.reason });

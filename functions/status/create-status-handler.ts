@@ -62,12 +62,13 @@ export function createStatusHandler(deps: StatusDependencies): StatusHandler {
 
 async function apply(event: StatusEvent, deps: StatusDependencies): Promise<RecordStatusResult> {
   const { ref, update, channel } = event;
-  const key = ref.kind === 'key' ? ref.key : await deps.store.keyForProviderMessageId(ref.providerMessageId);
+  const key =
+    ref.kind === 'key' ? ref.key : ref.kind === 'sms-message-id' ? await deps.store.keyForSmsMessageId(ref.providerMessageId) : undefined;
   const context = {
     status: update.status,
     source: update.source,
     eventAt: new Date(update.at).toISOString(),
-    ...(ref.kind === 'provider-message-id' ? { providerMessageId: ref.providerMessageId } : {}),
+    ...(ref.kind === 'key' ? {} : { providerMessageId: ref.providerMessageId }),
     ...(key ? { key: keyPrefix(key) } : {}),
   };
   const result = key ? await deps.store.recordDeliveryStatus(key, update, deps.clock()) : 'no-row';

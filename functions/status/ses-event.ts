@@ -48,7 +48,8 @@ const STAMP_FIELD = {
 
 /**
  * One SES event as a ledger status, found by the idempotency key the sender attached as a
- * message tag (or, for mail sent without the tag, by SES's message id).
+ * message tag. Mail without the tag is not ours (the sender tags every e-mail): it comes back
+ * as `untagged-email` and is counted as unmatched, with no ledger read.
  *
  * @returns the status event, or a reason it is not one (never containing the event's content).
  */
@@ -72,7 +73,7 @@ export function statusFromSesEvent(input: unknown): StatusEvent | { readonly inv
     // Found by our key: the row may not know SES's id yet (its send was ambiguous); record it.
     return { channel: 'email', ref: { kind: 'key', key }, update: { ...update, providerMessageId: event.mail.messageId } };
   }
-  return { channel: 'email', ref: { kind: 'provider-message-id', providerMessageId: event.mail.messageId }, update };
+  return { channel: 'email', ref: { kind: 'untagged-email', providerMessageId: event.mail.messageId }, update };
 }
 
 function detailOf(event: SesEvent): string | undefined {

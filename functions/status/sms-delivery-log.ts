@@ -13,7 +13,7 @@ export const SmsDeliveryLogSchema = z.object({
 
 /**
  * A decoded log event as an SMS status, found by SNS's message id (stored as the row's
- * `providerMessageId` when the send completed).
+ * `providerMessageId` and, indexed, `smsMessageId` when the send completed).
  *
  * @param loggedAt the log event's timestamp (epoch ms): when SNS recorded the final status.
  */
@@ -30,7 +30,7 @@ export function statusFromSmsDeliveryLog(message: string, loggedAt: number): Sta
   }
   return {
     channel: 'sms',
-    ref: { kind: 'provider-message-id', providerMessageId: parsed.data.notification.messageId },
+    ref: { kind: 'sms-message-id', providerMessageId: parsed.data.notification.messageId },
     update: { status: parsed.data.status, at: loggedAt, source: 'sns-sms' },
   };
 }

@@ -5,7 +5,12 @@ import type { DeliveryStatusUpdate } from '../core/delivery-status';
 export type MessageRef =
   | { readonly kind: 'key'; readonly key: string }
   /** SNS SMS delivery logs carry no message attributes: only the id SNS returned to the sender. */
-  | { readonly kind: 'provider-message-id'; readonly providerMessageId: string };
+  | { readonly kind: 'sms-message-id'; readonly providerMessageId: string }
+  /**
+   * SES mail without our `idempotency-key` tag: another application's mail on the same
+   * configuration set. This sender tags every e-mail, so no ledger row is looked up.
+   */
+  | { readonly kind: 'untagged-email'; readonly providerMessageId: string };
 
 /** One delivery-status event, decoded and reduced to what the ledger records. */
 export interface StatusEvent {

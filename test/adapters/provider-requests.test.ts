@@ -98,6 +98,15 @@ describe('the exact provider requests', () => {
       APNS_SANDBOX: JSON.stringify({ aps: { alert: { title: 'Order shipped', body: 'Order 1001 is on its way.' } }, idempotencyKey: pushKey }),
     });
     expect((await db.ledger.get(keyOf('evt-exact-requests', 'seller-4', 'email', 'order-shipped')))?.providerMessageId).toBe('ses-1');
+    // Only the SMS row enters the sparse SMS index; e-mail and push keep their id unindexed.
+    const rows = await Promise.all(
+      (['email', 'sms', 'push'] as const).map((channel) => db.ledger.get(keyOf('evt-exact-requests', 'buyer-17', channel, 'order-shipped'))),
+    );
+    expect(rows.map((row) => [row?.providerMessageId, row?.smsMessageId])).toEqual([
+      ['ses-1', undefined],
+      ['sns-1', 'sns-1'],
+      ['sns-1', undefined],
+    ]);
   });
 
   it('marketing SMS goes out as Promotional', async () => {

@@ -178,9 +178,9 @@ describe('ledger table', () => {
   });
 
   it('has the indexes of LEDGER_TABLE with the key types the handler writes', () => {
-    const { pendingIndex, eventIndex, providerMessageIndex } = LEDGER_TABLE;
+    const { pendingIndex, eventIndex, smsMessageIndex } = LEDGER_TABLE;
     expect((table['GlobalSecondaryIndexes'] as { IndexName: string }[]).map((i) => i.IndexName).sort()).toEqual(
-      [pendingIndex.name, eventIndex.name, providerMessageIndex.name].sort(),
+      [pendingIndex.name, eventIndex.name, smsMessageIndex.name].sort(),
     );
     expect(table['AttributeDefinitions']).toEqual(
       expect.arrayContaining([
@@ -188,7 +188,7 @@ describe('ledger table', () => {
         { AttributeName: pendingIndex.partitionKey, AttributeType: 'S' },
         { AttributeName: pendingIndex.sortKey, AttributeType: 'N' },
         { AttributeName: eventIndex.partitionKey, AttributeType: 'S' },
-        { AttributeName: providerMessageIndex.partitionKey, AttributeType: 'S' },
+        { AttributeName: smsMessageIndex.partitionKey, AttributeType: 'S' },
       ]),
     );
   });

@@ -102,7 +102,7 @@ describe('status function', () => {
 describe('status role (least privilege)', () => {
   const statements = statusRoleStatements();
 
-  it('allows exactly: its own logs, GetItem/UpdateItem on the table, Query on the provider-message-id index', () => {
+  it('allows exactly: its own logs, GetItem/UpdateItem on the table, Query on the SMS message id index', () => {
     expect(statements).toEqual([
       {
         Sid: 'WriteOwnLogs',
@@ -117,10 +117,10 @@ describe('status role (least privilege)', () => {
         Resource: tableArn,
       },
       {
-        Sid: 'QueryProviderMessageIndex',
+        Sid: 'QuerySmsMessageIndex',
         Effect: 'Allow',
         Action: 'dynamodb:Query',
-        Resource: { 'Fn::Join': ['', [tableArn, `/index/${LEDGER_TABLE.providerMessageIndex.name}`]] },
+        Resource: { 'Fn::Join': ['', [tableArn, `/index/${LEDGER_TABLE.smsMessageIndex.name}`]] },
       },
     ]);
   });
@@ -139,7 +139,7 @@ describe('status role (least privilege)', () => {
     expect(statusRoleStatements(s, t).map((x) => x.Sid)).toEqual([
       'WriteOwnLogs',
       'RecordDeliveryStatus',
-      'QueryProviderMessageIndex',
+      'QuerySmsMessageIndex',
     ]);
   });
 });

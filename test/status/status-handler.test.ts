@@ -36,7 +36,9 @@ async function sentRow(eventId: string, channel: 'email' | 'sms', providerMessag
       : { recipientId: 'user-9', phone: RECIPIENT_PHONE, channels: ['sms' as const] };
   const [row] = await seedDeadClaims(db.ledger, loginCodeEvent({ eventId, recipients: [recipient] }), clock.now());
   const now = clock.now();
-  expect(await db.ledger.complete(claimOf(row!), { state: 'SENT', providerMessageId }, now, ttlSeconds(now, TIMING))).toBe(true);
+  // As the sender records it: only SMS rows carry the indexed smsMessageId.
+  const outcome = { state: 'SENT' as const, providerMessageId, ...(channel === 'sms' ? { smsMessageId: providerMessageId } : {}) };
+  expect(await db.ledger.complete(claimOf(row!), outcome, now, ttlSeconds(now, TIMING))).toBe(true);
   return row!;
 }
 
@@ -143,6 +145,14 @@ describe('SES configuration-set events through SNS', () => {
     expect(await db.ledger.get(unknownKey)).toBeUndefined();
     expect(status.metrics.get(METRIC.DeliveryStatusUnmatched)).toBe(2);
     expect(status.logs.filter((l) => l.message.includes('matches no ledger row'))).toHaveLength(2);
+  });
+
+  it('SES mail without our key tag is never matched by SES\'s message id (not ours; no index lookup)', async () => {
+    const row = await sentRow('evt-status-untagged', 'email', 'ses-untagged');
+    const status = new StatusHarness(db.ledger, clock);
+    const untagged = sesEvent('Delivery', { mailAt: MAIL_AT, sesMessageId: 'ses-untagged' });
+    expect(await status.invoke(snsEvent(untagged))).toMatchObject({ recorded: 0, unmatched: 1 });
+    expect((await db.ledger.get(row.key))?.deliveryStatus).toBeUndefined();
   });
 
   it('malformed messages and unknown inputs are counted, not thrown', async () => {

@@ -102,7 +102,8 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const started = Date.now();
 const dynamo = await startLocalDynamo({ separateProcess: true });
 const ROUNDS = Math.max(1, Number(values.rounds));
-/** Every run of each sender, one per round; rounds alternate the order so drifting machine load hits all alike. */
+const WARM_UP_EVENTS = 300;
+/** Every run of each sender, one per round; rounds rotate the order so drifting machine load hits all alike. */
 const rounds: Record<string, SimulationReport[]> = {};
 const runs: Record<string, SimulationReport> = {};
 const probes: Record<string, RequestProbe> = {};
@@ -111,8 +112,14 @@ let bundles: BundleMeasure[] = [];
 let diagnostic: SimulationReport | undefined;
 try {
   mkdirSync(join(RESULTS, '..', '..', '.local-data', 'bench'), { recursive: true });
+  // Warm-up, discarded: the first run on a fresh dynalite and a cold JIT is slower whichever sender it is.
+  for (const sender of SENDERS) {
+    log(`[${secs()}] warm-up (not measured), ${sender.label}: ${WARM_UP_EVENTS} queue messages ...`);
+    await runSimulation({ ...WORKLOAD, events: WARM_UP_EVENTS, sender: sender.name, dynamo });
+  }
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const sender of round % 2 === 0 ? SENDERS : [...SENDERS].reverse()) {
+    // Rotate the order each round so every sender takes every position (first, middle, last) alike.
+    for (const sender of SENDERS.map((_, i) => SENDERS[(i + round) % SENDERS.length]!)) {
       log(`[${secs()}] round ${round + 1}/${ROUNDS}, ${sender.label}: ${WORKLOAD.events} queue messages at ${WORKLOAD.rate}/s, ${WORKLOAD.concurrency} concurrent invocations ...`);
       const r = await runSimulation({
         ...WORKLOAD,
@@ -214,7 +221,7 @@ const perRound = Array.from({ length: ROUNDS }, (_, i) => {
 const roundsLine =
   `Throughput per round (events/s, this sender / Powertools / naive): ` +
   Array.from({ length: ROUNDS }, (_, i) => SENDERS.map((sd) => rounds[sd.name]?.[i]?.throughput.eventsPerSecond ?? 0).join(' / ')).join('; ') +
-  `; ratio vs Powertools per round: ${perRound.map((r) => `${r}x`).join(', ')}. Rounds alternate the order; the machine is shared, so single rounds are noisy.`;
+  `; ratio vs Powertools per round: ${perRound.map((r) => `${r}x`).join(', ')}. Rounds rotate the order after one discarded warm-up run of each sender; the machine is shared, so single rounds are noisy.`;
 const diagnosticLine = diagnostic
   ? `Diagnostic: ${NO_GSI_DIAGNOSTIC.label}: ${diagnostic.throughput.eventsPerSecond} events/s ` +
     `(${round(diagnostic.throughput.eventsPerSecond / Math.max(1, powertools.throughput.eventsPerSecond), 2)}x Powertools), ` +

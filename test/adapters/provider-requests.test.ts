@@ -1,21 +1,17 @@
 import { SendEmailCommand, SESv2Client, SESv2ServiceException } from '@aws-sdk/client-sesv2';
 import { PublishCommand, SNSClient, SNSServiceException } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { METRIC } from '../../functions/core/metric-names';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
-import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { useTestLedger } from '../support/ledger-server';
 import { SenderHarness, failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 
-let db: TestLedger;
-beforeAll(async () => {
-  db = await startTestLedger();
-});
-afterAll(async () => db.stop());
+const db = useTestLedger();
 
 const ses = new SESv2Client({ region: 'us-east-1' });
 const sns = new SNSClient({ region: 'us-east-1' });

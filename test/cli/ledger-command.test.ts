@@ -1,19 +1,15 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../../cli/ledger-command';
 import { renderLedgerRow } from '../../cli/ledger-render';
 import { claimOf, ttlSeconds } from '../../functions/core/ledger-decision';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import { orderShippedEvent } from '../support/events';
-import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { useTestLedger } from '../support/ledger-server';
 import { TIMING, seedDeadClaims } from '../reclaimer/reclaimer-harness';
 
-let db: TestLedger;
-beforeAll(async () => {
-  db = await startTestLedger();
-});
-afterAll(async () => db.stop());
+const db = useTestLedger();
 
 const KEY = '3f9a0c1d2e4b5a6978877665544332211000ffeeddccbbaa9988776655443322';
 

@@ -1,18 +1,14 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
 import { LEDGER_TABLE, PENDING_SHARD_COUNT } from '../../functions/core/ledger-table';
 import type { DeliveryProvider } from '../../functions/core/delivery-provider';
 import { loginCodeEvent } from '../support/events';
-import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness } from '../support/sender-harness';
 import { ReclaimerHarness, seedDeadClaims } from './reclaimer-harness';
 
-let db: TestLedger;
-beforeAll(async () => {
-  db = await startTestLedger();
-});
-afterAll(async () => db.stop());
+const db = useTestLedger();
 
 const ROWS = 10;
 

@@ -1,5 +1,5 @@
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeliveryProvider } from '../../functions/core/delivery-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { LEDGER_TABLE } from '../../functions/core/ledger-table';
@@ -7,16 +7,12 @@ import { METRIC, type MetricName } from '../../functions/core/metric-names';
 import { REQUEST_NOT_STORED } from '../../functions/reclaimer/plan-from-row';
 import { loginCodeEvent } from '../support/events';
 import { crashAfterFirst, invokeOrKill } from '../support/faults';
-import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 import { ReclaimerHarness, seedDeadClaims } from './reclaimer-harness';
 
-let db: TestLedger;
-beforeAll(async () => {
-  db = await startTestLedger();
-});
-afterAll(async () => db.stop());
+const db = useTestLedger();
 
 type DiedAfter = 'claim' | 'send';
 type ClassName = 'otp' | 'transactional' | 'marketing';

@@ -1,20 +1,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/adapters/outbox-provider';
 import { loginCodeEvent } from '../support/events';
-import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { useTestLedger } from '../support/ledger-server';
 import { lambdaContext } from '../support/sqs-event';
 import { seedDeadClaims } from './reclaimer-harness';
 
-let db: TestLedger;
-beforeAll(async () => {
-  db = await startTestLedger();
-});
-afterAll(async () => {
+const db = useTestLedger();
+afterAll(() => {
   vi.unstubAllEnvs();
-  await db.stop();
 });
 
 /** What EventBridge Scheduler / a schedule rule sends; the reclaimer ignores it. */

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OutboxProvider } from '../../functions/adapters/outbox-provider';
 import type { DeliveryProvider } from '../../functions/core/delivery-provider';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import { METRIC } from '../../functions/core/metric-names';
 import { loginCodeEvent } from '../support/events';
-import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 import { ReclaimerHarness, plansOf, seedDeadClaims } from './reclaimer-harness';
 
-let db: TestLedger;
-beforeAll(async () => {
-  db = await startTestLedger();
-});
-afterAll(async () => db.stop());
+const db = useTestLedger();
 
 /** A provider that takes a little while, so contenders overlap while one of them is mid-send. */
 function slow(ms: number) {

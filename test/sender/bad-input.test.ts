@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InMemoryDeadLetters, type DeadLetter } from '../../functions/core/dead-letter-sink';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { METRIC } from '../../functions/core/metric-names';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
-import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { useTestLedger } from '../support/ledger-server';
 import { SenderHarness, failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 
-let db: TestLedger;
-beforeAll(async () => {
-  db = await startTestLedger();
-});
-afterAll(async () => db.stop());
+const db = useTestLedger();
 
 const NOW_ISO = '2026-11-29T12:00:00.000Z';
 

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { METRIC } from '../../functions/core/metric-names';
 import { orderShippedEvent } from '../support/events';
-import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { useTestLedger } from '../support/ledger-server';
 import { SenderHarness, failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 
-let db: TestLedger;
-beforeAll(async () => {
-  db = await startTestLedger();
-});
-afterAll(async () => db.stop());
+const db = useTestLedger();
 
 describe('at-least-once delivery of the same event', () => {
   it('50 concurrent deliveries of one event produce exactly one provider call per message', async () => {

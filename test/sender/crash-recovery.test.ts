@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeliveryProvider } from '../../functions/core/delivery-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { METRIC } from '../../functions/core/metric-names';
 import type { SendLedger } from '../../functions/core/send-ledger';
 import { loginCodeEvent } from '../support/events';
 import { crashAfterFirst, invokeOrKill, type CrashMode } from '../support/faults';
-import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness, failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 
-let db: TestLedger;
-beforeAll(async () => {
-  db = await startTestLedger();
-});
-afterAll(async () => db.stop());
+const db = useTestLedger();
 
 type CrashPoint = 'after-claim' | 'after-send-before-mark' | 'after-mark-before-ack';
 type ClassName = 'otp' | 'transactional' | 'marketing';

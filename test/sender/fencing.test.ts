@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { newClaimRow, ttlSeconds } from '../../functions/core/ledger-decision';
 import { METRIC } from '../../functions/core/metric-names';
 import type { SendRequest } from '../../functions/core/rendered-message';
 import { loginCodeEvent } from '../support/events';
-import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, RETENTION_MS, SenderHarness, failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 
-let db: TestLedger;
-beforeAll(async () => {
-  db = await startTestLedger();
-});
-afterAll(async () => db.stop());
+const db = useTestLedger();
 
 /** Lets the first call hang until the test releases it; later calls go straight through. */
 class SlowFirstCall implements DeliveryProvider {

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeliveryProvider } from '../../functions/core/delivery-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { METRIC } from '../../functions/core/metric-names';
 import { loginCodeEvent } from '../support/events';
 import { crashAfterFirst, invokeOrKill } from '../support/faults';
-import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 import { ReclaimerHarness } from '../reclaimer/reclaimer-harness';
 import { RECIPIENT_EMAIL, sesEvent, snsEvent } from './status-fixtures';
 import { StatusHarness } from './status-harness';
 
-let db: TestLedger;
-beforeAll(async () => {
-  db = await startTestLedger();
-});
-afterAll(async () => db.stop());
+const db = useTestLedger();
 
 /** Like SES v2: the provider cannot be asked about our key; only its events tell. */
 const noLookup = (inner: DeliveryProvider): DeliveryProvider => ({ send: (r, s) => inner.send(r, s) });

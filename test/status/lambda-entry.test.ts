@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loginCodeEvent } from '../support/events';
-import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { useTestLedger } from '../support/ledger-server';
 import { lambdaContext } from '../support/sqs-event';
 import { seedDeadClaims } from '../reclaimer/reclaimer-harness';
 import { RECIPIENT_EMAIL, sesEvent, snsEvent } from './status-fixtures';
 
-let db: TestLedger;
-beforeAll(async () => {
-  db = await startTestLedger();
-});
-afterAll(async () => {
+const db = useTestLedger();
+afterAll(() => {
   vi.unstubAllEnvs();
-  await db.stop();
 });
 
 describe('the status Lambda entry (functions/status/handler.ts)', () => {

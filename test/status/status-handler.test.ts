@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claimOf, ttlSeconds } from '../../functions/core/ledger-decision';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import { METRIC } from '../../functions/core/metric-names';
 import { ControlledClock } from '../support/controlled-clock';
 import { loginCodeEvent } from '../support/events';
-import { startTestLedger, type TestLedger } from '../support/ledger-server';
+import { useTestLedger } from '../support/ledger-server';
 import { TIMING, seedDeadClaims } from '../reclaimer/reclaimer-harness';
 import {
   RECIPIENT_EMAIL,
@@ -18,11 +18,7 @@ import {
 } from './status-fixtures';
 import { StatusHarness } from './status-harness';
 
-let db: TestLedger;
-beforeAll(async () => {
-  db = await startTestLedger();
-});
-afterAll(async () => db.stop());
+const db = useTestLedger();
 
 const clock = new ControlledClock();
 const MAIL_AT = '2026-11-29T12:00:00.000Z';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll } from 'vitest';
 import dynalite from 'dynalite';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
 import { ensureLedgerTable } from '../../functions/adapters/ledger-table-setup';
@@ -52,4 +53,24 @@ export async function startTestLedger(): Promise<TestLedger> {
       client.destroy();
     },
   };
+}
+
+/**
+ * Starts a test ledger before the file's tests and stops it after them. The returned object
+ * stands for the running ledger; use it inside tests and hooks only.
+ */
+export function useTestLedger(): TestLedger {
+  let current: TestLedger | undefined;
+  beforeAll(async () => {
+    current = await startTestLedger();
+  });
+  afterAll(async () => {
+    await current?.stop();
+  });
+  return new Proxy({} as TestLedger, {
+    get(_target, property) {
+      if (!current) throw new Error('The test ledger is not running: use it inside a test or a hook');
+      return Reflect.get(current, property) as unknown;
+    },
+  });
 }

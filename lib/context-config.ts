@@ -50,7 +50,7 @@ export const CONTEXT_KEYS = [
   'sesEventDestination',
   'smsDeliveryStatusLogs',
   'smsDeliveryStatusSuccessSamplingPercent',
-  'alarmEmail',
+  'alarmEmails',
   'alarmTopicArn',
   'alarmPeriodMinutes',
   'duplicateSuppressedRatePercent',
@@ -189,7 +189,7 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     smsDeliveryStatusSuccessSamplingPercent: c.number('smsDeliveryStatusSuccessSamplingPercent'),
     dashboardName: c.string('dashboardName'),
     alarms: {
-      email: c.string('alarmEmail'),
+      emails: c.list('alarmEmails')?.map(String),
       topic: alarmTopicArn ? sns.Topic.fromTopicArn(scope, 'ImportedAlarmTopic', alarmTopicArn) : undefined,
       period: minutes(c.number('alarmPeriodMinutes')),
       duplicateSuppressedRatePercent: c.number('duplicateSuppressedRatePercent'),

@@ -1,6 +1,7 @@
-import { Duration } from 'aws-cdk-lib';
+import { Annotations, Aws, Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as snsSubscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -12,15 +13,17 @@ import { DEFAULT_METRIC_PERIOD, SERVICE, notifierMetric } from './metrics';
 /** Alarm thresholds and where alarms are sent. */
 export interface NotifierAlarmOptions {
   /**
-   * Topic alarms (and their return to OK) are sent to.
-   * @default - a topic is created (TLS-only)
+   * An existing topic alarms (and their return to OK) are sent to, instead of one created here.
+   * Its owner manages its subscribers, and its policy must let `cloudwatch.amazonaws.com` publish
+   * (a topic defined in the same CDK app gets that statement added).
+   * @default - a topic is created (TLS-only, publishable by this stack's alarms only)
    */
   readonly topic?: sns.ITopic;
   /**
-   * E-mail address subscribed to the alarm topic (confirm the subscription e-mail after deploy).
-   * @default - no subscription
+   * E-mail addresses subscribed to the alarm topic (each must confirm the subscription e-mail after deploy).
+   * @default - no subscription: synth warns, because no alarm would reach anyone
    */
-  readonly email?: string;
+  readonly emails?: readonly string[];
   /**
    * Period of every alarm.
    * @default Duration.minutes(5)
@@ -115,7 +118,15 @@ export class NotifierAlarms extends Construct {
       // cannot publish to a topic encrypted with the AWS managed SNS key. Pass `topic` to use your own.
       this.topic = new sns.Topic(this, 'Topic', { displayName: 'Idempotent notifier alarms', enforceSSL: true });
     }
-    if (props.email) this.topic.addSubscription(new snsSubscriptions.EmailSubscription(props.email));
+    const emails = props.emails ?? [];
+    for (const email of emails) this.topic.addSubscription(new snsSubscriptions.EmailSubscription(email));
+    if (!props.topic && emails.length === 0) {
+      Annotations.of(this).addWarningV2(
+        NO_ALARM_SUBSCRIBER_WARNING,
+        'No alarm subscriber: the alarm topic has no subscription, so no alarm reaches a person. ' +
+          'Set notifier:alarmEmails (or alarms.emails), or notifier:alarmTopicArn (or alarms.topic) to an existing topic.',
+      );
+    }
     const action = new cloudwatchActions.SnsAction(this.topic);
 
     const alarm = (
@@ -250,5 +261,23 @@ export class NotifierAlarms extends Construct {
         'SMS spend this month approaches the monthly spend limit; SNS stops sending SMS when it is reached.',
       ),
     };
+
+    // A topic policy replaces SNS's default one, and `enforceSSL` creates a policy: without this statement
+    // CloudWatch may not publish and no alarm is ever delivered. An imported topic ignores it (its owner's policy rules).
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowThisStacksAlarmsToPublish',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+          ArnEquals: { 'aws:SourceArn': Object.values(this.alarms).map((a) => a.alarmArn) },
+        },
+      }),
+    );
   }
 }
+
+/** Id of the synth warning printed when no alarm reaches a person. */
+export const NO_ALARM_SUBSCRIBER_WARNING = '@idempotent-notifier/alarms:no-subscriber';

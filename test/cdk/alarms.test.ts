@@ -1,9 +1,12 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
 import { CHANNELS } from '../../functions/core/idempotency-key';
 import { METRIC, METRICS_NAMESPACE } from '../../functions/core/metric-names';
-import { ALARM, type AlarmName } from '../../lib/notifier-alarms';
-import { logicalId, propertiesOf, resourcesOfType, synth } from './helpers';
+import { ALARM, type AlarmName, NO_ALARM_SUBSCRIBER_WARNING } from '../../lib/notifier-alarms';
+import { IdempotentNotifier } from '../../lib/notifier';
+import { BASE_PROPS, logicalId, newApp, propertiesOf, resourcesOfType, synth } from './helpers';
 
 const { stack, template } = synth();
 const n = stack.notifier;
@@ -164,30 +167,69 @@ describe('SMS spend alarm', () => {
 });
 
 describe('alarm topic', () => {
+  const policyStatements = (t = template): Record<string, unknown>[] =>
+    Object.values(resourcesOfType(t, 'AWS::SNS::TopicPolicy')).flatMap(
+      (p) => (p['PolicyDocument'] as { Statement: Record<string, unknown>[] }).Statement,
+    );
+
   it('is created TLS-only, without subscriptions by default', () => {
     template.resourceCountIs('AWS::SNS::Topic', 1);
     template.resourceCountIs('AWS::SNS::Subscription', 0);
-    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
-      PolicyDocument: {
-        Statement: [
-          {
-            Effect: 'Deny',
-            Action: 'sns:Publish',
-            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-            Principal: '*',
-            Resource: topicRef,
-            Sid: 'AllowPublishThroughSSLOnly',
-          },
-        ],
-      },
+    expect(policyStatements()).toContainEqual({
+      Effect: 'Deny',
+      Action: 'sns:Publish',
+      Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      Principal: '*',
+      Resource: topicRef,
+      Sid: 'AllowPublishThroughSSLOnly',
     });
   });
 
-  it('subscribes the alarm e-mail when given', () => {
-    synth({ alarms: { email: 'oncall@example.com' } }).template.hasResourceProperties('AWS::SNS::Subscription', {
-      Protocol: 'email',
-      Endpoint: 'oncall@example.com',
+  it('grants cloudwatch.amazonaws.com sns:Publish on the topic, only for this account and these alarms', () => {
+    const alarmArns = Object.values(n.alarms).map((a) => ({ 'Fn::GetAtt': [logicalId(a), 'Arn'] }));
+    expect(policyStatements()).toContainEqual({
+      Sid: 'AllowThisStacksAlarmsToPublish',
+      Effect: 'Allow',
+      Principal: { Service: 'cloudwatch.amazonaws.com' },
+      Action: 'sns:Publish',
+      Resource: topicRef,
+      Condition: {
+        StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+        ArnEquals: { 'aws:SourceArn': expect.arrayContaining(alarmArns) },
+      },
     });
+    const allowed = policyStatements().find((s) => s['Sid'] === 'AllowThisStacksAlarmsToPublish');
+    const condition = allowed?.['Condition'] as { ArnEquals: { 'aws:SourceArn': unknown[] } };
+    expect(condition.ArnEquals['aws:SourceArn']).toHaveLength(Object.keys(ALARM).length);
+  });
+
+  it('allows no other principal to publish', () => {
+    const allows = policyStatements().filter((s) => s['Effect'] === 'Allow');
+    expect(allows.map((s) => s['Principal'])).toEqual([{ Service: 'cloudwatch.amazonaws.com' }]);
+  });
+
+  it('subscribes every alarm e-mail given', () => {
+    const t = synth({ alarms: { emails: ['oncall@shop.acme.dev', 'team@shop.acme.dev'] } }).template;
+    t.resourceCountIs('AWS::SNS::Subscription', 2);
+    for (const endpoint of ['oncall@shop.acme.dev', 'team@shop.acme.dev']) {
+      t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: endpoint, TopicArn: Match.anyValue() });
+    }
+  });
+
+  it('warns at synth when no alarm reaches anyone', () => {
+    const warnings = Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('No alarm subscriber'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.stringify(warnings[0]?.entry.data)).toContain(NO_ALARM_SUBSCRIBER_WARNING);
+  });
+
+  it('does not warn when an e-mail is subscribed or an existing topic is used', () => {
+    const withEmail = synth({ alarms: { emails: ['oncall@shop.acme.dev'] } }).stack;
+    expect(Annotations.fromStack(withEmail).findWarning('*', Match.stringLikeRegexp('No alarm subscriber'))).toEqual([]);
+    const withTopic = new Stack(newApp(), 'WithTopic');
+    const existing = sns.Topic.fromTopicArn(withTopic, 'Oncall', 'arn:aws:sns:eu-west-1:111122223333:oncall');
+    new IdempotentNotifier(withTopic, 'Notifier', { ...BASE_PROPS, alarms: { topic: existing } });
+    expect(Annotations.fromStack(withTopic).findWarning('*', Match.stringLikeRegexp('No alarm subscriber'))).toEqual([]);
+    Template.fromStack(withTopic).resourceCountIs('AWS::SNS::TopicPolicy', 0);
   });
 });
 

@@ -51,14 +51,14 @@ describe('notifierPropsFromContext', () => {
       'notifier:pushPlatformApplications': 'APNS/a, GCM/b',
       'notifier:messageClasses': '[{"name":"billing","onAmbiguous":"give-up"}]',
       'notifier:sendTimeoutMs': '5000',
-      'notifier:alarmEmail': 'oncall@example.com',
+      'notifier:alarmEmails': 'oncall@shop.acme.dev, team@shop.acme.dev',
     });
     expect(props.functionTimeout?.toSeconds()).toBe(20);
     expect(props.smsEnabled).toBe(false);
     expect(props.pushPlatformApplications).toEqual(['APNS/a', 'GCM/b']);
     expect(props.messageClasses).toEqual([{ name: 'billing', onAmbiguous: 'give-up' }]);
     expect(props.sendTimeout?.toMilliseconds()).toBe(5000);
-    expect(props.alarms?.email).toBe('oncall@example.com');
+    expect(props.alarms?.emails).toEqual(['oncall@shop.acme.dev', 'team@shop.acme.dev']);
   });
 
   it('parses the delivery-status keys', () => {

@@ -73,7 +73,7 @@ describe('function environment', () => {
   });
 
   it('synthesizes without warnings or errors', () => {
-    const { stack } = synth({ smsMonthlySpendLimitUsd: 10 });
+    const { stack } = synth({ smsMonthlySpendLimitUsd: 10, alarms: { emails: ['oncall@shop.acme.dev'] } });
     expect(Annotations.fromStack(stack).findWarning('*', Match.anyValue())).toEqual([]);
     expect(Annotations.fromStack(stack).findError('*', Match.anyValue())).toEqual([]);
   });

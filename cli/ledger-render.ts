@@ -25,7 +25,7 @@ export interface LedgerRowView {
   readonly createdAt: string;
   readonly claimedAt: string;
   readonly leaseExpiresAt: string;
-  readonly ambiguousSince: string | null;
+  readonly lastAmbiguousAt: string | null;
   readonly updatedAt: string;
   readonly resolvedAt: string | null;
   readonly expiresAt: string;
@@ -57,7 +57,7 @@ export function ledgerRowView(row: LedgerRow): LedgerRowView {
     createdAt: iso(row.createdAt)!,
     claimedAt: iso(row.claimedAt)!,
     leaseExpiresAt: iso(row.leaseExpiresAt)!,
-    ambiguousSince: iso(row.ambiguousSince),
+    lastAmbiguousAt: iso(row.lastAmbiguousAt),
     updatedAt: iso(row.updatedAt)!,
     resolvedAt: iso(row.resolvedAt),
     expiresAt: iso(row.expiresAt * 1000)!,
@@ -87,7 +87,7 @@ export function renderLedgerRow(row: LedgerRow): string {
     ['created', v.createdAt],
     ['claimed', v.claimedAt],
     ['lease expires', v.leaseExpiresAt],
-    ['ambiguous since', dash(v.ambiguousSince)],
+    ['last ambiguous at', dash(v.lastAmbiguousAt)],
     ['updated', v.updatedAt],
     ['resolved', dash(v.resolvedAt)],
     ['expires (TTL)', v.expiresAt],

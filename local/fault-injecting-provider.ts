@@ -18,7 +18,7 @@ export class FaultInjectingProvider implements DeliveryProvider {
   async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     const { key } = request;
     if (this.plan.roll('providerThrottle', key)) {
-      return { kind: 'transient', reason: 'TooManyRequestsException: Rate exceeded (injected)' };
+      return { kind: 'transient', cause: 'throttled', reason: 'TooManyRequestsException: Rate exceeded (injected)' };
     }
     if (this.plan.roll('providerReject', key)) {
       this.plan.rejected.add(key);

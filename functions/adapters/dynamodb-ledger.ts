@@ -62,14 +62,15 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
   }
 
   async takeOver(key: string, f: TakeoverFields): Promise<boolean> {
-    const ambiguous = f.ambiguousSince !== undefined;
+    const ambiguous = f.lastAmbiguousAt !== undefined;
     return this.conditionalUpdate({
       Key: { [PK]: key },
       UpdateExpression:
         'SET claimVersion = :version, ownerToken = :owner, claimedAt = :now, leaseExpiresAt = :lease, ' +
-        `attempts = :attempts, updatedAt = :now, #expiresAt = :expiresAt${ambiguous ? ', ambiguousSince = :since' : ''} ` +
+        `attempts = :attempts, updatedAt = :now, #expiresAt = :expiresAt${ambiguous ? ', lastAmbiguousAt = :since' : ''} ` +
         'REMOVE lastRelease',
-      ConditionExpression: '#state = :pending AND claimVersion = :expected',
+      // The old claim, or this very takeover already applied: an SDK retry after a lost response.
+      ConditionExpression: '#state = :pending AND (claimVersion = :expected OR (claimVersion = :version AND ownerToken = :owner))',
       ExpressionAttributeNames: { '#state': 'state', '#expiresAt': LEDGER_TABLE.ttlAttribute },
       ExpressionAttributeValues: {
         ':version': f.claimVersion,
@@ -80,7 +81,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         ':expiresAt': f.expiresAt,
         ':pending': 'PENDING',
         ':expected': f.expectedClaimVersion,
-        ...(ambiguous ? { ':since': f.ambiguousSince } : {}),
+        ...(ambiguous ? { ':since': f.lastAmbiguousAt } : {}),
       },
     });
   }
@@ -113,12 +114,12 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
   }
 
   async release(claim: Claim, release: Release, nowMs: number): Promise<boolean> {
-    const ambiguous = release.ambiguousSince !== undefined;
+    const ambiguous = release.lastAmbiguousAt !== undefined;
     return this.conditionalUpdate({
       Key: { [PK]: claim.key },
       UpdateExpression:
         'SET leaseExpiresAt = :now, updatedAt = :now, lastRelease = :reason, failureReason = :detail' +
-        (ambiguous ? ', ambiguousSince = :since' : ''),
+        (ambiguous ? ', lastAmbiguousAt = :since' : ''),
       ConditionExpression: 'ownerToken = :owner AND claimVersion = :version AND #state = :pending',
       ExpressionAttributeNames: { '#state': 'state' },
       ExpressionAttributeValues: {
@@ -128,7 +129,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         ':owner': claim.ownerToken,
         ':version': claim.claimVersion,
         ':pending': 'PENDING',
-        ...(ambiguous ? { ':since': release.ambiguousSince } : {}),
+        ...(ambiguous ? { ':since': release.lastAmbiguousAt } : {}),
       },
     });
   }

@@ -29,7 +29,7 @@ export class OutboxProvider implements DeliveryProvider {
   ) {}
 
   async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
-    if (signal.aborted) return { kind: 'transient', reason: 'SendTimeout: aborted before the call' };
+    if (signal.aborted) return { kind: 'transient', cause: 'unavailable', reason: 'SendTimeout: aborted before the call' };
     const line: OutboxLine = {
       at: new Date(this.clock()).toISOString(),
       key: request.key,

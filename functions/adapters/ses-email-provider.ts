@@ -6,18 +6,24 @@ import type { SendRequest } from '../core/rendered-message';
 /** The message tag that carries our idempotency key into SES events (delivery evidence). */
 export const SES_KEY_TAG = 'idempotency-key';
 
+/** SES v2 `SendEmail`'s documented errors (API reference), plus the throttling SES answers for its quotas. */
 export const SES_ERROR_RULES: ProviderErrorRules = {
-  // Content or recipient rejected: the same request will be rejected again.
+  // The content or the recipient was rejected: the same request will be rejected again.
   permanent: new Set(['MessageRejected', 'BadRequestException']),
-  // Certainly not sent, and fixable by waiting or by an operator: retry with the same key.
-  transient: new Set([
-    'TooManyRequestsException',
-    'LimitExceededException',
+  // TooManyRequestsException (429) is the v2 API rate; quota errors come as ThrottlingException
+  // ("Maximum sending rate exceeded" / "Daily message quota exceeded").
+  throttling: new Set(['TooManyRequestsException', 'LimitExceededException']),
+  // Every e-mail fails until an operator acts: never a silent FAILED.
+  configuration: new Set([
     'SendingPausedException',
     'AccountSuspendedException',
     'MailFromDomainNotVerifiedException',
+    // A missing configuration set (or identity).
     'NotFoundException',
   ]),
+  // An unverified From identity, or a sandboxed account sending to an unverified recipient.
+  configurationMessages: [/not verified/i, /sending (is )?(paused|suspended)/i],
+  quotaMessages: [/daily message quota/i, /24[- ]hour/i],
 };
 
 export interface SesEmailSettings {

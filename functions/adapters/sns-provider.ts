@@ -6,12 +6,21 @@ import type { SendRequest } from '../core/rendered-message';
 /** Message attribute that carries our idempotency key on every SNS publish. */
 export const SNS_KEY_ATTRIBUTE = 'notifier.idempotency-key';
 
+/** SNS `Publish`'s documented errors (API reference) as the SDK names them. */
 export const SNS_ERROR_RULES: ProviderErrorRules = {
-  permanent: new Set(['InvalidParameterException', 'InvalidParameterValueException', 'EndpointDisabledException']),
-  transient: new Set([
-    'ThrottledException',
-    'KMSThrottlingException',
+  // An invalid phone number or message, a disabled or deleted push endpoint.
+  permanent: new Set([
+    'InvalidParameterException',
+    'InvalidParameterValueException',
+    'ValidationException',
+    'EndpointDisabledException',
+    'NotFoundException',
+  ]),
+  // `Throttled` (429) is modeled; the common `Throttling` / `ThrottlingException` come as a 400.
+  throttling: new Set(['ThrottledException', 'KMSThrottlingException']),
+  configuration: new Set([
     'AuthorizationErrorException',
+    'InvalidSecurityException',
     'PlatformApplicationDisabledException',
     'KMSDisabledException',
     'KMSAccessDeniedException',
@@ -19,6 +28,8 @@ export const SNS_ERROR_RULES: ProviderErrorRules = {
     'KMSInvalidStateException',
     'KMSOptInRequired',
   ]),
+  // An invalid parameter that is ours (sender id, origination number, SMS type), not the recipient's.
+  configurationMessages: [/SenderID|OriginationNumber|SMSType|MessageAttribute/i],
 };
 
 export interface SnsSettings {

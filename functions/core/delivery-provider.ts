@@ -2,6 +2,16 @@ import type { DeliveryEvidence } from './message-class';
 import type { SendRequest } from './rendered-message';
 
 /**
+ * Why a provider certainly did not send:
+ * - `throttled`: over the account's sending rate; back off.
+ * - `quota-exhausted`: the daily sending quota is spent; pause until it refills.
+ * - `configuration`: the account or its setup refuses every send until an operator acts.
+ * - `unavailable`: the provider could not be reached (connection refused, connect timeout).
+ * - `unrecognised`: a refusal the provider does not document for this call.
+ */
+export type TransientCause = 'throttled' | 'quota-exhausted' | 'configuration' | 'unavailable' | 'unrecognised';
+
+/**
  * The four things a provider call can have done:
  * - `sent`: accepted; the provider's message id is stored.
  * - `permanent`: rejected and will be rejected again (bad address, rejected content): FAILED.
@@ -11,7 +21,7 @@ import type { SendRequest } from './rendered-message';
 export type DeliveryOutcome =
   | { readonly kind: 'sent'; readonly providerMessageId: string }
   | { readonly kind: 'permanent'; readonly reason: string }
-  | { readonly kind: 'transient'; readonly reason: string }
+  | { readonly kind: 'transient'; readonly cause: TransientCause; readonly reason: string }
   | { readonly kind: 'ambiguous'; readonly reason: string };
 
 /** A channel's provider. Implementations never throw: every failure becomes an outcome. */

@@ -47,7 +47,7 @@ export function isExpired(row: Pick<LedgerRow, 'expiresAt'>, nowMs: number): boo
 export type ExistingRowDecision =
   | { readonly kind: 'done'; readonly state: TerminalState }
   | { readonly kind: 'back-off'; readonly leaseRemainingMs: number }
-  | { readonly kind: 'take-over'; readonly ambiguousSince: number | undefined }
+  | { readonly kind: 'take-over'; readonly lastAmbiguousAt: number | undefined }
   | { readonly kind: 'expired' };
 
 /**
@@ -55,14 +55,16 @@ export type ExistingRowDecision =
  *
  * A PENDING row whose lease ran out without a release had an owner that died somewhere
  * between claim and outcome: whether it reached the provider is unknown, so the takeover
- * is ambiguous. A row released after a transient failure was certainly not sent.
+ * is ambiguous, and the latest moment it could have sent is its lease's end (the claim
+ * timeout exceeds the function timeout). A row released after a transient failure was
+ * certainly not sent by that attempt, but keeps any earlier attempt's ambiguity.
  */
 export function decideOnExistingRow(row: LedgerRow, nowMs: number): ExistingRowDecision {
   if (isExpired(row, nowMs)) return { kind: 'expired' };
   if (isTerminal(row.state)) return { kind: 'done', state: row.state };
   if (row.leaseExpiresAt > nowMs) return { kind: 'back-off', leaseRemainingMs: row.leaseExpiresAt - nowMs };
-  if (row.lastRelease === 'transient') return { kind: 'take-over', ambiguousSince: row.ambiguousSince };
-  return { kind: 'take-over', ambiguousSince: row.ambiguousSince ?? row.claimedAt };
+  if (row.lastRelease !== undefined) return { kind: 'take-over', lastAmbiguousAt: row.lastAmbiguousAt };
+  return { kind: 'take-over', lastAmbiguousAt: row.leaseExpiresAt };
 }
 
 /** The fields a takeover writes, fenced on the old row's claim version. */
@@ -73,7 +75,7 @@ export interface TakeoverFields {
   readonly claimedAt: number;
   readonly leaseExpiresAt: number;
   readonly attempts: number;
-  readonly ambiguousSince: number | undefined;
+  readonly lastAmbiguousAt: number | undefined;
   readonly expiresAt: number;
 }
 
@@ -82,7 +84,7 @@ export function takeoverFields(
   ownerToken: string,
   nowMs: number,
   timing: LedgerTiming,
-  ambiguousSince: number | undefined,
+  lastAmbiguousAt: number | undefined,
 ): TakeoverFields {
   return {
     expectedClaimVersion: row.claimVersion,
@@ -91,7 +93,7 @@ export function takeoverFields(
     claimedAt: nowMs,
     leaseExpiresAt: nowMs + timing.claimTimeoutMs,
     attempts: row.attempts + 1,
-    ambiguousSince,
+    lastAmbiguousAt,
     expiresAt: ttlSeconds(nowMs, timing),
   };
 }
@@ -115,5 +117,5 @@ export type TerminalOutcome =
 export interface Release {
   readonly reason: ReleaseReason;
   readonly detail: string;
-  readonly ambiguousSince: number | undefined;
+  readonly lastAmbiguousAt: number | undefined;
 }

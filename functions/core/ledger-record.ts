@@ -33,8 +33,11 @@ export interface LedgerRow {
   readonly smsMessageId?: string;
   readonly failureReason?: string;
   readonly lastRelease?: ReleaseReason;
-  /** When the outcome first became unknown; bounds the wait for delivery evidence. */
-  readonly ambiguousSince?: number;
+  /**
+   * When the latest attempt whose outcome is unknown could last have reached the provider
+   * (epoch ms). Each ambiguous attempt moves it forward, so each gets its own evidence wait.
+   */
+  readonly lastAmbiguousAt?: number;
   /** Latest delivery-status event recorded for this key, if any. */
   readonly deliveryStatus?: string;
   readonly deliveryStatusAt?: number;

@@ -10,6 +10,16 @@ export const METRIC = {
   ConcurrentClaimBackoff: 'ConcurrentClaimBackoff',
   StaleClaimTakeover: 'StaleClaimTakeover',
   TransientRetry: 'TransientRetry',
+  /** A provider refused a send for its rate (throttling): backpressure, never a failure. */
+  ProviderThrottled: 'ProviderThrottled',
+  /** A provider refused a send because the daily quota is spent: sending pauses. */
+  ProviderQuotaExhausted: 'ProviderQuotaExhausted',
+  /** A provider refused a send until an operator acts (sending paused, unverified identity, ...). */
+  ProviderConfigurationFault: 'ProviderConfigurationFault',
+  /** A provider refused a send with an error it does not document for the call. */
+  ProviderErrorUnrecognised: 'ProviderErrorUnrecognised',
+  /** A ledger request failed while this attempt may hold a claim; the claim was handed back. */
+  ClaimReleasedAfterLedgerError: 'ClaimReleasedAfterLedgerError',
   PermanentFailure: 'PermanentFailure',
   AmbiguousOutcome: 'AmbiguousOutcome',
   ResentAfterAmbiguity: 'ResentAfterAmbiguity',

@@ -1,12 +1,45 @@
-import type { DeliveryOutcome } from './delivery-provider';
+import type { DeliveryOutcome, TransientCause } from './delivery-provider';
 
-/** A provider's error names, sorted by what they mean for a retry. */
+/**
+ * A provider's documented error names (the SDK exception `name`), sorted by what they mean
+ * for a retry. Names decide, never HTTP status ranges: SNS throttles with a 400 as well as a 429.
+ */
 export interface ProviderErrorRules {
-  /** Rejections that will repeat: mark FAILED. */
+  /** Rejections of this recipient or this content that will repeat: mark FAILED. */
   readonly permanent: ReadonlySet<string>;
-  /** Refusals that certainly did not send: retry later with the same key. */
-  readonly transient: ReadonlySet<string>;
+  /** Rate or quota refusals: certainly not sent; back off and retry with the same key. */
+  readonly throttling: ReadonlySet<string>;
+  /**
+   * The account or its setup refuses every send until an operator acts (sending paused, an
+   * unverified identity, a missing configuration set, a denied key): retry, count, alarm.
+   */
+  readonly configuration: ReadonlySet<string>;
+  /**
+   * A permanent-named error whose message shows it is about our setup, not the recipient
+   * (SES `MessageRejected: Email address is not verified`): treated as a configuration fault.
+   * @default none
+   */
+  readonly configurationMessages?: readonly RegExp[];
+  /** A throttling message that means the daily quota is spent, not the rate. @default none */
+  readonly quotaMessages?: readonly RegExp[];
 }
+
+/** Throttling names every AWS service may answer with (the common errors), whatever its own list says. */
+const AWS_COMMON_THROTTLING = new Set(['Throttling', 'ThrottlingException', 'RequestThrottled', 'RequestThrottledException', 'RequestLimitExceeded']);
+
+/** Credential and permission errors common to every AWS API: nothing was sent, an operator must act. */
+const AWS_COMMON_CONFIGURATION = new Set([
+  'AccessDenied',
+  'AccessDeniedException',
+  'UnrecognizedClientException',
+  'InvalidClientTokenId',
+  'SignatureDoesNotMatch',
+  'IncompleteSignature',
+  'MissingAuthenticationToken',
+  'ExpiredToken',
+  'ExpiredTokenException',
+  'OptInRequired',
+]);
 
 const NOT_SENT_NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
@@ -20,7 +53,8 @@ interface ErrorShape {
 /**
  * Classifies an error thrown by a provider SDK call. Pure: looks only at the error's
  * name, code, message and HTTP status. When in doubt the answer is `ambiguous`,
- * because calling a maybe-sent message "not sent" is how duplicates happen.
+ * because calling a maybe-sent message "not sent" is how duplicates happen; and no
+ * unrecognised error is ever `permanent`, because that would drop a message silently.
  */
 export function classifyProviderError(error: unknown, rules: ProviderErrorRules): DeliveryOutcome {
   const shape: ErrorShape = typeof error === 'object' && error !== null ? (error as ErrorShape) : {};
@@ -29,20 +63,23 @@ export function classifyProviderError(error: unknown, rules: ProviderErrorRules)
   const message = typeof shape.message === 'string' ? shape.message : String(error);
   const status = typeof shape.$metadata?.httpStatusCode === 'number' ? shape.$metadata.httpStatusCode : undefined;
   const reason = redactAddresses(`${name}: ${message}`).slice(0, 500);
+  const transient = (cause: TransientCause, text = reason): DeliveryOutcome => ({ kind: 'transient', cause, reason: text });
 
-  if (rules.permanent.has(name)) return { kind: 'permanent', reason };
-  if (rules.transient.has(name)) return { kind: 'transient', reason };
+  if (rules.throttling.has(name) || AWS_COMMON_THROTTLING.has(name)) {
+    return transient(rules.quotaMessages?.some((m) => m.test(message)) ? 'quota-exhausted' : 'throttled');
+  }
+  if (rules.configuration.has(name) || AWS_COMMON_CONFIGURATION.has(name)) return transient('configuration');
+  if (rules.permanent.has(name)) {
+    return rules.configurationMessages?.some((m) => m.test(message)) ? transient('configuration') : { kind: 'permanent', reason };
+  }
   if (name === 'AbortError') return { kind: 'ambiguous', reason: `SendTimeout: ${reason}` };
   if (name === 'TimeoutError') {
-    return /did not establish a connection/.test(message)
-      ? { kind: 'transient', reason: `ConnectTimeout: ${reason}` }
-      : { kind: 'ambiguous', reason };
+    return /did not establish a connection/.test(message) ? transient('unavailable', `ConnectTimeout: ${reason}`) : { kind: 'ambiguous', reason };
   }
-  if (code && NOT_SENT_NETWORK_CODES.has(code)) return { kind: 'transient', reason: `${code}: ${reason}` };
-  if (status !== undefined) {
-    if (status === 429 || status === 401 || status === 403) return { kind: 'transient', reason };
-    if (status >= 400 && status < 500) return { kind: 'permanent', reason };
-  }
+  if (code && NOT_SENT_NETWORK_CODES.has(code)) return transient('unavailable', `${code}: ${reason}`);
+  // An error the provider does not document for this call. A 4xx says the request was refused
+  // (not acted on); retried and counted, it reaches the DLQ with its reason instead of FAILED.
+  if (status !== undefined && status >= 400 && status < 500) return transient('unrecognised');
   return { kind: 'ambiguous', reason };
 }
 
@@ -50,5 +87,5 @@ export function classifyProviderError(error: unknown, rules: ProviderErrorRules)
 export function redactAddresses(text: string): string {
   return text
     .replace(/[^\s@<>"',;:]+@[^\s@<>"',;:]+\.[^\s@<>"',;:]+/g, '<email>')
-    .replace(/\+?\d[\d\s().-]{6,}\d/g, '<number>');
+    .replace(/\+?\d[\d\s().-]{5,}\d/g, '<number>');
 }

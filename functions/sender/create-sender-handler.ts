@@ -2,6 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import pLimit from 'p-limit';
 import { instrumentHandler, type ObservabilityHooks } from '../adapters/lambda-observability';
+import { LEDGER_REQUEST_TIMEOUT_MS } from '../adapters/ledger-client-config';
 import { RetryLaterError } from '../core/errors';
 import { processRecord, type RecordContext } from './process-record';
 
@@ -11,7 +12,8 @@ export interface SenderDependencies extends Omit<RecordContext, 'limit'>, Observ
   readonly maxConcurrentSends: number;
 }
 
-const LEDGER_WRITES_ALLOWANCE_MS = 2_000;
+/** Room for the claim and the outcome write, one request timeout each. */
+const LEDGER_WRITES_ALLOWANCE_MS = 2 * LEDGER_REQUEST_TIMEOUT_MS;
 
 export type SenderHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 

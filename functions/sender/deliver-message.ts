@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock';
-import type { DeliveryOutcome, DeliveryProviders } from '../core/delivery-provider';
+import type { DeliveryOutcome, DeliveryProviders, TransientCause } from '../core/delivery-provider';
 import { gatherEvidence } from '../core/delivery-evidence';
 import { keyPrefix } from '../core/idempotency-key';
 import {
@@ -10,6 +10,7 @@ import {
   takeoverFields,
   ttlSeconds,
   type LedgerTiming,
+  type Release,
   type TerminalOutcome,
 } from '../core/ledger-decision';
 import type { Claim, LedgerRow, TerminalState } from '../core/ledger-record';
@@ -80,6 +81,7 @@ async function guarded(attempt: DeliveryAttempt, ctx: DeliveryContext, work: () 
       ...attempt.logContext(),
       error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
     });
+    await attempt.releaseAfterLedgerError(error);
     return { settled: false, why: 'ledger-error' };
   }
 }
@@ -87,12 +89,19 @@ async function guarded(attempt: DeliveryAttempt, ctx: DeliveryContext, work: () 
 /** A claim held by this attempt, and what the row said when it was taken. */
 interface Acquired {
   readonly claim: Claim;
-  readonly ambiguousSince: number | undefined;
+  readonly lastAmbiguousAt: number | undefined;
   readonly previous: LedgerRow | undefined;
 }
 
 class DeliveryAttempt {
   private readonly ownerToken: string;
+  /**
+   * The claim this attempt holds or may hold: set before a claim or takeover request leaves,
+   * since a request whose response is lost may still have been written.
+   */
+  private held: Claim | undefined;
+  /** True from the provider call until its answer proves nothing was sent. */
+  private mayHaveReachedProvider = false;
 
   constructor(
     private readonly plan: MessagePlan,
@@ -116,9 +125,9 @@ class DeliveryAttempt {
   }
 
   /** Holding the claim: settle an earlier ambiguous attempt per class policy, then send. */
-  private async proceed({ claim, ambiguousSince, previous }: Acquired): Promise<MessageResult> {
-    if (ambiguousSince !== undefined) {
-      const resolved = await this.resolvePreviousAmbiguity(claim, ambiguousSince, previous);
+  private async proceed({ claim, lastAmbiguousAt, previous }: Acquired): Promise<MessageResult> {
+    if (lastAmbiguousAt !== undefined) {
+      const resolved = await this.resolvePreviousAmbiguity(claim, lastAmbiguousAt, previous);
       if (resolved) return resolved;
     }
     if (!this.plan.outcome.ok) {
@@ -126,7 +135,7 @@ class DeliveryAttempt {
       this.ctx.log.warn('Message cannot be sent', { ...this.logContext(), reason: this.plan.outcome.reason });
       return this.finish(claim, { state: 'FAILED', reason: this.plan.outcome.reason });
     }
-    return this.send(claim, ambiguousSince);
+    return this.send(claim, lastAmbiguousAt);
   }
 
   /** Claims the key, or decides what the existing row means. At most two claim rounds (TTL-expired row). */
@@ -135,8 +144,10 @@ class DeliveryAttempt {
     for (let round = 0; round < 2; round += 1) {
       const now = clock();
       const row = newClaimRow(this.subject(), this.ownerToken, now, timing);
+      this.held = claimOf(row);
       const result = await ledger.claim(row, now);
-      if (result.claimed) return { claim: claimOf(row), ambiguousSince: undefined, previous: undefined };
+      if (result.claimed) return { claim: claimOf(row), lastAmbiguousAt: undefined, previous: undefined };
+      this.held = undefined;
       const existing = result.existing ?? (await ledger.get(this.plan.key));
       if (!existing) continue; // deleted by TTL between the two requests: claim afresh
 
@@ -162,8 +173,10 @@ class DeliveryAttempt {
         this.count(METRIC.ConcurrentClaimBackoff);
         return { settled: false, why: 'owned-by-another-worker' };
       case 'take-over': {
-        const fields = takeoverFields(existing, this.ownerToken, clock(), timing, decision.ambiguousSince);
+        const fields = takeoverFields(existing, this.ownerToken, clock(), timing, decision.lastAmbiguousAt);
+        this.held = { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion };
         if (!(await ledger.takeOver(this.plan.key, fields))) {
+          this.held = undefined;
           this.count(METRIC.ConcurrentClaimBackoff);
           return { settled: false, why: 'owned-by-another-worker' };
         }
@@ -175,7 +188,7 @@ class DeliveryAttempt {
         });
         return {
           claim: { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion },
-          ambiguousSince: decision.ambiguousSince,
+          lastAmbiguousAt: decision.lastAmbiguousAt,
           previous: existing,
         };
       }
@@ -185,13 +198,13 @@ class DeliveryAttempt {
   /** An earlier attempt may have reached the provider: apply the message class's policy. */
   private async resolvePreviousAmbiguity(
     claim: Claim,
-    ambiguousSince: number,
+    lastAmbiguousAt: number,
     previous: LedgerRow | undefined,
   ): Promise<MessageResult | undefined> {
     const messageClass = this.plan.messageClass;
     // The row's own delivery evidence is free and settles any class; only `lookup` asks the provider.
     const evidence = await gatherEvidence(previous, messageClass.onAmbiguous === 'lookup' ? this.lookup() : undefined);
-    const resolution = resolveAmbiguity(messageClass, evidence, this.ctx.clock() - ambiguousSince);
+    const resolution = resolveAmbiguity(messageClass, evidence, this.ctx.clock() - lastAmbiguousAt);
     switch (resolution.action) {
       case 'mark-sent':
         this.count(METRIC.SentByEvidence);
@@ -204,11 +217,7 @@ class DeliveryAttempt {
         this.count(METRIC.GaveUpAfterAmbiguity);
         return this.finish(claim, { state: 'UNKNOWN', reason: 'OutcomeUnknown: an earlier attempt may have sent it; class policy is give-up' });
       case 'wait':
-        await this.ctx.ledger.release(
-          claim,
-          { reason: 'ambiguous', detail: 'waiting for delivery evidence', ambiguousSince },
-          this.ctx.clock(),
-        );
+        await this.release(claim, { reason: 'ambiguous', detail: 'waiting for delivery evidence', lastAmbiguousAt });
         return { settled: false, why: 'waiting-for-evidence' };
       case 'send':
         if (resolution.possibleDuplicate) {
@@ -219,16 +228,18 @@ class DeliveryAttempt {
     }
   }
 
-  private async send(claim: Claim, ambiguousSince: number | undefined): Promise<MessageResult> {
+  private async send(claim: Claim, lastAmbiguousAt: number | undefined): Promise<MessageResult> {
     if (!this.plan.outcome.ok) throw new Error('send() called for a message that cannot be sent');
     const request = this.plan.outcome.request;
     const provider = this.ctx.providers[request.message.channel];
     let outcome: DeliveryOutcome;
+    this.mayHaveReachedProvider = true;
     try {
       outcome = await provider.send(request, AbortSignal.timeout(this.ctx.sendTimeoutMs));
     } catch (error) {
       outcome = { kind: 'ambiguous', reason: `ProviderAdapterError: ${(error as Error).message ?? String(error)}` };
     }
+    if (outcome.kind === 'transient' || outcome.kind === 'permanent') this.mayHaveReachedProvider = false;
 
     switch (outcome.kind) {
       case 'sent':
@@ -245,20 +256,28 @@ class DeliveryAttempt {
         return this.finish(claim, { state: 'FAILED', reason: outcome.reason });
       case 'transient':
         this.count(METRIC.TransientRetry);
-        this.ctx.log.warn('Provider refused for now; will retry with the same key', { ...this.logContext(), reason: outcome.reason });
-        await this.ctx.ledger.release(claim, { reason: 'transient', detail: outcome.reason, ambiguousSince }, this.ctx.clock());
+        const causeMetric = TRANSIENT_CAUSE_METRIC[outcome.cause];
+        if (causeMetric) this.count(causeMetric);
+        this.ctx.log.warn('Provider refused for now; will retry with the same key', {
+          ...this.logContext(),
+          cause: outcome.cause,
+          reason: outcome.reason,
+        });
+        // Keeps the row's earlier ambiguity, if any: this attempt proves nothing about that one.
+        await this.release(claim, { reason: 'transient', detail: outcome.reason, lastAmbiguousAt });
         return { settled: false, why: 'transient-failure' };
       case 'ambiguous':
-        return this.onAmbiguous(claim, outcome.reason, ambiguousSince ?? this.ctx.clock());
+        // This attempt is now the latest that may have reached the provider: its own evidence wait starts now.
+        return this.onAmbiguous(claim, outcome.reason, this.ctx.clock());
     }
   }
 
-  private async onAmbiguous(claim: Claim, reason: string, ambiguousSince: number): Promise<MessageResult> {
+  private async onAmbiguous(claim: Claim, reason: string, lastAmbiguousAt: number): Promise<MessageResult> {
     this.count(METRIC.AmbiguousOutcome);
     this.ctx.log.warn('Provider outcome unknown', { ...this.logContext(), reason, policy: this.plan.messageClass.onAmbiguous });
     const messageClass = this.plan.messageClass;
     const evidence = messageClass.onAmbiguous === 'lookup' ? await gatherEvidence(undefined, this.lookup()) : 'none';
-    const resolution = resolveAmbiguity(messageClass, evidence, this.ctx.clock() - ambiguousSince);
+    const resolution = resolveAmbiguity(messageClass, evidence, this.ctx.clock() - lastAmbiguousAt);
     if (resolution.action === 'give-up') {
       this.count(METRIC.GaveUpAfterAmbiguity);
       return this.finish(claim, { state: 'UNKNOWN', reason: `OutcomeUnknown: ${reason}` });
@@ -268,13 +287,40 @@ class DeliveryAttempt {
       return this.finish(claim, { state: 'SENT', providerMessageId: `evidence:${this.plan.key}` });
     }
     // 'send' or 'wait': hand the claim back marked ambiguous; the next delivery applies the policy.
-    await this.ctx.ledger.release(claim, { reason: 'ambiguous', detail: reason, ambiguousSince }, this.ctx.clock());
+    await this.release(claim, { reason: 'ambiguous', detail: reason, lastAmbiguousAt });
     return { settled: false, why: 'ambiguous-outcome' };
+  }
+
+  private async release(claim: Claim, release: Release): Promise<void> {
+    await this.ctx.ledger.release(claim, release, this.ctx.clock());
+    this.held = undefined;
+  }
+
+  /**
+   * After a ledger request failed: a claim this attempt may hold, on a message it certainly did
+   * not send, is handed back, so the next delivery takes it over at once instead of waiting for
+   * the lease and then treating a dead claim as a possible send. Fenced on our own claim, so it
+   * changes nothing if the claim was never written. Best effort: the ledger may still be down.
+   */
+  async releaseAfterLedgerError(error: unknown): Promise<void> {
+    const claim = this.held;
+    if (!claim || this.mayHaveReachedProvider) return;
+    const detail = `LedgerError: ${error instanceof Error ? error.name : 'unknown'}`;
+    try {
+      if (await this.ctx.ledger.release(claim, { reason: 'transient', detail, lastAmbiguousAt: undefined }, this.ctx.clock())) {
+        this.count(METRIC.ClaimReleasedAfterLedgerError);
+      }
+    } catch {
+      // The lease runs out instead; the claim timeout bounds the delay.
+    } finally {
+      this.held = undefined;
+    }
   }
 
   private async finish(claim: Claim, outcome: TerminalOutcome): Promise<MessageResult> {
     const now = this.ctx.clock();
     if (await this.ctx.ledger.complete(claim, outcome, now, ttlSeconds(now, this.ctx.timing))) {
+      this.held = undefined;
       return { settled: true, state: outcome.state, via: 'this-attempt' };
     }
     // Only possible if our lease ran out mid-attempt (a broken timing invariant or a paused process).
@@ -312,3 +358,12 @@ class DeliveryAttempt {
     };
   }
 }
+
+/** The metric, beside `TransientRetry`, that names why a provider certainly did not send. */
+const TRANSIENT_CAUSE_METRIC: Readonly<Record<TransientCause, MetricName | undefined>> = {
+  throttled: METRIC.ProviderThrottled,
+  'quota-exhausted': METRIC.ProviderQuotaExhausted,
+  configuration: METRIC.ProviderConfigurationFault,
+  unavailable: undefined,
+  unrecognised: METRIC.ProviderErrorUnrecognised,
+};

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDbLedger } from '../adapters/dynamodb-ledger';
+import { ledgerClientConfig } from '../adapters/ledger-client-config';
 import type { LambdaObservability } from '../adapters/lambda-observability';
 import { OutboxProvider } from '../adapters/outbox-provider';
 import { createSendClients } from '../adapters/send-clients';
@@ -16,11 +17,12 @@ import type { DeliveryContext } from './deliver-message';
 
 /**
  * The AWS edges, built from validated configuration. Endpoints come from the SDK's own
- * standard variables (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SQS, ...).
+ * standard variables (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL_SESV2,
+ * AWS_ENDPOINT_URL_SNS, or AWS_ENDPOINT_URL).
  */
 export function createLedger(config: Pick<SenderConfig, 'tableName'>): DynamoDbLedger {
-  // Ledger writes are conditional and carry our owner token, so SDK retries are safe here.
-  return new DynamoDbLedger(new DynamoDBClient({ maxAttempts: 5 }), config.tableName);
+  // Every ledger write recognises its own earlier success (owner token), so SDK retries are safe here.
+  return new DynamoDbLedger(new DynamoDBClient(ledgerClientConfig()), config.tableName);
 }
 
 export function createProviders(config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>): DeliveryProviders {
@@ -45,7 +47,7 @@ export function createProviders(config: Pick<SenderConfig, 'delivery' | 'sendTim
 }
 
 export function createDeadLetters(config: Pick<SenderConfig, 'deadLetterQueueUrl'>): DeadLetterSink | undefined {
-  return config.deadLetterQueueUrl ? new SqsDeadLetters(new SQSClient({}), config.deadLetterQueueUrl) : undefined;
+  return config.deadLetterQueueUrl ? new SqsDeadLetters(new SQSClient(ledgerClientConfig()), config.deadLetterQueueUrl) : undefined;
 }
 
 /**

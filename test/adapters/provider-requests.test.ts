@@ -117,21 +117,28 @@ describe('the exact provider requests', () => {
 });
 
 describe('each provider error class has its defined path', () => {
-  it('SES MessageRejected: FAILED with the reason (addresses redacted), acknowledged', async () => {
+  it('SES MessageRejected for the content or recipient: FAILED with the reason (addresses redacted), acknowledged', async () => {
     sesMock
       .on(SendEmailCommand)
-      .rejects(serviceError(SESv2ServiceException, 'MessageRejected', 400, 'Email address is not verified: buyer@example.com'));
+      .rejects(serviceError(SESv2ServiceException, 'MessageRejected', 400, 'Illegal address: buyer@example.com'));
     const harness = awsHarness();
     const event = orderShippedEvent({ eventId: 'evt-ses-rejected', recipients: [orderShippedEvent().recipients[1]!] });
     expect(failedIds(await harness.invoke(sqsRecord(JSON.stringify(event))))).toEqual([]);
     const row = await db.ledger.get(keyOf('evt-ses-rejected', 'seller-4', 'email', 'order-shipped'));
-    expect(row).toMatchObject({ state: 'FAILED', failureReason: 'MessageRejected: Email address is not verified: <email>' });
+    expect(row).toMatchObject({ state: 'FAILED', failureReason: 'MessageRejected: Illegal address: <email>' });
     expect(harness.metrics.get(METRIC.PermanentFailure)).toBe(1);
   });
 
   it.each([
     ['SES TooManyRequestsException', 'email', serviceError(SESv2ServiceException, 'TooManyRequestsException', 429)],
     ['SNS ThrottledException', 'sms', serviceError(SNSServiceException, 'ThrottledException', 400)],
+    ['SNS Throttling (common error, HTTP 400)', 'sms', serviceError(SNSServiceException, 'Throttling', 400, 'Rate exceeded')],
+    ['SNS ThrottlingException (HTTP 400)', 'sms', serviceError(SNSServiceException, 'ThrottlingException', 400, 'Rate exceeded')],
+    ['SES ThrottlingException for the daily quota', 'email', serviceError(SESv2ServiceException, 'ThrottlingException', 400, 'Daily message quota exceeded.')],
+    ['SES unverified From identity (MessageRejected)', 'email', serviceError(SESv2ServiceException, 'MessageRejected', 400, 'Email address is not verified. The following identities failed the check in region US-EAST-1: sender@example.com')],
+    ['SES SendingPausedException', 'email', serviceError(SESv2ServiceException, 'SendingPausedException', 400)],
+    ['SES missing configuration set (NotFoundException)', 'email', serviceError(SESv2ServiceException, 'NotFoundException', 404, 'Configuration set <cs> does not exist.')],
+    ['SNS AuthorizationErrorException', 'sms', serviceError(SNSServiceException, 'AuthorizationErrorException', 403)],
     ['connection refused', 'sms', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:443'), { code: 'ECONNREFUSED' })],
   ] as const)('%s: certainly not sent, stays PENDING, retried with the same key', async (_name, channel, error) => {
     const eventId = `evt-transient-${_name.replace(/\W/g, '-')}`;
@@ -147,6 +154,14 @@ describe('each provider error class has its defined path', () => {
     expect(failedIds(await harness.invoke(record))).toEqual([record.messageId]);
     expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
     expect(harness.metrics.get(METRIC.TransientRetry)).toBe(1);
+    const causeMetric = /quota/.test(_name)
+      ? METRIC.ProviderQuotaExhausted
+      : /Throttl|TooMany/.test(_name)
+        ? METRIC.ProviderThrottled
+        : /refused/.test(_name)
+          ? undefined
+          : METRIC.ProviderConfigurationFault;
+    if (causeMetric) expect(harness.metrics.get(causeMetric), causeMetric).toBe(1);
 
     // The redelivery takes the released claim at once (no wait for the claim timeout) and sends.
     expect(failedIds(await harness.invoke(sqsRecord(JSON.stringify(event))))).toEqual([]);

@@ -27,21 +27,33 @@ describe('ledger state machine (pure)', () => {
     expect(decideOnExistingRow(base, t0 + 119_999)).toEqual({ kind: 'back-off', leaseRemainingMs: 1 });
   });
 
-  it('a PENDING row whose lease ran out without a release is an ambiguous takeover (the owner died mid-attempt)', () => {
-    expect(decideOnExistingRow(base, t0 + 120_000)).toEqual({ kind: 'take-over', ambiguousSince: t0 });
+  it('a PENDING row whose lease ran out without a release is an ambiguous takeover, ambiguous until its lease ended', () => {
+    // The dead owner may have called the provider at any moment before its lease ran out.
+    expect(decideOnExistingRow(base, t0 + 120_000)).toEqual({ kind: 'take-over', lastAmbiguousAt: t0 + 120_000 });
+    expect(decideOnExistingRow(row({ lastAmbiguousAt: t0 - 5_000 }), t0 + 130_000)).toEqual({
+      kind: 'take-over',
+      lastAmbiguousAt: t0 + 120_000,
+    });
+  });
+
+  it('a row released after a transient failure keeps an earlier attempt\'s ambiguity', () => {
+    expect(decideOnExistingRow(row({ lastRelease: 'transient', leaseExpiresAt: t0 + 5, lastAmbiguousAt: t0 + 2 }), t0 + 5)).toEqual({
+      kind: 'take-over',
+      lastAmbiguousAt: t0 + 2,
+    });
   });
 
   it('a row released after a transient failure is taken over with no ambiguity', () => {
     expect(decideOnExistingRow(row({ lastRelease: 'transient', leaseExpiresAt: t0 + 5 }), t0 + 5)).toEqual({
       kind: 'take-over',
-      ambiguousSince: undefined,
+      lastAmbiguousAt: undefined,
     });
   });
 
-  it('a row released as ambiguous keeps the time the ambiguity began', () => {
-    expect(decideOnExistingRow(row({ lastRelease: 'ambiguous', leaseExpiresAt: t0 + 5, ambiguousSince: t0 + 3 }), t0 + 5)).toEqual({
+  it('a row released as ambiguous keeps the time of its latest ambiguous attempt', () => {
+    expect(decideOnExistingRow(row({ lastRelease: 'ambiguous', leaseExpiresAt: t0 + 5, lastAmbiguousAt: t0 + 3 }), t0 + 5)).toEqual({
       kind: 'take-over',
-      ambiguousSince: t0 + 3,
+      lastAmbiguousAt: t0 + 3,
     });
   });
 
@@ -56,7 +68,7 @@ describe('ledger state machine (pure)', () => {
       ownerToken: 'owner-2',
       attempts: 2,
       leaseExpiresAt: t0 + 320_000,
-      ambiguousSince: t0,
+      lastAmbiguousAt: t0,
     });
   });
 });

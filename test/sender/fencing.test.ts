@@ -86,7 +86,7 @@ describe('fencing: a slow worker whose claim was taken over', () => {
       claimedAt: later,
       leaseExpiresAt: later + CLAIM_TIMEOUT_MS,
       attempts: 2,
-      ambiguousSince: now,
+      lastAmbiguousAt: now,
       expiresAt: ttlSeconds(later, timing),
     });
     const results = await Promise.all([db.ledger.takeOver(key, fields('a')), db.ledger.takeOver(key, fields('b'))]);

@@ -140,7 +140,13 @@ const days = (n: number | undefined): Duration | undefined => (n === undefined ?
 export function notifierPropsFromContext(scope: Construct): IdempotentNotifierProps {
   const c = new NotifierContext(scope);
   const emailFrom = c.string('emailFrom');
-  if (!emailFrom) throw new Error(`Context ${CONTEXT_PREFIX}emailFrom is required (the From address of e-mails)`);
+  if (!emailFrom) {
+    throw new Error(
+      `Context ${CONTEXT_PREFIX}emailFrom is required: the From address of every e-mail, on an identity verified in SES. ` +
+        `Set it in cdk.json ("${CONTEXT_PREFIX}emailFrom") or on the command line: ` +
+        `npx cdk deploy -c ${CONTEXT_PREFIX}emailFrom=notifications@mail.yourcompany.com`,
+    );
+  }
   const logRetentionDays = c.number('logRetentionDays');
   if (logRetentionDays !== undefined && !Object.values(logs.RetentionDays).includes(logRetentionDays)) {
     throw new Error(

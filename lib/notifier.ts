@@ -23,6 +23,7 @@ import { type AlarmName, NotifierAlarms, type NotifierAlarmOptions } from './not
 import { NotifierDashboard } from './notifier-dashboard';
 import { DeliveryStatus } from './notifier-status';
 import { accountSdkCall } from './account-settings';
+import { domainOf, emailAddressOf, emailFromViolations } from './email-from';
 import { createNotifierFunction, DEFAULT_ENTRIES } from './notifier-function';
 
 /** Smallest allowed `maxReceiveCount`: fewer receives let throttled deliveries reach the DLQ unprocessed. */
@@ -62,8 +63,10 @@ export interface ProducerEventRule {
 export interface IdempotentNotifierProps {
   // ---- E-mail (SES v2) ----
   /**
-   * The From address of every e-mail, e.g. `notifications@example.com` or
-   * `Example <notifications@example.com>`. Its address or its domain must be a verified SES identity.
+   * The From address of every e-mail, e.g. `notifications@mail.yourcompany.com` or
+   * `Your Company <notifications@mail.yourcompany.com>`. Its address or its domain must be a verified SES identity.
+   * Synth fails on a reserved domain (`example.com/.net/.org`, `.test`, `.invalid`, `.localhost`, `.example`):
+   * SES would reject every e-mail.
    */
   readonly emailFrom: string;
   /**
@@ -369,7 +372,7 @@ export class IdempotentNotifier extends Construct {
   constructor(scope: Construct, id: string, props: IdempotentNotifierProps) {
     super(scope, id);
     const resolved = resolveSettings(props);
-    assertSafe(resolved);
+    assertSafe(resolved, emailFromViolations(props.emailFrom));
     const stack = Stack.of(this);
 
     // ---- Queue ----
@@ -603,7 +606,8 @@ export class IdempotentNotifier extends Construct {
       }),
     );
     const fromAddress = emailAddressOf(props.emailFrom);
-    const identities = props.sesIdentity ? [props.sesIdentity] : unique([fromAddress, domainOf(fromAddress)]);
+    // emailFromViolations has checked that the address has a domain.
+    const identities = props.sesIdentity ? [props.sesIdentity] : unique([fromAddress, domainOf(fromAddress) ?? fromAddress]);
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         sid: 'SendEmailAsIdentityWithConfigurationSet',
@@ -708,8 +712,9 @@ function resolveSettings(props: IdempotentNotifierProps): Resolved {
  * Throws one Error listing every unsafe setting (each message names both values).
  * The timing rules themselves live in `functions/core/timing-invariants.ts`, shared with the handler.
  */
-function assertSafe(r: Resolved): void {
-  const violations = timingViolations({
+function assertSafe(r: Resolved, otherViolations: readonly string[]): void {
+  const violations = [...otherViolations];
+  violations.push(...timingViolations({
     functionTimeoutSeconds: r.functionTimeout.toSeconds(),
     claimTimeoutSeconds: r.claimTimeout.toSeconds(),
     sendTimeoutMs: r.sendTimeout.toMilliseconds(),
@@ -720,7 +725,7 @@ function assertSafe(r: Resolved): void {
       deadLetterRetentionSeconds: r.deadLetterQueueRetention.toSeconds(),
       replayWindowSeconds: r.replayWindow.toSeconds(),
     },
-  });
+  }));
   if (!(Number.isInteger(r.maxReceiveCount) && r.maxReceiveCount >= MIN_MAX_RECEIVE_COUNT)) {
     violations.push(
       `maxReceiveCount (${r.maxReceiveCount}) must be an integer of at least ${MIN_MAX_RECEIVE_COUNT}, ` +
@@ -734,20 +739,6 @@ function assertSafe(r: Resolved): void {
   if (violations.length > 0) {
     throw new Error(`IdempotentNotifier: unsafe configuration:\n - ${violations.join('\n - ')}`);
   }
-}
-
-/** `Name <a@b.c>` or `a@b.c` -> `a@b.c`. */
-function emailAddressOf(from: string): string {
-  const match = /<([^<>]+)>\s*$/.exec(from);
-  return (match?.[1] ?? from).trim();
-}
-
-function domainOf(address: string): string {
-  const at = address.lastIndexOf('@');
-  if (at < 1 || at === address.length - 1) {
-    throw new Error(`IdempotentNotifier: emailFrom (${address}) is not an e-mail address`);
-  }
-  return address.slice(at + 1);
 }
 
 function unique(values: readonly string[]): string[] {

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { CONTEXT_KEYS, CONTEXT_PREFIX, notifierPropsFromContext } from '../../lib/context-config';
 import { IdempotentNotifier, type IdempotentNotifierProps } from '../../lib/notifier';
-import { STUB_ENTRY, cdkJsonContext, newApp } from './helpers';
+import { STUB_ENTRY, TEST_EMAIL_FROM, cdkJsonContext, newApp } from './helpers';
 
 /** A stack whose notifier props come from the cdk.json context plus `context` overrides. */
 function fromContext(context: Record<string, unknown> = {}): { stack: Stack; props: IdempotentNotifierProps } {
@@ -32,7 +32,7 @@ describe('cdk.json context', () => {
   it('holds defaults that pass every synth-time invariant', () => {
     const { props } = fromContext();
     expect(props).toMatchObject({
-      emailFrom: 'notifications@example.com',
+      emailFrom: TEST_EMAIL_FROM,
       functionTimeout: Duration.seconds(30),
       claimTimeout: Duration.seconds(120),
       visibilityTimeout: Duration.seconds(180),
@@ -85,8 +85,16 @@ describe('notifierPropsFromContext', () => {
     expect(() => fromContext({ 'notifier:logRetentionDays': 31 })).toThrow(/notifier:logRetentionDays \(31\) must be one of/);
   });
 
-  it('requires emailFrom', () => {
-    expect(() => fromContext({ 'notifier:emailFrom': '' })).toThrow(/notifier:emailFrom is required/);
+  it('fails if emailFrom is missing, saying where to set it', () => {
+    expect(() => fromContext({ 'notifier:emailFrom': '' })).toThrow(
+      /notifier:emailFrom is required: .*-c notifier:emailFrom=notifications@mail\.yourcompany\.com/,
+    );
+  });
+
+  it('fails at synth if emailFrom uses a reserved domain', () => {
+    expect(() => buildFromContext({ 'notifier:emailFrom': 'notifications@example.com' })).toThrow(
+      /emailFrom \(notifications@example\.com\) uses the reserved domain example\.com/,
+    );
   });
 
   it('makes synth fail on an unsafe context value', () => {

@@ -2,7 +2,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_MESSAGE_CLASSES, type MessageClass } from '../../functions/core/message-class';
 import { ENV, loadSenderConfig } from '../../functions/core/sender-config';
-import { propertiesOf, resolveDummy, synth } from './helpers';
+import { TEST_EMAIL_FROM, propertiesOf, resolveDummy, synth } from './helpers';
 
 const ENV_NAMES: readonly string[] = Object.values(ENV);
 
@@ -37,7 +37,7 @@ describe('function environment', () => {
       sendTimeoutMs: 10_000,
       retentionMs: 30 * 86_400_000,
       maxClockSkewMs: 300_000,
-      delivery: { mode: 'aws', emailFrom: 'notifications@example.com', sesConfigurationSet: env[ENV.sesConfigurationSet] },
+      delivery: { mode: 'aws', emailFrom: TEST_EMAIL_FROM, sesConfigurationSet: env[ENV.sesConfigurationSet] },
       deadLetterQueueUrl: env[ENV.deadLetterQueueUrl],
       maxConcurrentSends: 16,
       maxBodyBytes: 65_536,
@@ -48,7 +48,7 @@ describe('function environment', () => {
   it('sets DELIVERY_MODE=aws with the required EMAIL_FROM and DEAD_LETTER_QUEUE_URL', () => {
     const env = runtimeEnv();
     expect(env[ENV.deliveryMode]).toBe('aws');
-    expect(env[ENV.emailFrom]).toBe('notifications@example.com');
+    expect(env[ENV.emailFrom]).toBe(TEST_EMAIL_FROM);
     expect(env[ENV.deadLetterQueueUrl]).toMatch(/^dummy-/);
     expect(env[ENV.outboxFile]).toBeUndefined();
   });

@@ -21,17 +21,24 @@ export function cdkJsonContext(): Record<string, unknown> {
 /** Skips asset bundling (no esbuild run): the normal way to keep assertion tests fast. */
 export const NO_BUNDLING: Record<string, unknown> = { 'aws:cdk:bundling-stacks': [] };
 
+/** A From address on a non-reserved domain (synth refuses example.com and the like). */
+export const TEST_EMAIL_FROM = 'notifications@mail.acme-notifier.dev';
+/** Its domain. */
+export const TEST_EMAIL_DOMAIN = 'mail.acme-notifier.dev';
+
 /** Minimal props; handler entries point at the stub. */
 export const BASE_PROPS: IdempotentNotifierProps = {
-  emailFrom: 'notifications@example.com',
+  emailFrom: TEST_EMAIL_FROM,
   senderEntry: STUB_ENTRY,
   reclaimerEntry: STUB_ENTRY,
   statusEntry: STUB_ENTRY,
 };
 
-/** A new app with the cdk.json context, bundling skipped, plus `context`. */
+/** A new app with the cdk.json context, the required `notifier:emailFrom` (cdk.json has none), bundling skipped, plus `context`. */
 export function newApp(context: Record<string, unknown> = {}): App {
-  return new App({ context: { ...cdkJsonContext(), ...NO_BUNDLING, ...context } });
+  return new App({
+    context: { ...cdkJsonContext(), 'notifier:emailFrom': TEST_EMAIL_FROM, ...NO_BUNDLING, ...context },
+  });
 }
 
 export interface Synthesized {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LEDGER_TABLE } from '../../functions/core/ledger-table';
 import type { NotifierStack } from '../../lib/notifier-stack';
-import { logicalId, resourcesOfType, synth } from './helpers';
+import { TEST_EMAIL_DOMAIN, TEST_EMAIL_FROM, logicalId, resourcesOfType, synth } from './helpers';
 
 interface Statement {
   readonly Sid?: string;
@@ -60,11 +60,11 @@ describe.each(['senderFunction', 'reclaimerFunction'] as const)('%s role', (whic
     expect(more).toHaveLength(0);
     expect(send?.Action).toBe('ses:SendEmail');
     const resources = JSON.stringify(send?.Resource);
-    expect(resources).toContain(':identity/notifications@example.com"');
-    expect(resources).toContain(':identity/example.com"');
+    expect(resources).toContain(`:identity/${TEST_EMAIL_FROM}"`);
+    expect(resources).toContain(`:identity/${TEST_EMAIL_DOMAIN}"`);
     expect(resources).toContain(`":configuration-set/",{"Ref":"${logicalId(n.configurationSet)}"}`);
     expect(resources).not.toContain('identity/*');
-    expect(send?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'notifications@example.com' } });
+    expect(send?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': TEST_EMAIL_FROM } });
     expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('ses:'))).toEqual(['ses:SendEmail']);
   });
 
@@ -143,12 +143,12 @@ describe('role differences', () => {
 
 describe('configurable scopes', () => {
   it('names a configured SES identity only', () => {
-    const s = stackWith({ sesIdentity: 'mail.example.org', emailFrom: 'Example <no-reply@mail.example.org>' });
+    const s = stackWith({ sesIdentity: 'mail.acme-shop.io', emailFrom: 'Example <no-reply@mail.acme-shop.io>' });
     const [send] = withAction(statementsOf(s, 'senderFunction'), 'ses:SendEmail');
     const resources = JSON.stringify(send?.Resource);
-    expect(resources).toContain(':identity/mail.example.org"');
+    expect(resources).toContain(':identity/mail.acme-shop.io"');
     expect(resources).not.toContain('identity/no-reply@');
-    expect(send?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@mail.example.org' } });
+    expect(send?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@mail.acme-shop.io' } });
   });
 
   it('names the existing configuration set', () => {

@@ -1,0 +1,84 @@
+import type { TransientCause } from '../../functions/core/delivery-provider';
+
+/** What the sender must make of a provider error: FAILED, a retry for a cause, or an unknown outcome. */
+export type ExpectedHandling = 'permanent' | 'ambiguous' | TransientCause;
+
+/** One documented error of a send call, as it travels on the wire. */
+export interface ProviderWireError {
+  readonly service: 'sesv2' | 'sns';
+  /** The code on the wire (SNS's query protocol: `Throttled`; the SDK names it `ThrottledException`). */
+  readonly code: string;
+  readonly status: number;
+  readonly message: string;
+  readonly expected: ExpectedHandling;
+}
+
+/**
+ * Every error the SES v2 `SendEmail` and SNS `Publish` API references list, with the HTTP status
+ * their service models give them (read from the SDK clients' error schemas), plus the common
+ * throttling errors both answer for their quotas. A test drives each through the real SDK.
+ */
+export const PROVIDER_WIRE_ERRORS: readonly ProviderWireError[] = [
+  // SES v2 SendEmail
+  { service: 'sesv2', code: 'AccountSuspendedException', status: 400, message: 'Account suspended', expected: 'configuration' },
+  { service: 'sesv2', code: 'BadRequestException', status: 400, message: 'Invalid request', expected: 'permanent' },
+  { service: 'sesv2', code: 'LimitExceededException', status: 400, message: 'Limit exceeded', expected: 'throttled' },
+  {
+    service: 'sesv2',
+    code: 'MailFromDomainNotVerifiedException',
+    status: 400,
+    message: 'MAIL FROM domain not verified',
+    expected: 'configuration',
+  },
+  { service: 'sesv2', code: 'MessageRejected', status: 400, message: 'Illegal address', expected: 'permanent' },
+  {
+    service: 'sesv2',
+    code: 'MessageRejected',
+    status: 400,
+    message: 'Email address is not verified. The following identities failed the check in region US-EAST-1: sender@example.com',
+    expected: 'configuration',
+  },
+  { service: 'sesv2', code: 'NotFoundException', status: 404, message: 'Configuration set <cs> does not exist.', expected: 'configuration' },
+  { service: 'sesv2', code: 'SendingPausedException', status: 400, message: 'Sending paused for this account', expected: 'configuration' },
+  { service: 'sesv2', code: 'TooManyRequestsException', status: 429, message: 'Too many requests', expected: 'throttled' },
+  { service: 'sesv2', code: 'ThrottlingException', status: 400, message: 'Maximum sending rate exceeded.', expected: 'throttled' },
+  { service: 'sesv2', code: 'ThrottlingException', status: 400, message: 'Daily message quota exceeded.', expected: 'quota-exhausted' },
+  // SNS Publish
+  { service: 'sns', code: 'AuthorizationError', status: 403, message: 'Not authorized', expected: 'configuration' },
+  { service: 'sns', code: 'EndpointDisabled', status: 400, message: 'Endpoint is disabled', expected: 'permanent' },
+  { service: 'sns', code: 'InternalError', status: 500, message: 'Internal error', expected: 'ambiguous' },
+  {
+    service: 'sns',
+    code: 'InvalidParameter',
+    status: 400,
+    message: 'Invalid parameter: PhoneNumber Reason: +15550100 is not valid to publish to',
+    expected: 'permanent',
+  },
+  {
+    service: 'sns',
+    code: 'InvalidParameter',
+    status: 400,
+    message: 'Invalid parameter: MessageAttributes Reason: AWS.SNS.SMS.SenderID is not valid',
+    expected: 'configuration',
+  },
+  { service: 'sns', code: 'ParameterValueInvalid', status: 400, message: 'Invalid parameter value', expected: 'permanent' },
+  { service: 'sns', code: 'InvalidSecurity', status: 403, message: 'Invalid security', expected: 'configuration' },
+  { service: 'sns', code: 'KMSAccessDenied', status: 400, message: 'KMS access denied', expected: 'configuration' },
+  { service: 'sns', code: 'KMSDisabled', status: 400, message: 'KMS key disabled', expected: 'configuration' },
+  { service: 'sns', code: 'KMSInvalidState', status: 400, message: 'KMS key state invalid', expected: 'configuration' },
+  { service: 'sns', code: 'KMSNotFound', status: 400, message: 'KMS key not found', expected: 'configuration' },
+  { service: 'sns', code: 'KMSOptInRequired', status: 403, message: 'KMS opt-in required', expected: 'configuration' },
+  { service: 'sns', code: 'KMSThrottling', status: 400, message: 'KMS throttling', expected: 'throttled' },
+  { service: 'sns', code: 'NotFound', status: 404, message: 'Endpoint does not exist', expected: 'permanent' },
+  { service: 'sns', code: 'PlatformApplicationDisabled', status: 400, message: 'Platform application disabled', expected: 'configuration' },
+  { service: 'sns', code: 'Throttled', status: 429, message: 'Rate exceeded', expected: 'throttled' },
+  { service: 'sns', code: 'ValidationException', status: 400, message: 'Validation failed', expected: 'permanent' },
+  // The common errors every AWS API may answer with; SNS documents Throttling for Publish.
+  { service: 'sns', code: 'Throttling', status: 400, message: 'Rate exceeded', expected: 'throttled' },
+  { service: 'sns', code: 'ThrottlingException', status: 400, message: 'Rate exceeded', expected: 'throttled' },
+];
+
+/** The errors that certainly did not send: a message refused only by these must never end UNKNOWN or FAILED. */
+export function isRefusal(error: ProviderWireError): boolean {
+  return error.expected !== 'permanent' && error.expected !== 'ambiguous';
+}

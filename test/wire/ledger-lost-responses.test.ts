@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idempotencyKey } from '../../functions/core/idempotency-key';
+import { METRIC } from '../../functions/core/metric-names';
+import { LEDGER_MAX_ATTEMPTS, LEDGER_REQUEST_TIMEOUT_MS } from '../../functions/adapters/ledger-client-config';
+import { awsErrorResponse, internalErrorResponse } from '../../local/aws/aws-error-shapes';
+import type { WireFault } from '../../local/aws/wire-fault-proxy';
+import type { LedgerWrite } from '../../local/aws/wire-operation';
+import { loginCodeEvent } from '../support/events';
+import { useTestLedger } from '../support/ledger-server';
+import { failedIds } from '../support/sender-harness';
+import { sqsRecord } from '../support/sqs-event';
+import { faultFirst, startWireRig, type WireRig } from './wire-harness';
+
+const db = useTestLedger();
+let rig: WireRig;
+beforeAll(async () => {
+  rig = await startWireRig(db);
+});
+afterAll(async () => rig?.stop());
+
+/** Each way a DynamoDB request fails on the wire, the SDK retrying it as it does against AWS. */
+const LEDGER_FAULTS: Readonly<Record<string, WireFault>> = {
+  'response lost after the write': { kind: 'lose-response' },
+  'response delayed past the client timeout': { kind: 'delay-response', ms: LEDGER_REQUEST_TIMEOUT_MS + 700 },
+  'connection reset before the write': { kind: 'reset-before' },
+  '500 before the write': { kind: 'error-before', response: internalErrorResponse('dynamodb') },
+};
+
+const WRITES: readonly LedgerWrite[] = ['claim', 'takeover', 'complete', 'release'];
+const throttle = () => ({ kind: 'error-before', response: awsErrorResponse('sns', 429, 'Throttled', 'Rate exceeded') }) as const;
+const isPublish = (r: { operation: string }) => r.operation === 'Publish';
+
+const cases = WRITES.flatMap((write) => Object.keys(LEDGER_FAULTS).map((fault) => ({ write, fault })));
+
+describe('every ledger write is safe to retry after its own success, on the wire', () => {
+  it.each(cases)('$write: $fault -> sent once, no back-off from its own claim, no invented ambiguity', async ({ write, fault }) => {
+    // Marketing gives up on any ambiguity: an invented one would leave it UNKNOWN and unsent.
+    const eventId = `evt-wire-${write}-${fault.replace(/\W+/g, '-')}`;
+    const event = loginCodeEvent({ eventId, messageClass: 'marketing' });
+    const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    const body = JSON.stringify(event);
+    const sender = rig.sender();
+
+    // takeover and release need a released claim first: a throttled (certainly refused) send.
+    if (write === 'takeover' || write === 'release') {
+      rig.snsProxy.setDecider(faultFirst(isPublish, throttle()));
+      rig.dynamoProxy.setDecider(faultFirst((r) => r.ledgerWrite === write, LEDGER_FAULTS[fault]!));
+      const first = sqsRecord(body);
+      expect(failedIds(await sender.invoke(first))).toEqual([first.messageId]);
+      expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
+    } else {
+      rig.dynamoProxy.setDecider(faultFirst((r) => r.ledgerWrite === write, LEDGER_FAULTS[fault]!));
+    }
+
+    // Whatever happened, the next delivery sends it, once.
+    let settled = false;
+    for (let delivery = 0; delivery < 3 && !settled; delivery += 1) {
+      settled = failedIds(await sender.invoke(sqsRecord(body))).length === 0;
+    }
+    expect(settled).toBe(true);
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT' });
+    expect(rig.accepted(key)).toBe(1);
+    expect(rig.dynamoProxy.requests.some((r) => r.ledgerWrite === write && r.fault !== 'none')).toBe(true);
+    expect(sender.metrics.get(METRIC.ConcurrentClaimBackoff)).toBe(0);
+    expect(sender.metrics.get(METRIC.AmbiguousOutcome)).toBe(0);
+    expect(sender.metrics.get(METRIC.GaveUpAfterAmbiguity)).toBe(0);
+    expect(sender.metrics.get(METRIC.ClaimLost)).toBe(0);
+  });
+
+  it('a claim whose every SDK attempt lost its response is handed back, so the next delivery sends at once', async () => {
+    const eventId = 'evt-wire-claim-all-attempts-lost';
+    const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    const body = JSON.stringify(loginCodeEvent({ eventId, messageClass: 'marketing' }));
+    const sender = rig.sender();
+    rig.dynamoProxy.setDecider(faultFirst((r) => r.ledgerWrite === 'claim', { kind: 'lose-response' }, LEDGER_MAX_ATTEMPTS));
+
+    const first = sqsRecord(body);
+    expect(failedIds(await sender.invoke(first))).toEqual([first.messageId]);
+    expect(sender.metrics.get(METRIC.LedgerError)).toBe(1);
+    expect(sender.metrics.get(METRIC.ClaimReleasedAfterLedgerError)).toBe(1);
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
+
+    // No wait for the claim timeout, and no "owner died" ambiguity: nothing was sent.
+    expect(failedIds(await sender.invoke(sqsRecord(body)))).toEqual([]);
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT' });
+    expect(rig.accepted(key)).toBe(1);
+    expect(sender.metrics.get(METRIC.GaveUpAfterAmbiguity)).toBe(0);
+  });
+
+  it('a transactional message whose takeover response was lost is not resent inside its evidence window', async () => {
+    const eventId = 'evt-wire-transactional-takeover-lost';
+    const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    const body = JSON.stringify(loginCodeEvent({ eventId, messageClass: 'transactional' }));
+    const sender = rig.sender();
+    rig.snsProxy.setDecider(faultFirst(isPublish, throttle()));
+    await sender.invoke(sqsRecord(body));
+
+    rig.dynamoProxy.setDecider(faultFirst((r) => r.ledgerWrite === 'takeover', { kind: 'lose-response' }));
+    expect(failedIds(await sender.invoke(sqsRecord(body)))).toEqual([]);
+    expect(rig.accepted(key)).toBe(1);
+    expect(sender.metrics.get(METRIC.ResentAfterAmbiguity)).toBe(0);
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT', attempts: 2 });
+  });
+});

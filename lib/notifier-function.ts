@@ -6,6 +6,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { accountScopedServicePrincipal } from './service-principal';
 
 /** Repository root (this file lives in `lib/`). */
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -56,7 +57,7 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
     removalPolicy: RemovalPolicy.RETAIN,
   });
   const role = new iam.Role(scope, `${id}Role`, {
-    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    assumedBy: accountScopedServicePrincipal('lambda.amazonaws.com'),
     description: `Execution role of the notifier ${id.toLowerCase()}`,
   });
   role.addToPolicy(

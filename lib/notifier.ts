@@ -22,7 +22,7 @@ import { loadReclaimerLimits } from '../functions/reclaimer/reclaimer-config';
 import { type AlarmName, NotifierAlarms, type NotifierAlarmOptions } from './notifier-alarms';
 import { NotifierDashboard } from './notifier-dashboard';
 import { DeliveryStatus } from './notifier-status';
-import { accountSdkCall } from './account-settings';
+import { AccountSdkCall } from './account-settings';
 import { domainOf, emailAddressOf, emailFromViolations } from './email-from';
 import { createNotifierFunction, DEFAULT_ENTRIES } from './notifier-function';
 
@@ -529,7 +529,9 @@ export class IdempotentNotifier extends Construct {
     this.statusLogGroup = this.deliveryStatus.logGroup;
 
     // ---- Least-privilege IAM ----
-    for (const fn of [sender.fn, reclaimer.fn]) this.grantDelivery(fn, props, stack);
+    // Only the sender claims (PutItem); the reclaimer re-reads a row and takes it over fenced (GetItem, UpdateItem).
+    this.grantDelivery(sender.fn, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], props, stack);
+    this.grantDelivery(reclaimer.fn, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], props, stack);
     // The sender moves invalid events to the DLQ with their reason: SendMessage there, nothing else.
     sender.fn.addToRolePolicy(
       new iam.PolicyStatement({
@@ -596,12 +598,17 @@ export class IdempotentNotifier extends Construct {
     });
   }
 
-  /** What both functions need to settle a message: ledger item access and the provider calls. */
-  private grantDelivery(fn: NodejsFunction, props: IdempotentNotifierProps, stack: Stack): void {
+  /** What both functions need to settle a message: ledger item access (`itemActions`) and the provider calls. */
+  private grantDelivery(
+    fn: NodejsFunction,
+    itemActions: readonly string[],
+    props: IdempotentNotifierProps,
+    stack: Stack,
+  ): void {
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         sid: 'LedgerItemAccess',
-        actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        actions: [...itemActions],
         resources: [this.table.tableArn],
       }),
     );
@@ -632,8 +639,8 @@ export class IdempotentNotifier extends Construct {
       }),
     );
     if (props.smsEnabled ?? true) {
-      // SMS to a phone number has no resource ARN: "anything that is not an SNS ARN" allows
-      // phone numbers while granting publish to no topic and no endpoint.
+      // SNS allows no narrower grant for SMS: a publish to a phone number has no resource ARN, so IAM can
+      // only match it as a resource that is not an SNS ARN. This allows phone numbers, and no topic or endpoint.
       fn.addToRolePolicy(
         new iam.PolicyStatement({
           sid: 'PublishSmsToPhoneNumbersOnly',
@@ -673,7 +680,7 @@ export class IdempotentNotifier extends Construct {
     if (!(Number.isFinite(limitUsd) && limitUsd >= 0)) {
       throw new Error(`IdempotentNotifier: smsMonthlySpendLimitUsd (${limitUsd}) must be a non-negative number`);
     }
-    const resource = accountSdkCall(this, 'SmsMonthlySpendLimit', {
+    const resource = new AccountSdkCall(this, 'SmsMonthlySpendLimit', {
       call: {
         service: 'SNS',
         action: 'setSMSAttributes',

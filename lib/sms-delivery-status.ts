@@ -5,7 +5,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
-import { accountSdkCall } from './account-settings';
+import { AccountSdkCall } from './account-settings';
+import { accountScopedServicePrincipal } from './service-principal';
 
 /** Names of the log groups SNS writes SMS delivery status to (successes, failures) in this account and region. */
 export function smsDeliveryLogGroupNames(): { readonly success: string; readonly failure: string } {
@@ -58,7 +59,7 @@ export class SmsDeliveryStatusLogs extends Construct {
         ['Failure', names.failure],
       ] as const
     ).map(([which, name]) => {
-      const ensured = accountSdkCall(this, `Ensure${which}LogGroup`, {
+      const ensured = new AccountSdkCall(this, `Ensure${which}LogGroup`, {
         call: {
           service: 'CloudWatchLogs',
           action: 'createLogGroup',
@@ -103,7 +104,7 @@ export class SmsDeliveryStatusLogs extends Construct {
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
     const role = new iam.Role(this, 'LoggingRole', {
-      assumedBy: new iam.ServicePrincipal('sns.amazonaws.com'),
+      assumedBy: accountScopedServicePrincipal('sns.amazonaws.com'),
       description: 'SNS writes SMS delivery-status logs with this role (account setting DeliveryStatusIAMRole)',
       inlinePolicies: {
         WriteSmsDeliveryStatusLogs: new iam.PolicyDocument({
@@ -122,7 +123,7 @@ export class SmsDeliveryStatusLogs extends Construct {
         }),
       },
     });
-    // The account setting outlives the stack (see accountSdkCall), so must the role it names.
+    // The account setting outlives the stack (see AccountSdkCall), so must the role it names.
     role.applyRemovalPolicy(RemovalPolicy.RETAIN);
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:sns/<AWS::Region>/<AWS::AccountId>/DirectPublishToPhoneNumber*]`,
@@ -131,7 +132,7 @@ export class SmsDeliveryStatusLogs extends Construct {
         'log groups of this account and region (DirectPublishToPhoneNumber and its /Failure sibling) and their streams.',
     });
 
-    const setting = accountSdkCall(this, 'AccountLogging', {
+    const setting = new AccountSdkCall(this, 'AccountLogging', {
       call: {
         service: 'SNS',
         action: 'setSMSAttributes',

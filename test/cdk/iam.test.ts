@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LEDGER_TABLE } from '../../functions/core/ledger-table';
 import type { NotifierStack } from '../../lib/notifier-stack';
-import { TEST_EMAIL_DOMAIN, TEST_EMAIL_FROM, logicalId, resourcesOfType, synth } from './helpers';
+import { TEST_EMAIL_DOMAIN, TEST_EMAIL_FROM, logicalId, propertiesOf, resourcesOfType, synth } from './helpers';
 
 interface Statement {
   readonly Sid?: string;
@@ -43,16 +43,34 @@ const tableArn = { 'Fn::GetAtt': [logicalId(n.table), 'Arn'] };
 describe.each(['senderFunction', 'reclaimerFunction'] as const)('%s role', (which) => {
   const statements = statementsOf(stack, which);
 
-  it('allows only GetItem, PutItem and UpdateItem on the ledger table itself', () => {
+  it('allows only the item actions its code calls on the ledger table itself', () => {
     const table = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')) && s.Sid !== 'QueryPendingIndex');
     expect(table).toEqual([
       {
         Sid: 'LedgerItemAccess',
         Effect: 'Allow',
-        Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        Action:
+          which === 'senderFunction'
+            ? ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']
+            : ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
         Resource: tableArn,
       },
     ]);
+  });
+
+  it('is assumable by Lambda for this account only (aws:SourceAccount)', () => {
+    const role = stack.notifier[which].role ?? fail('no role');
+    expect(propertiesOf(synthCache.get(stack) ?? fail('no template'), role)['AssumeRolePolicyDocument']).toEqual({
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Action: 'sts:AssumeRole',
+          Effect: 'Allow',
+          Principal: { Service: 'lambda.amazonaws.com' },
+          Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+        },
+      ],
+    });
   });
 
   it('allows ses:SendEmail only as the identity (address and domain) and with the configuration set', () => {
@@ -108,6 +126,11 @@ describe.each(['senderFunction', 'reclaimerFunction'] as const)('%s role', (whic
 });
 
 describe('role differences', () => {
+  it('lets only the sender PutItem (claim a new row); the reclaimer only takes over existing rows', () => {
+    expect(withAction(statementsOf(stack, 'senderFunction'), 'dynamodb:PutItem')).toHaveLength(1);
+    expect(withAction(statementsOf(stack, 'reclaimerFunction'), 'dynamodb:PutItem')).toEqual([]);
+  });
+
   it('lets only the reclaimer Query, and only the pending index', () => {
     expect(withAction(statementsOf(stack, 'senderFunction'), 'dynamodb:Query')).toEqual([]);
     expect(withAction(statementsOf(stack, 'reclaimerFunction'), 'dynamodb:Query')).toEqual([
@@ -171,3 +194,7 @@ describe('configurable scopes', () => {
     expect(withAction(statementsOf(s, 'senderFunction'), 'sns:Publish')).toEqual([]);
   });
 });
+
+function fail(message: string): never {
+  throw new Error(message);
+}

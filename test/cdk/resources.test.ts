@@ -340,7 +340,12 @@ describe('SMS monthly spend limit', () => {
     expect(JSON.stringify(resource)).toContain('setSMSAttributes');
     expect(JSON.stringify(resource)).toContain('\\"MonthlySpendLimit\\":\\"50\\"');
     t.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: { Statement: [{ Action: 'sns:SetSMSAttributes', Effect: 'Allow', Resource: '*' }] },
+      PolicyDocument: {
+        Statement: [
+          Match.objectLike({ Sid: 'WriteOwnLogs', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'] }),
+          { Action: 'sns:SetSMSAttributes', Effect: 'Allow', Resource: '*' },
+        ],
+      },
     });
   });
 });

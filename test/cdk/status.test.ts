@@ -1,3 +1,4 @@
+import { Match } from 'aws-cdk-lib/assertions';
 import { Duration } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { LEDGER_TABLE } from '../../functions/core/ledger-table';
@@ -130,7 +131,14 @@ describe('status role (least privilege)', () => {
     expect(role['ManagedPolicyArns']).toBeUndefined();
     expect(role['Policies']).toBeUndefined();
     expect(role['AssumeRolePolicyDocument']).toMatchObject({
-      Statement: [{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } }],
+      Statement: [
+        {
+          Action: 'sts:AssumeRole',
+          Effect: 'Allow',
+          Principal: { Service: 'lambda.amazonaws.com' },
+          Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+        },
+      ],
     });
   });
 
@@ -278,12 +286,11 @@ describe('SNS SMS delivery-status logs', () => {
         expect(resource.Properties['Delete']).toBeUndefined();
         const filter = smsLogs.filters[which === 'Success' ? 0 : 1] ?? fail('no filter');
         expect(resources[logicalId(filter)]?.DependsOn).toContain(ensureId);
-        const policy = propertiesOf(t, ensure.node.findChild('CustomResourcePolicy'));
+        const policy = propertiesOf(t, ensure.node.findChild('Role').node.findChild('DefaultPolicy'));
         const arn = `arn:dummy-AWS::Partition:logs:dummy-AWS::Region:dummy-AWS::AccountId:log-group:${groupName(suffix)}`;
-        expect((policy['PolicyDocument'] as { Statement: Statement[] }).Statement).toEqual([
-          expect.objectContaining({ Action: 'logs:CreateLogGroup', Effect: 'Allow' }),
-        ]);
-        const [statement] = (policy['PolicyDocument'] as { Statement: Statement[] }).Statement;
+        const statements = (policy['PolicyDocument'] as { Statement: Statement[] }).Statement.filter((x) => x.Sid !== 'WriteOwnLogs');
+        expect(statements).toEqual([expect.objectContaining({ Action: 'logs:CreateLogGroup', Effect: 'Allow' })]);
+        const [statement] = statements;
         expect((statement?.Resource as unknown[]).map(resolveDummy)).toEqual([arn, `${arn}:*`]);
       }
     });
@@ -314,6 +321,7 @@ describe('SNS SMS delivery-status logs', () => {
       t.hasResourceProperties('AWS::IAM::Policy', {
         PolicyDocument: {
           Statement: [
+            Match.objectLike({ Sid: 'WriteOwnLogs' }),
             { Action: 'sns:SetSMSAttributes', Effect: 'Allow', Resource: '*' },
             { Action: 'iam:PassRole', Effect: 'Allow', Resource: roleArn },
           ],
@@ -326,7 +334,14 @@ describe('SNS SMS delivery-status logs', () => {
       expect(resource?.['DeletionPolicy']).toBe('Retain');
       const props = propertiesOf(t, role);
       expect(props['AssumeRolePolicyDocument']).toMatchObject({
-        Statement: [{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'sns.amazonaws.com' } }],
+        Statement: [
+          {
+            Action: 'sts:AssumeRole',
+            Effect: 'Allow',
+            Principal: { Service: 'sns.amazonaws.com' },
+            Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+          },
+        ],
       });
       const [policy] = props['Policies'] as { PolicyDocument: { Statement: Statement[] } }[];
       expect(policy?.PolicyDocument.Statement.map((x) => [x.Action, resolveDummy(x.Resource)])).toEqual([

@@ -1,20 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { InMemoryDeadLetters } from '../functions/core/dead-letter-sink';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { DEAD_LETTER_ATTRIBUTE } from '../functions/adapters/sqs-dead-letters';
+import { ensureLedgerTable } from '../functions/adapters/ledger-table-setup';
 import { keyPrefix } from '../functions/core/idempotency-key';
 import type { LogPort } from '../functions/core/log-port';
 import { InMemoryMetrics } from '../functions/core/metrics-recorder';
 import { METRIC } from '../functions/core/metric-names';
-import { FaultPlan, NO_FAULTS } from './fault-plan';
-import { IndexedOutbox } from './indexed-outbox';
-import { LambdaEventSource } from './lambda-event-source';
-import { startLocalDynamo } from './local-dynamo';
-import { LocalQueue } from './local-queue';
+import { loadSenderConfig } from '../functions/core/sender-config';
+import { startLocalAws, type LocalAws } from './aws/local-aws';
+import { applyEnvironment } from './aws/process-environment';
+import { queueDepth, queueIsEmpty, readAllVisible } from './aws/queue-inspection';
+import { SqsEventSource } from './aws/sqs-event-source';
+import { createLambdaWiring } from './lambda-wiring';
 import { PrintingProvider } from './printing-provider';
 import { ReclaimerTimer } from './reclaimer-timer';
-import { SCALED_TIMING, type SenderPorts } from './senders/sender-under-test';
-import { scanLedger, thisSender } from './senders/this-sender';
+import { scanLedger } from './senders/this-sender';
 import { bump } from './stats';
 import { textTable } from './text-table';
 
@@ -24,18 +24,26 @@ export interface LocalRunOptions {
   readonly lines: readonly string[];
   /** Persist the ledger in this folder (LevelDB). @default in memory */
   readonly dataDir?: string;
-  /** JSON-lines file every provider call is appended to. */
-  readonly outboxFile: string;
   /** Ledger table name. @default 'notifier-ledger-local' */
   readonly tableName?: string;
   /** Events injected per second. @default 20 */
   readonly rate?: number;
-  /** Concurrent invocations. @default 4 */
+  /** Concurrent invocations (the event source's maximum concurrency). @default 4 */
   readonly concurrency?: number;
   /** Records per invocation. @default 10 */
   readonly batchSize?: number;
   /** Print every structured log line as JSON. @default false (only notable ones, compactly) */
   readonly verbose?: boolean;
+  /**
+   * Called with the local services once they are up, before any event is sent. Their counts of
+   * accepted sends stay readable after the run stops them. @default none
+   */
+  readonly onStarted?: (aws: LocalAws) => void;
+  /**
+   * Called with the summary while the local services still run (npm start prints it there and
+   * may keep the mailbox open until Ctrl-C); they stop when it settles. @default none
+   */
+  readonly beforeStop?: (summary: LocalRunSummary) => Promise<void>;
   /** @default process.stdout */
   readonly out?: (line: string) => void;
   /** Progress and log lines. @default process.stderr */
@@ -57,65 +65,115 @@ export interface LocalRunSummary {
 }
 
 /**
- * Runs the real sender (and the real reclaimer on a timer) behind the local queue, on dynalite,
- * sending to the outbox, printing each send readably. No fault injection: this is the product
- * working; `notifier simulate` is the abuse.
+ * The Lambda's own timeouts, scaled down so that a redelivery takes seconds: claim > function
+ * timeout > send timeout, as the sender requires (checked by loadSenderConfig, as at a cold start).
+ */
+const LOCAL_LAMBDA_ENVIRONMENT = {
+  FUNCTION_TIMEOUT_SECONDS: '6',
+  CLAIM_TIMEOUT_SECONDS: '7',
+  SEND_TIMEOUT_MS: '1000',
+  LEDGER_RETENTION_DAYS: '30',
+  MAX_CONCURRENT_SENDS: '4',
+  DELIVERY_MODE: 'aws',
+  EMAIL_FROM: 'notifications@example.com',
+  SES_CONFIGURATION_SET: 'notifier-local',
+} as const;
+const VISIBILITY_TIMEOUT_SECONDS = 8;
+const MAX_RECEIVE_COUNT = 5;
+
+/** Variables that could send an SDK client elsewhere than the variables set here. */
+const UNSET_FOR_THE_RUN = ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_IGNORE_CONFIGURED_ENDPOINT_URLS', 'AWS_ENDPOINT_URL'];
+
+/**
+ * Runs the real sender (and the real reclaimer on a timer) as Lambda runs them, against local
+ * AWS on loopback: the events go to an SQS emulator, a poller invokes the handler as Lambda's
+ * event source does, and the handler is wired from the same configuration and adapters as in
+ * Lambda (DELIVERY_MODE=aws): DynamoDB on dynalite, e-mail through SES v2, SMS and push through
+ * SNS, invalid events to the SQS DLQ. Every provider call is printed readably. No fault
+ * injection: this is the product working; `notifier simulate` is the abuse.
  */
 export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummary> {
   const out = options.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const err = options.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  mkdirSync(dirname(options.outboxFile), { recursive: true });
-  const dynamo = await startLocalDynamo(options.dataDir ? { dataDir: options.dataDir } : {});
+  const tableName = options.tableName ?? 'notifier-ledger-local';
+  const aws = await startLocalAws({
+    dynamo: options.dataDir ? { dataDir: options.dataDir } : {},
+    sqs: { visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS, maxReceiveCount: MAX_RECEIVE_COUNT },
+  });
+  const restoreEnvironment = applyEnvironment(
+    { ...aws.sdkEnvironment, ...LOCAL_LAMBDA_ENVIRONMENT, LEDGER_TABLE_NAME: tableName, DEAD_LETTER_QUEUE_URL: aws.sqs.dlqUrl },
+    UNSET_FOR_THE_RUN,
+  );
   try {
-    const tableName = options.tableName ?? 'notifier-ledger-local';
+    // The Lambda's cold start: the same variables, the same validation.
+    const config = loadSenderConfig(process.env);
     const metrics = new InMemoryMetrics();
-    const ports: SenderPorts = {
-      plan: new FaultPlan(0, NO_FAULTS),
-      outbox: new PrintingProvider(new IndexedOutbox(options.outboxFile), out),
-      client: dynamo.client(),
-      adminClient: dynamo.client(),
-      metrics,
-      deadLetters: new InMemoryDeadLetters(),
-      log: options.verbose ? jsonLog(err) : compactLog(err),
-      timing: SCALED_TIMING,
-      sendsPerInvocation: 4,
-      runId: randomUUID().slice(0, 8),
-    };
-    const sender = thisSender(ports, tableName);
-    await sender.setup();
-    out(`ledger table ${tableName} on ${dynamo.endpoint} (${options.dataDir ? `persisted in ${options.dataDir}` : 'in memory'}); outbox ${options.outboxFile}`);
+    const wiring = createLambdaWiring(
+      config,
+      {
+        metrics,
+        log: options.verbose ? jsonLog(err) : compactLog(err),
+        wrapProvider: (provider) => new PrintingProvider(provider, out),
+      },
+      VISIBILITY_TIMEOUT_SECONDS * 1000,
+    );
+    const admin = aws.dynamo.client();
+    await ensureLedgerTable(admin, tableName);
+    options.onStarted?.(aws);
+    out(`Mailbox: ${aws.ses.mailboxUrl} — open it to see what went out`);
+    out(`SMS and push: ${aws.sns.outboxUrl}`);
+    out(
+      `ledger table ${tableName} on dynalite (${options.dataDir ? `persisted in ${options.dataDir}` : 'in memory'}); ` +
+        `queue and DLQ on fauxqs; e-mail via local SES v2, SMS and push via local SNS`,
+    );
     out(`${'outcome'.padEnd(9)} ${'chan'.padEnd(5)} ${'recipient'.padEnd(28)} ${'template'.padEnd(14)} ${'class'.padEnd(19)} key`);
 
-    const queue = new LocalQueue<undefined>({ visibilityTimeoutMs: SCALED_TIMING.visibilityTimeoutMs, maxReceiveCount: 5 });
-    const source = new LambdaEventSource(queue, (env) => sender.createHandler(env), {
-      concurrency: options.concurrency ?? 4,
+    const sqs = aws.sqs.client();
+    const source = new SqsEventSource({
+      client: sqs,
+      queueUrl: aws.sqs.queueUrl,
+      queueArn: aws.sqs.queueArn,
+      createHandler: (env) => wiring.createHandler(env),
+      functionTimeoutMs: config.functionTimeoutMs,
       batchSize: options.batchSize ?? 10,
-      functionTimeoutMs: SCALED_TIMING.functionTimeoutMs,
+      maximumConcurrency: options.concurrency ?? 4,
+      waitTimeSeconds: 1,
     });
-    const reclaimer = new ReclaimerTimer(sender, SCALED_TIMING, SCALED_TIMING.claimTimeoutMs);
+    const reclaimer = new ReclaimerTimer(wiring, wiring.timing, config.claimTimeoutMs);
     reclaimer.start();
 
     let injected = 0;
     let producerDone = false;
     const started = Date.now();
     const progress = setInterval(() => {
-      err(`progress: ${injected}/${options.lines.length} injected, ${queue.size} in queue, ${metrics.get(METRIC.Sent)} sent, ${Math.round((Date.now() - started) / 1000)} s`);
+      void queueDepth(sqs, aws.sqs.queueUrl).then(
+        (depth) =>
+          err(
+            `progress: ${injected}/${options.lines.length} injected, ${depth.visible + depth.inFlight} in queue, ` +
+              `${metrics.get(METRIC.Sent)} sent, ${Math.round((Date.now() - started) / 1000)} s`,
+          ),
+        () => undefined,
+      );
     }, 1000);
     const produce = async () => {
       const interval = 1000 / (options.rate ?? 20);
       for (const line of options.lines) {
-        queue.send(line, undefined);
+        await sqs.send(new SendMessageCommand({ QueueUrl: aws.sqs.queueUrl, MessageBody: line }));
         injected += 1;
         await new Promise((resolve) => setTimeout(resolve, interval));
       }
       producerDone = true;
     };
-    await Promise.all([produce(), source.run(() => producerDone)]);
-    clearInterval(progress);
-    await reclaimer.stop();
+    try {
+      await Promise.all([produce(), source.run(async () => producerDone && (await queueIsEmpty(sqs, aws.sqs.queueUrl)))]);
+    } finally {
+      clearInterval(progress);
+      source.stop();
+      await reclaimer.stop();
+    }
 
-    const rows = await scanLedger(ports, tableName);
+    const rows = await scanLedger({ adminClient: admin }, tableName);
     const failed = new Map<string, number>();
     let unknown = 0;
     let pending = 0;
@@ -125,23 +183,29 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       if (row.state === 'PENDING') pending += 1;
     }
     const deadLettered = new Map<string, number>();
-    for (const letter of ports.deadLetters.letters) bump(deadLettered, `invalid event: ${letter.reason}`);
-    for (const _ of queue.deadLetters) bump(deadLettered, 'maxReceiveCount exceeded');
+    for (const letter of await readAllVisible(sqs, aws.sqs.dlqUrl)) {
+      const reason = letter.MessageAttributes?.[DEAD_LETTER_ATTRIBUTE.reason]?.StringValue;
+      // The sender moved an invalid event with its reason; without one, SQS's redrive moved it.
+      bump(deadLettered, reason ? `invalid event: ${reason}` : 'maxReceiveCount exceeded');
+    }
     const eventIds = new Set(options.lines.map(eventIdOf).filter((id): id is string => id !== undefined));
-    return {
+    const summary: LocalRunSummary = {
       events: eventIds.size,
       queueMessages: options.lines.length,
       messages: rows.size,
       sent: metrics.get(METRIC.Sent),
       suppressedDuplicates: metrics.get(METRIC.DuplicateSuppressed),
-      retried: queue.redeliveries,
+      retried: source.stats.redeliveries,
       failed: Object.fromEntries(failed),
       unknown,
       pending,
       deadLettered: Object.fromEntries(deadLettered),
     };
+    await options.beforeStop?.(summary);
+    return summary;
   } finally {
-    await dynamo.stop();
+    restoreEnvironment();
+    await aws.stop();
   }
 }
 

@@ -1,5 +1,6 @@
 /**
- * `npm start`: the real sender and reclaimer on this machine, no AWS account needed.
+ * `npm start`: the real sender and reclaimer on this machine against local AWS on loopback,
+ * no AWS account needed.
  *
  *   npm start                                  # examples/order-events.jsonl
  *   npm start -- my-events.jsonl               # any JSON-lines file
@@ -10,26 +11,28 @@ import { parseArgs } from 'node:util';
 import { readInputLines, rebaseTimestamps } from './input-lines';
 import { formatLocalSummary, runLocal } from './local-runner';
 
-const USAGE = `usage: npm start -- [file | -] [--data DIR] [--outbox FILE] [--rate N] [--concurrency N] [--keep-timestamps] [--verbose]
+const USAGE = `usage: npm start -- [file | -] [--data DIR] [--rate N] [--concurrency N] [--keep-timestamps] [--[no-]keep-open] [--verbose]
 
   file | -           JSON-lines events (default examples/order-events.jsonl; - reads stdin)
   --data DIR         persist the ledger in DIR (LevelDB); default in memory
-  --outbox FILE      provider calls go here (default .outbox/local-outbox.jsonl)
-  --rate N           events injected per second (default 20)
-  --concurrency N    concurrent simulated Lambda invocations (default 4)
+  --rate N           events sent to the local queue per second (default 20)
+  --concurrency N    the event source's maximum concurrent invocations (default 4)
   --keep-timestamps  do not shift occurredAt so that the newest event is now
+  --keep-open        after the summary, keep the mailbox page up until Ctrl-C
+                     (default on when stdout is a terminal; --no-keep-open to exit)
   --verbose          every structured log line as JSON on stderr
 `;
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { values, positionals } = parseArgs({
   allowPositionals: true,
+  allowNegative: true,
   options: {
     data: { type: 'string' },
-    outbox: { type: 'string', default: '.outbox/local-outbox.jsonl' },
     rate: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '4' },
     'keep-timestamps': { type: 'boolean', default: false },
+    'keep-open': { type: 'boolean', default: process.stdout.isTTY === true },
     verbose: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -41,12 +44,20 @@ if (values.help) {
 const source = positionals[0] ?? 'examples/order-events.jsonl';
 const raw = await readInputLines(source);
 const lines = values['keep-timestamps'] ? raw : rebaseTimestamps(raw, Date.now());
-const summary = await runLocal({
+let mailboxUrl = '';
+await runLocal({
   lines,
-  outboxFile: values.outbox,
   rate: Number(values.rate),
   concurrency: Number(values.concurrency),
   verbose: values.verbose,
   ...(values.data ? { dataDir: values.data } : {}),
+  onStarted: (aws) => {
+    mailboxUrl = aws.ses.mailboxUrl;
+  },
+  beforeStop: async (summary) => {
+    process.stdout.write(`\n${formatLocalSummary(summary)}\n`);
+    if (!values['keep-open']) return;
+    process.stdout.write(`\nMailbox still open at ${mailboxUrl} — press Ctrl-C to stop.\n`);
+    await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+  },
 });
-process.stdout.write(`\n${formatLocalSummary(summary)}\n`);

@@ -1,35 +1,57 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readOutbox } from '../../functions/adapters/outbox-provider';
+import type { LocalAws } from '../../local/aws/local-aws';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
 import { runLocal } from '../../local/local-runner';
 
-describe('npm start (the local runner) on the bundled example stream', () => {
-  it('sends each message once, suppresses the redeliveries and explains every failure', async () => {
+describe('npm start (the local runner) on the bundled example stream, over local AWS', () => {
+  it('sends each message once through the local SES and SNS (counted at the servers), suppresses the redeliveries and explains every failure', async () => {
     const lines = rebaseTimestamps(await readInputLines('examples/order-events.jsonl'), Date.now());
-    const outboxFile = join(mkdtempSync(join(tmpdir(), 'notifier-run-')), 'outbox.jsonl');
     const printed: string[] = [];
-    const summary = await runLocal({ lines, outboxFile, rate: 500, concurrency: 1, out: (l) => printed.push(l), err: () => undefined });
+    let aws: LocalAws | undefined;
+    const summary = await runLocal({
+      lines,
+      rate: 500,
+      // One invocation at a time keeps the counts exact: with more, a producer retry right behind its
+      // original can find the claim held and come back after the visibility timeout (retried > 0).
+      concurrency: 1,
+      out: (l) => printed.push(l),
+      err: () => undefined,
+      onStarted: (started) => {
+        aws = started;
+      },
+    });
 
-    const calls = await readOutbox(outboxFile);
-    expect(new Set(calls.map((c) => c.key)).size).toBe(calls.length);
     expect(summary).toMatchObject({
       events: 11,
       queueMessages: 17,
       messages: 20,
       sent: 18,
       suppressedDuplicates: 13,
+      retried: 0,
       failed: { InvalidAddress: 1, MissingTemplateField: 1 },
       unknown: 0,
       pending: 0,
       deadLettered: { 'invalid event: UnknownMessageClass': 1, 'invalid event: NotJson': 1 },
     });
+    // Counted by the providers themselves, independently of the ledger: every key exactly once.
+    const emails = aws?.ses.acceptedPerKey() ?? new Map<string, number>();
+    const publishes = aws?.sns.acceptedPerKey() ?? new Map<string, number>();
+    expect(emails.size + publishes.size).toBe(18);
+    expect([...emails.values(), ...publishes.values()].every((n) => n === 1)).toBe(true);
+    expect(aws?.ses.accepted().every((e) => e.from === 'notifications@example.com' && e.configurationSetName === 'notifier-local')).toBe(true);
+    expect(new Set(aws?.sns.accepted().map((p) => p.channel))).toEqual(new Set(['sms', 'push']));
+
+    expect(printed[0]).toMatch(/^Mailbox: http:\/\/127\.0\.0\.1:\d+\/ — open it to see what went out$/);
     // The readable print masks recipients and never shows content.
     const sends = printed.filter((l) => l.startsWith('sent'));
     expect(sends).toHaveLength(18);
     expect(sends.join('\n')).not.toMatch(/buyer17@example\.com|\+447700900117|shipped with/);
+  });
+
+  it('leaves no SDK endpoint variable behind', async () => {
+    const before = process.env.AWS_ENDPOINT_URL_SESV2;
+    await runLocal({ lines: ['not json'], rate: 1000, concurrency: 2, out: () => undefined, err: () => undefined });
+    expect(process.env.AWS_ENDPOINT_URL_SESV2).toBe(before);
   });
 
   it('rebases occurredAt so the newest event is now, keeping the spacing and leaving other lines alone', () => {

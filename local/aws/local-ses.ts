@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as sesV2LocalModule from 'aws-ses-v2-local';
+import { SES_KEY_TAG } from '../../functions/adapters/ses-email-provider';
+import { countByKey } from './accepted-sends';
+import { closeServer, forwardToLoopback, listenOnLoopback, readBody, replay } from './loopback-http';
+import { SendLimits, type SendLimitOptions } from './send-limits';
+
+/** Options of the local SES v2 server. */
+export interface LocalSesOptions {
+  /** Sending rate and daily quota, answered with SES v2's own errors. @default no limits */
+  readonly limits?: SendLimitOptions;
+  /**
+   * The error above the daily quota. SES's guide says the API answers a throttling error with
+   * "Daily message quota exceeded"; a throttling error on the v2 wire is HTTP 429
+   * TooManyRequestsException. 'LimitExceededException' (HTTP 400) answers the other documented
+   * SendEmail limit error instead. @default 'TooManyRequestsException'
+   */
+  readonly dailyQuotaError?: 'TooManyRequestsException' | 'LimitExceededException';
+}
+
+/** One SendEmail the server accepted. */
+export interface AcceptedEmail {
+  readonly channel: 'email';
+  /** The value of the EmailTags entry named SES_KEY_TAG; undefined when the request had none. */
+  readonly key: string | undefined;
+  readonly messageId: string;
+  readonly from: string;
+  readonly to: readonly string[];
+  readonly subject: string;
+  readonly configurationSetName: string | undefined;
+  readonly tags: Readonly<Record<string, string>>;
+  /** Milliseconds since the epoch. */
+  readonly acceptedAt: number;
+}
+
+/** A local SES v2 endpoint with a mailbox page. */
+export interface LocalSes {
+  /** `http://127.0.0.1:PORT`: the SES v2 client's `endpoint`, or AWS_ENDPOINT_URL_SESV2. */
+  readonly endpoint: string;
+  /** The web page listing every e-mail received (live). */
+  readonly mailboxUrl: string;
+  /** Accepted sends by idempotency key (the SES_KEY_TAG tag), counted here, not by the sender. */
+  acceptedPerKey(): ReadonlyMap<string, number>;
+  /** Every accepted send, in order. */
+  accepted(): readonly AcceptedEmail[];
+  stop(): Promise<void>;
+}
+
+const SEND_EMAIL_PATH = '/v2/email/outbound-emails';
+
+/**
+ * Starts aws-ses-v2-local (SES v1/v2 SendEmail and its mailbox page) on a free loopback port,
+ * behind a small front on another one that counts every accepted `SendEmail` per idempotency
+ * key and, when asked, enforces a sending rate and a daily quota with SES v2's real errors.
+ * Everything else (the mailbox page at `/`, `/store`) passes through unchanged.
+ *
+ * The package keeps one mailbox per process: two servers in one process show the same page,
+ * while each counts only its own sends.
+ */
+export async function startLocalSes(options: LocalSesOptions = {}): Promise<LocalSes> {
+  if (process.env.SMTP_TRANSPORT?.trim()) {
+    // aws-ses-v2-local forwards every e-mail to that SMTP server; nothing here may leave the machine.
+    throw new Error('SMTP_TRANSPORT is set: the local SES server would forward e-mail to it; unset it first');
+  }
+  const limits = new SendLimits(options.limits);
+  const quotaError = options.dailyQuotaError ?? 'TooManyRequestsException';
+  const inner = await startSesV2Local();
+  const innerPort = (inner.address() as AddressInfo).port;
+  const accepted: AcceptedEmail[] = [];
+
+  const front = createServer((req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      const isSend = req.method === 'POST' && req.url?.split('?')[0] === SEND_EMAIL_PATH;
+      if (isSend) {
+        const verdict = limits.admit();
+        if (verdict === 'rate-exceeded') return writeSesV2Error(res, 429, 'TooManyRequestsException', 'Maximum sending rate exceeded.');
+        if (verdict === 'daily-quota-exceeded') {
+          return writeSesV2Error(res, quotaError === 'TooManyRequestsException' ? 429 : 400, quotaError, 'Daily message quota exceeded.');
+        }
+      }
+      const answer = await forwardToLoopback(innerPort, req, body);
+      if (isSend && answer.status === 200) {
+        const email = acceptedEmail(body, answer.body.toString('utf8'));
+        if (email) accepted.push(email);
+      }
+      replay(res, answer);
+    })().catch((error: unknown) => {
+      if (!res.headersSent) writeSesV2Error(res, 500, 'InternalFailure', error instanceof Error ? error.message : 'local SES failed');
+      else res.destroy();
+    });
+  });
+  const port = await listenOnLoopback(front);
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    mailboxUrl: `${endpoint}/`,
+    acceptedPerKey: () => countByKey(accepted),
+    accepted: () => [...accepted],
+    async stop() {
+      await Promise.all([closeServer(front), closeServer(inner)]);
+    },
+  };
+}
+
+/**
+ * An SES v2 (REST-JSON) error as the service sends it: the status, the type in
+ * `x-amzn-ErrorType`, and `{"message": ...}`.
+ */
+export function writeSesV2Error(res: ServerResponse, status: number, type: string, message: string): void {
+  const body = JSON.stringify({ message });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'x-amzn-errortype': type,
+    'x-amzn-requestid': randomUUID(),
+  });
+  res.end(body);
+}
+
+interface SendEmailBody {
+  readonly FromEmailAddress?: string;
+  readonly Destination?: { readonly ToAddresses?: readonly string[] };
+  readonly Content?: { readonly Simple?: { readonly Subject?: { readonly Data?: string } } };
+  readonly EmailTags?: readonly { readonly Name?: string; readonly Value?: string }[];
+  readonly ConfigurationSetName?: string;
+}
+
+function acceptedEmail(requestBody: string, answerBody: string): AcceptedEmail | undefined {
+  try {
+    const request = JSON.parse(requestBody) as SendEmailBody;
+    const answer = JSON.parse(answerBody) as { MessageId?: unknown };
+    if (typeof answer.MessageId !== 'string') return undefined;
+    const tags = Object.fromEntries((request.EmailTags ?? []).map((t) => [t.Name ?? '', t.Value ?? '']));
+    return {
+      channel: 'email',
+      key: tags[SES_KEY_TAG],
+      messageId: answer.MessageId,
+      from: request.FromEmailAddress ?? '',
+      to: request.Destination?.ToAddresses ?? [],
+      subject: request.Content?.Simple?.Subject?.Data ?? '',
+      configurationSetName: request.ConfigurationSetName,
+      tags,
+      acceptedAt: Date.now(),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+type SesV2LocalStart = (config: { host: string; port: number }) => Promise<Server>;
+
+/** The package is CommonJS with `exports.default`; ESM loaders differ on where that lands. */
+async function startSesV2Local(): Promise<Server> {
+  const candidates: unknown[] = [sesV2LocalModule.default, (sesV2LocalModule.default as unknown as { default?: unknown }).default];
+  const start = candidates.find((c): c is SesV2LocalStart => typeof c === 'function');
+  if (!start) throw new Error('aws-ses-v2-local: no server function found');
+  return start({ host: '127.0.0.1', port: 0 });
+}

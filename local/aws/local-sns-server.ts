@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type ServerResponse } from 'node:http';
+import { SNS_KEY_ATTRIBUTE } from '../../functions/adapters/sns-provider';
+import { countByKey } from './accepted-sends';
+import { closeServer, listenOnLoopback, readBody } from './loopback-http';
+import { SendLimits, type SendLimitOptions } from './send-limits';
+import { escapeXml, messageAttributes, writePublishResult, writeSnsError } from './sns-query-protocol';
+
+/** Options of the local SNS server. */
+export interface LocalSnsOptions {
+  /**
+   * Publish rate and daily quota. SNS has no daily Publish quota of its own (SMS has a monthly
+   * spend limit), so above either limit the server answers its throttling error. @default no limits
+   */
+  readonly limits?: SendLimitOptions;
+  /**
+   * The throttling shape: 'Throttled' is HTTP 429 (the SDK's ThrottledException, listed for
+   * Publish); 'Throttling' is HTTP 400 `Rate exceeded`, the generic query-protocol throttle SNS
+   * also answers. @default 'Throttled'
+   */
+  readonly throttlingError?: 'Throttled' | 'Throttling';
+  /** Platform endpoint ARNs that answer EndpointDisabled. @default none */
+  readonly disabledEndpoints?: readonly string[];
+}
+
+/** One Publish the server accepted. */
+export interface AcceptedPublish {
+  /** 'sms' for PhoneNumber, 'push' for a platform endpoint TargetArn. */
+  readonly channel: 'sms' | 'push';
+  /** The string value of the SNS_KEY_ATTRIBUTE message attribute; undefined when absent. */
+  readonly key: string | undefined;
+  readonly messageId: string;
+  /** The phone number or the endpoint ARN. */
+  readonly target: string;
+  readonly message: string;
+  readonly messageStructure: string | undefined;
+  /** Message attributes' string values by name (AWS.SNS.SMS.SMSType, ...). */
+  readonly attributes: Readonly<Record<string, string>>;
+  /** Milliseconds since the epoch. */
+  readonly acceptedAt: number;
+}
+
+/** A local SNS endpoint for SMS and mobile push. */
+export interface LocalSns {
+  /** `http://127.0.0.1:PORT`: the SNS client's `endpoint`, or AWS_ENDPOINT_URL_SNS. */
+  readonly endpoint: string;
+  /** A page listing every accepted publish (live on reload). */
+  readonly outboxUrl: string;
+  /** Accepted publishes by idempotency key (the SNS_KEY_ATTRIBUTE attribute), counted here. */
+  acceptedPerKey(): ReadonlyMap<string, number>;
+  /** Every accepted publish, in order. */
+  accepted(): readonly AcceptedPublish[];
+  stop(): Promise<void>;
+}
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+const ENDPOINT_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:endpoint\/[A-Z_]+\/[^/]+\/[A-Za-z0-9-]+$/;
+
+/**
+ * A minimal SNS server speaking the awsQuery protocol the v3 SDK uses, for `Publish` to a phone
+ * number (SMS) and to a platform endpoint `TargetArn` (push), with SNS's validation errors and,
+ * when asked, its throttling errors. No package serves these two (fauxqs's SNS has topics only).
+ * A test and local fixture, not product code.
+ */
+export async function startLocalSns(options: LocalSnsOptions = {}): Promise<LocalSns> {
+  const limits = new SendLimits(options.limits);
+  const disabled = new Set(options.disabledEndpoints ?? []);
+  const throttle = options.throttlingError === 'Throttling' ? { status: 400, code: 'Throttling' } : { status: 429, code: 'Throttled' };
+  const accepted: AcceptedPublish[] = [];
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      if (req.method === 'GET') return writeOutboxPage(res, accepted);
+      const form = new URLSearchParams(await readBody(req));
+      const action = form.get('Action');
+      if (action !== 'Publish') return writeSnsError(res, 400, 'InvalidAction', `Could not find operation ${action ?? ''} for version 2010-03-31`);
+      const publish = validatePublish(form, disabled);
+      if ('error' in publish) return writeSnsError(res, publish.status, publish.error, publish.message);
+      const verdict = limits.admit();
+      if (verdict !== 'accepted') return writeSnsError(res, throttle.status, throttle.code, 'Rate exceeded');
+      const messageId = randomUUID();
+      accepted.push({ ...publish, messageId, acceptedAt: Date.now() });
+      writePublishResult(res, messageId);
+    })().catch((error: unknown) => {
+      if (!res.headersSent) writeSnsError(res, 500, 'InternalError', error instanceof Error ? error.message : 'local SNS failed');
+      else res.destroy();
+    });
+  });
+  const port = await listenOnLoopback(server);
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    outboxUrl: `${endpoint}/`,
+    acceptedPerKey: () => countByKey(accepted),
+    accepted: () => [...accepted],
+    stop: () => closeServer(server),
+  };
+}
+
+type Refusal = { readonly status: number; readonly error: string; readonly message: string };
+
+function invalid(message: string): Refusal {
+  return { status: 400, error: 'InvalidParameter', message: `Invalid parameter: ${message}` };
+}
+
+/** SNS's checks on a Publish to a phone number or endpoint, in SNS's words. */
+function validatePublish(form: URLSearchParams, disabled: ReadonlySet<string>): Omit<AcceptedPublish, 'messageId' | 'acceptedAt'> | Refusal {
+  const phoneNumber = form.get('PhoneNumber');
+  const targetArn = form.get('TargetArn');
+  const topicArn = form.get('TopicArn');
+  const targets = [phoneNumber, targetArn, topicArn].filter((t) => t !== null);
+  if (targets.length === 0) return invalid('TopicArn or TargetArn Reason: no value for required parameter');
+  if (targets.length > 1) return invalid('TopicArn or TargetArn Reason: Only one of TopicArn, TargetArn or PhoneNumber may be given');
+  if (topicArn !== null) return { status: 404, error: 'NotFound', message: 'Topic does not exist' };
+  if (phoneNumber !== null && !E164.test(phoneNumber)) return invalid(`PhoneNumber Reason: ${phoneNumber} is not valid to publish to`);
+  if (targetArn !== null && !ENDPOINT_ARN.test(targetArn)) return invalid('TargetArn Reason: ARN is not a platform endpoint ARN');
+  if (targetArn !== null && disabled.has(targetArn)) return { status: 400, error: 'EndpointDisabled', message: 'Endpoint is disabled' };
+
+  const message = form.get('Message') ?? '';
+  if (message.length === 0) return invalid('Empty message');
+  const messageStructure = form.get('MessageStructure') ?? undefined;
+  if (messageStructure === 'json') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(message);
+    } catch {
+      return invalid('Message Structure - JSON message body failed to parse');
+    }
+    const fallback = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>).default : undefined;
+    if (typeof fallback !== 'string') return invalid('Message Structure - No default entry in JSON message body');
+  }
+  const attributes: Record<string, string> = {};
+  for (const [name, attribute] of messageAttributes(form)) {
+    if (attribute.dataType.length === 0) return invalid(`The message attribute '${name}' must contain non-empty message attribute type.`);
+    if (attribute.stringValue !== undefined) attributes[name] = attribute.stringValue;
+  }
+  return {
+    channel: phoneNumber !== null ? 'sms' : 'push',
+    key: attributes[SNS_KEY_ATTRIBUTE],
+    target: phoneNumber ?? targetArn ?? '',
+    message,
+    messageStructure,
+    attributes,
+  };
+}
+
+function writeOutboxPage(res: ServerResponse, accepted: readonly AcceptedPublish[]): void {
+  const rows = accepted
+    .map((p) => `<tr><td>${new Date(p.acceptedAt).toISOString()}</td><td>${p.channel}</td><td>${escapeXml(p.target)}</td><td>${escapeXml(p.key ?? '')}</td><td>${escapeXml(shownText(p))}</td></tr>`)
+    .join('\n');
+  const html = `<!doctype html><html><head><meta charset="utf-8"><title>Local SNS: ${accepted.length} published</title></head><body>
+<h1>Local SNS: SMS and push published</h1>
+<table border="1" cellpadding="4"><thead><tr><th>accepted at</th><th>channel</th><th>to</th><th>idempotency key</th><th>text</th></tr></thead>
+<tbody>${rows}</tbody></table></body></html>`;
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
+  res.end(html);
+}
+
+/** The SMS text, or a push's `default` text. */
+function shownText(p: AcceptedPublish): string {
+  if (p.messageStructure !== 'json') return p.message;
+  const parsed = JSON.parse(p.message) as { default?: unknown };
+  return typeof parsed.default === 'string' ? parsed.default : '';
+}

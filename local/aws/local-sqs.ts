@@ -1,0 +1,109 @@
+import type { AddressInfo } from 'node:net';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { buildApp } from 'fauxqs';
+import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../local-dynamo';
+
+/** The queue pair `startLocalSqs` creates. */
+export interface LocalSqsOptions {
+  /** @default 'notifier-events' */
+  readonly queueName?: string;
+  /** @default `${queueName}-dlq` */
+  readonly deadLetterQueueName?: string;
+  /** Seconds a received message stays invisible (SQS takes whole seconds). @default 30 */
+  readonly visibilityTimeoutSeconds?: number;
+  /** Receives after which the next receive moves a message to the DLQ (RedrivePolicy). @default 5 */
+  readonly maxReceiveCount?: number;
+}
+
+/** A real SQS emulator on 127.0.0.1, with a queue whose RedrivePolicy points at its DLQ. */
+export interface LocalSqs {
+  /** `http://127.0.0.1:PORT`: give it to clients as `endpoint` or as AWS_ENDPOINT_URL_SQS. */
+  readonly endpoint: string;
+  readonly queueUrl: string;
+  readonly queueArn: string;
+  readonly dlqUrl: string;
+  readonly dlqArn: string;
+  /** An SQS client with the loopback endpoint, region and dummy credentials set explicitly. */
+  client(): SQSClient;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts fauxqs (an SQS emulator speaking the JSON protocol the v3 SDK uses) on a free loopback
+ * port and creates the queue and its dead-letter queue through the real SQS client. Only SQS is
+ * used; fauxqs's SNS has no SMS or platform endpoints.
+ *
+ * Queue URLs are `http://127.0.0.1:PORT/000000000000/NAME`. fauxqs names its queues
+ * `http://sqs.REGION.localhost:PORT/...`, and an SQS client without an explicit `endpoint` (one
+ * that reads AWS_ENDPOINT_URL_SQS, as the sender's dead-letter client does) sends each request to
+ * its QueueUrl's host: a name to resolve, off the loopback address. So the URLs are rewritten
+ * both ways at the server's edge.
+ */
+export async function startLocalSqs(options: LocalSqsOptions = {}): Promise<LocalSqs> {
+  const queueName = options.queueName ?? 'notifier-events';
+  const deadLetterQueueName = options.deadLetterQueueName ?? `${queueName}-dlq`;
+  // buildApp, not startFauxqs: that one listens on 0.0.0.0; this stays on loopback.
+  const app = buildApp({ logger: false });
+  let port = 0;
+  const internalOrigin = () => new RegExp(`http://sqs\\.[a-z0-9-]+\\.localhost:${port}`, 'g');
+  app.addHook('preHandler', async (request: { body: unknown }) => {
+    const body: unknown = request.body;
+    if (typeof body === 'object' && body !== null && 'QueueUrl' in body && typeof body.QueueUrl === 'string') {
+      const url = new URL(body.QueueUrl);
+      if (url.host === `127.0.0.1:${port}`) body.QueueUrl = `http://sqs.${LOCAL_REGION}.localhost:${port}${url.pathname}`;
+    }
+  });
+  app.addHook('onSend', async (_request: unknown, _reply: unknown, payload: unknown) =>
+    typeof payload === 'string' ? payload.replace(internalOrigin(), `http://127.0.0.1:${port}`) : payload,
+  );
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  port = (app.server.address() as AddressInfo).port;
+  const endpoint = `http://127.0.0.1:${port}`;
+  const clients: SQSClient[] = [];
+  const client = () => {
+    const created = new SQSClient({ endpoint, region: LOCAL_REGION, credentials: LOOPBACK_CREDENTIALS });
+    clients.push(created);
+    return created;
+  };
+  const admin = client();
+  try {
+    const dlqUrl = requireValue((await admin.send(new CreateQueueCommand({ QueueName: deadLetterQueueName }))).QueueUrl, 'DLQ URL');
+    const dlqArn = await queueArn(admin, dlqUrl);
+    const created = await admin.send(
+      new CreateQueueCommand({
+        QueueName: queueName,
+        Attributes: {
+          VisibilityTimeout: String(options.visibilityTimeoutSeconds ?? 30),
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: options.maxReceiveCount ?? 5 }),
+        },
+      }),
+    );
+    const queueUrl = requireValue(created.QueueUrl, 'queue URL');
+    return {
+      endpoint,
+      queueUrl,
+      queueArn: await queueArn(admin, queueUrl),
+      dlqUrl,
+      dlqArn,
+      client,
+      async stop() {
+        for (const c of clients) c.destroy();
+        await app.close();
+      },
+    };
+  } catch (error) {
+    for (const c of clients) c.destroy();
+    await app.close();
+    throw error;
+  }
+}
+
+async function queueArn(client: SQSClient, queueUrl: string): Promise<string> {
+  const answer = await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }));
+  return requireValue(answer.Attributes?.QueueArn, 'QueueArn');
+}
+
+function requireValue(value: string | undefined, what: string): string {
+  if (!value) throw new Error(`local SQS answered without a ${what}`);
+  return value;
+}

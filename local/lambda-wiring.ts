@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { DeadLetterSink } from '../functions/core/dead-letter-sink';
+import type { DeliveryProvider, DeliveryProviders } from '../functions/core/delivery-provider';
+import type { LogPort } from '../functions/core/log-port';
+import type { MetricsRecorder } from '../functions/core/metrics-recorder';
+import type { SenderConfig } from '../functions/core/sender-config';
+import { BUILT_IN_TEMPLATES } from '../functions/core/templates';
+import { createSenderHandler } from '../functions/sender/create-sender-handler';
+import { createDeadLetters, createLedger, createProviders } from '../functions/sender/wire-adapters';
+import { bindToEnvironment, type ExecutionEnvironment } from './execution-environment';
+import type { BatchHandler } from './lambda-event-source';
+import { createLocalReclaimer, type LocalReclaimer } from './reclaimer-hook';
+import type { SenderUnderTest, SimulationTiming } from './senders/sender-under-test';
+
+/** What the Lambda wiring here takes besides the configuration. */
+export interface LambdaWiringOptions {
+  readonly metrics: MetricsRecorder;
+  readonly log: LogPort;
+  /** Wraps each channel's provider (the local runner prints every call). @default as built */
+  readonly wrapProvider?: (provider: DeliveryProvider) => DeliveryProvider;
+}
+
+/** The sender and reclaimer as the Lambdas build them, one handler per execution environment. */
+export interface LambdaWiring extends Pick<SenderUnderTest, 'createReclaimer'> {
+  createHandler(env: ExecutionEnvironment): BatchHandler;
+  readonly timing: SimulationTiming;
+}
+
+/**
+ * The Lambda sender's wiring (functions/sender/handler.ts) from a loaded SenderConfig: the
+ * DynamoDB ledger, the SES/SNS providers and the SQS dead-letter sink from the same
+ * `wire-adapters` factories, so their SDK clients find their endpoints, region and credentials
+ * in the SDK's standard variables, as in Lambda. Only logs and metrics are the caller's.
+ */
+export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOptions, visibilityTimeoutMs: number): LambdaWiring {
+  const ledger = createLedger(config);
+  const built = createProviders(config);
+  const wrap = options.wrapProvider ?? ((p: DeliveryProvider) => p);
+  // SMS and push share one SnsProvider; wrap each distinct provider once.
+  const wrapped = new Map<DeliveryProvider, DeliveryProvider>();
+  const once = (p: DeliveryProvider) => wrapped.get(p) ?? wrapped.set(p, wrap(p)).get(p) ?? p;
+  const providers: DeliveryProviders = { email: once(built.email), sms: once(built.sms), push: once(built.push) };
+  const deadLetters: DeadLetterSink | undefined = createDeadLetters(config);
+  if (!deadLetters) throw new Error('DEAD_LETTER_QUEUE_URL is required for the sender');
+  const timing: SimulationTiming = {
+    functionTimeoutMs: config.functionTimeoutMs,
+    claimTimeoutMs: config.claimTimeoutMs,
+    sendTimeoutMs: config.sendTimeoutMs,
+    visibilityTimeoutMs,
+    retentionMs: config.retentionMs,
+  };
+  const bindProviders = (env: ExecutionEnvironment): DeliveryProviders => ({
+    email: bindToEnvironment(providers.email, env),
+    sms: bindToEnvironment(providers.sms, env),
+    push: bindToEnvironment(providers.push, env),
+  });
+  return {
+    timing,
+    createHandler: (env) =>
+      createSenderHandler({
+        ledger: bindToEnvironment(ledger, env),
+        providers: bindProviders(env),
+        deadLetters: bindToEnvironment(deadLetters, env),
+        metrics: options.metrics,
+        log: options.log,
+        clock: Date.now,
+        newOwnerToken: randomUUID,
+        timing: { claimTimeoutMs: config.claimTimeoutMs, retentionMs: config.retentionMs },
+        sendTimeoutMs: config.sendTimeoutMs,
+        messageClasses: config.messageClasses,
+        templates: BUILT_IN_TEMPLATES,
+        maxBodyBytes: config.maxBodyBytes,
+        maxClockSkewMs: config.maxClockSkewMs,
+        maxConcurrentSends: config.maxConcurrentSends,
+      }),
+    createReclaimer: (env): LocalReclaimer =>
+      createLocalReclaimer({
+        ledger: bindToEnvironment(ledger, env),
+        pending: bindToEnvironment(ledger, env),
+        providers: bindProviders(env),
+        metrics: options.metrics,
+        log: options.log,
+        timing,
+      }),
+  };
+}

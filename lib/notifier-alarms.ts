@@ -69,6 +69,8 @@ export interface NotifierAlarmsProps extends NotifierAlarmOptions {
   readonly queue: sqs.IQueue;
   /** The dead-letter queue. */
   readonly deadLetterQueue: sqs.IQueue;
+  /** The status function's on-failure destination. */
+  readonly statusFailedEventQueue: sqs.IQueue;
   /** The notifier's functions. */
   readonly functions: NotifierFunctions;
   /** Alarm when `AWS/SNS SMSMonthToDateSpentUSD` exceeds this (USD). */
@@ -91,6 +93,7 @@ export const ALARM = {
   reclaimerThrottles: 'ReclaimerThrottles',
   statusErrors: 'StatusErrors',
   statusThrottles: 'StatusThrottles',
+  statusFailedEvents: 'StatusFailedEvents',
   deliveryStatusInvalid: 'DeliveryStatusInvalid',
   smsMonthToDateSpend: 'SmsMonthToDateSpend',
 } as const;
@@ -240,9 +243,18 @@ export class NotifierAlarms extends Construct {
       }),
       ...healthAlarms(ALARM.statusErrors, ALARM.statusThrottles, props.functions.status, {
         errors:
-          'The delivery-status function failed whole invocations (ledger errors, configuration error); Lambda retries them twice, then drops the events.',
+          'The delivery-status function failed whole invocations (ledger errors, configuration error); Lambda retries them twice, then sends the events to the failed-events queue.',
         throttles: 'The delivery-status function was throttled; delivery evidence arrives late.',
       }),
+      [ALARM.statusFailedEvents]: alarm(
+        ALARM.statusFailedEvents,
+        props.statusFailedEventQueue.metricApproximateNumberOfMessagesVisible({
+          period,
+          statistic: cloudwatch.Stats.MAXIMUM,
+        }),
+        0,
+        'Delivery-status events failed after all retries and wait in the failed-events queue: their rows lack evidence until redriven.',
+      ),
       [ALARM.deliveryStatusInvalid]: alarm(
         ALARM.deliveryStatusInvalid,
         notifierMetric(SERVICE.status, METRIC.DeliveryStatusInvalid, period),

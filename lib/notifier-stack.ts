@@ -41,6 +41,11 @@ export class NotifierStack extends Stack {
     output('ReclaimerLogGroupName', n.reclaimerLogGroup.logGroupName, 'Reclaimer log group (addresses masked)');
     output('StatusFunctionName', n.statusFunction.functionName, 'Delivery-status Lambda');
     output('StatusLogGroupName', n.statusLogGroup.logGroupName, 'Delivery-status log group (addresses masked)');
+    output(
+      'StatusFailedEventQueueUrl',
+      n.deliveryStatus.failedEventQueue.queueUrl,
+      'Delivery-status events that failed after all retries (README, Alarm runbook: StatusFailedEvents)',
+    );
     output('SesConfigurationSetName', n.configurationSetName, 'SES configuration set used for every e-mail');
     output('AlarmTopicArn', n.alarmTopic.topicArn, 'SNS topic the alarms notify');
     output('DashboardName', n.dashboard.dashboardName, 'CloudWatch dashboard');

@@ -1,11 +1,14 @@
-import type { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambdaDestinations from 'aws-cdk-lib/aws-lambda-destinations';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as ses from 'aws-cdk-lib/aws-ses';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { LEDGER_TABLE } from '../functions/core/ledger-table';
 import { ENV } from '../functions/core/sender-config';
@@ -53,7 +56,17 @@ export interface DeliveryStatusProps {
   readonly memorySize: number;
   /** Retention of its log group. */
   readonly logRetention: logs.RetentionDays;
+  /**
+   * KMS key of the failed-events queue.
+   * @default - SQS-managed server-side encryption (SSE-SQS)
+   */
+  readonly queueEncryptionKey?: kms.IKey;
 }
+
+/** Lambda's own defaults for asynchronous invocations, set explicitly: evidence is worth every retry it gets. */
+export const STATUS_ASYNC_RETRY_ATTEMPTS = 2;
+/** How long Lambda keeps retrying a throttled or failed status event before it goes to the failed-events queue. */
+export const STATUS_MAX_EVENT_AGE = Duration.hours(6);
 
 /**
  * The delivery-status path: the status Lambda (ledger `UpdateItem`/`GetItem`, `Query` on the
@@ -71,6 +84,8 @@ export class DeliveryStatus extends Construct {
   public readonly sesEventDestination?: ses.ConfigurationSetEventDestination;
   /** The SMS delivery-status log subscriptions, when enabled. */
   public readonly smsLogs?: SmsDeliveryStatusLogs;
+  /** Events the status function failed on after its retries (its asynchronous on-failure destination). */
+  public readonly failedEventQueue: sqs.Queue;
 
   constructor(scope: Construct, id: string, props: DeliveryStatusProps) {
     super(scope, id);
@@ -86,6 +101,24 @@ export class DeliveryStatus extends Construct {
     });
     this.fn = status.fn;
     this.logGroup = status.logGroup;
+
+    // EventBridge and CloudWatch Logs invoke asynchronously: without a destination, an event that still
+    // fails after Lambda's retries is dropped, and its row loses the evidence. Kept 14 days for a redrive.
+    this.failedEventQueue = new sqs.Queue(this, 'FailedEvents', {
+      encryption: props.queueEncryptionKey ? sqs.QueueEncryption.KMS : sqs.QueueEncryption.SQS_MANAGED,
+      encryptionMasterKey: props.queueEncryptionKey,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.failedEventQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the dead-letter destination of the status function; it has an alarm and a runbook entry.',
+    });
+    status.fn.configureAsyncInvoke({
+      onFailure: new lambdaDestinations.SqsDestination(this.failedEventQueue),
+      retryAttempts: STATUS_ASYNC_RETRY_ATTEMPTS,
+      maxEventAge: STATUS_MAX_EVENT_AGE,
+    });
 
     // Exactly what DynamoDbLedger.recordDeliveryStatus and keyForSmsMessageId call.
     status.fn.addToRolePolicy(

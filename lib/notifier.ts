@@ -503,9 +503,16 @@ export class IdempotentNotifier extends Construct {
     });
     this.reclaimerFunction = reclaimer.fn;
     this.reclaimerLogGroup = reclaimer.logGroup;
+    const reclaimerSchedule = props.reclaimerSchedule ?? Duration.minutes(1);
+    // A failed run is not retried and a late one is dropped: the next scheduled run does the same work
+    // from a fresh read, and a retry would only overlap it. Lambda's bounds: 60 s to 6 h.
+    reclaimer.fn.configureAsyncInvoke({
+      retryAttempts: 0,
+      maxEventAge: Duration.seconds(Math.min(Math.max(reclaimerSchedule.toSeconds(), 60), 6 * 3600)),
+    });
     this.reclaimerRule = new events.Rule(this, 'ReclaimerSchedule', {
       description: 'Runs the notifier reclaimer',
-      schedule: events.Schedule.rate(props.reclaimerSchedule ?? Duration.minutes(1)),
+      schedule: events.Schedule.rate(reclaimerSchedule),
       targets: [new eventsTargets.LambdaFunction(reclaimer.fn, { retryAttempts: 0 })],
     });
 
@@ -524,6 +531,7 @@ export class IdempotentNotifier extends Construct {
       timeout: resolved.functionTimeout,
       memorySize: props.memorySize ?? 512,
       logRetention,
+      queueEncryptionKey: props.queueEncryptionKey,
     });
     this.statusFunction = this.deliveryStatus.fn;
     this.statusLogGroup = this.deliveryStatus.logGroup;
@@ -558,6 +566,7 @@ export class IdempotentNotifier extends Construct {
       ...props.alarms,
       queue: this.queue,
       deadLetterQueue: this.deadLetterQueue,
+      statusFailedEventQueue: this.deliveryStatus.failedEventQueue,
       functions: { sender: sender.fn, reclaimer: reclaimer.fn, status: this.statusFunction },
       smsSpendThresholdUsd:
         props.smsSpendAlarmThresholdUsd ?? Math.round((props.smsMonthlySpendLimitUsd ?? 1) * 80) / 100,

@@ -93,7 +93,8 @@ describe('queue and dead-letter queue', () => {
     expect(notifier.queue).toBe(queue);
     expect(notifier.deadLetterQueue).toBe(dlq);
     const t = Template.fromStack(s);
-    t.resourceCountIs('AWS::SQS::Queue', 0);
+    // Only the status function's failed-events queue.
+    expect(Object.keys(resourcesOfType(t, 'AWS::SQS::Queue'))).toEqual([logicalId(notifier.deliveryStatus.failedEventQueue)]);
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: 'arn:aws:sqs:eu-west-1:111122223333:shared',
       FunctionName: { Ref: logicalId(notifier.senderFunction) },
@@ -302,6 +303,27 @@ describe('reclaimer schedule', () => {
       State: 'ENABLED',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(n.reclaimerFunction), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
     });
+  });
+
+  it('neither retries a failed run nor runs a late one (the next scheduled run does the same work)', () => {
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: logicalId(n.reclaimerFunction) },
+      MaximumRetryAttempts: 0,
+      MaximumEventAgeInSeconds: 60,
+    });
+  });
+
+  it('drops a run once the next one is due (at most 6 hours, Lambda\'s limit)', () => {
+    for (const [minutes, age] of [
+      [5, 300],
+      [720, 21_600],
+    ] as const) {
+      const { stack: s, template: t } = synth({ reclaimerSchedule: Duration.minutes(minutes) });
+      t.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+        FunctionName: { Ref: logicalId(s.notifier.reclaimerFunction) },
+        MaximumEventAgeInSeconds: age,
+      });
+    }
   });
 
   it('takes the rate from props', () => {

@@ -104,7 +104,7 @@ describe('status role (least privilege)', () => {
   const statements = statusRoleStatements();
 
   it('allows exactly: its own logs, GetItem/UpdateItem on the table, Query on the SMS message id index', () => {
-    expect(statements).toEqual([
+    expect(statements.filter((x) => !JSON.stringify(x.Action).includes('sqs:'))).toEqual([
       {
         Sid: 'WriteOwnLogs',
         Effect: 'Allow',
@@ -126,6 +126,13 @@ describe('status role (least privilege)', () => {
     ]);
   });
 
+  it('may send only to its failed-events queue, nothing else in SQS', () => {
+    const sqsStatements = statements.filter((x) => JSON.stringify(x.Action).includes('sqs:'));
+    expect(sqsStatements).toHaveLength(1);
+    expect(sqsStatements[0]?.Resource).toEqual({ 'Fn::GetAtt': [logicalId(n.deliveryStatus.failedEventQueue), 'Arn'] });
+    expect([...(sqsStatements[0]?.Action ?? [])].sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+  });
+
   it('has no managed or inline policies on the role itself', () => {
     const role = propertiesOf(template, n.statusFunction.role ?? fail('no role'));
     expect(role['ManagedPolicyArns']).toBeUndefined();
@@ -144,11 +151,47 @@ describe('status role (least privilege)', () => {
 
   it('gains nothing when SMS delivery-status logs are consumed (invocations are resource-policy grants)', () => {
     const { stack: s, template: t } = synth({ smsDeliveryStatusLogs: true, smsDeliveryStatusSuccessSamplingPercent: 100 });
-    expect(statusRoleStatements(s, t).map((x) => x.Sid)).toEqual([
-      'WriteOwnLogs',
-      'RecordDeliveryStatus',
-      'QuerySmsMessageIndex',
-    ]);
+    expect(statusRoleStatements(s, t).map((x) => x.Sid ?? 'failed-events queue (SqsDestination grant)').sort()).toEqual(
+      ['WriteOwnLogs', 'RecordDeliveryStatus', 'QuerySmsMessageIndex', 'failed-events queue (SqsDestination grant)'].sort(),
+    );
+  });
+});
+
+describe('status safety net (asynchronous on-failure destination)', () => {
+  const queue = n.deliveryStatus.failedEventQueue;
+
+  it('sends events that still fail after Lambda\'s retries to the failed-events queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: logicalId(n.statusFunction) },
+      Qualifier: '$LATEST',
+      MaximumRetryAttempts: 2,
+      MaximumEventAgeInSeconds: 6 * 3600,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [logicalId(queue), 'Arn'] } } },
+    });
+  });
+
+  it('keeps failed events 14 days, encrypted, TLS-only', () => {
+    expect(propertiesOf(template, queue)).toEqual({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: logicalId(queue) }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+      },
+    });
+  });
+
+  it('alarms when the failed-events queue holds a message', () => {
+    expect(propertiesOf(template, n.alarms.StatusFailedEvents)).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(queue), 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Threshold: 0,
+    });
+  });
+
+  it('outputs the queue URL', () => {
+    expect(Object.keys(template.findOutputs('StatusFailedEventQueueUrl'))).toEqual(['StatusFailedEventQueueUrl']);
   });
 });
 

@@ -99,6 +99,12 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
   return { fn, logGroup, role };
 }
 
+/**
+ * Every phone number the event validator accepts (E.164: `+`, then 7 to 15 digits, the first not 0;
+ * `functions/core/recipient-address.ts`), wherever it appears in a log line.
+ */
+export const E164_LOG_MASK_PATTERN = '\\+[1-9][0-9]{6,14}';
+
 /** Masks e-mail addresses and phone numbers in the functions' logs. */
 export function maskingPolicy(): logs.DataProtectionPolicy {
   return new logs.DataProtectionPolicy({
@@ -114,7 +120,7 @@ export function maskingPolicy(): logs.DataProtectionPolicy {
       logs.DataIdentifier.PHONENUMBER_IT,
       logs.DataIdentifier.PHONENUMBER_US,
       // Any other country: E.164 as the SMS API takes it.
-      new logs.CustomDataIdentifier('E164PhoneNumber', '\\+[1-9][0-9]{7,14}'),
+      new logs.CustomDataIdentifier('E164PhoneNumber', E164_LOG_MASK_PATTERN),
     ],
   });
 }

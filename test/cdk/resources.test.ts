@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ledgerCreateTableInput } from '../../functions/adapters/ledger-table-setup';
 import { LEDGER_TABLE } from '../../functions/core/ledger-table';
 import { IdempotentNotifier } from '../../lib/notifier';
-import { DEFAULT_ENTRIES } from '../../lib/notifier-function';
+import { DEFAULT_ENTRIES, E164_LOG_MASK_PATTERN } from '../../lib/notifier-function';
 import { NotifierStack } from '../../lib/notifier-stack';
 import { BASE_PROPS, logicalId, newApp, propertiesOf, resourcesOfType, synth } from './helpers';
 
@@ -278,7 +278,7 @@ describe('functions', () => {
         expect(identifiers).toContain(`:dataprotection::aws:data-identifier/PhoneNumber-${country}`);
       }
       expect(policy.Configuration.CustomDataIdentifier).toEqual([
-        { Name: 'E164PhoneNumber', Regex: '\\+[1-9][0-9]{7,14}' },
+        { Name: 'E164PhoneNumber', Regex: E164_LOG_MASK_PATTERN },
       ]);
       expect(policy.Statement.some((s) => 'Deidentify' in s.Operation)).toBe(true);
     }

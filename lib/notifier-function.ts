@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { accountScopedServicePrincipal } from './service-principal';
@@ -17,6 +17,30 @@ export const DEFAULT_ENTRIES = {
   reclaimer: join(REPO_ROOT, 'functions', 'reclaimer', 'handler.ts'),
   status: join(REPO_ROOT, 'functions', 'status', 'handler.ts'),
 } as const;
+
+/**
+ * How every notifier handler is bundled (local esbuild, no Docker).
+ *
+ * - The AWS SDK clients are bundled (no external `@aws-sdk/*`): the code runs with the SDK versions in
+ *   package-lock.json, the ones the tests run, not with whatever SDK the Lambda runtime preinstalls,
+ *   mixed with the bundled `@smithy/node-http-handler` (its `throwOnRequestTimeout` exists only there).
+ *   Minified and tree-shaken from the ESM builds (`module` first).
+ * - No source maps: Lambda only applies them with `NODE_OPTIONS=--enable-source-maps`, which makes every
+ *   `error.stack` access map through a ~2 MB map; the ledger's conditional writes fail by design on every
+ *   duplicate, and the handlers log error names and messages, not stacks. `keepNames` keeps function
+ *   and class names readable in the stacks that are printed.
+ */
+export const NOTIFIER_BUNDLING = {
+  forceDockerBundling: false,
+  minify: true,
+  keepNames: true,
+  sourceMap: false,
+  target: 'node22',
+  format: OutputFormat.ESM,
+  mainFields: ['module', 'main'],
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  externalModules: [],
+} as const satisfies BundlingOptions;
 
 /** Settings of one notifier function. */
 export interface NotifierFunctionOptions {
@@ -81,15 +105,7 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
     environment: { ...options.environment },
     depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
     projectRoot: REPO_ROOT,
-    bundling: {
-      forceDockerBundling: false,
-      minify: true,
-      sourceMap: true,
-      format: OutputFormat.ESM,
-      mainFields: ['module', 'main'],
-      banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-      externalModules: ['@aws-sdk/*'],
-    },
+    bundling: NOTIFIER_BUNDLING,
   });
   Validations.of(fn).acknowledge({
     id: 'AwsSolutions-L1',

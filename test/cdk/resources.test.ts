@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ledgerCreateTableInput } from '../../functions/adapters/ledger-table-setup';
 import { LEDGER_TABLE } from '../../functions/core/ledger-table';
 import { IdempotentNotifier } from '../../lib/notifier';
-import { DEFAULT_ENTRIES, E164_LOG_MASK_PATTERN } from '../../lib/notifier-function';
+import { DEFAULT_ENTRIES, E164_LOG_MASK_PATTERN, NOTIFIER_BUNDLING } from '../../lib/notifier-function';
 import { NotifierStack } from '../../lib/notifier-stack';
 import { BASE_PROPS, logicalId, newApp, propertiesOf, resourcesOfType, synth } from './helpers';
 
@@ -287,6 +287,14 @@ describe('functions', () => {
   it('uses 30-day log retention by default and retains the log groups', () => {
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
     template.allResources('AWS::Logs::LogGroup', { DeletionPolicy: 'Retain' });
+  });
+
+  it('bundles the AWS SDK (no external module) and ships no source map, so needs no --enable-source-maps', () => {
+    expect(NOTIFIER_BUNDLING).toMatchObject({ externalModules: [], sourceMap: false, minify: true, format: 'esm', forceDockerBundling: false });
+    for (const fn of [n.senderFunction, n.reclaimerFunction, n.statusFunction]) {
+      const variables = (propertiesOf(template, fn)['Environment'] as { Variables: Record<string, unknown> }).Variables;
+      expect(variables['NODE_OPTIONS']).toBeUndefined();
+    }
   });
 
   it('bundles the repository handlers by default', () => {

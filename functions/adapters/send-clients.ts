@@ -19,7 +19,13 @@ export function sendClientConfig(sendTimeoutMs: number) {
   } as const;
 }
 
-export function createSendClients(sendTimeoutMs: number): { ses: SESv2Client; sns: SNSClient } {
+/** The SDK clients that send messages. */
+export interface SendClients {
+  readonly ses: SESv2Client;
+  readonly sns: SNSClient;
+}
+
+export function createSendClients(sendTimeoutMs: number): SendClients {
   const config = sendClientConfig(sendTimeoutMs);
   return { ses: new SESv2Client(config), sns: new SNSClient(config) };
 }

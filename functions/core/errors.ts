@@ -22,7 +22,20 @@ export type InvalidEventReason =
   | 'EventTooOld'
   | 'OccurredInFuture';
 
+/**
+ * How a record that failed for its providers' pace should come back: `throttle` after an
+ * exponential backoff in its receive count; `pause` after the longest step (a spent daily quota).
+ */
+export type RecordBackoff = 'throttle' | 'pause';
+
 /** Thrown when a message could not reach a terminal state in this attempt; SQS redelivers it. */
 export class RetryLaterError extends Error {
   override readonly name = 'RetryLaterError';
+  constructor(
+    message: string,
+    /** Set when every unsettled message waits on the providers' pace. @default none: the queue's visibility timeout */
+    readonly backoff?: RecordBackoff,
+  ) {
+    super(message);
+  }
 }

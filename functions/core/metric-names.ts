@@ -18,6 +18,10 @@ export const METRIC = {
   ProviderConfigurationFault: 'ProviderConfigurationFault',
   /** A provider refused a send with an error it does not document for the call. */
   ProviderErrorUnrecognised: 'ProviderErrorUnrecognised',
+  /** The send-rate governor had no slot before the invocation's end: the message was deferred unsent. */
+  RateLimitedDeferral: 'RateLimitedDeferral',
+  /** A record whose messages were throttled or rate-limited was made invisible for a backoff. */
+  RecordBackedOff: 'RecordBackedOff',
   /** A ledger request failed while this attempt may hold a claim; the claim was handed back. */
   ClaimReleasedAfterLedgerError: 'ClaimReleasedAfterLedgerError',
   PermanentFailure: 'PermanentFailure',

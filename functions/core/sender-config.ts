@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { ConfigurationError } from './errors';
 import { buildMessageClassRegistry, type MessageClassRegistry } from './message-class';
 import { DEFAULT_MAX_BODY_BYTES } from './notification-event';
+import type { ChannelRates } from './send-rate-governor';
 import { timingViolations } from './timing-invariants';
+import { DEFAULT_BACKOFF, MAX_VISIBILITY_SECONDS, type BackoffSettings } from './visibility-backoff';
 
 /** The environment variables the sender and reclaimer read; the CDK stack sets exactly these. */
 export const ENV = {
@@ -22,9 +24,17 @@ export const ENV = {
   messageClasses: 'MESSAGE_CLASSES',
   maxConcurrentSends: 'MAX_CONCURRENT_SENDS',
   maxBodyBytes: 'MAX_BODY_BYTES',
+  sendRateEmailPerSecond: 'SEND_RATE_EMAIL_PER_SECOND',
+  sendRateSmsPerSecond: 'SEND_RATE_SMS_PER_SECOND',
+  sendRatePushPerSecond: 'SEND_RATE_PUSH_PER_SECOND',
+  sendRateShares: 'SEND_RATE_SHARES',
+  sourceQueueUrl: 'SOURCE_QUEUE_URL',
+  throttleBackoffBaseSeconds: 'THROTTLE_BACKOFF_BASE_SECONDS',
+  throttleBackoffCapSeconds: 'THROTTLE_BACKOFF_CAP_SECONDS',
 } as const;
 
 const positiveInt = z.coerce.number().int().positive();
+const optionalRate = z.coerce.number().positive().max(100_000).optional();
 const optionalText = z
   .string()
   .optional()
@@ -48,6 +58,13 @@ const EnvSchema = z
     [ENV.messageClasses]: optionalText,
     [ENV.maxConcurrentSends]: positiveInt.max(256).default(16),
     [ENV.maxBodyBytes]: positiveInt.max(1024 * 1024).default(DEFAULT_MAX_BODY_BYTES),
+    [ENV.sendRateEmailPerSecond]: optionalRate,
+    [ENV.sendRateSmsPerSecond]: optionalRate,
+    [ENV.sendRatePushPerSecond]: optionalRate,
+    [ENV.sendRateShares]: positiveInt.max(10_000).default(1),
+    [ENV.sourceQueueUrl]: optionalText,
+    [ENV.throttleBackoffBaseSeconds]: positiveInt.default(DEFAULT_BACKOFF.baseSeconds),
+    [ENV.throttleBackoffCapSeconds]: positiveInt.max(MAX_VISIBILITY_SECONDS).default(DEFAULT_BACKOFF.capSeconds),
   })
   .superRefine((env, ctx) => {
     if (env[ENV.deliveryMode] === 'outbox' && !env[ENV.outboxFile]) {
@@ -86,6 +103,16 @@ export interface SenderConfig {
   readonly messageClasses: MessageClassRegistry;
   readonly maxConcurrentSends: number;
   readonly maxBodyBytes: number;
+  /**
+   * Account-wide sends per second per channel for this stack; a channel left out is not paced
+   * (e-mail: read from SES at cold start when not set).
+   */
+  readonly sendRates: ChannelRates;
+  /** How many processes may send at once (sender maximum concurrency + reclaimer): each gets its share of the rates. */
+  readonly sendRateShares: number;
+  /** The queue records come from, for their visibility backoff. */
+  readonly sourceQueueUrl: string | undefined;
+  readonly backoff: BackoffSettings;
 }
 
 /**
@@ -129,5 +156,17 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
     messageClasses: buildMessageClassRegistry(e[ENV.messageClasses]),
     maxConcurrentSends: e[ENV.maxConcurrentSends],
     maxBodyBytes: e[ENV.maxBodyBytes],
+    sendRates: definedRates({
+      email: e[ENV.sendRateEmailPerSecond],
+      sms: e[ENV.sendRateSmsPerSecond],
+      push: e[ENV.sendRatePushPerSecond],
+    }),
+    sendRateShares: e[ENV.sendRateShares],
+    sourceQueueUrl: e[ENV.sourceQueueUrl],
+    backoff: { baseSeconds: e[ENV.throttleBackoffBaseSeconds], capSeconds: e[ENV.throttleBackoffCapSeconds] },
   };
+}
+
+function definedRates(rates: Record<'email' | 'sms' | 'push', number | undefined>): ChannelRates {
+  return Object.fromEntries(Object.entries(rates).filter(([, rate]) => rate !== undefined));
 }

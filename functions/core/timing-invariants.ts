@@ -1,3 +1,8 @@
+import { longestBackoffTotalSeconds, MAX_VISIBILITY_SECONDS, shortestBackoffTotalSeconds, type BackoffSettings } from './visibility-backoff';
+
+/** How long an account can keep refusing sends: SES's daily quota is a rolling 24-hour window. */
+export const DEFAULT_THROTTLE_HORIZON_SECONDS = 86_400;
+
 /**
  * The timing rules that keep the ledger safe, checked in one place by both the CDK
  * stack (at synth) and the Lambda (at cold start). Each violation names both values.
@@ -13,6 +18,12 @@ export interface TimingSettings {
     readonly retentionSeconds: number;
     readonly deadLetterRetentionSeconds: number;
     readonly replayWindowSeconds: number;
+    /** The redrive policy's maxReceiveCount. @default not checked */
+    readonly maxReceiveCount?: number;
+    /** The visibility backoff of throttled records. @default not checked */
+    readonly backoff?: BackoffSettings;
+    /** How long the account may keep throttling. @default DEFAULT_THROTTLE_HORIZON_SECONDS */
+    readonly throttleHorizonSeconds?: number;
   };
 }
 
@@ -46,6 +57,43 @@ export function timingViolations(t: TimingSettings): string[] {
           'or a redelivered message finds its row gone and is sent again',
       );
     }
+    if (q.maxReceiveCount !== undefined && q.backoff) violations.push(...backoffViolations(q.maxReceiveCount, q.backoff, q));
+  }
+  return violations;
+}
+
+/**
+ * Throttling is backpressure, never loss: a record throttled for the whole horizon is still
+ * redelivered (it has receives left, so it is not dead-lettered), and a record that backs off on
+ * every receive reaches the DLQ before SQS's retention would silently delete it.
+ */
+function backoffViolations(
+  maxReceiveCount: number,
+  backoff: BackoffSettings,
+  q: { readonly retentionSeconds: number; readonly throttleHorizonSeconds?: number },
+): string[] {
+  const violations: string[] = [];
+  const horizon = q.throttleHorizonSeconds ?? DEFAULT_THROTTLE_HORIZON_SECONDS;
+  const deferrals = maxReceiveCount - 1;
+  if (backoff.capSeconds > MAX_VISIBILITY_SECONDS || backoff.baseSeconds < 1 || backoff.baseSeconds > backoff.capSeconds) {
+    violations.push(
+      `throttle backoff base (${backoff.baseSeconds}s) and cap (${backoff.capSeconds}s) must satisfy 1 <= base <= cap <= ${MAX_VISIBILITY_SECONDS}s (SQS's visibility limit)`,
+    );
+  }
+  const shortest = shortestBackoffTotalSeconds(deferrals, backoff);
+  if (shortest < horizon) {
+    violations.push(
+      `maxReceiveCount (${maxReceiveCount}) with throttle backoff base ${backoff.baseSeconds}s, cap ${backoff.capSeconds}s waits at least ` +
+        `${Math.floor(shortest)}s before the DLQ, less than the ${horizon}s an account can keep throttling: ` +
+        'a throttled message would be dead-lettered unsent (raise maxReceiveCount or the backoff cap)',
+    );
+  }
+  const longest = longestBackoffTotalSeconds(deferrals, backoff);
+  if (longest >= q.retentionSeconds) {
+    violations.push(
+      `queue retention (${q.retentionSeconds}s) must exceed the longest throttle backoff over maxReceiveCount ${maxReceiveCount} ` +
+        `(${longest}s), or a throttled message expires from the queue, unsent and unseen, before it can reach the DLQ`,
+    );
   }
   return violations;
 }

@@ -3,13 +3,25 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import pLimit from 'p-limit';
 import { instrumentHandler, type ObservabilityHooks } from '../adapters/lambda-observability';
 import { LEDGER_REQUEST_TIMEOUT_MS } from '../adapters/ledger-client-config';
-import { RetryLaterError } from '../core/errors';
+import { RetryLaterError, type RecordBackoff } from '../core/errors';
+import { METRIC } from '../core/metric-names';
+import type { RecordDeferral } from '../core/record-deferral';
+import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from '../core/visibility-backoff';
 import { processRecord, type RecordContext } from './process-record';
 
 /** Everything the sender handler needs, injected: real adapters in Lambda, fakes or local servers in tests. */
 export interface SenderDependencies extends Omit<RecordContext, 'limit'>, ObservabilityHooks {
   /** Most deliveries in flight at once across a batch. */
   readonly maxConcurrentSends: number;
+  /**
+   * Backs off records whose messages wait on the providers' pace (throttled, rate-limited, quota
+   * spent). @default none: such records come back after the queue's visibility timeout
+   */
+  readonly deferral?: RecordDeferral;
+  /** Steps of that backoff. @default DEFAULT_BACKOFF */
+  readonly backoff?: BackoffSettings;
+  /** Jitter source of the backoff, in [0, 1). @default Math.random */
+  readonly random?: () => number;
 }
 
 /** Room for the claim and the outcome write, one request timeout each. */
@@ -27,10 +39,30 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
   // Room for the send itself plus the claim and outcome writes.
   const timeNeededMs = deps.sendTimeoutMs + LEDGER_WRITES_ALLOWANCE_MS;
 
+  const backoff = deps.backoff ?? DEFAULT_BACKOFF;
+
+  /** Makes a paced record invisible for its backoff; if that fails it still comes back, only sooner. */
+  const backOff = async (record: SQSRecord, kind: RecordBackoff) => {
+    if (!deps.deferral) return;
+    const receiveCount = Number(record.attributes?.ApproximateReceiveCount ?? '1') || 1;
+    const seconds = kind === 'pause' ? backoff.capSeconds : backoffSeconds(receiveCount, backoff, deps.random);
+    try {
+      await deps.deferral.defer(record.receiptHandle, seconds);
+      deps.metrics.count(METRIC.RecordBackedOff);
+      deps.log.info('Record backed off for the providers\' pace', { sqsMessageId: record.messageId, receiveCount, seconds, kind });
+    } catch (error) {
+      deps.log.warn('Could not back the record off; it returns after the queue visibility timeout', {
+        sqsMessageId: record.messageId,
+        error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+      });
+    }
+  };
+
   const handleRecord = async (record: SQSRecord, ctx: RecordContext) => {
     try {
       return await processRecord(record, ctx);
     } catch (error) {
+      if (error instanceof RetryLaterError && error.backoff) await backOff(record, error.backoff);
       if (!(error instanceof RetryLaterError)) {
         deps.log.error('Record processing failed; it will be redelivered', {
           sqsMessageId: record.messageId,
@@ -46,6 +78,7 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
       ...deps,
       limit: (task) => limit(task),
       hasTimeForDelivery: () => context.getRemainingTimeInMillis() > timeNeededMs,
+      latestSendStartMs: () => Date.now() + context.getRemainingTimeInMillis() - timeNeededMs,
     };
     // One processor per invocation: it holds the batch's failure list.
     return processPartialResponse(event, (record: SQSRecord) => handleRecord(record, ctx), new BatchProcessor(EventType.SQS), {

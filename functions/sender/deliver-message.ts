@@ -18,6 +18,7 @@ import type { LogPort } from '../core/log-port';
 import { resolveAmbiguity } from '../core/message-class';
 import { METRIC, type MetricName } from '../core/metric-names';
 import type { MetricsRecorder } from '../core/metrics-recorder';
+import type { SendRateGovernor } from '../core/send-rate-governor';
 import type { SendLedger } from '../core/send-ledger';
 import type { MessagePlan } from './message-plan';
 
@@ -32,16 +33,27 @@ export interface DeliveryContext {
   readonly newOwnerToken: () => string;
   readonly timing: LedgerTiming;
   readonly sendTimeoutMs: number;
+  /** Paces provider calls to the account's sending rate. @default no pacing */
+  readonly governor?: SendRateGovernor;
+  /**
+   * The latest moment (epoch ms, real time) a provider call may start and still have its outcome
+   * recorded before the invocation ends; a call that would have to wait longer for its send slot
+   * is deferred instead. @default one send timeout from now
+   */
+  readonly latestSendStartMs?: () => number;
 }
 
 /** Settled: the message is in a terminal state and its record may be acknowledged. */
 export type MessageResult =
   | { readonly settled: true; readonly state: TerminalState; readonly via: 'this-attempt' | 'earlier-attempt' }
-  | { readonly settled: false; readonly why: UnsettledReason };
+  | { readonly settled: false; readonly why: 'transient-failure'; readonly cause: TransientCause }
+  | { readonly settled: false; readonly why: Exclude<UnsettledReason, 'transient-failure'> };
 
 export type UnsettledReason =
   | 'owned-by-another-worker'
   | 'transient-failure'
+  /** No send slot within the account's rate before the invocation ends: deferred, not sent. */
+  | 'rate-limited'
   | 'ambiguous-outcome'
   | 'waiting-for-evidence'
   | 'claim-lost'
@@ -232,6 +244,14 @@ class DeliveryAttempt {
     if (!this.plan.outcome.ok) throw new Error('send() called for a message that cannot be sent');
     const request = this.plan.outcome.request;
     const provider = this.ctx.providers[request.message.channel];
+    if (this.ctx.governor) {
+      const latestStart = this.ctx.latestSendStartMs?.() ?? Date.now() + this.ctx.sendTimeoutMs;
+      if (!(await this.ctx.governor.acquire(request.message.channel, latestStart))) {
+        this.count(METRIC.RateLimitedDeferral);
+        await this.release(claim, { reason: 'transient', detail: 'RateLimited: no send slot before the invocation ends', lastAmbiguousAt });
+        return { settled: false, why: 'rate-limited' };
+      }
+    }
     let outcome: DeliveryOutcome;
     this.mayHaveReachedProvider = true;
     try {
@@ -265,7 +285,7 @@ class DeliveryAttempt {
         });
         // Keeps the row's earlier ambiguity, if any: this attempt proves nothing about that one.
         await this.release(claim, { reason: 'transient', detail: outcome.reason, lastAmbiguousAt });
-        return { settled: false, why: 'transient-failure' };
+        return { settled: false, why: 'transient-failure', cause: outcome.cause };
       case 'ambiguous':
         // This attempt is now the latest that may have reached the provider: its own evidence wait starts now.
         return this.onAmbiguous(claim, outcome.reason, this.ctx.clock());

@@ -1,23 +1,39 @@
+import type { Context, SQSEvent } from 'aws-lambda';
 import { createLambdaObservability } from '../adapters/lambda-observability';
 import { ConfigurationError } from '../core/errors';
 import { SERVICE } from '../core/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
 import { BUILT_IN_TEMPLATES } from '../core/templates';
 import { createSenderHandler } from './create-sender-handler';
-import { createDeadLetters, createLambdaDeliveryContext } from './wire-adapters';
+import {
+  createDeadLetters,
+  createLambdaDeliveryContext,
+  createLambdaSendClients,
+  createRecordDeferral,
+  createSendRateGovernor,
+} from './wire-adapters';
 
 // Cold start: an unsafe or incomplete configuration fails here, loudly, before any message is touched.
 const config = loadSenderConfig(process.env);
 const observability = createLambdaObservability(SERVICE.sender);
 const deadLetters = createDeadLetters(config);
 if (!deadLetters) throw new ConfigurationError('DEAD_LETTER_QUEUE_URL is required for the Lambda sender');
+const sendClients = createLambdaSendClients(config);
+
+// Also at cold start: the SES account's state and sending rate (one GetAccount), before the first batch.
+const ready = createSendRateGovernor(config, sendClients?.ses, observability.log).then((governor) =>
+  createSenderHandler({
+    ...createLambdaDeliveryContext(config, observability, sendClients),
+    governor,
+    deferral: createRecordDeferral(config),
+    backoff: config.backoff,
+    deadLetters,
+    templates: BUILT_IN_TEMPLATES,
+    maxBodyBytes: config.maxBodyBytes,
+    maxClockSkewMs: config.maxClockSkewMs,
+    maxConcurrentSends: config.maxConcurrentSends,
+  }),
+);
 
 /** The sender Lambda: SQS event source with ReportBatchItemFailures. */
-export const handler = createSenderHandler({
-  ...createLambdaDeliveryContext(config, observability),
-  deadLetters,
-  templates: BUILT_IN_TEMPLATES,
-  maxBodyBytes: config.maxBodyBytes,
-  maxClockSkewMs: config.maxClockSkewMs,
-  maxConcurrentSends: config.maxConcurrentSends,
-});
+export const handler = async (event: SQSEvent, context: Context) => (await ready)(event, context);

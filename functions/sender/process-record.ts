@@ -1,5 +1,5 @@
 import type { DeadLetterSink } from '../core/dead-letter-sink';
-import { InvalidEventError, RetryLaterError } from '../core/errors';
+import { InvalidEventError, RetryLaterError, type RecordBackoff } from '../core/errors';
 import type { MessageClassRegistry } from '../core/message-class';
 import { METRIC } from '../core/metric-names';
 import { parseNotificationBody, type NotificationEvent } from '../core/notification-event';
@@ -68,10 +68,13 @@ export async function processRecord(record: QueueRecord, ctx: RecordContext): Pr
       ),
     ),
   );
-  const unsettled = messages.filter((m) => !m.settled);
+  const unsettled = messages.filter((m): m is Extract<MessageResult, { settled: false }> => !m.settled);
   if (unsettled.length > 0) {
-    const reasons = [...new Set(unsettled.map((m) => (m.settled ? '' : m.why)))].join(', ');
-    throw new RetryLaterError(`${unsettled.length} of ${messages.length} messages of event ${event.eventId} not settled (${reasons})`);
+    const reasons = [...new Set(unsettled.map((m) => (m.why === 'transient-failure' ? `${m.why}:${m.cause}` : m.why)))].join(', ');
+    throw new RetryLaterError(
+      `${unsettled.length} of ${messages.length} messages of event ${event.eventId} not settled (${reasons})`,
+      backoffFor(unsettled),
+    );
   }
   return { kind: 'settled', messages };
 }
@@ -118,4 +121,14 @@ async function deadLetter(
     sourceMessageId: record.messageId,
   });
   ctx.metrics.count(METRIC.DeadLettered);
+}
+
+/**
+ * A record backs off only when every message it still owes waits on the providers' pace; any
+ * other reason (another worker's claim, a ledger error) keeps the queue's visibility timeout.
+ */
+function backoffFor(unsettled: readonly Extract<MessageResult, { settled: false }>[]): RecordBackoff | undefined {
+  const paced = unsettled.every((m) => m.why === 'rate-limited' || m.why === 'transient-failure');
+  if (!paced) return undefined;
+  return unsettled.some((m) => m.why === 'transient-failure' && m.cause === 'quota-exhausted') ? 'pause' : 'throttle';
 }

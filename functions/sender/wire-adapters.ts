@@ -1,17 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDbLedger } from '../adapters/dynamodb-ledger';
 import { ledgerClientConfig } from '../adapters/ledger-client-config';
 import type { LambdaObservability } from '../adapters/lambda-observability';
 import { OutboxProvider } from '../adapters/outbox-provider';
-import { createSendClients } from '../adapters/send-clients';
+import { createSendClients, type SendClients } from '../adapters/send-clients';
+import { readSesAccount } from '../adapters/ses-account';
+import { SqsRecordDeferral } from '../adapters/sqs-record-deferral';
 import { SesEmailProvider } from '../adapters/ses-email-provider';
 import { SnsProvider } from '../adapters/sns-provider';
 import { SqsDeadLetters } from '../adapters/sqs-dead-letters';
 import { systemClock } from '../core/clock';
 import type { DeadLetterSink } from '../core/dead-letter-sink';
 import type { DeliveryProviders } from '../core/delivery-provider';
+import type { Channel } from '../core/idempotency-key';
+import type { LogPort } from '../core/log-port';
+import type { RecordDeferral } from '../core/record-deferral';
+import { ratePerProcess, SendRateGovernor } from '../core/send-rate-governor';
 import type { SenderConfig } from '../core/sender-config';
 import type { DeliveryContext } from './deliver-message';
 
@@ -25,13 +32,15 @@ export function createLedger(config: Pick<SenderConfig, 'tableName'>): DynamoDbL
   return new DynamoDbLedger(new DynamoDBClient(ledgerClientConfig()), config.tableName);
 }
 
-export function createProviders(config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>): DeliveryProviders {
+export function createProviders(
+  config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>,
+  clients: SendClients = createSendClients(config.sendTimeoutMs),
+): DeliveryProviders {
   const delivery = config.delivery;
   if (delivery.mode === 'outbox') {
     const outbox = new OutboxProvider(delivery.outboxFile);
     return { email: outbox, sms: outbox, push: outbox };
   }
-  const clients = createSendClients(config.sendTimeoutMs);
   const sns = new SnsProvider(clients.sns, {
     smsSenderId: delivery.smsSenderId,
     smsOriginationNumber: delivery.smsOriginationNumber,
@@ -50,14 +59,57 @@ export function createDeadLetters(config: Pick<SenderConfig, 'deadLetterQueueUrl
   return config.deadLetterQueueUrl ? new SqsDeadLetters(new SQSClient(ledgerClientConfig()), config.deadLetterQueueUrl) : undefined;
 }
 
+/** The SDK clients that send, in `aws` delivery mode. */
+export function createLambdaSendClients(config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>): SendClients | undefined {
+  return config.delivery.mode === 'aws' ? createSendClients(config.sendTimeoutMs) : undefined;
+}
+
+/** Backs paced records off on the queue they came from, when the queue is known. */
+export function createRecordDeferral(config: Pick<SenderConfig, 'sourceQueueUrl'>): RecordDeferral | undefined {
+  return config.sourceQueueUrl ? new SqsRecordDeferral(new SQSClient(ledgerClientConfig()), config.sourceQueueUrl) : undefined;
+}
+
+/**
+ * The send-rate governor of this process, from the configured account-wide rates; the e-mail rate,
+ * when not configured, is SES's own `MaxSendRate`. Logs the SES account's state once, at cold start:
+ * a sandboxed or paused account explains every refusal that follows.
+ */
+export async function createSendRateGovernor(
+  config: Pick<SenderConfig, 'delivery' | 'sendRates' | 'sendRateShares'>,
+  ses: SESv2Client | undefined,
+  log: LogPort,
+): Promise<SendRateGovernor | undefined> {
+  const rates: Partial<Record<Channel, number>> = { ...config.sendRates };
+  if (config.delivery.mode === 'aws' && ses) {
+    try {
+      const account = await readSesAccount(ses);
+      const logAccount = account.sendingEnabled === false ? log.error : log.info;
+      logAccount('SES account at cold start', { ...account, configuredEmailRate: config.sendRates.email ?? null });
+      if (rates.email === undefined && account.maxSendRate) rates.email = account.maxSendRate;
+    } catch (error) {
+      log.warn('Could not read the SES account (ses:GetAccount); e-mail is paced only if SEND_RATE_EMAIL_PER_SECOND is set', {
+        error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+      });
+    }
+  }
+  if (Object.keys(rates).length === 0) return undefined;
+  const perProcess = ratePerProcess(rates, config.sendRateShares);
+  log.info('Send rates of this process', { accountRates: rates, shares: config.sendRateShares, perProcess });
+  return new SendRateGovernor(perProcess);
+}
+
 /**
  * Everything a delivery needs in Lambda, from validated configuration: the sender and the
  * reclaimer run the same delivery code over the same ports.
  */
-export function createLambdaDeliveryContext(config: SenderConfig, observability: LambdaObservability) {
+export function createLambdaDeliveryContext(
+  config: SenderConfig,
+  observability: LambdaObservability,
+  sendClients: SendClients | undefined = createLambdaSendClients(config),
+) {
   return {
     ledger: createLedger(config),
-    providers: createProviders(config),
+    providers: createProviders(config, sendClients),
     ...observability,
     clock: systemClock,
     newOwnerToken: randomUUID,

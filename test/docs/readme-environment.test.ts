@@ -10,10 +10,8 @@ import { startLoopbackServer } from '../support/loopback-http';
 const ROOT = join(__dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
-/** Upper-case names the README shows that are not environment variables. */
+/** Upper-case names the README shows that are neither environment variables nor our exported constants. */
 const NOT_ENVIRONMENT: Readonly<Record<string, string>> = {
-  RECLAIMER_ENV: 'a code constant (functions/reclaimer/reclaimer-config.ts)',
-  CONTEXT_KEYS: 'a code constant (lib/context-config.ts)',
   APNS_SANDBOX: 'a key of the SNS push payload',
 };
 
@@ -54,8 +52,9 @@ function sourceText(): string {
 describe('every environment variable the README names is read', () => {
   afterEach(() => vi.unstubAllEnvs());
 
-  const named = variablesNamedInReadme();
   const source = sourceText();
+  // A name our code exports as a constant (SES_KEY_TAG, RECLAIMER_ENV, ...) is code, not environment.
+  const named = variablesNamedInReadme().filter((name) => !new RegExp(`export const ${name}\\b`).test(source));
 
   it('names some (the extraction works)', () => {
     expect(named).toEqual(expect.arrayContaining(['LEDGER_TABLE_NAME', 'AWS_ENDPOINT_URL_DYNAMODB']));

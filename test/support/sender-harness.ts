@@ -9,7 +9,9 @@ import type { DeliveryProvider, DeliveryProviders } from '../../functions/core/d
 import { silentLog } from '../../functions/core/log-port';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
+import type { RecordDeferral } from '../../functions/core/record-deferral';
 import type { SendLedger } from '../../functions/core/send-ledger';
+import type { SendRateGovernor } from '../../functions/core/send-rate-governor';
 import { BUILT_IN_TEMPLATES } from '../../functions/core/templates';
 import { createSenderHandler, type SenderHandler } from '../../functions/sender/create-sender-handler';
 import { ControlledClock } from './controlled-clock';
@@ -29,6 +31,12 @@ export interface HarnessOptions {
   readonly maxBodyBytes?: number;
   /** @default an in-memory list, exposed as `deadLetters` */
   readonly deadLetters?: InMemoryDeadLetters;
+  /** @default no pacing */
+  readonly governor?: SendRateGovernor;
+  /** @default none (records keep the queue's visibility timeout) */
+  readonly deferral?: RecordDeferral;
+  /** Jitter of the visibility backoff. @default Math.random */
+  readonly random?: () => number;
 }
 
 /** The real sender handler over a real ledger, with an outbox provider and in-memory metrics. */
@@ -59,6 +67,9 @@ export class SenderHarness {
       maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
       maxClockSkewMs: 300_000,
       maxConcurrentSends: 16,
+      governor: options.governor,
+      deferral: options.deferral,
+      random: options.random,
     });
   }
 

@@ -6,8 +6,9 @@ import { ledgerClientConfig } from '../../functions/adapters/ledger-client-confi
 import { sendClientConfig } from '../../functions/adapters/send-clients';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
-import { startLocalSes, type LocalSes } from '../../local/aws/local-ses';
-import { startLocalSns, type LocalSns } from '../../local/aws/local-sns-server';
+import type { SendRateGovernor } from '../../functions/core/send-rate-governor';
+import { startLocalSes, type LocalSes, type LocalSesOptions } from '../../local/aws/local-ses';
+import { startLocalSns, type LocalSns, type LocalSnsOptions } from '../../local/aws/local-sns-server';
 import { startWireFaultProxy, type FaultDecider, type WireFaultProxy } from '../../local/aws/wire-fault-proxy';
 import type { WireRequest } from '../../local/aws/wire-operation';
 import { SenderHarness } from '../support/sender-harness';
@@ -32,14 +33,20 @@ export interface WireRig {
   readonly sns: LocalSns;
   readonly ledger: DynamoDbLedger;
   /** A sender over this rig; each call builds a fresh one (a new execution environment). */
-  sender(clock?: ControlledClock): SenderHarness;
+  sender(clock?: ControlledClock, governor?: SendRateGovernor): SenderHarness;
   /** Accepted sends for `key` at the local providers. */
   accepted(key: string): number;
   stop(): Promise<void>;
 }
 
-export async function startWireRig(db: TestLedger): Promise<WireRig> {
-  const [ses, sns] = await Promise.all([startLocalSes(), startLocalSns()]);
+/** The local providers' account limits. @default none */
+export interface WireRigOptions {
+  readonly ses?: LocalSesOptions;
+  readonly sns?: LocalSnsOptions;
+}
+
+export async function startWireRig(db: TestLedger, options: WireRigOptions = {}): Promise<WireRig> {
+  const [ses, sns] = await Promise.all([startLocalSes(options.ses), startLocalSns(options.sns)]);
   const [dynamoProxy, sesProxy, snsProxy] = await Promise.all([
     startWireFaultProxy({ service: 'dynamodb', target: db.endpoint }),
     startWireFaultProxy({ service: 'sesv2', target: ses.endpoint }),
@@ -56,7 +63,7 @@ export async function startWireRig(db: TestLedger): Promise<WireRig> {
     ses,
     sns,
     ledger,
-    sender(clock) {
+    sender(clock, governor) {
       const sesClient = new SESv2Client({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: sesProxy.endpoint });
       const snsClient = new SNSClient({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: snsProxy.endpoint });
       clients.push(sesClient, snsClient);
@@ -65,6 +72,7 @@ export async function startWireRig(db: TestLedger): Promise<WireRig> {
         ledger,
         clock,
         sendTimeoutMs: WIRE_SEND_TIMEOUT_MS,
+        governor,
         providers: { email: new SesEmailProvider(sesClient, { fromAddress: 'orders@shop.test' }), sms: snsProvider, push: snsProvider },
       });
     },

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { ratePerProcess, SendRateGovernor, type PaceClock } from '../../functions/core/send-rate-governor';
+
+/** A pace clock the test owns: one timeline, moved forward by whoever sleeps. */
+class FakePaceClock implements PaceClock {
+  current = 1_000_000;
+  readonly now = () => this.current;
+  readonly sleep = async (ms: number) => {
+    this.current += ms;
+  };
+}
+
+/** The most starts in any window of `windowMs`. */
+function busiestWindow(starts: readonly number[], windowMs: number): number {
+  const sorted = [...starts].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i += 1) {
+    while (sorted[i]! - sorted[j]! >= windowMs) j += 1;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+describe('send-rate governor (pure, fake pace clock)', () => {
+  it('gives concurrent callers slots exactly 1000/rate ms apart, in arrival order, with no burst', async () => {
+    const clock = new FakePaceClock();
+    const governor = new SendRateGovernor({ email: 4 }, clock);
+    const slots: number[] = [];
+    const waits = Array.from({ length: 6 }, (_, i) =>
+      governor.acquire('email', Number.MAX_SAFE_INTEGER).then(() => slots.push(i)),
+    );
+    await Promise.all(waits);
+    expect(slots).toEqual([0, 1, 2, 3, 4, 5]);
+    // The sixth caller's slot is 5 x 250 ms after the first.
+    expect(clock.current - 1_000_000).toBe(1_250);
+  });
+
+  it('never exceeds the rate in any one-second window, across processes sharing the account rate', async () => {
+    const accountRate = 20;
+    const processes = 4;
+    const starts: number[] = [];
+    // Each process runs its own governor at its share; all start at the same instant.
+    for (let p = 0; p < processes; p += 1) {
+      let now = 0;
+      const governor = new SendRateGovernor(ratePerProcess({ sms: accountRate }, processes), {
+        now: () => now,
+        sleep: async (ms) => {
+          now += ms;
+        },
+      });
+      for (let i = 0; i < 50; i += 1) {
+        await governor.acquire('sms', Number.MAX_SAFE_INTEGER);
+        starts.push(now);
+      }
+    }
+    expect(busiestWindow(starts, 1_000)).toBeLessThanOrEqual(accountRate);
+    expect(starts).toHaveLength(200);
+  });
+
+  it('refuses, without waiting or taking the slot, a send whose slot would come after the latest start', async () => {
+    const clock = new FakePaceClock();
+    const governor = new SendRateGovernor({ sms: 1 }, clock);
+    expect(await governor.acquire('sms', clock.now())).toBe(true); // slot now
+    expect(await governor.acquire('sms', clock.now() + 999)).toBe(false); // next slot in 1000 ms
+    expect(clock.current).toBe(1_000_000);
+    expect(await governor.acquire('sms', clock.now() + 1_000)).toBe(true); // the refused call took no slot
+  });
+
+  it('does not pace a channel without a rate', async () => {
+    const governor = new SendRateGovernor({ email: 1 }, new FakePaceClock());
+    for (let i = 0; i < 100; i += 1) expect(await governor.acquire('push', 0)).toBe(true);
+    expect(governor.rateOf('push')).toBeUndefined();
+  });
+
+  it('splits an account rate evenly over the processes that may send at once', () => {
+    expect(ratePerProcess({ email: 14, sms: 20 }, 11)).toEqual({ email: 14 / 11, sms: 20 / 11 });
+    expect(() => ratePerProcess({ email: 14 }, 0)).toThrow(/whole number >= 1/);
+  });
+
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('rejects a rate of %s', (rate) => {
+    expect(() => new SendRateGovernor({ email: rate })).toThrow(/positive number/);
+  });
+});

@@ -1,0 +1,123 @@
+import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SqsRecordDeferral } from '../../functions/adapters/sqs-record-deferral';
+import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
+import { idempotencyKey } from '../../functions/core/idempotency-key';
+import { newClaimRow } from '../../functions/core/ledger-decision';
+import { METRIC } from '../../functions/core/metric-names';
+import { SendRateGovernor } from '../../functions/core/send-rate-governor';
+import { DEFAULT_BACKOFF } from '../../functions/core/visibility-backoff';
+import { loginCodeEvent, orderShippedEvent } from '../support/events';
+import { useTestLedger } from '../support/ledger-server';
+import { CLAIM_TIMEOUT_MS, RETENTION_MS, SenderHarness, failedIds } from '../support/sender-harness';
+import { sqsRecord } from '../support/sqs-event';
+
+const db = useTestLedger();
+const QUEUE_URL = 'http://127.0.0.1:1/000000000000/notifications';
+const sqs = new SQSClient({ region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } });
+const sqsMock = mockClient(sqs);
+afterEach(() => sqsMock.reset());
+
+/** A provider that refuses every send with one transient cause (certainly not sent). */
+function refusing(outcome: Extract<DeliveryOutcome, { kind: 'transient' }>): DeliveryProvider {
+  return { send: async () => outcome };
+}
+const throttled = refusing({ kind: 'transient', cause: 'throttled', reason: 'Throttling: Rate exceeded' });
+const quotaSpent = refusing({ kind: 'transient', cause: 'quota-exhausted', reason: 'ThrottlingException: Daily message quota exceeded.' });
+
+function receivedTimes(body: string, receiveCount: number) {
+  const record = sqsRecord(body);
+  return { ...record, attributes: { ...record.attributes, ApproximateReceiveCount: String(receiveCount) } };
+}
+
+describe('throttling is backpressure: the record comes back later, never FAILED', () => {
+  it('a throttled record is made invisible for its jittered exponential step (exact ChangeMessageVisibility)', async () => {
+    sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+    const harness = new SenderHarness({
+      ledger: db.ledger,
+      providers: { email: throttled, sms: throttled, push: throttled },
+      deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
+      random: () => 0.5,
+    });
+    const record = receivedTimes(JSON.stringify(loginCodeEvent({ eventId: 'evt-bp-throttled' })), 4);
+    expect(failedIds(await harness.invoke(record))).toEqual([record.messageId]);
+
+    // 4th receive: step 10 x 2^3 = 80 s; equal jitter at 0.5 -> 40 + 20 = 60 s.
+    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand).map((c) => c.args[0].input)).toEqual([
+      { QueueUrl: QUEUE_URL, ReceiptHandle: record.receiptHandle, VisibilityTimeout: 60 },
+    ]);
+    expect(harness.metrics.get(METRIC.ProviderThrottled)).toBe(1);
+    expect(harness.metrics.get(METRIC.RecordBackedOff)).toBe(1);
+    const key = idempotencyKey({ eventId: 'evt-bp-throttled', recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
+  });
+
+  it('a spent daily quota pauses the record for the longest step; nothing is marked FAILED', async () => {
+    sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+    const harness = new SenderHarness({
+      ledger: db.ledger,
+      providers: { email: quotaSpent, sms: quotaSpent, push: quotaSpent },
+      deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
+    });
+    const event = orderShippedEvent({ eventId: 'evt-bp-quota' });
+    const record = receivedTimes(JSON.stringify(event), 1);
+    expect(failedIds(await harness.invoke(record))).toEqual([record.messageId]);
+    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)[0]?.args[0].input.VisibilityTimeout).toBe(DEFAULT_BACKOFF.capSeconds);
+    expect(harness.metrics.get(METRIC.ProviderQuotaExhausted)).toBe(4);
+    expect(harness.metrics.get(METRIC.PermanentFailure)).toBe(0);
+  });
+
+  it('a message with no send slot before the invocation ends is released and deferred, not sent', async () => {
+    sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+    // One e-mail per 100 s: the second e-mail's slot is past this invocation's end.
+    const harness = new SenderHarness({
+      ledger: db.ledger,
+      governor: new SendRateGovernor({ email: 0.01 }),
+      deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
+    });
+    const event = orderShippedEvent({ eventId: 'evt-bp-rate', recipients: orderShippedEvent().recipients.map((r) => ({ ...r, channels: ['email'] as const })) });
+    const record = receivedTimes(JSON.stringify(event), 1);
+    expect(failedIds(await harness.invoke(record))).toEqual([record.messageId]);
+    expect((await harness.outbox()).length).toBe(1);
+    expect(harness.metrics.get(METRIC.RateLimitedDeferral)).toBe(1);
+    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(1);
+  });
+
+  it('a record that also waits on another worker\'s claim keeps the queue visibility timeout (no backoff)', async () => {
+    sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+    const event = orderShippedEvent({ eventId: 'evt-bp-mixed' });
+    const harness = new SenderHarness({
+      ledger: db.ledger,
+      providers: { email: throttled, sms: throttled, push: throttled },
+      deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
+    });
+    // Another worker holds the seller's e-mail right now.
+    const key = idempotencyKey({ eventId: event.eventId, recipientId: 'seller-4', channel: 'email', templateId: 'order-shipped' });
+    const now = harness.clock.now();
+    await db.ledger.claim(
+      newClaimRow(
+        { key, eventId: event.eventId, recipientId: 'seller-4', channel: 'email', templateId: 'order-shipped', messageClass: 'transactional', occurredAt: event.occurredAt },
+        'other-worker',
+        now,
+        { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS },
+      ),
+      now,
+    );
+    const record = receivedTimes(JSON.stringify(event), 1);
+    expect(failedIds(await harness.invoke(record))).toEqual([record.messageId]);
+    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(0);
+  });
+
+  it('a failed ChangeMessageVisibility still leaves the record for redelivery', async () => {
+    sqsMock.on(ChangeMessageVisibilityCommand).rejects(new Error('ReceiptHandleIsInvalid'));
+    const harness = new SenderHarness({
+      ledger: db.ledger,
+      providers: { email: throttled, sms: throttled, push: throttled },
+      deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
+    });
+    const record = receivedTimes(JSON.stringify(loginCodeEvent({ eventId: 'evt-bp-visibility-fails' })), 1);
+    expect(failedIds(await harness.invoke(record))).toEqual([record.messageId]);
+    expect(harness.metrics.get(METRIC.RecordBackedOff)).toBe(0);
+  });
+});

@@ -48,6 +48,25 @@ describe('npm start (the local runner) on the bundled example stream, over local
     expect(sends.join('\n')).not.toMatch(/buyer17@example\.com|\+447700900117|shipped with/);
   });
 
+  it('with the default concurrency (4 invocations at once) still reaches each provider exactly once per message', async () => {
+    const lines = rebaseTimestamps(await readInputLines('examples/order-events.jsonl'), Date.now());
+    let aws: LocalAws | undefined;
+    const summary = await runLocal({
+      lines,
+      rate: 500,
+      out: () => undefined,
+      err: () => undefined,
+      onStarted: (started) => {
+        aws = started;
+      },
+    });
+
+    expect(summary).toMatchObject({ messages: 20, sent: 18, unknown: 0, pending: 0, failed: { InvalidAddress: 1, MissingTemplateField: 1 } });
+    const perKey = [...(aws?.ses.acceptedPerKey() ?? []), ...(aws?.sns.acceptedPerKey() ?? [])];
+    expect(perKey).toHaveLength(18);
+    expect(perKey.filter(([, n]) => n !== 1)).toEqual([]);
+  });
+
   it('leaves no SDK endpoint variable behind', async () => {
     const before = process.env.AWS_ENDPOINT_URL_SESV2;
     await runLocal({ lines: ['not json'], rate: 1000, concurrency: 2, out: () => undefined, err: () => undefined });

@@ -14,6 +14,7 @@ const hasChromium = existsSync(CHROMIUM);
 const title = hasChromium
   ? 'shows an e-mail sent through SES v2 in a real headless Chromium'
   : `SKIPPED: ${CHROMIUM} is not installed (apt-get install chromium); the mailbox page was not opened in a browser`;
+if (!hasChromium) console.warn(`mailbox-page.test.ts ${title}`);
 
 /** Flags that keep Chromium off the network: no background services, no DNS beyond loopback. */
 const CHROMIUM_ARGS = [

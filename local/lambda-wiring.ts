@@ -6,7 +6,7 @@ import type { MetricsRecorder } from '../functions/core/metrics-recorder';
 import type { SenderConfig } from '../functions/core/sender-config';
 import { BUILT_IN_TEMPLATES } from '../functions/core/templates';
 import { createSenderHandler } from '../functions/sender/create-sender-handler';
-import { createDeadLetters, createLedger, createProviders } from '../functions/sender/wire-adapters';
+import { createDeadLetters, createLedger, createProviders, createRecordDeferral, governorFor } from '../functions/sender/wire-adapters';
 import { bindToEnvironment, type ExecutionEnvironment } from './execution-environment';
 import type { BatchHandler } from './lambda-event-source';
 import { createLocalReclaimer, type LocalReclaimer } from './reclaimer-hook';
@@ -72,6 +72,11 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         maxBodyBytes: config.maxBodyBytes,
         maxClockSkewMs: config.maxClockSkewMs,
         maxConcurrentSends: config.maxConcurrentSends,
+        // As in Lambda: each environment paces at its share of the configured rates, and backs
+        // throttled records off on the queue they came from.
+        governor: governorFor(config.sendRates, config.sendRateShares),
+        deferral: createRecordDeferral(config),
+        backoff: config.backoff,
       }),
     createReclaimer: (env): LocalReclaimer =>
       createLocalReclaimer({

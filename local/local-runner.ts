@@ -102,7 +102,13 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     sqs: { visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS, maxReceiveCount: MAX_RECEIVE_COUNT },
   });
   const restoreEnvironment = applyEnvironment(
-    { ...aws.sdkEnvironment, ...LOCAL_LAMBDA_ENVIRONMENT, LEDGER_TABLE_NAME: tableName, DEAD_LETTER_QUEUE_URL: aws.sqs.dlqUrl },
+    {
+      ...aws.sdkEnvironment,
+      ...LOCAL_LAMBDA_ENVIRONMENT,
+      LEDGER_TABLE_NAME: tableName,
+      DEAD_LETTER_QUEUE_URL: aws.sqs.dlqUrl,
+      SOURCE_QUEUE_URL: aws.sqs.queueUrl,
+    },
     UNSET_FOR_THE_RUN,
   );
   try {

@@ -18,7 +18,7 @@ import type { DeliveryProviders } from '../core/delivery-provider';
 import type { Channel } from '../core/idempotency-key';
 import type { LogPort } from '../core/log-port';
 import type { RecordDeferral } from '../core/record-deferral';
-import { ratePerProcess, SendRateGovernor } from '../core/send-rate-governor';
+import { ratePerProcess, SendRateGovernor, type ChannelRates } from '../core/send-rate-governor';
 import type { SenderConfig } from '../core/sender-config';
 import type { DeliveryContext } from './deliver-message';
 
@@ -92,10 +92,15 @@ export async function createSendRateGovernor(
       });
     }
   }
-  if (Object.keys(rates).length === 0) return undefined;
-  const perProcess = ratePerProcess(rates, config.sendRateShares);
-  log.info('Send rates of this process', { accountRates: rates, shares: config.sendRateShares, perProcess });
-  return new SendRateGovernor(perProcess);
+  if (Object.keys(rates).length > 0) {
+    log.info('Send rates of this process', { accountRates: rates, shares: config.sendRateShares, perProcess: ratePerProcess(rates, config.sendRateShares) });
+  }
+  return governorFor(rates, config.sendRateShares);
+}
+
+/** A governor at this process's share of the account rates, or none when no channel is paced. */
+export function governorFor(accountRates: ChannelRates, shares: number): SendRateGovernor | undefined {
+  return Object.keys(accountRates).length > 0 ? new SendRateGovernor(ratePerProcess(accountRates, shares)) : undefined;
 }
 
 /**

@@ -1,0 +1,185 @@
+import { SES_KEY_TAG } from '../../functions/adapters/ses-email-provider';
+import { SNS_KEY_ATTRIBUTE } from '../../functions/adapters/sns-provider';
+import { LEDGER_TABLE } from '../../functions/core/ledger-table';
+import { uniformOf } from '../prng';
+import { awsErrorResponse, internalErrorResponse } from './aws-error-shapes';
+import { PROVIDER_WIRE_ERRORS, isRefusal, type ProviderWireError } from './provider-error-catalog';
+import type { FaultDecider, WireFault } from './wire-fault-proxy';
+import type { WireRequest, WireService } from './wire-operation';
+
+/** Probability (0..1) of each wire fault per request. */
+export interface WireFaultRates {
+  /** DynamoDB and SQS: executed, answer lost. @default 0 */
+  readonly loseResponse: number;
+  /** DynamoDB and SQS: executed, answer after the client's timeout. @default 0 */
+  readonly delayResponse: number;
+  /** DynamoDB and SQS: connection reset before executing. @default 0 */
+  readonly resetBefore: number;
+  /** DynamoDB and SQS: 500 before executing. @default 0 */
+  readonly serverErrorBefore: number;
+  /** Providers: a documented refusal (throttle, quota, configuration fault): certainly not sent. @default 0 */
+  readonly providerRefusal: number;
+  /** Providers: a documented rejection of the recipient or content. @default 0 */
+  readonly providerRejection: number;
+  /** Providers: accepted, then a 500. @default 0 */
+  readonly providerAcceptedThen500: number;
+  /** Providers: accepted, then no answer past the send timeout. @default 0 */
+  readonly providerHang: number;
+  /** Providers: accepted, then the connection reset. @default 0 */
+  readonly providerLostAnswer: number;
+}
+
+export const WIRE_FAULT_KINDS = [
+  'loseResponse',
+  'delayResponse',
+  'resetBefore',
+  'serverErrorBefore',
+  'providerRefusal',
+  'providerRejection',
+  'providerAcceptedThen500',
+  'providerHang',
+  'providerLostAnswer',
+] as const satisfies readonly (keyof WireFaultRates)[];
+export type WireFaultKind = (typeof WIRE_FAULT_KINDS)[number];
+
+export function wireFaults(rate: number): WireFaultRates {
+  return Object.fromEntries(WIRE_FAULT_KINDS.map((k) => [k, rate])) as unknown as WireFaultRates;
+}
+
+const LEDGER_FAULTS = ['loseResponse', 'delayResponse', 'resetBefore', 'serverErrorBefore'] as const;
+const PROVIDER_FAULTS = ['providerRefusal', 'providerRejection', 'providerAcceptedThen500', 'providerHang', 'providerLostAnswer'] as const;
+const REFUSALS = PROVIDER_WIRE_ERRORS.filter(isRefusal);
+const REJECTIONS = PROVIDER_WIRE_ERRORS.filter((e) => e.expected === 'permanent');
+
+/** What the provider-side judge needs to know about every send request that crossed the wire. */
+export interface ProviderRequestRecord {
+  readonly key: string;
+  readonly fault: WireFaultKind | 'none';
+  /** The documented error answered, for refusals and rejections. */
+  readonly error?: ProviderWireError;
+}
+
+/**
+ * Seeded, reproducible wire faults. The n-th request of one kind for one idempotency key (the
+ * ledger row's `pk`, the provider request's key tag or attribute) draws its fault from
+ * uniform(seed, service, operation, key, n), so a decision depends on the message and how often it
+ * got that far, not on which worker got there first. Each fault kind fires at most
+ * `maxPerKeyAndKind` times per key and operation, so every message eventually gets through.
+ */
+export class WireFaultPlan {
+  private readonly opportunities = new Map<string, number>();
+  private readonly fired = new Map<string, number>();
+  readonly injected: Record<WireFaultKind, number> = Object.fromEntries(WIRE_FAULT_KINDS.map((k) => [k, 0])) as Record<WireFaultKind, number>;
+  /** Every provider send request, with what was done to it. */
+  readonly providerRequests: ProviderRequestRecord[] = [];
+
+  constructor(
+    readonly seed: number,
+    readonly rates: WireFaultRates,
+    private readonly options: { readonly clientTimeoutMs: number; readonly maxPerKeyAndKind?: number },
+  ) {}
+
+  /** The decider for one service's proxy. */
+  deciderFor(service: WireService): FaultDecider {
+    return (request) => (service === 'sesv2' || service === 'sns' ? this.providerFault(request) : this.ledgerFault(request));
+  }
+
+  get totalInjected(): number {
+    return WIRE_FAULT_KINDS.reduce((sum, k) => sum + this.injected[k], 0);
+  }
+
+  private ledgerFault(request: WireRequest): WireFault | undefined {
+    const site = `${request.service}|${request.ledgerWrite ?? request.operation}`;
+    const key = ledgerKeyOf(request);
+    for (const kind of LEDGER_FAULTS) {
+      if (!this.roll(kind, site, key)) continue;
+      switch (kind) {
+        case 'loseResponse':
+          return { kind: 'lose-response' };
+        case 'delayResponse':
+          return { kind: 'delay-response', ms: this.options.clientTimeoutMs + 300 };
+        case 'resetBefore':
+          return { kind: 'reset-before' };
+        case 'serverErrorBefore':
+          return { kind: 'error-before', response: internalErrorResponse(request.service) };
+      }
+    }
+    return undefined;
+  }
+
+  private providerFault(request: WireRequest): WireFault | undefined {
+    if (request.operation !== 'SendEmail' && request.operation !== 'Publish') return undefined;
+    const key = providerKeyOf(request) ?? 'no-key';
+    const service = request.service as 'sesv2' | 'sns';
+    for (const kind of PROVIDER_FAULTS) {
+      if (!this.roll(kind, service, key)) continue;
+      const record = (error?: ProviderWireError) => this.providerRequests.push({ key, fault: kind, ...(error ? { error } : {}) });
+      switch (kind) {
+        case 'providerRefusal':
+        case 'providerRejection': {
+          const error = this.pick(kind === 'providerRefusal' ? REFUSALS : REJECTIONS, service, key);
+          record(error);
+          return { kind: 'error-before', response: awsErrorResponse(service, error.status, error.code, error.message) };
+        }
+        case 'providerAcceptedThen500':
+          record();
+          return { kind: 'error-after', response: internalErrorResponse(service) };
+        case 'providerHang':
+          record();
+          return { kind: 'hang' };
+        case 'providerLostAnswer':
+          record();
+          return { kind: 'lose-response' };
+      }
+    }
+    this.providerRequests.push({ key, fault: 'none' });
+    return undefined;
+  }
+
+  private roll(kind: WireFaultKind, site: string, key: string): boolean {
+    const rate = this.rates[kind];
+    if (!(rate > 0)) return false;
+    const id = `${kind}|${site}|${key}`;
+    const n = this.opportunities.get(id) ?? 0;
+    this.opportunities.set(id, n + 1);
+    if ((this.fired.get(id) ?? 0) >= (this.options.maxPerKeyAndKind ?? 1)) return false;
+    if (uniformOf(this.seed, kind, site, key, n) >= rate) return false;
+    this.fired.set(id, (this.fired.get(id) ?? 0) + 1);
+    this.injected[kind] += 1;
+    return true;
+  }
+
+  /** The provider's own errors for this service, one chosen by the seed. */
+  private pick(errors: readonly ProviderWireError[], service: 'sesv2' | 'sns', key: string): ProviderWireError {
+    const own = errors.filter((e) => e.service === service);
+    return own[Math.floor(uniformOf(this.seed, 'pick', service, key) * own.length)] ?? own[0]!;
+  }
+}
+
+/** The ledger row a DynamoDB request is about (`Key.pk` or `Item.pk`), or the operation for a Query. */
+export function ledgerKeyOf(request: WireRequest): string {
+  try {
+    const body = JSON.parse(request.body) as { Key?: Record<string, { S?: string }>; Item?: Record<string, { S?: string }> };
+    const pk = LEDGER_TABLE.partitionKey;
+    return body.Key?.[pk]?.S ?? body.Item?.[pk]?.S ?? request.operation;
+  } catch {
+    return request.operation;
+  }
+}
+
+/** The idempotency key a provider request carries: SES v2's e-mail tag, or SNS's message attribute. */
+export function providerKeyOf(request: WireRequest): string | undefined {
+  if (request.service === 'sesv2') {
+    try {
+      const tags = (JSON.parse(request.body) as { EmailTags?: { Name?: string; Value?: string }[] }).EmailTags ?? [];
+      return tags.find((t) => t.Name === SES_KEY_TAG)?.Value;
+    } catch {
+      return undefined;
+    }
+  }
+  const form = new URLSearchParams(request.body);
+  for (let i = 1; form.has(`MessageAttributes.entry.${i}.Name`); i += 1) {
+    if (form.get(`MessageAttributes.entry.${i}.Name`) === SNS_KEY_ATTRIBUTE) return form.get(`MessageAttributes.entry.${i}.Value.StringValue`) ?? undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,100 @@
+import type { LedgerState } from '../../functions/core/ledger-record';
+import type { ProviderRequestRecord } from './wire-fault-plan';
+
+/** What the provider-side evidence says of one run, judged independently of the sender's metrics. */
+export interface WireVerdict {
+  /** Deliverable messages of the workload. */
+  readonly messages: number;
+  /** Sends the local providers accepted, in all. */
+  readonly acceptedSends: number;
+  /** Extra accepted sends of a key that no ambiguous request of that key explains. */
+  readonly unexplainedDuplicates: number;
+  /** Extra accepted sends explained by an earlier request that reached the provider without an answer (counted, allowed). */
+  readonly explainedDuplicates: number;
+  /** Messages not terminal at the end (PENDING, no row, or dead-lettered). */
+  readonly lost: number;
+  /** Messages UNKNOWN although no request of theirs may have reached the provider. */
+  readonly unknownWithoutAmbiguity: number;
+  /** Messages FAILED although the provider never rejected them. */
+  readonly failedWithoutRejection: number;
+  /** Final states of the deliverable messages. */
+  readonly states: Readonly<Record<LedgerState | 'missing', number>>;
+  /** Up to 10 keys of each kind of violation, for a reader to look up. */
+  readonly examples: Readonly<Record<'duplicate' | 'lost' | 'unknown' | 'failed', readonly string[]>>;
+}
+
+/** The faults after which the provider may have acted without the sender learning it. */
+const REACHED_WITHOUT_ANSWER = new Set(['providerAcceptedThen500', 'providerHang', 'providerLostAnswer']);
+
+/**
+ * Judges a run from the providers' own counts and the proxy's record of every send request:
+ * a second accepted send of a key is explained only by an earlier request of that key that
+ * reached the provider and whose answer was lost; UNKNOWN only by such a request; FAILED only by
+ * a rejection of the recipient or content.
+ */
+export function judgeWireRun(input: {
+  readonly deliverableKeys: Iterable<string>;
+  readonly acceptedPerKey: ReadonlyMap<string, number>;
+  readonly finalStates: ReadonlyMap<string, LedgerState>;
+  readonly providerRequests: readonly ProviderRequestRecord[];
+}): WireVerdict {
+  const reachedWithoutAnswer = new Map<string, number>();
+  const rejected = new Set<string>();
+  for (const request of input.providerRequests) {
+    if (REACHED_WITHOUT_ANSWER.has(request.fault)) reachedWithoutAnswer.set(request.key, (reachedWithoutAnswer.get(request.key) ?? 0) + 1);
+    if (request.fault === 'providerRejection') rejected.add(request.key);
+  }
+  const states: Record<LedgerState | 'missing', number> = { PENDING: 0, SENT: 0, FAILED: 0, UNKNOWN: 0, missing: 0 };
+  const examples = { duplicate: [] as string[], lost: [] as string[], unknown: [] as string[], failed: [] as string[] };
+  const note = (kind: keyof typeof examples, key: string) => {
+    if (examples[kind].length < 10) examples[kind].push(key);
+  };
+  let messages = 0;
+  let acceptedSends = 0;
+  let unexplainedDuplicates = 0;
+  let explainedDuplicates = 0;
+  let lost = 0;
+  let unknownWithoutAmbiguity = 0;
+  let failedWithoutRejection = 0;
+
+  for (const key of input.deliverableKeys) {
+    messages += 1;
+    const accepted = input.acceptedPerKey.get(key) ?? 0;
+    acceptedSends += accepted;
+    const allowed = reachedWithoutAnswer.get(key) ?? 0;
+    const extra = Math.max(0, accepted - 1);
+    explainedDuplicates += Math.min(extra, allowed);
+    if (extra > allowed) {
+      unexplainedDuplicates += extra - allowed;
+      note('duplicate', key);
+    }
+    const state = input.finalStates.get(key);
+    states[state ?? 'missing'] += 1;
+    if (state === undefined || state === 'PENDING') {
+      lost += 1;
+      note('lost', key);
+    } else if (state === 'UNKNOWN' && allowed === 0) {
+      unknownWithoutAmbiguity += 1;
+      note('unknown', key);
+    } else if (state === 'FAILED' && !rejected.has(key)) {
+      failedWithoutRejection += 1;
+      note('failed', key);
+    }
+  }
+  return {
+    messages,
+    acceptedSends,
+    unexplainedDuplicates,
+    explainedDuplicates,
+    lost,
+    unknownWithoutAmbiguity,
+    failedWithoutRejection,
+    states,
+    examples,
+  };
+}
+
+/** True when the run kept every promise. */
+export function wireVerdictHolds(v: WireVerdict): boolean {
+  return v.unexplainedDuplicates === 0 && v.lost === 0 && v.unknownWithoutAmbiguity === 0 && v.failedWithoutRejection === 0;
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { judgeWireRun, wireVerdictHolds } from '../../local/aws/wire-verdict';
+
+const judge = (overrides: Partial<Parameters<typeof judgeWireRun>[0]>) =>
+  judgeWireRun({
+    deliverableKeys: ['a'],
+    acceptedPerKey: new Map([['a', 1]]),
+    finalStates: new Map([['a', 'SENT']]),
+    providerRequests: [{ key: 'a', fault: 'none' }],
+    ...overrides,
+  });
+
+describe('wire verdict: judged from the providers\' counts, not the sender\'s', () => {
+  it('one accepted send and SENT holds', () => {
+    expect(wireVerdictHolds(judge({}))).toBe(true);
+  });
+
+  it('a second send explained by an earlier request that reached the provider without an answer is allowed, and counted', () => {
+    const v = judge({
+      acceptedPerKey: new Map([['a', 2]]),
+      providerRequests: [
+        { key: 'a', fault: 'providerHang' },
+        { key: 'a', fault: 'none' },
+      ],
+    });
+    expect(v).toMatchObject({ unexplainedDuplicates: 0, explainedDuplicates: 1 });
+  });
+
+  it('a second send after only certain refusals is an unexplained duplicate', () => {
+    const v = judge({
+      acceptedPerKey: new Map([['a', 2]]),
+      providerRequests: [
+        { key: 'a', fault: 'providerRefusal' },
+        { key: 'a', fault: 'none' },
+        { key: 'a', fault: 'none' },
+      ],
+    });
+    expect(v).toMatchObject({ unexplainedDuplicates: 1, examples: { duplicate: ['a'] } });
+    expect(wireVerdictHolds(v)).toBe(false);
+  });
+
+  it('UNKNOWN needs a request that may have reached the provider; FAILED needs a rejection; PENDING is lost', () => {
+    const v = judgeWireRun({
+      deliverableKeys: ['u', 'u2', 'f', 'f2', 'p', 'm'],
+      acceptedPerKey: new Map([['u2', 1]]),
+      finalStates: new Map([
+        ['u', 'UNKNOWN'],
+        ['u2', 'UNKNOWN'],
+        ['f', 'FAILED'],
+        ['f2', 'FAILED'],
+        ['p', 'PENDING'],
+      ]),
+      providerRequests: [
+        { key: 'u', fault: 'providerRefusal' },
+        { key: 'u2', fault: 'providerAcceptedThen500' },
+        { key: 'f', fault: 'providerRejection' },
+        { key: 'f2', fault: 'providerRefusal' },
+      ],
+    });
+    expect(v).toMatchObject({ unknownWithoutAmbiguity: 1, failedWithoutRejection: 1, lost: 2 });
+    expect(v.examples).toMatchObject({ unknown: ['u'], failed: ['f2'], lost: ['p', 'm'] });
+    expect(v.states).toEqual({ PENDING: 1, SENT: 0, FAILED: 2, UNKNOWN: 2, missing: 1 });
+  });
+});

@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
@@ -57,6 +58,7 @@ export const CONTEXT_KEYS = [
   'permanentFailureRatePercent',
   'oldestMessageAgeMinutes',
   'dashboardName',
+  'encryptionKeyArn',
 ] as const;
 
 /** A context key, without the prefix. */
@@ -133,7 +135,8 @@ const days = (n: number | undefined): Duration | undefined => (n === undefined ?
 
 /**
  * Builds {@link IdempotentNotifierProps} from the `notifier:*` context (cdk.json, `-c`).
- * Unset keys leave the construct's defaults in place. `alarmTopicArn` imports a topic into `scope`.
+ * Unset keys leave the construct's defaults in place. `alarmTopicArn` imports a topic and
+ * `encryptionKeyArn` a KMS key into `scope`.
  *
  * @throws Error when `notifier:emailFrom` is missing or a value has the wrong type.
  */
@@ -155,6 +158,7 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     );
   }
   const alarmTopicArn = c.string('alarmTopicArn');
+  const encryptionKeyArn = c.string('encryptionKeyArn');
   const sendTimeoutMs = c.number('sendTimeoutMs');
   return {
     emailFrom,
@@ -194,6 +198,7 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     smsDeliveryStatusLogs: c.boolean('smsDeliveryStatusLogs'),
     smsDeliveryStatusSuccessSamplingPercent: c.number('smsDeliveryStatusSuccessSamplingPercent'),
     dashboardName: c.string('dashboardName'),
+    encryptionKey: encryptionKeyArn ? kms.Key.fromKeyArn(scope, 'ImportedEncryptionKey', encryptionKeyArn) : undefined,
     alarms: {
       emails: c.list('alarmEmails')?.map(String),
       topic: alarmTopicArn ? sns.Topic.fromTopicArn(scope, 'ImportedAlarmTopic', alarmTopicArn) : undefined,

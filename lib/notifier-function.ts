@@ -2,6 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -54,6 +55,11 @@ export interface NotifierFunctionOptions {
   readonly memorySize: number;
   /** Retention of its log group. */
   readonly logRetention: logs.RetentionDays;
+  /**
+   * KMS key of its log group.
+   * @default - CloudWatch Logs' own encryption
+   */
+  readonly logEncryptionKey?: kms.IKey;
   /** Environment variables. */
   readonly environment: Readonly<Record<string, string>>;
 }
@@ -77,6 +83,7 @@ export interface NotifierFunction {
 export function createNotifierFunction(scope: Construct, id: string, options: NotifierFunctionOptions): NotifierFunction {
   const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
     retention: options.logRetention,
+    encryptionKey: options.logEncryptionKey,
     dataProtectionPolicy: maskingPolicy(),
     removalPolicy: RemovalPolicy.RETAIN,
   });

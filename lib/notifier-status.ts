@@ -57,6 +57,11 @@ export interface DeliveryStatusProps {
   /** Retention of its log group. */
   readonly logRetention: logs.RetentionDays;
   /**
+   * KMS key of its log group (and of the SMS delivery-status custom resources' log groups).
+   * @default - CloudWatch Logs' own encryption
+   */
+  readonly logEncryptionKey?: kms.IKey;
+  /**
    * KMS key of the failed-events queue.
    * @default - SQS-managed server-side encryption (SSE-SQS)
    */
@@ -97,6 +102,7 @@ export class DeliveryStatus extends Construct {
       timeout: props.timeout,
       memorySize: props.memorySize,
       logRetention: props.logRetention,
+      logEncryptionKey: props.logEncryptionKey,
       environment,
     });
     this.fn = status.fn;
@@ -159,6 +165,7 @@ export class DeliveryStatus extends Construct {
       this.smsLogs = new SmsDeliveryStatusLogs(this, 'SmsLogs', {
         destination: status.fn,
         successSamplingPercent: props.smsSuccessSamplingPercent,
+        logEncryptionKey: props.logEncryptionKey,
       });
     } else if (props.smsSuccessSamplingPercent !== undefined) {
       throw new Error('IdempotentNotifier: smsDeliveryStatusSuccessSamplingPercent needs smsDeliveryStatusLogs: true');

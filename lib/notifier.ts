@@ -169,10 +169,20 @@ export interface IdempotentNotifierProps {
    */
   readonly maxReceiveCount?: number;
   /**
-   * KMS key for the created queues.
-   * @default - SQS-managed server-side encryption (SSE-SQS)
+   * KMS key for the created queues (the main queue, its dead-letter queue and the status function's
+   * failed-events queue). Overrides `encryptionKey` for the queues.
+   * @default - `encryptionKey` when given, else SQS-managed server-side encryption (SSE-SQS)
    */
   readonly queueEncryptionKey?: kms.IKey;
+  /**
+   * One customer-managed KMS key for the ledger table, the queues and the log groups. The functions'
+   * roles get encrypt/decrypt on it. A key defined in the same app also gets the key-policy statement
+   * CloudWatch Logs needs (scoped to this account's log groups); an imported key's policy must already
+   * allow `logs.<region>.amazonaws.com`, and, when producers publish through SNS or EventBridge,
+   * `sns.amazonaws.com` / `events.amazonaws.com`.
+   * @default - AWS-managed keys: DynamoDB's AWS managed key, SSE-SQS, CloudWatch Logs' own encryption
+   */
+  readonly encryptionKey?: kms.IKey;
   /**
    * How long after leaving the queues a message may still be replayed (e.g. redriven from the DLQ).
    * The ledger must remember it that long, so ledger retention >= queue + DLQ retention + this.
@@ -368,20 +378,25 @@ export class IdempotentNotifier extends Construct {
   public readonly alarms: Readonly<Record<AlarmName, cloudwatch.Alarm>>;
   /** The operations dashboard. */
   public readonly dashboard: cloudwatch.Dashboard;
+  /** The customer-managed key of the ledger, queues and log groups, when one was given. */
+  public readonly encryptionKey?: kms.IKey;
 
   constructor(scope: Construct, id: string, props: IdempotentNotifierProps) {
     super(scope, id);
+    this.encryptionKey = props.encryptionKey;
     const resolved = resolveSettings(props);
     assertSafe(resolved, emailFromViolations(props.emailFrom));
     const stack = Stack.of(this);
+    const queueKey = props.queueEncryptionKey ?? props.encryptionKey;
+    if (props.encryptionKey) allowLogsToUse(props.encryptionKey, stack);
 
     // ---- Queue ----
     if (props.existingQueue) {
       this.queue = props.existingQueue.queue;
       this.deadLetterQueue = props.existingQueue.deadLetterQueue;
     } else {
-      const encryption = props.queueEncryptionKey
-        ? { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: props.queueEncryptionKey }
+      const encryption = queueKey
+        ? { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: queueKey }
         : { encryption: sqs.QueueEncryption.SQS_MANAGED };
       const deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
         ...encryption,
@@ -411,7 +426,9 @@ export class IdempotentNotifier extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: props.tableDeletionProtection ?? true,
       removalPolicy: RemovalPolicy.RETAIN,
-      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      ...(props.encryptionKey
+        ? { encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED, encryptionKey: props.encryptionKey }
+        : { encryption: dynamodb.TableEncryption.AWS_MANAGED }),
     });
     this.table.addGlobalSecondaryIndex({
       indexName: LEDGER_TABLE.pendingIndex.name,
@@ -479,6 +496,7 @@ export class IdempotentNotifier extends Construct {
       timeout: resolved.functionTimeout,
       memorySize: props.memorySize ?? 512,
       logRetention,
+      logEncryptionKey: props.encryptionKey,
       environment,
     });
     this.senderFunction = sender.fn;
@@ -499,6 +517,7 @@ export class IdempotentNotifier extends Construct {
       timeout: resolved.functionTimeout,
       memorySize: props.memorySize ?? 512,
       logRetention,
+      logEncryptionKey: props.encryptionKey,
       environment,
     });
     this.reclaimerFunction = reclaimer.fn;
@@ -531,7 +550,8 @@ export class IdempotentNotifier extends Construct {
       timeout: resolved.functionTimeout,
       memorySize: props.memorySize ?? 512,
       logRetention,
-      queueEncryptionKey: props.queueEncryptionKey,
+      logEncryptionKey: props.encryptionKey,
+      queueEncryptionKey: queueKey,
     });
     this.statusFunction = this.deliveryStatus.fn;
     this.statusLogGroup = this.deliveryStatus.logGroup;
@@ -549,6 +569,20 @@ export class IdempotentNotifier extends Construct {
       }),
     );
     this.deadLetterQueue.encryptionMasterKey?.grantEncryptDecrypt(sender.fn);
+    // The ledger's key: every function reads and writes rows.
+    for (const fn of [sender.fn, reclaimer.fn, this.statusFunction]) {
+      props.encryptionKey?.grantEncryptDecrypt(fn);
+      if (props.encryptionKey || queueKey) {
+        Validations.of(fn.role ?? fn).acknowledge(
+          ...['kms:GenerateDataKey*', 'kms:ReEncrypt*'].map((action) => ({
+            id: `AwsSolutions-IAM5[Action::${action}]`,
+            reason:
+              'CDK grantEncryptDecrypt on the one customer-managed key given to the notifier; KMS names these action ' +
+              'families with a wildcard (GenerateDataKey, GenerateDataKeyWithoutPlaintext, ...).',
+          })),
+        );
+      }
+    }
     // The reclaimer finds stale claims through the sparse pending index.
     reclaimer.fn.addToRolePolicy(
       new iam.PolicyStatement({
@@ -690,6 +724,7 @@ export class IdempotentNotifier extends Construct {
       throw new Error(`IdempotentNotifier: smsMonthlySpendLimitUsd (${limitUsd}) must be a non-negative number`);
     }
     const resource = new AccountSdkCall(this, 'SmsMonthlySpendLimit', {
+      logEncryptionKey: this.encryptionKey,
       call: {
         service: 'SNS',
         action: 'setSMSAttributes',
@@ -704,6 +739,32 @@ export class IdempotentNotifier extends Construct {
       reason: 'sns:SetSMSAttributes supports no resource-level permissions; the policy allows that one action only.',
     });
   }
+}
+
+/**
+ * Lets CloudWatch Logs use `key` for this account's log groups (the statement its documentation asks for).
+ * A no-op for an imported key, whose policy this stack cannot change.
+ */
+function allowLogsToUse(key: kms.IKey, stack: Stack): void {
+  key.addToResourcePolicy(
+    new iam.PolicyStatement({
+      sid: 'AllowCloudWatchLogsOfThisAccount',
+      principals: [new iam.ServicePrincipal(`logs.${stack.region}.amazonaws.com`)],
+      actions: ['kms:Encrypt*', 'kms:Decrypt*', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:Describe*'],
+      resources: ['*'],
+      conditions: {
+        ArnLike: {
+          'kms:EncryptionContext:aws:logs:arn': stack.formatArn({
+            service: 'logs',
+            resource: 'log-group',
+            resourceName: '*',
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
+        },
+      },
+    }),
+    /* allowNoOp */ true,
+  );
 }
 
 function resolveSettings(props: IdempotentNotifierProps): Resolved {

@@ -1,5 +1,6 @@
 import { ArnFormat, Aws, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
@@ -30,6 +31,11 @@ export interface SmsDeliveryStatusLogsProps {
    * @default - the account setting is not managed by this stack
    */
   readonly successSamplingPercent?: number;
+  /**
+   * KMS key of the custom resources' log groups.
+   * @default - CloudWatch Logs' own encryption
+   */
+  readonly logEncryptionKey?: kms.IKey;
 }
 
 /**
@@ -60,6 +66,7 @@ export class SmsDeliveryStatusLogs extends Construct {
       ] as const
     ).map(([which, name]) => {
       const ensured = new AccountSdkCall(this, `Ensure${which}LogGroup`, {
+        logEncryptionKey: props.logEncryptionKey,
         call: {
           service: 'CloudWatchLogs',
           action: 'createLogGroup',
@@ -87,11 +94,11 @@ export class SmsDeliveryStatusLogs extends Construct {
     });
 
     if (props.successSamplingPercent !== undefined) {
-      this.loggingRole = this.manageAccountLogging(props.successSamplingPercent, names.success);
+      this.loggingRole = this.manageAccountLogging(props.successSamplingPercent, names.success, props.logEncryptionKey);
     }
   }
 
-  private manageAccountLogging(percent: number, successName: string): iam.Role {
+  private manageAccountLogging(percent: number, successName: string, logEncryptionKey: kms.IKey | undefined): iam.Role {
     if (!(Number.isInteger(percent) && percent >= 0 && percent <= 100)) {
       throw new Error(`IdempotentNotifier: smsDeliveryStatusSuccessSamplingPercent (${percent}) must be an integer from 0 to 100`);
     }
@@ -133,6 +140,7 @@ export class SmsDeliveryStatusLogs extends Construct {
     });
 
     const setting = new AccountSdkCall(this, 'AccountLogging', {
+      logEncryptionKey,
       call: {
         service: 'SNS',
         action: 'setSMSAttributes',

@@ -3,7 +3,9 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import type { IdempotentNotifierProps } from '../../lib/notifier';
-import { appWithNag } from './helpers';
+import { BASE_PROPS, appWithNag } from './helpers';
+import { IdempotentNotifier } from '../../lib/notifier';
+import * as kms from 'aws-cdk-lib/aws-kms';
 
 /** Every acknowledgement recorded in the tree: rule id -> reason. */
 function acknowledgements(root: IConstruct): Map<string, string> {
@@ -39,6 +41,14 @@ const variants: Record<string, Partial<IdempotentNotifierProps>> = {
 };
 
 describe('cdk-nag AwsSolutions', () => {
+  it('reports no unacknowledged finding with a customer-managed key', () => {
+    const { app, stack, nag } = appWithNag({ smsDeliveryStatusLogs: true });
+    const key = new kms.Key(stack, 'Key', { enableKeyRotation: true });
+    new IdempotentNotifier(stack, 'Encrypted', { ...BASE_PROPS, encryptionKey: key, smsDeliveryStatusLogs: true });
+    const report = nag.validateScope(app);
+    expect(report.violations.map((v) => v.ruleName)).toEqual([]);
+  });
+
   it.each(Object.entries(variants))('reports no unacknowledged finding (%s)', (_name, props) => {
     const { app, nag } = appWithNag(props);
     const report = nag.validateScope(app);

@@ -1,0 +1,162 @@
+import type { NotificationEvent } from '../../functions/core/notification-event';
+import { emailFromViolations } from '../../lib/email-from';
+
+/** The SES mailbox simulator: SES accepts the message, then reports what the address is named after. */
+export const SES_SIMULATOR = {
+  success: 'success@simulator.amazonses.com',
+  bounce: 'bounce@simulator.amazonses.com',
+  complaint: 'complaint@simulator.amazonses.com',
+} as const;
+
+/** What the check needs to know, from the environment of `npm run test:aws`. */
+export interface AwsCheckOptions {
+  /** Distinguishes this run's stack from every other (lowercase letters and digits, 4-16). */
+  readonly runId: string;
+  /** A From address on an identity verified in SES in the target region. */
+  readonly emailFrom: string;
+  /**
+   * Also send one SMS to this number (E.164; in the SNS SMS sandbox, a verified destination).
+   * @default - no SMS: SMS costs money per message and needs an origination setup in many countries
+   */
+  readonly smsTo?: string;
+  /** Time the events claim to have happened at (ISO-8601); the run's start. */
+  readonly nowIso: string;
+}
+
+/** One message the check sends and what the ledger must end up saying about it. */
+export interface ExpectedMessage {
+  readonly eventId: string;
+  readonly recipientId: string;
+  readonly channel: 'email' | 'sms';
+  /** What this message is meant to prove, for the report. */
+  readonly proves: string;
+  /** Delivery statuses the row may still show on its way (not a failure, not done). */
+  readonly intermediateStatuses: readonly string[];
+  /** The delivery status the row must end with. */
+  readonly finalStatus: string;
+}
+
+/** Everything `run.ts` does, decided up front (and unit-tested offline). */
+export interface AwsCheckPlan {
+  readonly stackName: string;
+  /** `-c` values of the deploy: an isolated, disposable copy. */
+  readonly context: Readonly<Record<string, string>>;
+  /** Messages to put on the queue, in order (an event may be sent twice: the ledger must suppress the copy). */
+  readonly sends: readonly NotificationEvent[];
+  readonly expected: readonly ExpectedMessage[];
+}
+
+const RUN_ID = /^[a-z0-9]{4,16}$/;
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+/** Every reason the options cannot run, each naming its value; empty when they can. */
+export function awsCheckOptionViolations(o: AwsCheckOptions): string[] {
+  const violations = emailFromViolations(o.emailFrom).map((v) => `NOTIFIER_CHECK_EMAIL_FROM: ${v}`);
+  if (!RUN_ID.test(o.runId)) violations.push(`run id (${o.runId}) must be 4 to 16 lowercase letters or digits`);
+  if (o.smsTo !== undefined && !E164.test(o.smsTo)) {
+    violations.push(`NOTIFIER_CHECK_SMS_TO (${o.smsTo}) must be an E.164 phone number (+ and 7 to 15 digits)`);
+  }
+  if (Number.isNaN(Date.parse(o.nowIso))) violations.push(`start time (${o.nowIso}) is not an ISO-8601 time`);
+  return violations;
+}
+
+/** The isolated stack, the events and what each must lead to. Throws on invalid options. */
+export function planAwsCheck(o: AwsCheckOptions): AwsCheckPlan {
+  const violations = awsCheckOptionViolations(o);
+  if (violations.length > 0) throw new Error(`npm run test:aws cannot run:\n - ${violations.join('\n - ')}`);
+  const stackName = `NotifierCheck-${o.runId}`;
+  const event = (suffix: string, recipient: NotificationEvent['recipients'][number]): NotificationEvent => ({
+    eventId: `check-${o.runId}-${suffix}`,
+    occurredAt: o.nowIso,
+    type: 'OrderShipped',
+    templateId: 'order-shipped',
+    messageClass: 'transactional',
+    data: { orderId: `check-${o.runId}`, carrier: 'DHL', trackingNumber: 'CHECK0001' },
+    recipients: [recipient],
+  });
+  const email = (name: keyof typeof SES_SIMULATOR) =>
+    event(name, { recipientId: name, email: SES_SIMULATOR[name], channels: ['email'] });
+  const success = email('success');
+  const sends: NotificationEvent[] = [success, email('bounce'), email('complaint'), success];
+  const expected: ExpectedMessage[] = [
+    {
+      eventId: success.eventId,
+      recipientId: 'success',
+      channel: 'email',
+      proves: 'sent once although queued twice, and SES delivery evidence reached its row',
+      intermediateStatuses: ['Send'],
+      finalStatus: 'Delivery',
+    },
+    {
+      eventId: `check-${o.runId}-bounce`,
+      recipientId: 'bounce',
+      channel: 'email',
+      proves: 'a hard bounce reaches the row',
+      intermediateStatuses: ['Send'],
+      finalStatus: 'Bounce',
+    },
+    {
+      eventId: `check-${o.runId}-complaint`,
+      recipientId: 'complaint',
+      channel: 'email',
+      proves: 'a complaint after delivery reaches the row',
+      intermediateStatuses: ['Send', 'Delivery'],
+      finalStatus: 'Complaint',
+    },
+  ];
+  if (o.smsTo !== undefined) {
+    const sms = event('sms', { recipientId: 'sms', phone: o.smsTo, channels: ['sms'] });
+    sends.push(sms);
+    expected.push({
+      eventId: sms.eventId,
+      recipientId: 'sms',
+      channel: 'sms',
+      proves: 'an SMS is sent and its SNS delivery-status log reaches the row',
+      intermediateStatuses: [],
+      finalStatus: 'SUCCESS',
+    });
+  }
+  return {
+    stackName,
+    context: {
+      'notifier:stackName': stackName,
+      'notifier:emailFrom': o.emailFrom,
+      'notifier:smsEnabled': String(o.smsTo !== undefined),
+      'notifier:smsDeliveryStatusLogs': String(o.smsTo !== undefined),
+      'notifier:pushEnabled': 'false',
+      // A disposable copy: the table must be deletable after the run (it is RETAINed, then deleted by the runner).
+      'notifier:tableDeletionProtection': 'false',
+      'notifier:logRetentionDays': '1',
+      'notifier:dashboardName': `${stackName}-dashboard`,
+    },
+    sends,
+    expected,
+  };
+}
+
+/** `cdk deploy` arguments for the plan (outputs written to `outputsFile`). */
+export function deployArgs(plan: AwsCheckPlan, outputsFile: string): string[] {
+  return [
+    'cdk',
+    'deploy',
+    plan.stackName,
+    '--require-approval',
+    'never',
+    '--no-notices',
+    '--outputs-file',
+    outputsFile,
+    ...Object.entries(plan.context).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+  ];
+}
+
+/** `cdk destroy` arguments for the plan. */
+export function destroyArgs(plan: AwsCheckPlan): string[] {
+  return [
+    'cdk',
+    'destroy',
+    plan.stackName,
+    '--force',
+    '--no-notices',
+    ...Object.entries(plan.context).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+  ];
+}

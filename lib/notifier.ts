@@ -475,6 +475,10 @@ export class IdempotentNotifier extends Construct {
       [ENV.deadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
       [ENV.maxConcurrentSends]: String(props.maxConcurrentSends ?? 16),
       [ENV.maxBodyBytes]: String(props.maxBodyBytes ?? 64 * 1024),
+      // Throttled records are backed off with ChangeMessageVisibility on the queue they came from.
+      [ENV.sourceQueueUrl]: this.queue.queueUrl,
+      // The account's send rate is split between every sender the event source may run and the reclaimer.
+      [ENV.sendRateShares]: String((props.maxConcurrency ?? 10) + 1),
     };
     if (props.smsSenderId) environment[ENV.smsSenderId] = props.smsSenderId;
     if (props.smsOriginationNumber) environment[ENV.smsOriginationNumber] = props.smsOriginationNumber;
@@ -506,6 +510,7 @@ export class IdempotentNotifier extends Construct {
         reportBatchItemFailures: true,
         batchSize: props.batchSize ?? 10,
         maxBatchingWindow: props.maxBatchingWindow,
+        // Also the rate shares (SEND_RATE_SHARES): change both together.
         maxConcurrency: props.maxConcurrency ?? 10,
       }),
     );
@@ -658,6 +663,12 @@ export class IdempotentNotifier extends Construct {
     const fromAddress = emailAddressOf(props.emailFrom);
     // emailFromViolations has checked that the address has a domain.
     const identities = props.sesIdentity ? [props.sesIdentity] : unique([fromAddress, domainOf(fromAddress) ?? fromAddress]);
+    // The e-mail send rate defaults to the account's MaxSendRate, read once per cold start.
+    fn.addToRolePolicy(new iam.PolicyStatement({ sid: 'ReadSesSendingQuota', actions: ['ses:GetAccount'], resources: ['*'] }));
+    Validations.of(fn.role ?? fn).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'ses:GetAccount reads the account sending quota and supports no resource-level permissions; it is the only action on *.',
+    });
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         sid: 'SendEmailAsIdentityWithConfigurationSet',

@@ -61,6 +61,13 @@ describe('function environment', () => {
     expect(JSON.parse(env[ENV.messageClasses] ?? '')).toEqual([extraClass]);
   });
 
+  it('names the source queue (throttled records are backed off on it) and splits the send rate over every sender and the reclaimer', () => {
+    const env = runtimeEnv({ maxConcurrency: 4 });
+    expect(env[ENV.sourceQueueUrl]).toMatch(/^dummy-/);
+    expect(env[ENV.sendRateShares]).toBe('5');
+    expect(loadSenderConfig(env)).toMatchObject({ sourceQueueUrl: env[ENV.sourceQueueUrl], sendRateShares: 5 });
+  });
+
   it('derives the timing variables from the construct props', () => {
     const env = runtimeEnv({});
     expect(env).toMatchObject({

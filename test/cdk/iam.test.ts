@@ -83,7 +83,7 @@ describe.each(['senderFunction', 'reclaimerFunction'] as const)('%s role', (whic
     expect(resources).toContain(`":configuration-set/",{"Ref":"${logicalId(n.configurationSet)}"}`);
     expect(resources).not.toContain('identity/*');
     expect(send?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': TEST_EMAIL_FROM } });
-    expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('ses:'))).toEqual(['ses:SendEmail']);
+    expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('ses:')).sort()).toEqual(['ses:GetAccount', 'ses:SendEmail']);
   });
 
   it('allows sns:Publish to phone numbers without granting any topic', () => {
@@ -121,7 +121,15 @@ describe.each(['senderFunction', 'reclaimerFunction'] as const)('%s role', (whic
       },
     ]);
     expect(statements.flatMap(actionsOf).filter((a) => a.includes('*'))).toEqual([]);
-    expect(statements.every((s) => s.Effect === 'Allow' && s.Resource !== '*')).toBe(true);
+    expect(statements.every((s) => s.Effect === 'Allow')).toBe(true);
+    // The one action on "*": SES has no resource for the account's sending quota.
+    expect(statements.filter((s) => s.Resource === '*').map((s) => [s.Sid, s.Action])).toEqual([['ReadSesSendingQuota', 'ses:GetAccount']]);
+  });
+
+  it('may read the SES sending quota (the default e-mail send rate), nothing else of the account', () => {
+    expect(withAction(statements, 'ses:GetAccount')).toEqual([
+      { Sid: 'ReadSesSendingQuota', Effect: 'Allow', Action: 'ses:GetAccount', Resource: '*' },
+    ]);
   });
 });
 
@@ -153,6 +161,13 @@ describe('role differences', () => {
       },
     ]);
     expect(statementsOf(stack, 'reclaimerFunction').flatMap(actionsOf).filter((a) => a.startsWith('sqs:'))).toEqual([]);
+  });
+
+  it('lets only the sender back a throttled record off (ChangeMessageVisibility on its queue)', () => {
+    expect(withAction(statementsOf(stack, 'senderFunction'), 'sqs:ChangeMessageVisibility')[0]?.Resource).toEqual({
+      'Fn::GetAtt': [logicalId(n.queue), 'Arn'],
+    });
+    expect(withAction(statementsOf(stack, 'reclaimerFunction'), 'sqs:ChangeMessageVisibility')).toEqual([]);
   });
 
   it('lets only the sender consume the queue', () => {

@@ -98,6 +98,7 @@ function runtimeEnvironment(which: Which): Record<string, string> {
     [ENV.tableName]: db.tableName,
     [ENV.deadLetterQueueUrl]: `${sqs.endpoint}/123456789012/notifier-dlq`,
     [ENV.sesConfigurationSet]: 'notifier-smoke',
+    [ENV.sourceQueueUrl]: `${sqs.endpoint}/123456789012/notifier-queue`,
   };
   return Object.fromEntries(
     Object.entries(functions[which].environment).map(([name, value]) => {

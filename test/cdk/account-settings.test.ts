@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AccountSdkCall } from '../../lib/account-settings';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AccountSdkCall, AWS_CALL_HANDLER_DIR } from '../../lib/account-settings';
 import { logicalId, propertiesOf, resourcesOfType, synth } from './helpers';
 
 const managed = synth({ smsMonthlySpendLimitUsd: 20, smsDeliveryStatusLogs: true, smsDeliveryStatusSuccessSamplingPercent: 100 });
@@ -48,6 +50,18 @@ describe('account-setting custom resources', () => {
       EnsureSuccessLogGroup: [...logs, 'logs:CreateLogGroup'],
       EnsureFailureLogGroup: [...logs, 'logs:CreateLogGroup'],
     });
+  });
+
+  it("runs the pinned aws-cdk-lib's AwsCustomResource handler, which reads the Create and Update calls we render", () => {
+    const handler = readFileSync(join(AWS_CALL_HANDLER_DIR, 'index.js'), 'utf8');
+    for (const property of ['ResourceProperties.Create', 'ResourceProperties.Update', 'ResourceProperties.InstallLatestAwsSdk']) {
+      expect(handler).toContain(property);
+    }
+    for (const call of calls) {
+      const props = propertiesOf(managed.template, call.resource);
+      expect(Object.keys(props).sort()).toEqual(['Create', 'InstallLatestAwsSdk', 'ServiceToken', 'Update']);
+      expect(props['Delete']).toBeUndefined();
+    }
   });
 
   it('uses no managed policy and no CDK singleton provider', () => {

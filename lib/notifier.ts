@@ -18,6 +18,7 @@ import { LEDGER_TABLE } from '../functions/core/ledger-table';
 import type { MessageClass } from '../functions/core/message-class';
 import { ENV, loadSenderConfig } from '../functions/core/sender-config';
 import { timingViolations } from '../functions/core/timing-invariants';
+import { DEFAULT_BACKOFF } from '../functions/core/visibility-backoff';
 import { loadReclaimerLimits } from '../functions/reclaimer/reclaimer-config';
 import { type AlarmName, NotifierAlarms, type NotifierAlarmOptions } from './notifier-alarms';
 import { NotifierDashboard } from './notifier-dashboard';
@@ -164,8 +165,9 @@ export interface IdempotentNotifierProps {
    */
   readonly deadLetterQueueRetention?: Duration;
   /**
-   * Receives before a message moves to the dead-letter queue (at least 5).
-   * @default 10
+   * Receives before a message moves to the dead-letter queue (at least 5, and enough that a message
+   * throttled for 24 hours still has receives left: about 80 with the built-in throttle backoff).
+   * @default 100
    */
   readonly maxReceiveCount?: number;
   /**
@@ -792,7 +794,7 @@ function resolveSettings(props: IdempotentNotifierProps): Resolved {
     queueRetention: existing?.retentionPeriod ?? props.queueRetention ?? Duration.days(4),
     deadLetterQueueRetention:
       existing?.deadLetterRetentionPeriod ?? props.deadLetterQueueRetention ?? Duration.days(14),
-    maxReceiveCount: existing?.maxReceiveCount ?? props.maxReceiveCount ?? 10,
+    maxReceiveCount: existing?.maxReceiveCount ?? props.maxReceiveCount ?? 100,
   };
 }
 
@@ -812,6 +814,9 @@ function assertSafe(r: Resolved, otherViolations: readonly string[]): void {
       retentionSeconds: r.queueRetention.toSeconds(),
       deadLetterRetentionSeconds: r.deadLetterQueueRetention.toSeconds(),
       replayWindowSeconds: r.replayWindow.toSeconds(),
+      // The sender backs throttled records off with the built-in steps (no THROTTLE_BACKOFF_* is set).
+      maxReceiveCount: r.maxReceiveCount,
+      backoff: DEFAULT_BACKOFF,
     },
   }));
   if (!(Number.isInteger(r.maxReceiveCount) && r.maxReceiveCount >= MIN_MAX_RECEIVE_COUNT)) {

@@ -37,7 +37,7 @@ describe('cdk.json context', () => {
       claimTimeout: Duration.seconds(120),
       visibilityTimeout: Duration.seconds(180),
       ledgerRetention: Duration.days(30),
-      maxReceiveCount: 10,
+      maxReceiveCount: 100,
     });
     expect(() => buildFromContext()).not.toThrow();
   });

@@ -52,6 +52,18 @@ describe('synth-time invariants: a bad configuration throws naming both values',
     expect(errorOf({ ledgerRetention: Duration.hours(30 * 24 + 12) })).toMatch(/ledger retention \(2635200s\) must be a whole number of days/);
   });
 
+  it('fails if a message throttled for 24 hours would reach the dead-letter queue unsent', () => {
+    expect(errorOf({ maxReceiveCount: 79 })).toMatch(
+      /maxReceiveCount \(79\) with throttle backoff base 10s, cap 2400s waits at least \d+s before the DLQ, less than the 86400s/,
+    );
+  });
+
+  it('fails if the queue would delete a throttled message before it can reach the dead-letter queue', () => {
+    expect(errorOf({ queueRetention: Duration.days(2), deadLetterQueueRetention: Duration.days(7) })).toMatch(
+      /queue retention \(172800s\) must exceed the longest throttle backoff over maxReceiveCount 100/,
+    );
+  });
+
   it('lists every violation at once', () => {
     const message = errorOf({ maxReceiveCount: 1, sendTimeout: Duration.seconds(40) });
     expect(message).toMatch(/send timeout \(40000ms\)/);
@@ -89,7 +101,8 @@ describe('synth-time invariants: a bad configuration throws naming both values',
         // Highest send timeout that still leaves the reclaimer 1s of work (30s - 2s margin - 1s).
         sendTimeout: Duration.millis(27_000),
         visibilityTimeout: Duration.seconds(180),
-        maxReceiveCount: 5,
+        // Fewest receives with which 24 h of throttling (built-in backoff 10 s to 40 min) still ends before the DLQ.
+        maxReceiveCount: 80,
         ledgerRetention: Duration.days(25),
       }),
     ).not.toThrow();

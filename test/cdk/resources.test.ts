@@ -21,7 +21,7 @@ describe('queue and dead-letter queue', () => {
       SqsManagedSseEnabled: true,
       MessageRetentionPeriod: Duration.days(4).toSeconds(),
       VisibilityTimeout: 180,
-      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(n.deadLetterQueue), 'Arn'] }, maxReceiveCount: 10 },
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(n.deadLetterQueue), 'Arn'] }, maxReceiveCount: 100 },
     });
   });
 
@@ -52,15 +52,15 @@ describe('queue and dead-letter queue', () => {
 
   it('takes retention, receive count and visibility from props', () => {
     const t = synth({
-      queueRetention: Duration.days(2),
+      queueRetention: Duration.days(3),
       deadLetterQueueRetention: Duration.days(7),
-      maxReceiveCount: 6,
+      maxReceiveCount: 90,
       visibilityTimeout: Duration.minutes(5),
     });
     t.template.hasResourceProperties('AWS::SQS::Queue', {
-      MessageRetentionPeriod: Duration.days(2).toSeconds(),
+      MessageRetentionPeriod: Duration.days(3).toSeconds(),
       VisibilityTimeout: 300,
-      RedrivePolicy: Match.objectLike({ maxReceiveCount: 6 }),
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: 90 }),
     });
     t.template.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: Duration.days(7).toSeconds() });
   });
@@ -87,7 +87,7 @@ describe('queue and dead-letter queue', () => {
         visibilityTimeout: Duration.minutes(3),
         retentionPeriod: Duration.days(4),
         deadLetterRetentionPeriod: Duration.days(14),
-        maxReceiveCount: 8,
+        maxReceiveCount: 100,
       },
     });
     expect(notifier.queue).toBe(queue);

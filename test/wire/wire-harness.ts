@@ -6,6 +6,7 @@ import { ledgerClientConfig } from '../../functions/adapters/ledger-client-confi
 import { sendClientConfig } from '../../functions/adapters/send-clients';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
+import type { RecordDeferral } from '../../functions/core/record-deferral';
 import type { SendRateGovernor } from '../../functions/core/send-rate-governor';
 import { startLocalSes, type LocalSes, type LocalSesOptions } from '../../local/aws/local-ses';
 import { startLocalSns, type LocalSns, type LocalSnsOptions } from '../../local/aws/local-sns-server';
@@ -32,8 +33,11 @@ export interface WireRig {
   readonly ses: LocalSes;
   readonly sns: LocalSns;
   readonly ledger: DynamoDbLedger;
-  /** A sender over this rig; each call builds a fresh one (a new execution environment). */
-  sender(clock?: ControlledClock, governor?: SendRateGovernor): SenderHarness;
+  /**
+   * A sender over this rig; each call builds a fresh one (a new execution environment).
+   * `deferral` backs paced records off. @default none
+   */
+  sender(clock?: ControlledClock, governor?: SendRateGovernor, deferral?: RecordDeferral): SenderHarness;
   /** Accepted sends for `key` at the local providers. */
   accepted(key: string): number;
   stop(): Promise<void>;
@@ -63,7 +67,7 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
     ses,
     sns,
     ledger,
-    sender(clock, governor) {
+    sender(clock, governor, deferral) {
       const sesClient = new SESv2Client({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: sesProxy.endpoint });
       const snsClient = new SNSClient({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: snsProxy.endpoint });
       clients.push(sesClient, snsClient);
@@ -73,6 +77,7 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
         clock,
         sendTimeoutMs: WIRE_SEND_TIMEOUT_MS,
         governor,
+        deferral,
         providers: { email: new SesEmailProvider(sesClient, { fromAddress: 'orders@shop.test' }), sms: snsProvider, push: snsProvider },
       });
     },

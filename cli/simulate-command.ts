@@ -1,6 +1,9 @@
 import { formatReport } from '../local/simulation-report';
 import { parseSimulateArgs, SIMULATE_USAGE, UsageError } from '../local/simulate-options';
 import { runSimulation } from '../local/simulate';
+import { wireVerdictHolds } from '../local/aws/wire-verdict';
+import { runWireSimulation } from '../local/wire-simulation';
+import { formatWireReport } from '../local/wire-simulation-report';
 
 /** Where the command writes; injectable for tests. */
 export interface SimulateCommandIo {
@@ -28,6 +31,19 @@ export async function run(argv: string[], io: SimulateCommandIo = {}): Promise<n
     return 0;
   }
   const interactive = !parsed.json && process.stderr.isTTY;
+  if (parsed.wire) {
+    const report = await runWireSimulation({
+      ...parsed.wire,
+      onProgress: (p) => {
+        const line = `injected ${p.injected}/${p.total}, in queue ${p.inQueue}, sent ${p.sent}, ${Math.round(p.elapsedMs / 1000)} s`;
+        if (interactive) err(`\r${line}   `);
+        else if (!parsed.json) err(`${line}\n`);
+      },
+    });
+    if (interactive) err('\n');
+    out(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatWireReport(report)}\n`);
+    return wireVerdictHolds(report.verdict) ? 0 : 1;
+  }
   let lastLine = '';
   const report = await runSimulation({
     ...parsed.options,

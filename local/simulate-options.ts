@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { NO_FAULTS, type FaultRates } from './fault-plan';
 import { SENDER_NAMES, type SenderName } from './senders/sender-under-test';
 import type { SimulationOptions } from './simulate';
+import { wireFaults } from './aws/wire-fault-plan';
+import type { WireSimulationOptions } from './wire-simulation';
 
 /** The four crash points, as named on the command line. */
 export const CRASH_POINTS = {
@@ -44,6 +46,11 @@ faults (rates are per opportunity, 0..1; each kind fires at most once per messag
   --provider-rejections <r>   provider rejects permanently (default ${DEFAULT_CHAOS.providerReject})
   --dynamodb-throttling <r>   ledger request throttled after SDK retries (default ${DEFAULT_CHAOS.dynamoThrottle})
   --no-faults                 all rates 0
+on the wire (--wire): the Lambda sender with real SDK clients behind a fault-injecting proxy, a real
+SQS emulator and local SES v2 / SNS servers; judged from the providers' own counts
+  --wire                      run at the protocol level instead of through the ports
+  --wire-faults <rate>        rate of each wire fault per request (lost/delayed/reset/5xx on DynamoDB;
+                              refusal, rejection, accepted-then-500, hang, lost answer at the providers) (default 0.01)
 output
   --json                      the full report as JSON
   --outbox <file>             keep every provider call in this JSON-lines file
@@ -61,6 +68,8 @@ export interface ParsedSimulateArgs {
   readonly help: boolean;
   readonly json: boolean;
   readonly options: SimulationOptions;
+  /** Set with --wire: run at the protocol level. @default undefined (port level) */
+  readonly wire?: WireSimulationOptions;
 }
 
 /** Parses `notifier simulate` arguments into simulation options. */
@@ -86,6 +95,8 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
         'provider-rejections': { type: 'string' },
         'dynamodb-throttling': { type: 'string' },
         'no-faults': { type: 'boolean', default: false },
+        wire: { type: 'boolean', default: false },
+        'wire-faults': { type: 'string' },
         json: { type: 'boolean', default: false },
         outbox: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -138,6 +149,20 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
     ...defined('maxReceiveCount', int('max-receive-count', values['max-receive-count'], 1, 1000)),
     ...defined('outboxFile', values.outbox),
   };
+  if (values.wire) {
+    const wireRate = values['no-faults'] ? 0 : rate('wire-faults', values['wire-faults'], 0.01);
+    const wire: WireSimulationOptions = {
+      faults: wireFaults(wireRate),
+      ...defined('events', options.events),
+      ...defined('duplicateRate', options.duplicateRate),
+      ...defined('seed', options.seed),
+      ...defined('concurrency', options.concurrency),
+      ...defined('batchSize', options.batchSize),
+      ...defined('sendsPerInvocation', options.sendsPerInvocation),
+      ...defined('maxReceiveCount', options.maxReceiveCount),
+    };
+    return { help: values.help, json: values.json, options, wire };
+  }
   return { help: values.help, json: values.json, options };
 }
 

@@ -244,8 +244,13 @@ class DeliveryAttempt {
     if (!this.plan.outcome.ok) throw new Error('send() called for a message that cannot be sent');
     const request = this.plan.outcome.request;
     const provider = this.ctx.providers[request.message.channel];
+    const latestStart = this.ctx.latestSendStartMs?.() ?? Date.now() + this.ctx.sendTimeoutMs;
+    if (Date.now() > latestStart) {
+      // Slow ledger writes ate the invocation: a call now could outlive it, leaving a send nobody recorded.
+      await this.release(claim, { reason: 'transient', detail: 'OutOfTime: too little of the invocation left to send and record', lastAmbiguousAt });
+      return { settled: false, why: 'out-of-time' };
+    }
     if (this.ctx.governor) {
-      const latestStart = this.ctx.latestSendStartMs?.() ?? Date.now() + this.ctx.sendTimeoutMs;
       if (!(await this.ctx.governor.acquire(request.message.channel, latestStart))) {
         this.count(METRIC.RateLimitedDeferral);
         await this.release(claim, { reason: 'transient', detail: 'RateLimited: no send slot before the invocation ends', lastAmbiguousAt });
@@ -312,7 +317,7 @@ class DeliveryAttempt {
   }
 
   private async release(claim: Claim, release: Release): Promise<void> {
-    await this.ctx.ledger.release(claim, release, this.ctx.clock());
+    await persistently(() => this.ctx.ledger.release(claim, release, this.ctx.clock()));
     this.held = undefined;
   }
 
@@ -339,7 +344,7 @@ class DeliveryAttempt {
 
   private async finish(claim: Claim, outcome: TerminalOutcome): Promise<MessageResult> {
     const now = this.ctx.clock();
-    if (await this.ctx.ledger.complete(claim, outcome, now, ttlSeconds(now, this.ctx.timing))) {
+    if (await persistently(() => this.ctx.ledger.complete(claim, outcome, now, ttlSeconds(now, this.ctx.timing)))) {
       this.held = undefined;
       return { settled: true, state: outcome.state, via: 'this-attempt' };
     }
@@ -387,3 +392,23 @@ const TRANSIENT_CAUSE_METRIC: Readonly<Record<TransientCause, MetricName | undef
   unavailable: undefined,
   unrecognised: METRIC.ProviderErrorUnrecognised,
 };
+
+/** Rounds of an outcome write, each already retried by the SDK, before the attempt gives up. */
+const OUTCOME_WRITE_ROUNDS = 3;
+
+/**
+ * An outcome or release write is what turns a send this attempt knows about into a fact on the row;
+ * if it is lost, the next delivery can only see a claim whose owner died, an ambiguity nobody had.
+ * Every such write is fenced on our own claim and safe to repeat after its own success, so it is
+ * retried in a few more rounds (100 ms, 200 ms apart) before the error is let through.
+ */
+async function persistently<T>(write: () => Promise<T>): Promise<T> {
+  for (let round = 1; ; round += 1) {
+    try {
+      return await write();
+    } catch (error) {
+      if (round >= OUTCOME_WRITE_ROUNDS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (round - 1)));
+    }
+  }
+}

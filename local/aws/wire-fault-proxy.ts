@@ -28,6 +28,14 @@ export interface ProxiedRequest extends WireRequest {
   readonly fault: WireFault['kind'] | 'none';
   /** Whether the service received the request (it may have acted on it). */
   readonly reachedService: boolean;
+  /** When the request arrived (epoch ms). */
+  readonly at: number;
+  /**
+   * Whether the client received the service's own answer in full. False when a fault replaced or
+   * dropped it, and also when the client gave up first (its own timeout on a slow answer): then the
+   * service may have acted without the client knowing. Undefined until the exchange ends.
+   */
+  serviceAnswerDelivered?: boolean;
 }
 
 export interface WireFaultProxy {
@@ -69,11 +77,19 @@ export async function startWireFaultProxy(options: WireFaultProxyOptions): Promi
       const wire = wireRequestOf(options.service, req.method ?? 'GET', req.url ?? '/', req.headers, body.toString('utf8'));
       const fault = decide(wire);
       const reachedService = fault === undefined || !['reset-before', 'error-before'].includes(fault.kind);
-      requests.push({ ...wire, fault: fault?.kind ?? 'none', reachedService });
+      const record: ProxiedRequest = { ...wire, fault: fault?.kind ?? 'none', reachedService, at: Date.now() };
+      requests.push(record);
+      record.serviceAnswerDelivered = false;
       if (fault?.kind === 'reset-before') return req.socket.destroy();
       if (fault?.kind === 'error-before') return answer(res, fault.response);
       forward(req, body, (upstream) => {
-        if (!fault) return answer(res, upstream);
+        if (!fault) {
+          if (res.destroyed || req.socket.destroyed) return; // the client gave up before the answer came
+          res.on('finish', () => {
+            record.serviceAnswerDelivered = true;
+          });
+          return answer(res, upstream);
+        }
         switch (fault.kind) {
           case 'lose-response':
             return req.socket.destroy();

@@ -1,5 +1,4 @@
 import type { LedgerState } from '../../functions/core/ledger-record';
-import type { ProviderRequestRecord } from './wire-fault-plan';
 
 /** What the provider-side evidence says of one run, judged independently of the sender's metrics. */
 export interface WireVerdict {
@@ -23,8 +22,14 @@ export interface WireVerdict {
   readonly examples: Readonly<Record<'duplicate' | 'lost' | 'unknown' | 'failed', readonly string[]>>;
 }
 
-/** The faults after which the provider may have acted without the sender learning it. */
-const REACHED_WITHOUT_ANSWER = new Set(['providerAcceptedThen500', 'providerHang', 'providerLostAnswer']);
+/** One send request as the proxy saw it. */
+export interface ProviderRequestFate {
+  readonly key: string;
+  /** It reached the provider and its own answer never got back to the sender (a fault, or the sender's own timeout). */
+  readonly reachedWithoutAnswer: boolean;
+  /** The provider rejected the recipient or the content (a documented permanent error). */
+  readonly rejected: boolean;
+}
 
 /**
  * Judges a run from the providers' own counts and the proxy's record of every send request:
@@ -36,13 +41,13 @@ export function judgeWireRun(input: {
   readonly deliverableKeys: Iterable<string>;
   readonly acceptedPerKey: ReadonlyMap<string, number>;
   readonly finalStates: ReadonlyMap<string, LedgerState>;
-  readonly providerRequests: readonly ProviderRequestRecord[];
+  readonly providerRequests: readonly ProviderRequestFate[];
 }): WireVerdict {
   const reachedWithoutAnswer = new Map<string, number>();
   const rejected = new Set<string>();
   for (const request of input.providerRequests) {
-    if (REACHED_WITHOUT_ANSWER.has(request.fault)) reachedWithoutAnswer.set(request.key, (reachedWithoutAnswer.get(request.key) ?? 0) + 1);
-    if (request.fault === 'providerRejection') rejected.add(request.key);
+    if (request.reachedWithoutAnswer) reachedWithoutAnswer.set(request.key, (reachedWithoutAnswer.get(request.key) ?? 0) + 1);
+    if (request.rejected) rejected.add(request.key);
   }
   const states: Record<LedgerState | 'missing', number> = { PENDING: 0, SENT: 0, FAILED: 0, UNKNOWN: 0, missing: 0 };
   const examples = { duplicate: [] as string[], lost: [] as string[], unknown: [] as string[], failed: [] as string[] };

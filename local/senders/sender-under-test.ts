@@ -34,12 +34,13 @@ export interface SimulationTiming {
  * (AWS recommends visibility >= 6 x function timeout for the poller; safety does not rely on it.)
  */
 export const SCALED_TIMING: SimulationTiming = {
-  // The sender starts a delivery only with send timeout + 2 s left (its ledger-write allowance),
-  // so the function timeout leaves 2.5 s of each invocation for starting deliveries.
-  functionTimeoutMs: 5_000,
-  claimTimeoutMs: 5_500,
+  // The sender starts a delivery only with send timeout + 3 s left (its ledger-write allowance,
+  // two ledger request timeouts), so the function timeout leaves 2.5 s of each invocation for
+  // starting deliveries.
+  functionTimeoutMs: 6_000,
+  claimTimeoutMs: 6_500,
   sendTimeoutMs: 500,
-  visibilityTimeoutMs: 6_000,
+  visibilityTimeoutMs: 7_000,
   retentionMs: 30 * 86_400_000,
 };
 

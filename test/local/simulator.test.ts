@@ -22,12 +22,12 @@ const EVERY_FAULT: FaultRates = {
   dynamoThrottle: 0.02,
 };
 
-/** Shorter than the simulator's default, still claim > function timeout > send timeout + the sender's 2 s allowance. */
+/** Shorter than the simulator's default, still claim > function timeout > send timeout + the sender's 3 s ledger allowance. */
 const TEST_TIMING: SimulationTiming = {
-  functionTimeoutMs: 3_500,
-  claimTimeoutMs: 4_000,
+  functionTimeoutMs: 6_000,
+  claimTimeoutMs: 6_500,
   sendTimeoutMs: 300,
-  visibilityTimeoutMs: 4_500,
+  visibilityTimeoutMs: 7_000,
   retentionMs: 30 * 86_400_000,
 };
 

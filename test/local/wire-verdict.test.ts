@@ -6,7 +6,7 @@ const judge = (overrides: Partial<Parameters<typeof judgeWireRun>[0]>) =>
     deliverableKeys: ['a'],
     acceptedPerKey: new Map([['a', 1]]),
     finalStates: new Map([['a', 'SENT']]),
-    providerRequests: [{ key: 'a', fault: 'none' }],
+    providerRequests: [{ key: 'a', reachedWithoutAnswer: false, rejected: false }],
     ...overrides,
   });
 
@@ -15,12 +15,12 @@ describe('wire verdict: judged from the providers\' counts, not the sender\'s', 
     expect(wireVerdictHolds(judge({}))).toBe(true);
   });
 
-  it('a second send explained by an earlier request that reached the provider without an answer is allowed, and counted', () => {
+  it('a second send explained by an earlier request that reached the provider without its answer reaching the sender is allowed, and counted', () => {
     const v = judge({
       acceptedPerKey: new Map([['a', 2]]),
       providerRequests: [
-        { key: 'a', fault: 'providerHang' },
-        { key: 'a', fault: 'none' },
+        { key: 'a', reachedWithoutAnswer: true, rejected: false },
+        { key: 'a', reachedWithoutAnswer: false, rejected: false },
       ],
     });
     expect(v).toMatchObject({ unexplainedDuplicates: 0, explainedDuplicates: 1 });
@@ -30,9 +30,9 @@ describe('wire verdict: judged from the providers\' counts, not the sender\'s', 
     const v = judge({
       acceptedPerKey: new Map([['a', 2]]),
       providerRequests: [
-        { key: 'a', fault: 'providerRefusal' },
-        { key: 'a', fault: 'none' },
-        { key: 'a', fault: 'none' },
+        { key: 'a', reachedWithoutAnswer: false, rejected: false },
+        { key: 'a', reachedWithoutAnswer: false, rejected: false },
+        { key: 'a', reachedWithoutAnswer: false, rejected: false },
       ],
     });
     expect(v).toMatchObject({ unexplainedDuplicates: 1, examples: { duplicate: ['a'] } });
@@ -51,10 +51,10 @@ describe('wire verdict: judged from the providers\' counts, not the sender\'s', 
         ['p', 'PENDING'],
       ]),
       providerRequests: [
-        { key: 'u', fault: 'providerRefusal' },
-        { key: 'u2', fault: 'providerAcceptedThen500' },
-        { key: 'f', fault: 'providerRejection' },
-        { key: 'f2', fault: 'providerRefusal' },
+        { key: 'u', reachedWithoutAnswer: false, rejected: false },
+        { key: 'u2', reachedWithoutAnswer: true, rejected: false },
+        { key: 'f', reachedWithoutAnswer: false, rejected: true },
+        { key: 'f2', reachedWithoutAnswer: false, rejected: false },
       ],
     });
     expect(v).toMatchObject({ unknownWithoutAmbiguity: 1, failedWithoutRejection: 1, lost: 2 });

@@ -8,8 +8,8 @@ import type { LedgerWrite } from '../../local/aws/wire-operation';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { failedIds } from '../support/sender-harness';
-import { sqsRecord } from '../support/sqs-event';
-import { faultFirst, startWireRig, type WireRig } from './wire-harness';
+import { lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-event';
+import { faultFirst, startWireRig, WIRE_SEND_TIMEOUT_MS, type WireRig } from './wire-harness';
 
 const db = useTestLedger();
 let rig: WireRig;
@@ -83,6 +83,43 @@ describe('every ledger write is safe to retry after its own success, on the wire
     // No wait for the claim timeout, and no "owner died" ambiguity: nothing was sent.
     expect(failedIds(await sender.invoke(sqsRecord(body)))).toEqual([]);
     expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT' });
+    expect(rig.accepted(key)).toBe(1);
+    expect(sender.metrics.get(METRIC.GaveUpAfterAmbiguity)).toBe(0);
+  });
+
+  it.each(['complete', 'release'] as const)(
+    'a %s whose every SDK attempt lost its response is written again, so no ambiguity is left behind',
+    async (write) => {
+      const eventId = `evt-wire-${write}-all-attempts-lost`;
+      const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+      const body = JSON.stringify(loginCodeEvent({ eventId, messageClass: 'otp' }));
+      const sender = rig.sender();
+      if (write === 'release') rig.snsProxy.setDecider(faultFirst(isPublish, throttle()));
+      rig.dynamoProxy.setDecider(faultFirst((r) => r.ledgerWrite === write, { kind: 'lose-response' }, LEDGER_MAX_ATTEMPTS));
+      await sender.invoke(sqsRecord(body));
+      expect(sender.metrics.get(METRIC.LedgerError)).toBe(0);
+      expect(await db.ledger.get(key)).toMatchObject(write === 'complete' ? { state: 'SENT' } : { state: 'PENDING', lastRelease: 'transient' });
+      if (write === 'release') expect(failedIds(await sender.invoke(sqsRecord(body)))).toEqual([]);
+      expect(rig.accepted(key)).toBe(1);
+      expect(sender.metrics.get(METRIC.ResentAfterAmbiguity)).toBe(0);
+    },
+  );
+
+  it('a delivery whose claim was slow past the point where a send could still be recorded hands the claim back unsent', async () => {
+    const eventId = 'evt-wire-slow-claim-out-of-time';
+    const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    const body = JSON.stringify(loginCodeEvent({ eventId, messageClass: 'marketing' }));
+    const sender = rig.sender();
+    rig.dynamoProxy.setDecider(faultFirst((r) => r.ledgerWrite === 'claim', LEDGER_FAULTS['response delayed past the client timeout']!));
+    // Just enough time to start (send timeout + two ledger request timeouts), not after a slow claim.
+    const deadline = Date.now() + WIRE_SEND_TIMEOUT_MS + 2 * LEDGER_REQUEST_TIMEOUT_MS + 150;
+    const record = sqsRecord(body);
+    const answer = await sender.handler(sqsEvent(record), { ...lambdaContext(), getRemainingTimeInMillis: () => deadline - Date.now() });
+    expect(failedIds(answer)).toEqual([record.messageId]);
+    expect(rig.accepted(key)).toBe(0);
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
+
+    expect(failedIds(await sender.invoke(sqsRecord(body)))).toEqual([]);
     expect(rig.accepted(key)).toBe(1);
     expect(sender.metrics.get(METRIC.GaveUpAfterAmbiguity)).toBe(0);
   });

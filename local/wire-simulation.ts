@@ -1,0 +1,249 @@
+import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { LEDGER_REQUEST_TIMEOUT_MS } from '../functions/adapters/ledger-client-config';
+import { ensureLedgerTable } from '../functions/adapters/ledger-table-setup';
+import type { LedgerState } from '../functions/core/ledger-record';
+import { silentLog, type LogPort } from '../functions/core/log-port';
+import { METRIC } from '../functions/core/metric-names';
+import { InMemoryMetrics } from '../functions/core/metrics-recorder';
+import { loadSenderConfig } from '../functions/core/sender-config';
+import { BUILT_IN_TEMPLATES } from '../functions/core/templates';
+import { planMessages } from '../functions/sender/message-plan';
+import { startLocalAws } from './aws/local-aws';
+import { applyEnvironment } from './aws/process-environment';
+import { queueDepth, queueIsEmpty } from './aws/queue-inspection';
+import { SqsEventSource } from './aws/sqs-event-source';
+import { startWireFaultProxy } from './aws/wire-fault-proxy';
+import { ledgerKeyOf, providerKeyOf, WireFaultPlan, wireFaults, type WireFaultKind, type WireFaultRates } from './aws/wire-fault-plan';
+import { judgeWireRun, type WireVerdict } from './aws/wire-verdict';
+import { createLambdaWiring } from './lambda-wiring';
+import { ReclaimerTimer } from './reclaimer-timer';
+import { scanLedger } from './senders/this-sender';
+import { generateWorkload } from './workload';
+
+/** Knobs of one wire-level simulation. */
+export interface WireSimulationOptions {
+  /** Queue messages, duplicates included. @default 1000 */
+  readonly events?: number;
+  /** @default 0.3 */
+  readonly duplicateRate?: number;
+  /** @default 1 */
+  readonly seed?: number;
+  /** The event source's maximum concurrency. @default 16 */
+  readonly concurrency?: number;
+  /** @default 10 */
+  readonly batchSize?: number;
+  /** MAX_CONCURRENT_SENDS inside one invocation. @default 4 */
+  readonly sendsPerInvocation?: number;
+  /** @default 100 (the stack's default) */
+  readonly maxReceiveCount?: number;
+  /** Per-request fault rates. @default every kind at 0.01 */
+  readonly faults?: Partial<WireFaultRates>;
+  /** @default silent */
+  readonly log?: LogPort;
+  /** About once a second. */
+  readonly onProgress?: (progress: { readonly injected: number; readonly total: number; readonly inQueue: number; readonly sent: number; readonly elapsedMs: number }) => void;
+}
+
+/** What one wire-level run did and how it is judged. */
+export interface WireSimulationReport {
+  readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'faults'>> & { readonly faults: WireFaultRates };
+  readonly verdict: WireVerdict;
+  /** Messages the workload plans as FAILED (an unusable address), and how many of them any provider accepted. */
+  readonly plannedFailures: { readonly messages: number; readonly failed: number; readonly accepted: number };
+  readonly injected: Readonly<Record<WireFaultKind, number>>;
+  readonly requests: { readonly dynamodb: number; readonly sesv2: number; readonly sns: number };
+  readonly metrics: Readonly<Record<string, number>>;
+  readonly deadLettered: number;
+  readonly invocations: number;
+  readonly reclaimerRuns: number;
+  readonly wallMs: number;
+  /** For up to 5 keys the verdict names: every request of theirs through the proxies, in order. */
+  readonly traces: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * Timeouts scaled down (Lambda: 30 s function, 120 s claim) so redeliveries take seconds; the
+ * invariants between them hold as in the stack. The transactional class's evidence wait is scaled
+ * from 300 s to 3 s the same way.
+ */
+const WIRE_ENVIRONMENT = {
+  FUNCTION_TIMEOUT_SECONDS: '10',
+  CLAIM_TIMEOUT_SECONDS: '11',
+  SEND_TIMEOUT_MS: '800',
+  LEDGER_RETENTION_DAYS: '30',
+  DELIVERY_MODE: 'aws',
+  EMAIL_FROM: 'notifications@shop.test',
+  THROTTLE_BACKOFF_BASE_SECONDS: '1',
+  THROTTLE_BACKOFF_CAP_SECONDS: '4',
+  MESSAGE_CLASSES: JSON.stringify([{ name: 'transactional', onAmbiguous: 'lookup', lookupFallback: 'resend', evidenceWaitSeconds: 3 }]),
+} as const;
+const VISIBILITY_TIMEOUT_SECONDS = 12;
+const UNSET_FOR_THE_RUN = ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_IGNORE_CONFIGURED_ENDPOINT_URLS', 'AWS_ENDPOINT_URL'];
+
+/**
+ * Runs the Lambda sender, wired exactly as in Lambda (real SDK clients, DELIVERY_MODE=aws), behind
+ * a real SQS emulator and a Lambda-like event source, with every DynamoDB, SES v2 and SNS request
+ * passing a seeded fault-injecting proxy; then judges the run from the local providers' own counts.
+ */
+export async function runWireSimulation(options: WireSimulationOptions = {}): Promise<WireSimulationReport> {
+  const settings = {
+    events: options.events ?? 1000,
+    duplicateRate: options.duplicateRate ?? 0.3,
+    seed: options.seed ?? 1,
+    concurrency: options.concurrency ?? 16,
+    batchSize: options.batchSize ?? 10,
+    sendsPerInvocation: options.sendsPerInvocation ?? 4,
+    maxReceiveCount: options.maxReceiveCount ?? 100,
+    faults: { ...wireFaults(0.01), ...options.faults },
+  };
+  const started = Date.now();
+  const aws = await startLocalAws({
+    dynamo: { separateProcess: true },
+    sqs: { visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS, maxReceiveCount: settings.maxReceiveCount },
+  });
+  const plan = new WireFaultPlan(settings.seed, settings.faults, { clientTimeoutMs: LEDGER_REQUEST_TIMEOUT_MS });
+  const [dynamoProxy, sesProxy, snsProxy] = await Promise.all([
+    startWireFaultProxy({ service: 'dynamodb', target: aws.dynamo.endpoint, decide: plan.deciderFor('dynamodb') }),
+    startWireFaultProxy({ service: 'sesv2', target: aws.ses.endpoint, decide: plan.deciderFor('sesv2') }),
+    startWireFaultProxy({ service: 'sns', target: aws.sns.endpoint, decide: plan.deciderFor('sns') }),
+  ]);
+  const tableName = `notifier-ledger-wire-${settings.seed}`;
+  const restoreEnvironment = applyEnvironment(
+    {
+      ...aws.sdkEnvironment,
+      ...WIRE_ENVIRONMENT,
+      AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
+      AWS_ENDPOINT_URL_SESV2: sesProxy.endpoint,
+      AWS_ENDPOINT_URL_SNS: snsProxy.endpoint,
+      MAX_CONCURRENT_SENDS: String(settings.sendsPerInvocation),
+      LEDGER_TABLE_NAME: tableName,
+      DEAD_LETTER_QUEUE_URL: aws.sqs.dlqUrl,
+      SOURCE_QUEUE_URL: aws.sqs.queueUrl,
+    },
+    UNSET_FOR_THE_RUN,
+  );
+  try {
+    const config = loadSenderConfig(process.env);
+    const metrics = new InMemoryMetrics();
+    const wiring = createLambdaWiring(config, { metrics, log: options.log ?? silentLog }, VISIBILITY_TIMEOUT_SECONDS * 1000);
+    const admin = aws.dynamo.client();
+    await ensureLedgerTable(admin, tableName);
+
+    const workload = generateWorkload({ messages: settings.events, duplicateRate: settings.duplicateRate, seed: settings.seed });
+    const sqs = aws.sqs.client();
+    const source = new SqsEventSource({
+      client: sqs,
+      queueUrl: aws.sqs.queueUrl,
+      queueArn: aws.sqs.queueArn,
+      createHandler: (env) => wiring.createHandler(env),
+      functionTimeoutMs: config.functionTimeoutMs,
+      batchSize: settings.batchSize,
+      maximumConcurrency: settings.concurrency,
+      waitTimeSeconds: 1,
+    });
+    const reclaimer = new ReclaimerTimer(wiring, wiring.timing, config.claimTimeoutMs);
+    reclaimer.start();
+    let injected = 0;
+    let producerDone = false;
+    const progress = options.onProgress
+      ? setInterval(() => {
+          void queueDepth(sqs, aws.sqs.queueUrl).then(
+            (depth) =>
+              options.onProgress?.({
+                injected,
+                total: workload.items.length,
+                inQueue: depth.visible + depth.inFlight + depth.delayed,
+                sent: metrics.get(METRIC.Sent),
+                elapsedMs: Date.now() - started,
+              }),
+            () => undefined,
+          );
+        }, 1000)
+      : undefined;
+    const produce = async () => {
+      for (let i = 0; i < workload.items.length; i += 10) {
+        await sendBatch(sqs, aws.sqs.queueUrl, workload.items.slice(i, i + 10).map((item) => item.body));
+        injected = Math.min(workload.items.length, i + 10);
+      }
+      producerDone = true;
+    };
+    try {
+      await Promise.all([produce(), source.run(async () => producerDone && (await queueIsEmpty(sqs, aws.sqs.queueUrl)))]);
+      // Rows a dead attempt left PENDING: the scheduled reclaimer finds them once their claims are stale.
+      const pendingLeft = [...(await scanLedger({ adminClient: admin }, tableName)).values()].some((r) => r.state === 'PENDING');
+      if (pendingLeft) {
+        await new Promise((resolve) => setTimeout(resolve, config.claimTimeoutMs + 500));
+        await reclaimer.runOnce();
+      }
+    } finally {
+      if (progress) clearInterval(progress);
+      source.stop();
+      await reclaimer.stop();
+    }
+
+    const rows = await scanLedger({ adminClient: admin }, tableName);
+    const finalStates = new Map<string, LedgerState>([...rows].map(([key, row]) => [key, row.state]));
+    const accepted = new Map<string, number>();
+    for (const counts of [aws.ses.acceptedPerKey(), aws.sns.acceptedPerKey()]) {
+      for (const [key, n] of counts) accepted.set(key, (accepted.get(key) ?? 0) + n);
+    }
+    const deliverable: string[] = [];
+    const planned: string[] = [];
+    for (const event of workload.events) {
+      const messageClass = config.messageClasses.get(event.messageClass);
+      if (!messageClass) continue;
+      for (const p of planMessages(event, messageClass, BUILT_IN_TEMPLATES)) (p.outcome.ok ? deliverable : planned).push(p.key);
+    }
+    const dlq = await queueDepth(sqs, aws.sqs.dlqUrl);
+    const rejectedKeys = new Set(plan.providerRequests.filter((r) => r.fault === 'providerRejection').map((r) => r.key));
+    const providerRequests = [...sesProxy.requests, ...snsProxy.requests].flatMap((r) => {
+      const key = providerKeyOf(r);
+      if (key === undefined || (r.operation !== 'SendEmail' && r.operation !== 'Publish')) return [];
+      return [{ key, reachedWithoutAnswer: r.reachedService && r.serviceAnswerDelivered !== true, rejected: rejectedKeys.has(key) }];
+    });
+    const verdict = judgeWireRun({ deliverableKeys: deliverable, acceptedPerKey: accepted, finalStates, providerRequests });
+    const named = [...new Set(Object.values(verdict.examples).flat())].slice(0, 5);
+    const traces = Object.fromEntries(
+      named.map((key) => [
+        key,
+        [
+          ...[
+            ...dynamoProxy.requests.filter((r) => ledgerKeyOf(r) === key),
+            ...[...sesProxy.requests, ...snsProxy.requests].filter((r) => providerKeyOf(r) === key),
+          ]
+            .sort((a, b) => a.at - b.at)
+            .map((r) => `+${r.at - started} ms ${r.service} ${r.ledgerWrite ?? r.operation}: ${r.fault}${r.serviceAnswerDelivered === false && r.reachedService ? ' (answer not delivered)' : ''}`),
+          `final ${finalStates.get(key) ?? 'missing'}, accepted ${accepted.get(key) ?? 0}`,
+        ],
+      ]),
+    );
+    return {
+      settings,
+      verdict,
+      traces,
+      plannedFailures: {
+        messages: planned.length,
+        failed: planned.filter((key) => finalStates.get(key) === 'FAILED').length,
+        accepted: planned.reduce((sum, key) => sum + (accepted.get(key) ?? 0), 0),
+      },
+      injected: { ...plan.injected },
+      requests: { dynamodb: dynamoProxy.requests.length, sesv2: sesProxy.requests.length, sns: snsProxy.requests.length },
+      metrics: Object.fromEntries(Object.values(METRIC).map((name) => [name, metrics.get(name)]).filter(([, n]) => Number(n) > 0)),
+      deadLettered: dlq.visible + dlq.inFlight,
+      invocations: source.invocations.length,
+      reclaimerRuns: reclaimer.runs.length,
+      wallMs: Date.now() - started,
+    };
+  } finally {
+    restoreEnvironment();
+    await Promise.all([dynamoProxy.stop(), sesProxy.stop(), snsProxy.stop()]);
+    await aws.stop();
+  }
+}
+
+async function sendBatch(sqs: SQSClient, queueUrl: string, bodies: readonly string[]): Promise<void> {
+  const answer = await sqs.send(
+    new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: bodies.map((body, i) => ({ Id: String(i), MessageBody: body })) }),
+  );
+  if (answer.Failed?.length) throw new Error(`SendMessageBatch refused ${answer.Failed.length} messages: ${answer.Failed[0]?.Message ?? ''}`);
+}

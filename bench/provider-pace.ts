@@ -1,0 +1,108 @@
+/**
+ * `npm run bench:pace`: a burst of queue messages (half e-mail, half SMS) against local SES v2 and
+ * SNS that enforce 200 e-mails/s and 100 SMS/s with the providers' throttling errors, drained by
+ * the real sender wired as Lambda wires it, side by side with the send-rate governor off and on.
+ * Writes bench/results/provider-pace.{json,md}.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { BackoffSettings } from '../functions/core/visibility-backoff';
+import { formatPaceMarkdown, formatPaceText, spread } from './pace/pace-report';
+import { paceGoals, type PaceRunResult } from './pace/pace-result';
+import { runPaceScenario, type PaceScenarioOptions } from './pace/pace-scenario';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const { values } = parseArgs({
+  options: {
+    messages: { type: 'string', default: '10000' },
+    rounds: { type: 'string', default: '3' },
+    'off-rounds': { type: 'string', default: '1' },
+    'off-backoff-base': { type: 'string' },
+    'off-backoff-cap': { type: 'string' },
+    'max-drain-minutes': { type: 'string', default: '60' },
+    out: { type: 'string' },
+  },
+});
+const RESULTS = resolve(values.out ?? join(import.meta.dirname, 'results'));
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const whole = (name: string, text: string | undefined, min: number): number => {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number >= ${min} (got ${String(text)})`);
+  return n;
+};
+
+const QUOTAS = { email: 200, sms: 100 } as const;
+const MAXIMUM_CONCURRENCY = 16;
+const base: Omit<PaceScenarioOptions, 'label' | 'rateLimiting'> = {
+  messages: whole('messages', values.messages, 2),
+  quotas: QUOTAS,
+  // The event source's maximum concurrency plus one for the reclaimer.
+  shares: MAXIMUM_CONCURRENCY + 1,
+  maximumConcurrency: MAXIMUM_CONCURRENCY,
+  batchSize: 10,
+  maxReceiveCount: 100,
+  maxDrainMs: whole('max-drain-minutes', values['max-drain-minutes'], 1) * 60_000,
+  log,
+};
+const offBackoff: BackoffSettings | undefined =
+  values['off-backoff-base'] || values['off-backoff-cap']
+    ? { baseSeconds: whole('off-backoff-base', values['off-backoff-base'] ?? '10', 1), capSeconds: whole('off-backoff-cap', values['off-backoff-cap'] ?? '2400', 1) }
+    : undefined;
+const rounds = whole('rounds', values.rounds, 0);
+const offRounds = whole('off-rounds', values['off-rounds'], 0);
+
+const off: PaceRunResult[] = [];
+const on: PaceRunResult[] = [];
+const started = Date.now();
+const secs = () => `${Math.round((Date.now() - started) / 1000)} s`;
+log(`provider pace: ${base.messages} messages, quotas ${QUOTAS.email} e-mails/s and ${QUOTAS.sms} SMS/s, ${MAXIMUM_CONCURRENCY} concurrent invocations, batch ${base.batchSize}, maxReceiveCount ${base.maxReceiveCount}`);
+for (let i = 0; i < offRounds; i += 1) {
+  log(`[${secs()}] rate limiting OFF, round ${i + 1}/${offRounds}${offBackoff ? ` (backoff scaled down: ${offBackoff.baseSeconds} s .. ${offBackoff.capSeconds} s)` : ''}`);
+  off.push(await runPaceScenario({ ...base, label: `OFF${offRounds > 1 ? ` ${i + 1}` : ''}`, rateLimiting: false, backoff: offBackoff }));
+  log(`[${secs()}]   ${describe(off.at(-1))}`);
+}
+for (let i = 0; i < rounds; i += 1) {
+  log(`[${secs()}] rate limiting ON, round ${i + 1}/${rounds}`);
+  on.push(await runPaceScenario({ ...base, label: `ON ${i + 1}`, rateLimiting: true }));
+  log(`[${secs()}]   ${describe(on.at(-1))}`);
+}
+
+const notes = [
+  `Machine: ${cpus().length} cores (shared with other work; see "machine CPU busy"), Node ${process.version}. Every service on 127.0.0.1: fauxqs SQS, dynalite (own process), aws-ses-v2-local behind the counting front, the local SNS server.`,
+  `Sender as Lambda wires it (local/lambda-wiring.ts over loadSenderConfig) with the stack's defaults: function timeout 30 s, claim timeout 120 s, send timeout 10 s, 16 sends in flight per invocation; queue visibility 180 s, maxReceiveCount ${base.maxReceiveCount}; event source maximum concurrency ${MAXIMUM_CONCURRENCY}, batch ${base.batchSize}; the reclaimer on its timer.`,
+  `OFF: no SEND_RATE_* set. ON: SEND_RATE_EMAIL_PER_SECOND=${QUOTAS.email}, SEND_RATE_SMS_PER_SECOND=${QUOTAS.sms}, SEND_RATE_SHARES=${base.shares}: each invocation's environment paces at 1/${base.shares} of the quota, so ${MAXIMUM_CONCURRENCY} environments use ${MAXIMUM_CONCURRENCY}/${base.shares} of it (the reclaimer's share is idle here).`,
+  offBackoff
+    ? `The OFF run's visibility backoff was SCALED DOWN to ${offBackoff.baseSeconds} s .. ${offBackoff.capSeconds} s (THROTTLE_BACKOFF_BASE/CAP_SECONDS) so that it ends in a reasonable time; the ON runs use the built-in 10 s .. 2400 s.`
+    : 'Both use the built-in visibility backoff (10 s doubling to 2400 s, equal jitter).',
+  'The burst is on the queue before the first poll; wall time runs from the first poll to the last acknowledgement. Provider requests and throttling responses are counted at the sender\'s provider port (every call that went out, by the classified answer); accepted sends and duplicates are counted by the local SES and SNS servers per idempotency key.',
+];
+process.stdout.write(`${formatPaceText(off, on)}\n`);
+const onSpread = {
+  throttlingPercent: spread(on.map((r) => r.throttlingPercent)),
+  wallSeconds: spread(on.map((r) => r.wallSeconds)),
+  wallToIdeal: spread(on.map((r) => r.wallToIdeal)),
+};
+process.stdout.write(
+  `\nlimiting ON over ${on.length} rounds: throttling ${onSpread.throttlingPercent.rounds.join('%, ')}% (median ${onSpread.throttlingPercent.median}%); ` +
+    `wall ${onSpread.wallSeconds.rounds.join(' s, ')} s (median ${onSpread.wallSeconds.median} s); wall ÷ ideal median ${onSpread.wallToIdeal.median}x\n`,
+);
+for (const note of notes) process.stdout.write(`- ${note}\n`);
+mkdirSync(RESULTS, { recursive: true });
+writeFileSync(
+  join(RESULTS, 'provider-pace.json'),
+  `${JSON.stringify({ generatedAt: new Date().toISOString(), settings: { ...base, log: undefined, offBackoff: offBackoff ?? null }, off, on, onSpread, goals: [...off, ...on].map((r) => ({ label: r.label, ...paceGoals(r) })), notes }, null, 2)}\n`,
+);
+writeFileSync(join(RESULTS, 'provider-pace.md'), formatPaceMarkdown(off, on, notes));
+log(`[${secs()}] wrote ${join(RESULTS, 'provider-pace.json')} and provider-pace.md`);
+
+function describe(r: PaceRunResult | undefined): string {
+  if (!r) return '';
+  return (
+    `${r.drained ? 'drained' : 'NOT drained'} in ${r.wallSeconds} s (ideal ${r.idealSeconds} s, ${r.wallToIdeal}x); ` +
+    `requests ${r.providerRequests}, throttled ${r.throttlingResponses} (${r.throttlingPercent}%); SENT ${r.sent}, FAILED ${r.failed}, ` +
+    `UNKNOWN ${r.unknown}, PENDING ${r.pending}, DLQ ${r.deadLettered}, lost ${r.lost}, duplicate sends ${r.duplicateSends}; ` +
+    `process ${r.processCoresBusy} cores, machine ${r.machineBusyPercent}% busy`
+  );
+}

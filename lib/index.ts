@@ -8,3 +8,4 @@ export * from './account-settings';
 export * from './notifier-stack';
 export * from './context-config';
 export { SERVICE, type ServiceName } from './metrics';
+export * from './email-from';

@@ -14,8 +14,8 @@ import { DEFAULT_METRIC_PERIOD, SERVICE, notifierMetric } from './metrics';
 export interface NotifierAlarmOptions {
   /**
    * An existing topic alarms (and their return to OK) are sent to, instead of one created here.
-   * Its owner manages its subscribers, and its policy must let `cloudwatch.amazonaws.com` publish
-   * (a topic defined in the same CDK app gets that statement added).
+   * Its owner manages its subscribers and its policy, which must let `cloudwatch.amazonaws.com` publish
+   * (nothing is added to it: a first statement would replace SNS's default policy and lock out its other publishers).
    * @default - a topic is created (TLS-only, publishable by this stack's alarms only)
    */
   readonly topic?: sns.ITopic;
@@ -114,12 +114,14 @@ export class NotifierAlarms extends Construct {
     super(scope, id);
     const period = props.period ?? DEFAULT_METRIC_PERIOD;
 
+    let created: sns.Topic | undefined;
     if (props.topic) {
       this.topic = props.topic;
     } else {
       // Not KMS-encrypted: alarm notifications carry alarm names and metric values only, and CloudWatch
       // cannot publish to a topic encrypted with the AWS managed SNS key. Pass `topic` to use your own.
-      this.topic = new sns.Topic(this, 'Topic', { displayName: 'Idempotent notifier alarms', enforceSSL: true });
+      created = new sns.Topic(this, 'Topic', { displayName: 'Idempotent notifier alarms', enforceSSL: true });
+      this.topic = created;
     }
     const emails = props.emails ?? [];
     for (const email of emails) this.topic.addSubscription(new snsSubscriptions.EmailSubscription(email));
@@ -275,8 +277,8 @@ export class NotifierAlarms extends Construct {
     };
 
     // A topic policy replaces SNS's default one, and `enforceSSL` creates a policy: without this statement
-    // CloudWatch may not publish and no alarm is ever delivered. An imported topic ignores it (its owner's policy rules).
-    this.topic.addToResourcePolicy(
+    // CloudWatch may not publish and no alarm is ever delivered.
+    created?.addToResourcePolicy(
       new iam.PolicyStatement({
         sid: 'AllowThisStacksAlarmsToPublish',
         principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],

@@ -231,6 +231,17 @@ describe('alarm topic', () => {
     expect(Annotations.fromStack(withTopic).findWarning('*', Match.stringLikeRegexp('No alarm subscriber'))).toEqual([]);
     Template.fromStack(withTopic).resourceCountIs('AWS::SNS::TopicPolicy', 0);
   });
+
+  it("leaves a given topic's policy to its owner (a first statement would replace SNS's default policy)", () => {
+    const s = new Stack(newApp(), 'OwnTopic');
+    const own = new sns.Topic(s, 'Oncall');
+    new IdempotentNotifier(s, 'Notifier', { ...BASE_PROPS, alarms: { topic: own } });
+    const t = Template.fromStack(s);
+    t.resourceCountIs('AWS::SNS::TopicPolicy', 0);
+    for (const alarm of Object.values(resourcesOfType(t, 'AWS::CloudWatch::Alarm'))) {
+      expect(alarm['AlarmActions']).toEqual([{ Ref: logicalId(own) }]);
+    }
+  });
 });
 
 describe('dashboard', () => {

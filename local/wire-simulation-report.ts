@@ -20,6 +20,7 @@ export function formatWireReport(report: WireSimulationReport): string {
         ['accepted sends at the providers', v.acceptedSends],
         ['unexplained duplicates', v.unexplainedDuplicates],
         ['explained duplicates (a request reached the provider, answer lost; counted)', v.explainedDuplicates],
+        ['  of which only the sender\'s own send timeout explains (answer came too late)', v.explainedBySenderTimeouts],
         ['lost (not terminal, or dead-lettered)', v.lost],
         ['UNKNOWN without a request that may have reached the provider', v.unknownWithoutAmbiguity],
         ['FAILED without a rejection', v.failedWithoutRejection],

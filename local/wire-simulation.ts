@@ -125,7 +125,8 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
   try {
     const config = loadSenderConfig(process.env);
     const metrics = new InMemoryMetrics();
-    const wiring = createLambdaWiring(config, { metrics, log: options.log ?? silentLog }, VISIBILITY_TIMEOUT_SECONDS * 1000);
+    const timeouts = new SendTimeoutLog(options.log ?? silentLog);
+    const wiring = createLambdaWiring(config, { metrics, log: timeouts }, VISIBILITY_TIMEOUT_SECONDS * 1000);
     const admin = aws.dynamo.client();
     await ensureLedgerTable(admin, tableName);
 
@@ -201,7 +202,13 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       if (key === undefined || (r.operation !== 'SendEmail' && r.operation !== 'Publish')) return [];
       return [{ key, reachedWithoutAnswer: r.reachedService && r.serviceAnswerDelivered !== true, rejected: rejectedKeys.has(key) }];
     });
-    const verdict = judgeWireRun({ deliverableKeys: deliverable, acceptedPerKey: accepted, finalStates, providerRequests });
+    const verdict = judgeWireRun({
+      deliverableKeys: deliverable,
+      acceptedPerKey: accepted,
+      finalStates,
+      providerRequests,
+      senderTimeouts: timeouts.perKeyPrefix,
+    });
     const named = [...new Set(Object.values(verdict.examples).flat())].slice(0, 5);
     const traces = Object.fromEntries(
       named.map((key) => [
@@ -246,4 +253,27 @@ async function sendBatch(sqs: SQSClient, queueUrl: string, bodies: readonly stri
     new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: bodies.map((body, i) => ({ Id: String(i), MessageBody: body })) }),
   );
   if (answer.Failed?.length) throw new Error(`SendMessageBatch refused ${answer.Failed.length} messages: ${answer.Failed[0]?.Message ?? ''}`);
+}
+
+/**
+ * Passes the sender's logs on and counts, per key prefix, the provider calls it timed out on
+ * itself: on a loaded machine an answer can arrive after the sender's abort, which no proxy sees.
+ */
+class SendTimeoutLog implements LogPort {
+  readonly perKeyPrefix = new Map<string, number>();
+  constructor(private readonly inner: LogPort) {}
+  info(message: string, attributes?: Record<string, unknown>): void {
+    this.inner.info(message, attributes);
+  }
+  warn(message: string, attributes?: Record<string, unknown>): void {
+    const reason = typeof attributes?.reason === 'string' ? attributes.reason : '';
+    const key = typeof attributes?.key === 'string' ? attributes.key : undefined;
+    if (message === 'Provider outcome unknown' && key && /^(SendTimeout|TimeoutError)/.test(reason)) {
+      this.perKeyPrefix.set(key, (this.perKeyPrefix.get(key) ?? 0) + 1);
+    }
+    this.inner.warn(message, attributes);
+  }
+  error(message: string, attributes?: Record<string, unknown>): void {
+    this.inner.error(message, attributes);
+  }
 }

@@ -10,6 +10,11 @@ export interface WireVerdict {
   readonly unexplainedDuplicates: number;
   /** Extra accepted sends explained by an earlier request that reached the provider without an answer (counted, allowed). */
   readonly explainedDuplicates: number;
+  /**
+   * Of those, the ones only the sender's own send timeout explains: the answer came back after
+   * the sender had given up on it (a CPU-starved client), which the proxy cannot see.
+   */
+  readonly explainedBySenderTimeouts: number;
   /** Messages not terminal at the end (PENDING, no row, or dead-lettered). */
   readonly lost: number;
   /** Messages UNKNOWN although no request of theirs may have reached the provider. */
@@ -42,6 +47,11 @@ export function judgeWireRun(input: {
   readonly acceptedPerKey: ReadonlyMap<string, number>;
   readonly finalStates: ReadonlyMap<string, LedgerState>;
   readonly providerRequests: readonly ProviderRequestFate[];
+  /**
+   * Send calls the sender itself timed out on (abort at the send timeout), per key prefix
+   * (`keyPrefix`, the 12 characters the sender logs). @default none
+   */
+  readonly senderTimeouts?: ReadonlyMap<string, number>;
 }): WireVerdict {
   const reachedWithoutAnswer = new Map<string, number>();
   const rejected = new Set<string>();
@@ -58,6 +68,7 @@ export function judgeWireRun(input: {
   let acceptedSends = 0;
   let unexplainedDuplicates = 0;
   let explainedDuplicates = 0;
+  let explainedBySenderTimeouts = 0;
   let lost = 0;
   let unknownWithoutAmbiguity = 0;
   let failedWithoutRejection = 0;
@@ -66,9 +77,11 @@ export function judgeWireRun(input: {
     messages += 1;
     const accepted = input.acceptedPerKey.get(key) ?? 0;
     acceptedSends += accepted;
-    const allowed = reachedWithoutAnswer.get(key) ?? 0;
+    const byFaults = reachedWithoutAnswer.get(key) ?? 0;
+    const allowed = byFaults + (input.senderTimeouts?.get(key.slice(0, 12)) ?? 0);
     const extra = Math.max(0, accepted - 1);
     explainedDuplicates += Math.min(extra, allowed);
+    explainedBySenderTimeouts += Math.max(0, Math.min(extra, allowed) - byFaults);
     if (extra > allowed) {
       unexplainedDuplicates += extra - allowed;
       note('duplicate', key);
@@ -91,6 +104,7 @@ export function judgeWireRun(input: {
     acceptedSends,
     unexplainedDuplicates,
     explainedDuplicates,
+    explainedBySenderTimeouts,
     lost,
     unknownWithoutAmbiguity,
     failedWithoutRejection,

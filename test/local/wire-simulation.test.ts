@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { WIRE_FAULT_KINDS, wireFaults } from '../../local/aws/wire-fault-plan';
+import { wireVerdictHolds } from '../../local/aws/wire-verdict';
+import { runWireSimulation } from '../../local/wire-simulation';
+
+describe('the wire-level simulation', () => {
+  it(
+    'drives the Lambda sender through every wire fault and keeps the promise, judged at the providers',
+    async () => {
+      const report = await runWireSimulation({ events: 250, seed: 7, faults: wireFaults(0.04) });
+      for (const kind of WIRE_FAULT_KINDS) expect(report.injected[kind], kind).toBeGreaterThan(0);
+      expect(report.verdict.messages).toBeGreaterThan(250);
+      expect(report.verdict.unexplainedDuplicates, JSON.stringify(report.traces)).toBe(0);
+      expect(report.verdict.lost).toBe(0);
+      expect(report.verdict.unknownWithoutAmbiguity).toBe(0);
+      expect(report.verdict.failedWithoutRejection).toBe(0);
+      expect(report.deadLettered).toBe(0);
+      expect(wireVerdictHolds(report.verdict)).toBe(true);
+      // Only rejections make FAILED rows (a rejection answered after the sender's own timeout reads as ambiguous).
+      expect(report.verdict.states.FAILED).toBeLessThanOrEqual(report.injected.providerRejection + report.plannedFailures.failed);
+      expect(report.verdict.states.FAILED).toBeGreaterThan(0);
+    },
+    240_000,
+  );
+});

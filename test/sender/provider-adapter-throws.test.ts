@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { idempotencyKey } from '../../functions/core/idempotency-key';
+import { METRIC } from '../../functions/core/metric-names';
+import { loginCodeEvent } from '../support/events';
+import { useTestLedger } from '../support/ledger-server';
+import { SenderHarness, failedIds } from '../support/sender-harness';
+import { sqsRecord } from '../support/sqs-event';
+
+const db = useTestLedger();
+
+// Providers never throw by contract; one that does (a bug, an SDK surprise) may have sent already.
+describe('a provider adapter that throws instead of answering', () => {
+  it.each([
+    { thrown: new Error('socket closed mid-body'), reason: 'ProviderAdapterError: socket closed mid-body' },
+    { thrown: 'a bare string', reason: 'ProviderAdapterError: a bare string' },
+  ])('is an unknown outcome, recorded with what it threw ($reason)', async ({ thrown, reason }) => {
+    const eventId = `evt-adapter-throws-${typeof thrown}`;
+    const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    const harness = new SenderHarness({
+      ledger: db.ledger,
+      wrapProvider: () => ({
+        send: async () => {
+          throw thrown;
+        },
+      }),
+    });
+    const record = sqsRecord(JSON.stringify(loginCodeEvent({ eventId, messageClass: 'otp' })));
+
+    expect(failedIds(await harness.invoke(record))).toEqual([record.messageId]);
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'ambiguous', failureReason: reason });
+    expect(harness.metrics.get(METRIC.AmbiguousOutcome)).toBe(1);
+  });
+});

@@ -80,7 +80,7 @@ describe('function environment', () => {
   });
 
   it('synthesizes without warnings or errors', () => {
-    const { stack } = synth({ smsMonthlySpendLimitUsd: 10, alarms: { emails: ['oncall@shop.acme.dev'] } });
+    const { stack } = synth({ smsMonthlySpendLimitUsd: 10 });
     expect(Annotations.fromStack(stack).findWarning('*', Match.anyValue())).toEqual([]);
     expect(Annotations.fromStack(stack).findError('*', Match.anyValue())).toEqual([]);
   });

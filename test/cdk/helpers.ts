@@ -26,9 +26,10 @@ export const TEST_EMAIL_FROM = 'notifications@mail.acme-notifier.dev';
 /** Its domain. */
 export const TEST_EMAIL_DOMAIN = 'mail.acme-notifier.dev';
 
-/** Minimal props; handler entries point at the stub. */
+/** Minimal props; handler entries point at the stub. An alarm subscriber keeps synth free of the no-subscriber warning. */
 export const BASE_PROPS: IdempotentNotifierProps = {
   emailFrom: TEST_EMAIL_FROM,
+  alarms: { emails: [`oncall@${TEST_EMAIL_DOMAIN}`] },
   senderEntry: STUB_ENTRY,
   reclaimerEntry: STUB_ENTRY,
   statusEntry: STUB_ENTRY,

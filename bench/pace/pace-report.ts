@@ -42,15 +42,27 @@ function rows(runs: readonly PaceRunResult[]): (string | number)[][] {
     row('rate-limited deferrals (no slot in time)', (r) => r.rateLimitedDeferrals),
     row('receives / redeliveries', (r) => `${r.receives} / ${r.redeliveries}`),
     row('invocations by ending', (r) => Object.entries(r.invocationEndings).map(([k, n]) => `${k} ${n}`).join(', ')),
+    row('invocation p50 / p90, ms; pause between p50, ms', (r) => `${r.invocationTimes.p50Ms} / ${r.invocationTimes.p90Ms}; ${r.invocationTimes.gapP50Ms}`),
     row('wall time to drain, s', (r) => (r.drained ? r.wallSeconds : `${r.wallSeconds} (NOT drained)`)),
     row('ideal: messages ÷ quota, s', (r) => `${r.idealSeconds} (${r.idealChannel})`),
     row('wall ÷ ideal', (r) => `${r.wallToIdeal}x`),
     row('enqueue the burst, s (before the drain)', (r) => r.enqueueSeconds),
-    row('bench process CPU, cores busy', (r) => r.processCoresBusy),
-    row('machine CPU busy (all processes), %', (r) => r.machineBusyPercent),
+    row('sends accepted by: 50% / 99% / all, s', (r) => `${r.acceptedBy.p50} / ${r.acceptedBy.p99} / ${r.acceptedBy.all}`),
+    row('steady accepted rate e-mail / SMS, per s', (r) => `${r.steadyRate.email} / ${r.steadyRate.sms}`),
+    row('CPU to 99%: sender process, cores', (r) => r.cpu.benchProcessCores),
+    row('CPU to 99%: SQS+SES+SNS / dynalite, cores', (r) => `${childCores(r, 'provider-services')} / ${childCores(r, 'dynalite')}`),
+    row('CPU to 99%: whole machine busy (all work), %', (r) => r.cpu.machineBusyPercent),
+    row('ledger request timeouts (records redelivered)', (r) => r.senderWarnings[LEDGER_TIMEOUT] ?? 0),
     row('event loop delay p99, ms', (r) => r.eventLoopDelayP99Ms),
   ];
 }
+
+const LEDGER_TIMEOUT = 'error Ledger request failed; the record will be redelivered: TimeoutError';
+const childCores = (r: PaceRunResult, prefix: string) =>
+  Object.entries(r.cpu.childCores)
+    .filter(([name]) => name.startsWith(prefix))
+    .reduce((n, [, cores]) => n + cores, 0)
+    .toFixed(2);
 
 const yes = (ok: boolean) => (ok ? 'yes' : 'NO');
 

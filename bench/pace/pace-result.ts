@@ -2,6 +2,8 @@ import type { LedgerRow } from '../../functions/core/ledger-record';
 import { METRIC } from '../../functions/core/metric-names';
 import type { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { BackoffSettings } from '../../functions/core/visibility-backoff';
+import type { CpuUse } from './cpu-sampler';
+import type { AcceptedSend } from './provider-services';
 import type { ProviderRequestCounts, RequestCountsByChannel } from './counting-provider';
 import type { PaceChannel, PaceWorkload } from './pace-workload';
 
@@ -49,12 +51,19 @@ export interface PaceRunResult {
   readonly invocationEndings: Readonly<Record<string, number>>;
   /** DeleteMessageBatch entries refused (a receipt handle that expired meanwhile). */
   readonly deleteFailures: number;
+  /** Invocation durations (delete included) and the pause between one environment's invocations, ms. */
+  readonly invocationTimes: { readonly p50Ms: number; readonly p90Ms: number; readonly gapP50Ms: number };
   /** The sender's warning and error log lines, by message. */
   readonly senderWarnings: Readonly<Record<string, number>>;
-  /** This process's CPU time per second of drain (1.0 = one core busy); dynalite runs in its own process. */
-  readonly processCoresBusy: number;
-  /** All cores of the machine, every process (other agents included), busy during the drain. */
-  readonly machineBusyPercent: number;
+  /** Seconds from the first poll until 50%, 99% and 100% of the accepted sends were accepted. */
+  readonly acceptedBy: { readonly p50: number; readonly p99: number; readonly all: number };
+  /** Sends per second each provider accepted between 10% and 90% of its sends (the steady phase). */
+  readonly steadyRate: Readonly<Record<PaceChannel, number>>;
+  /**
+   * CPU from the first poll until 99% of the sends were accepted (1.0 = one core): this process
+   * (the sender), each child (dynalite; SQS, SES and SNS), and the whole machine, other work included.
+   */
+  readonly cpu: CpuUse;
   readonly eventLoopDelayP99Ms: number;
 }
 
@@ -71,8 +80,8 @@ export interface PaceRunInputs {
   readonly rows: readonly LedgerRow[];
   /** The notifier.failureReason attribute of each DLQ message (undefined: SQS's redrive moved it). */
   readonly deadLetterReasons: readonly (string | undefined)[];
-  /** The idempotency key of every send the local SES and SNS accepted. */
-  readonly acceptedKeys: readonly string[];
+  /** Every send the local SES and SNS accepted, counted on their side. */
+  readonly accepted: readonly AcceptedSend[];
   readonly stillQueued: number;
   readonly drained: boolean;
   readonly enqueueMs: number;
@@ -81,9 +90,10 @@ export interface PaceRunInputs {
   readonly redeliveries: number;
   readonly invocationEndings: Readonly<Record<string, number>>;
   readonly deleteFailures: number;
+  readonly invocationTimes: { readonly p50Ms: number; readonly p90Ms: number; readonly gapP50Ms: number };
   readonly senderWarnings: Readonly<Record<string, number>>;
-  readonly processCpuMs: number;
-  readonly machineBusyPercent: number;
+  readonly drainStartedAt: number;
+  readonly cpuUntil: (untilMs: number) => CpuUse;
   readonly eventLoopDelayP99Ms: number;
 }
 
@@ -100,7 +110,7 @@ export function summarisePaceRun(input: PaceRunInputs): PaceRunResult {
   const states = { SENT: 0, FAILED: 0, UNKNOWN: 0, PENDING: 0 };
   for (const row of input.rows) states[row.state] += 1;
   const acceptedPerKey = new Map<string, number>();
-  for (const key of input.acceptedKeys) acceptedPerKey.set(key, (acceptedPerKey.get(key) ?? 0) + 1);
+  for (const { key } of input.accepted) acceptedPerKey.set(key, (acceptedPerKey.get(key) ?? 0) + 1);
   const sentNeverAccepted = input.rows.filter((r) => r.state === 'SENT' && !acceptedPerKey.has(r.key)).length;
   const deadLetterReasons: Record<string, number> = {};
   for (const reason of input.deadLetterReasons) {
@@ -113,6 +123,8 @@ export function summarisePaceRun(input: PaceRunInputs): PaceRunResult {
 
   const ideal = CHANNELS.map((c) => ({ channel: c, seconds: workload.perChannel[c] / options.quotas[c] })).reduce((a, b) => (b.seconds > a.seconds ? b : a));
   const wallSeconds = input.drainMs / 1000;
+  const times = input.accepted.map((a) => a.acceptedAt).sort((a, b) => a - b);
+  const sinceStart = (sorted: readonly number[], q: number) => ((sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? input.drainStartedAt) - input.drainStartedAt) / 1000;
   return {
     label: options.label,
     rateLimiting: options.rateLimiting,
@@ -132,7 +144,7 @@ export function summarisePaceRun(input: PaceRunInputs): PaceRunResult {
     deadLetterReasons,
     lost,
     stillQueued: input.stillQueued,
-    acceptedSends: input.acceptedKeys.length,
+    acceptedSends: input.accepted.length,
     distinctKeysAccepted: acceptedPerKey.size,
     duplicateSends: [...acceptedPerKey.values()].reduce((n, count) => n + count - 1, 0),
     drained: input.drained,
@@ -147,11 +159,28 @@ export function summarisePaceRun(input: PaceRunInputs): PaceRunResult {
     redeliveries: input.redeliveries,
     invocationEndings: input.invocationEndings,
     deleteFailures: input.deleteFailures,
+    invocationTimes: input.invocationTimes,
     senderWarnings: input.senderWarnings,
-    processCoresBusy: input.drainMs > 0 ? round(input.processCpuMs / input.drainMs) : 0,
-    machineBusyPercent: input.machineBusyPercent,
+    acceptedBy: {
+      p50: round(sinceStart(times, 0.5), 1),
+      p99: round(sinceStart(times, 0.99), 1),
+      all: round(sinceStart(times, 1), 1),
+    },
+    steadyRate: { email: steadyRate(input.accepted, 'email'), sms: steadyRate(input.accepted, 'sms') },
+    cpu: input.cpuUntil(input.drainStartedAt + sinceStart(times, 0.99) * 1000),
     eventLoopDelayP99Ms: round(input.eventLoopDelayP99Ms, 1),
   };
+}
+
+/** Sends per second of one channel between its 10% and 90% marks. */
+function steadyRate(accepted: readonly AcceptedSend[], channel: PaceChannel): number {
+  const times = accepted.filter((a) => a.channel === channel).map((a) => a.acceptedAt).sort((a, b) => a - b);
+  const from = Math.floor(times.length * 0.1);
+  const to = Math.ceil(times.length * 0.9) - 1;
+  const start = times[from];
+  const end = times[to];
+  if (start === undefined || end === undefined || end <= start) return 0;
+  return round((to - from) / ((end - start) / 1000), 1);
 }
 
 /** The goals for one run; the throttling and wall-time goals apply with rate limiting on. */

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { cpus } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { DEAD_LETTER_ATTRIBUTE } from '../../functions/adapters/sqs-dead-letters';
@@ -16,6 +15,7 @@ import { createLambdaWiring } from '../../local/lambda-wiring';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS, startLocalDynamo } from '../../local/local-dynamo';
 import { ReclaimerTimer } from '../../local/reclaimer-timer';
 import { scanLedger } from '../../local/senders/this-sender';
+import { CpuSampler } from './cpu-sampler';
 import { CountingProvider, type RequestCountsByChannel } from './counting-provider';
 import { startProviderServices } from './provider-services';
 import { summarisePaceRun, type PaceRunResult } from './pace-result';
@@ -146,8 +146,8 @@ export async function runPaceScenario(options: PaceScenarioOptions): Promise<Pac
     });
     const reclaimer = new ReclaimerTimer(wiring, wiring.timing, config.claimTimeoutMs);
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-    const cpuBefore = process.cpuUsage();
-    const machineBefore = machineTimes();
+    const cpuSampler = new CpuSampler();
+    cpuSampler.start();
     const drainStarted = Date.now();
     let timedOut = false;
     const watchdog = setTimeout(() => {
@@ -172,11 +172,10 @@ export async function runPaceScenario(options: PaceScenarioOptions): Promise<Pac
       clearTimeout(watchdog);
       clearInterval(progress);
       loopDelay.disable();
+      cpuSampler.stop();
       source.stop();
       await reclaimer.stop();
     }
-    const cpu = process.cpuUsage(cpuBefore);
-    const machine = machineBusy(machineBefore, machineTimes());
     // The drain ends with the last acknowledgement, not when an idle poller noticed it.
     const lastAck = source.invocations.reduce((last, i) => (i.deleted > 0 ? Math.max(last, i.startedAt + i.durationMs) : last), drainStarted);
 
@@ -192,7 +191,9 @@ export async function runPaceScenario(options: PaceScenarioOptions): Promise<Pac
       metrics,
       rows: [...rows.values()],
       deadLetterReasons: dlq.map((m) => m.MessageAttributes?.[DEAD_LETTER_ATTRIBUTE.reason]?.StringValue),
-      acceptedKeys: await services.acceptedKeys(),
+      accepted: await services.acceptedSends(),
+      drainStartedAt: drainStarted,
+      cpuUntil: (untilMs: number) => cpuSampler.useUntil(untilMs),
       stillQueued: depth.visible + depth.inFlight + depth.delayed,
       drained: !timedOut,
       enqueueMs,
@@ -201,9 +202,8 @@ export async function runPaceScenario(options: PaceScenarioOptions): Promise<Pac
       deleteFailures: source.stats.deleteFailures,
       senderWarnings: logCounts,
       invocationEndings: countEndings(source.invocations),
+      invocationTimes: invocationTimes(source.invocations),
       redeliveries: source.stats.redeliveries,
-      processCpuMs: (cpu.user + cpu.system) / 1000,
-      machineBusyPercent: machine,
       eventLoopDelayP99Ms: loopDelay.percentile(99) / 1e6,
     });
   } finally {
@@ -228,30 +228,23 @@ async function enqueueBurst(sqs: SQSClient, queueUrl: string, bodies: readonly s
   await Promise.all(Array.from({ length: 8 }, worker));
 }
 
+/** Median and p90 invocation duration, and the median pause between one environment's invocations (its receives). */
+function invocationTimes(invocations: readonly { readonly envId: string; readonly startedAt: number; readonly durationMs: number }[]) {
+  const durations = invocations.map((i) => i.durationMs).sort((a, b) => a - b);
+  const lastEnd = new Map<string, number>();
+  const gaps: number[] = [];
+  for (const i of [...invocations].sort((a, b) => a.startedAt - b.startedAt)) {
+    const end = lastEnd.get(i.envId);
+    if (end !== undefined) gaps.push(i.startedAt - end);
+    lastEnd.set(i.envId, i.startedAt + i.durationMs);
+  }
+  gaps.sort((a, b) => a - b);
+  const at = (sorted: readonly number[], q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? 0;
+  return { p50Ms: at(durations, 0.5), p90Ms: at(durations, 0.9), gapP50Ms: at(gaps, 0.5) };
+}
+
 function countEndings(invocations: readonly { readonly ending: string }[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const { ending } of invocations) counts[ending] = (counts[ending] ?? 0) + 1;
   return counts;
-}
-
-interface MachineTimes {
-  readonly busy: number;
-  readonly total: number;
-}
-
-function machineTimes(): MachineTimes {
-  let busy = 0;
-  let total = 0;
-  for (const { times } of cpus()) {
-    const all = times.user + times.nice + times.sys + times.idle + times.irq;
-    busy += all - times.idle;
-    total += all;
-  }
-  return { busy, total };
-}
-
-/** Share of all cores busy between two readings (every process on the machine, other agents included). */
-function machineBusy(before: MachineTimes, after: MachineTimes): number {
-  const total = after.total - before.total;
-  return total > 0 ? Math.round((100 * (after.busy - before.busy)) / total) : 0;
 }

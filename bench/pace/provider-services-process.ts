@@ -2,7 +2,7 @@
  * Child process of the provider-pace bench: local SQS (fauxqs), SES v2 and SNS on loopback, with
  * the quotas the parent passes, so that the sender under test has an event loop to itself (as in
  * Lambda, where AWS runs elsewhere). Reports its endpoints, answers 'collect' with every accepted
- * send's idempotency key, and exits on 'stop' or when the parent goes away.
+ * send's idempotency key, channel and time, and exits on 'stop' or when the parent goes away.
  */
 import { startLocalSes } from '../../local/aws/local-ses';
 import { startLocalSns } from '../../local/aws/local-sns-server';
@@ -23,8 +23,8 @@ const stop = async () => {
 };
 process.on('message', (raw: ProviderServicesRequest) => {
   if (raw.type === 'collect') {
-    const keys = [...ses.accepted(), ...sns.accepted()].map((a) => a.key ?? '');
-    send({ type: 'accepted', keys });
+    const sends = [...ses.accepted(), ...sns.accepted()].map((a) => ({ key: a.key ?? '', channel: a.channel, acceptedAt: a.acceptedAt }));
+    send({ type: 'accepted', sends });
   } else if (raw.type === 'stop') void stop();
 });
 process.on('disconnect', () => void stop());

@@ -18,7 +18,15 @@ export type ProviderServicesMessage =
       readonly endpoints: { readonly sqs: string; readonly ses: string; readonly sns: string };
       readonly queue: { readonly queueUrl: string; readonly queueArn: string; readonly dlqUrl: string };
     }
-  | { readonly type: 'accepted'; readonly keys: readonly string[] };
+  | { readonly type: 'accepted'; readonly sends: readonly AcceptedSend[] };
+
+/** One send SES or SNS accepted, as the server counted it. */
+export interface AcceptedSend {
+  readonly key: string;
+  readonly channel: string;
+  /** Epoch milliseconds. */
+  readonly acceptedAt: number;
+}
 
 /** Local SQS, SES v2 and SNS running in a child process on loopback. */
 export interface ProviderServices {
@@ -26,8 +34,8 @@ export interface ProviderServices {
   readonly queue: Extract<ProviderServicesMessage, { type: 'ready' }>['queue'];
   /** An SQS client with the loopback endpoint, region and dummy credentials set explicitly. */
   sqsClient(): SQSClient;
-  /** The idempotency key of every send SES and SNS accepted, counted on their side. */
-  acceptedKeys(): Promise<readonly string[]>;
+  /** Every send SES and SNS accepted, counted on their side. */
+  acceptedSends(): Promise<readonly AcceptedSend[]>;
   stop(): Promise<void>;
 }
 
@@ -53,7 +61,7 @@ export async function startProviderServices(settings: ProviderServicesSettings):
       clients.push(client);
       return client;
     },
-    acceptedKeys: () => request(child),
+    acceptedSends: () => request(child),
     async stop() {
       for (const client of clients) client.destroy();
       if (child.exitCode !== null) return;
@@ -65,12 +73,12 @@ export async function startProviderServices(settings: ProviderServicesSettings):
   };
 }
 
-function request(child: ChildProcess): Promise<readonly string[]> {
+function request(child: ChildProcess): Promise<readonly AcceptedSend[]> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: ProviderServicesMessage) => {
       if (message.type !== 'accepted') return;
       child.off('message', onMessage);
-      resolve(message.keys);
+      resolve(message.sends);
     };
     child.on('message', onMessage);
     child.once('error', reject);

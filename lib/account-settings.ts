@@ -90,7 +90,9 @@ export class AccountSdkCall extends Construct {
       reason: 'Runs the AwsCustomResource handler of the pinned aws-cdk-lib on the Node.js runtime the notifier functions use.',
     });
     const rendered = Stack.of(this).toJsonString(props.call);
-    this.resource = new CustomResource(this, 'Resource', {
+    // Not 'Resource' (the id AwsCustomResource used): a stack updated from that version gets a new resource
+    // instead of one whose ServiceToken changes, which CloudFormation refuses to update.
+    this.resource = new CustomResource(this, 'Setting', {
       serviceToken: this.fn.functionArn,
       resourceType: 'Custom::AWS',
       // No Delete: the setting stays when the stack goes.

@@ -64,6 +64,10 @@ describe('account-setting custom resources', () => {
     }
   });
 
+  it('gets logical ids of its own, so updating from the AwsCustomResource version replaces the resource (its ServiceToken cannot change)', () => {
+    for (const call of calls) expect(call.resource.node.path).not.toMatch(/\/Resource$/);
+  });
+
   it('uses no managed policy and no CDK singleton provider', () => {
     for (const call of calls) expect(propertiesOf(managed.template, call.role)['ManagedPolicyArns']).toBeUndefined();
     expect(JSON.stringify(managed.template.toJSON())).not.toContain('AWS679f53fac002430cb0da5b7982bd2287');

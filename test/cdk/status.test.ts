@@ -316,7 +316,7 @@ describe('SNS SMS delivery-status logs', () => {
         ['Failure', '/Failure'],
       ] as const) {
         const ensure = smsLogs.node.findChild(`Ensure${which}LogGroup`);
-        const ensureId = logicalId(ensure.node.findChild('Resource'));
+        const ensureId = logicalId(ensure.node.findChild('Setting'));
         const resource = resources[ensureId] ?? fail(`no ${ensureId}`);
         const create = JSON.parse(resolveDummy(resource.Properties['Create'])) as Record<string, unknown>;
         expect(create).toEqual({

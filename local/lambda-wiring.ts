@@ -80,6 +80,7 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
       }),
     createReclaimer: (env): LocalReclaimer =>
       createLocalReclaimer({
+        messageClasses: config.messageClasses,
         ledger: bindToEnvironment(ledger, env),
         pending: bindToEnvironment(ledger, env),
         providers: bindProviders(env),

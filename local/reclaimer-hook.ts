@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeliveryProviders } from '../functions/core/delivery-provider';
 import type { LogPort } from '../functions/core/log-port';
-import { buildMessageClassRegistry } from '../functions/core/message-class';
+import { buildMessageClassRegistry, type MessageClassRegistry } from '../functions/core/message-class';
 import type { MetricsRecorder } from '../functions/core/metrics-recorder';
 import type { SendLedger } from '../functions/core/send-ledger';
 import type { StalePendingSource } from '../functions/core/stale-pending';
@@ -24,6 +24,8 @@ export interface LocalReclaimerDeps {
   readonly timing: SimulationTiming;
   /** Rows resolved at once. @default 4 */
   readonly concurrency?: number;
+  /** The deployment's message classes, as the Lambda reclaimer reads them from MESSAGE_CLASSES. @default the built-in classes */
+  readonly messageClasses?: MessageClassRegistry;
 }
 
 /**
@@ -41,7 +43,7 @@ export function createLocalReclaimer(deps: LocalReclaimerDeps): LocalReclaimer {
     newOwnerToken: randomUUID,
     timing: { claimTimeoutMs: deps.timing.claimTimeoutMs, retentionMs: deps.timing.retentionMs },
     sendTimeoutMs: deps.timing.sendTimeoutMs,
-    messageClasses: buildMessageClassRegistry(),
+    messageClasses: deps.messageClasses ?? buildMessageClassRegistry(),
     limits: {
       timeBudgetMs: Math.max(500, deps.timing.functionTimeoutMs - deps.timing.sendTimeoutMs - RECLAIMER_SAFETY_MARGIN_MS),
       maxRowsPerRun: 500,

@@ -20,6 +20,7 @@ export function formatWireReport(report: WireSimulationReport): string {
         ['accepted sends at the providers', v.acceptedSends],
         ['unexplained duplicates', v.unexplainedDuplicates],
         ['explained duplicates (a request reached the provider, answer lost; counted)', v.explainedDuplicates],
+        ['  of which only an invocation killed at its timeout explains (nobody left to record)', v.explainedByKills],
         ['  of which only the sender\'s own send timeout explains (answer came too late)', v.explainedBySenderTimeouts],
         ['lost (not terminal, or dead-lettered)', v.lost],
         ['UNKNOWN without a request that may have reached the provider', v.unknownWithoutAmbiguity],
@@ -34,7 +35,7 @@ export function formatWireReport(report: WireSimulationReport): string {
       ['fault injected on the wire', 'count'],
       WIRE_FAULT_KINDS.map((kind) => [kind, report.injected[kind]]),
     ),
-    `requests through the proxies: DynamoDB ${report.requests.dynamodb}, SES v2 ${report.requests.sesv2}, SNS ${report.requests.sns}; reclaimer runs ${report.reclaimerRuns}`,
+    `invocations killed at the function timeout: ${report.killedInvocations}; requests through the proxies: DynamoDB ${report.requests.dynamodb}, SES v2 ${report.requests.sesv2}, SNS ${report.requests.sns}; reclaimer runs ${report.reclaimerRuns}`,
     `sender metrics: ${Object.entries(report.metrics).map(([name, n]) => `${name} ${n}`).join(', ')}`,
     '',
     holds

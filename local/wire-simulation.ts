@@ -55,6 +55,8 @@ export interface WireSimulationReport {
   readonly metrics: Readonly<Record<string, number>>;
   readonly deadLettered: number;
   readonly invocations: number;
+  /** Invocations Lambda would have killed at the function timeout. */
+  readonly killedInvocations: number;
   readonly reclaimerRuns: number;
   readonly wallMs: number;
   /** For up to 5 keys the verdict names: every request of theirs through the proxies, in order. */
@@ -161,9 +163,10 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
           );
         }, 1000)
       : undefined;
+    const bodyOfMessage = new Map<string, string>();
     const produce = async () => {
       for (let i = 0; i < workload.items.length; i += 10) {
-        await sendBatch(sqs, aws.sqs.queueUrl, workload.items.slice(i, i + 10).map((item) => item.body));
+        await sendBatch(sqs, aws.sqs.queueUrl, workload.items.slice(i, i + 10).map((item) => item.body), bodyOfMessage);
         injected = Math.min(workload.items.length, i + 10);
       }
       producerDone = true;
@@ -190,11 +193,16 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     }
     const deliverable: string[] = [];
     const planned: string[] = [];
-    for (const event of workload.events) {
+    const plansOf = (event: (typeof workload.events)[number]) => {
       const messageClass = config.messageClasses.get(event.messageClass);
-      if (!messageClass) continue;
-      for (const p of planMessages(event, messageClass, BUILT_IN_TEMPLATES)) (p.outcome.ok ? deliverable : planned).push(p.key);
-    }
+      return messageClass ? planMessages(event, messageClass, BUILT_IN_TEMPLATES) : [];
+    };
+    for (const event of workload.events) for (const p of plansOf(event)) (p.outcome.ok ? deliverable : planned).push(p.key);
+    const eventsByBody = new Map(workload.events.map((event) => [JSON.stringify(event), event]));
+    const killed = killedKeys(source.invocations, bodyOfMessage, (body) => {
+      const event = eventsByBody.get(body);
+      return event ? plansOf(event).map((p) => p.key) : [];
+    });
     const dlq = await queueDepth(sqs, aws.sqs.dlqUrl);
     const rejectedKeys = new Set(plan.providerRequests.filter((r) => r.fault === 'providerRejection').map((r) => r.key));
     const providerRequests = [...sesProxy.requests, ...snsProxy.requests].flatMap((r) => {
@@ -208,6 +216,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       finalStates,
       providerRequests,
       senderTimeouts: timeouts.perKeyPrefix,
+      killedInFlight: killed,
     });
     const named = [...new Set(Object.values(verdict.examples).flat())].slice(0, 5);
     const traces = Object.fromEntries(
@@ -219,7 +228,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
             ...[...sesProxy.requests, ...snsProxy.requests].filter((r) => providerKeyOf(r) === key),
           ]
             .sort((a, b) => a.at - b.at)
-            .map((r) => `+${r.at - started} ms ${r.service} ${r.ledgerWrite ?? r.operation}: ${r.fault}${r.serviceAnswerDelivered === false && r.reachedService ? ' (answer not delivered)' : ''}`),
+            .map((r) => `+${r.at - started} ms ${r.service} ${r.ledgerWrite ?? r.operation}${claimOf(r.body)}: ${r.fault}${r.serviceAnswerDelivered === false && r.reachedService ? ' (answer not delivered)' : ''}`),
           `final ${finalStates.get(key) ?? 'missing'}, accepted ${accepted.get(key) ?? 0}`,
         ],
       ]),
@@ -238,6 +247,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       metrics: Object.fromEntries(Object.values(METRIC).map((name) => [name, metrics.get(name)]).filter(([, n]) => Number(n) > 0)),
       deadLettered: dlq.visible + dlq.inFlight,
       invocations: source.invocations.length,
+      killedInvocations: source.invocations.filter((i) => !['response', 'threw', 'invalid-response'].includes(i.ending)).length,
       reclaimerRuns: reclaimer.runs.length,
       wallMs: Date.now() - started,
     };
@@ -248,11 +258,36 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
   }
 }
 
-async function sendBatch(sqs: SQSClient, queueUrl: string, bodies: readonly string[]): Promise<void> {
+async function sendBatch(sqs: SQSClient, queueUrl: string, bodies: readonly string[], bodyOfMessage: Map<string, string>): Promise<void> {
   const answer = await sqs.send(
     new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: bodies.map((body, i) => ({ Id: String(i), MessageBody: body })) }),
   );
   if (answer.Failed?.length) throw new Error(`SendMessageBatch refused ${answer.Failed.length} messages: ${answer.Failed[0]?.Message ?? ''}`);
+  for (const entry of answer.Successful ?? []) {
+    const body = bodies[Number(entry.Id)];
+    if (entry.MessageId && body !== undefined) bodyOfMessage.set(entry.MessageId, body);
+  }
+}
+
+/**
+ * Keys of the messages whose record was in an invocation Lambda killed (its timeout): a send of
+ * theirs may have reached the provider with nobody left to record it, the same unknown as a crash.
+ */
+function killedKeys(
+  invocations: readonly { readonly messageIds: readonly string[]; readonly ending: string }[],
+  bodyOfMessage: ReadonlyMap<string, string>,
+  keysOfBody: (body: string) => readonly string[],
+): Map<string, number> {
+  const killed = new Map<string, number>();
+  for (const invocation of invocations) {
+    if (invocation.ending === 'response' || invocation.ending === 'threw' || invocation.ending === 'invalid-response') continue;
+    for (const messageId of invocation.messageIds) {
+      const body = bodyOfMessage.get(messageId);
+      if (body === undefined) continue;
+      for (const key of keysOfBody(body)) killed.set(key, (killed.get(key) ?? 0) + 1);
+    }
+  }
+  return killed;
 }
 
 /**
@@ -275,5 +310,20 @@ class SendTimeoutLog implements LogPort {
   }
   error(message: string, attributes?: Record<string, unknown>): void {
     this.inner.error(message, attributes);
+  }
+}
+
+/** The owner token and claim version a ledger request carries, for traces. */
+function claimOf(body: string): string {
+  try {
+    const b = JSON.parse(body) as {
+      Item?: Record<string, { S?: string; N?: string }>;
+      ExpressionAttributeValues?: Record<string, { S?: string; N?: string }>;
+    };
+    const owner = b.Item?.ownerToken?.S ?? b.ExpressionAttributeValues?.[':owner']?.S;
+    const version = b.Item?.claimVersion?.N ?? b.ExpressionAttributeValues?.[':version']?.N;
+    return owner ? ` [${owner.slice(0, 8)} v${version ?? '?'}]` : '';
+  } catch {
+    return '';
   }
 }

@@ -15,6 +15,8 @@ export interface WireVerdict {
    * the sender had given up on it (a CPU-starved client), which the proxy cannot see.
    */
   readonly explainedBySenderTimeouts: number;
+  /** Of those, the ones only an invocation Lambda killed mid-batch explains (its timeout: nobody left to record). */
+  readonly explainedByKills: number;
   /** Messages not terminal at the end (PENDING, no row, or dead-lettered). */
   readonly lost: number;
   /** Messages UNKNOWN although no request of theirs may have reached the provider. */
@@ -52,6 +54,8 @@ export function judgeWireRun(input: {
    * (`keyPrefix`, the 12 characters the sender logs). @default none
    */
   readonly senderTimeouts?: ReadonlyMap<string, number>;
+  /** Per key: invocations Lambda killed (its timeout) while the key's record was in the batch. @default none */
+  readonly killedInFlight?: ReadonlyMap<string, number>;
 }): WireVerdict {
   const reachedWithoutAnswer = new Map<string, number>();
   const rejected = new Set<string>();
@@ -69,6 +73,7 @@ export function judgeWireRun(input: {
   let unexplainedDuplicates = 0;
   let explainedDuplicates = 0;
   let explainedBySenderTimeouts = 0;
+  let explainedByKills = 0;
   let lost = 0;
   let unknownWithoutAmbiguity = 0;
   let failedWithoutRejection = 0;
@@ -78,10 +83,12 @@ export function judgeWireRun(input: {
     const accepted = input.acceptedPerKey.get(key) ?? 0;
     acceptedSends += accepted;
     const byFaults = reachedWithoutAnswer.get(key) ?? 0;
-    const allowed = byFaults + (input.senderTimeouts?.get(key.slice(0, 12)) ?? 0);
+    const byKills = input.killedInFlight?.get(key) ?? 0;
+    const allowed = byFaults + byKills + (input.senderTimeouts?.get(key.slice(0, 12)) ?? 0);
     const extra = Math.max(0, accepted - 1);
     explainedDuplicates += Math.min(extra, allowed);
-    explainedBySenderTimeouts += Math.max(0, Math.min(extra, allowed) - byFaults);
+    explainedBySenderTimeouts += Math.max(0, Math.min(extra, allowed) - byFaults - byKills);
+    explainedByKills += Math.max(0, Math.min(extra, byFaults + byKills) - byFaults);
     if (extra > allowed) {
       unexplainedDuplicates += extra - allowed;
       note('duplicate', key);
@@ -105,6 +112,7 @@ export function judgeWireRun(input: {
     unexplainedDuplicates,
     explainedDuplicates,
     explainedBySenderTimeouts,
+    explainedByKills,
     lost,
     unknownWithoutAmbiguity,
     failedWithoutRejection,

@@ -45,10 +45,20 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         new PutCommand({
           TableName: this.tableName,
           Item: rowToItem(row),
-          // Absent, already ours (our own retried request), or expired but not yet deleted by TTL.
-          ConditionExpression: 'attribute_not_exists(#pk) OR #owner = :owner OR #expiresAt <= :nowSeconds',
-          ExpressionAttributeNames: { '#pk': PK, '#owner': 'ownerToken', '#expiresAt': LEDGER_TABLE.ttlAttribute },
-          ExpressionAttributeValues: { ':owner': row.ownerToken, ':nowSeconds': Math.floor(nowMs / 1000) },
+          // Absent, expired but not yet deleted by TTL, or exactly the row this request wrote (an SDK
+          // retry after a lost response). Not merely "ours": a late copy of this request arriving
+          // after our outcome or release must not put a settled row back to PENDING.
+          ConditionExpression:
+            'attribute_not_exists(#pk) OR #expiresAt <= :nowSeconds OR ' +
+            '(#owner = :owner AND #state = :pending AND claimVersion = :version AND leaseExpiresAt = :lease)',
+          ExpressionAttributeNames: { '#pk': PK, '#owner': 'ownerToken', '#expiresAt': LEDGER_TABLE.ttlAttribute, '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':owner': row.ownerToken,
+            ':nowSeconds': Math.floor(nowMs / 1000),
+            ':pending': 'PENDING',
+            ':version': row.claimVersion,
+            ':lease': row.leaseExpiresAt,
+          },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
@@ -69,8 +79,10 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         'SET claimVersion = :version, ownerToken = :owner, claimedAt = :now, leaseExpiresAt = :lease, ' +
         `attempts = :attempts, updatedAt = :now, #expiresAt = :expiresAt${ambiguous ? ', lastAmbiguousAt = :since' : ''} ` +
         'REMOVE lastRelease',
-      // The old claim, or this very takeover already applied: an SDK retry after a lost response.
-      ConditionExpression: '#state = :pending AND (claimVersion = :expected OR (claimVersion = :version AND ownerToken = :owner))',
+      // The old claim, or exactly this takeover already applied (an SDK retry after a lost response);
+      // the lease tells a late copy of this request, arriving after our release, from a retry.
+      ConditionExpression:
+        '#state = :pending AND (claimVersion = :expected OR (claimVersion = :version AND ownerToken = :owner AND leaseExpiresAt = :lease))',
       ExpressionAttributeNames: { '#state': 'state', '#expiresAt': LEDGER_TABLE.ttlAttribute },
       ExpressionAttributeValues: {
         ':version': f.claimVersion,

@@ -11,6 +11,8 @@ import { wireRequestOf, type WireRequest, type WireService } from './wire-operat
  * - `error-before`: the service refuses without executing (a throttle, a 5xx, any error shape).
  * - `error-after`: the service executed, then answered with an error (accepted, then a 5xx).
  * - `hang`: executed; no answer at all until the client gives up.
+ * - `late-request`: the request reaches the service only after `ms` (held in the network), after
+ *   the client gave up on it and, usually, after its retry: a duplicate from the past.
  */
 export type WireFault =
   | { readonly kind: 'lose-response' }
@@ -18,7 +20,8 @@ export type WireFault =
   | { readonly kind: 'reset-before' }
   | { readonly kind: 'error-before'; readonly response: WireResponse }
   | { readonly kind: 'error-after'; readonly response: WireResponse }
-  | { readonly kind: 'hang' };
+  | { readonly kind: 'hang' }
+  | { readonly kind: 'late-request'; readonly ms: number };
 
 /** Chooses a fault for a request, or none. Called once per HTTP request (so once per SDK attempt). */
 export type FaultDecider = (request: WireRequest) => WireFault | undefined;
@@ -82,6 +85,16 @@ export async function startWireFaultProxy(options: WireFaultProxyOptions): Promi
       record.serviceAnswerDelivered = false;
       if (fault?.kind === 'reset-before') return req.socket.destroy();
       if (fault?.kind === 'error-before') return answer(res, fault.response);
+      if (fault?.kind === 'late-request') {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          forward(req, body, (upstream) => {
+            if (!res.destroyed) answer(res, upstream);
+          });
+        }, fault.ms);
+        timers.add(timer);
+        return;
+      }
       forward(req, body, (upstream) => {
         if (!fault) {
           if (res.destroyed || req.socket.destroyed) return; // the client gave up before the answer came

@@ -105,6 +105,44 @@ describe('every ledger write is safe to retry after its own success, on the wire
     },
   );
 
+  it('a late duplicate of our own claim request, executed after the outcome was written, changes nothing', async () => {
+    const eventId = 'evt-wire-late-claim';
+    const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    const body = JSON.stringify(loginCodeEvent({ eventId, messageClass: 'otp' }));
+    const sender = rig.sender();
+    // The first attempt is held in the network; the SDK times out, retries, and the message goes out.
+    const lateMs = LEDGER_REQUEST_TIMEOUT_MS + 1_500;
+    rig.dynamoProxy.setDecider(faultFirst((r) => r.ledgerWrite === 'claim', { kind: 'late-request', ms: lateMs }));
+    expect(failedIds(await sender.invoke(sqsRecord(body)))).toEqual([]);
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT' });
+
+    await new Promise((resolve) => setTimeout(resolve, lateMs)); // the held PutItem now reaches DynamoDB
+    expect(rig.dynamoProxy.requests.filter((r) => r.ledgerWrite === 'claim' && r.fault === 'late-request')).toHaveLength(1);
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT' });
+    expect(failedIds(await sender.invoke(sqsRecord(body)))).toEqual([]);
+    expect(rig.accepted(key)).toBe(1);
+  });
+
+  it('a late duplicate of our own takeover, executed after we handed the claim back, does not hold it again', async () => {
+    const eventId = 'evt-wire-late-takeover';
+    const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    const body = JSON.stringify(loginCodeEvent({ eventId, messageClass: 'marketing' }));
+    const sender = rig.sender();
+    rig.snsProxy.setDecider(faultFirst(isPublish, throttle(), 2));
+    await sender.invoke(sqsRecord(body)); // throttled: released
+    const lateMs = LEDGER_REQUEST_TIMEOUT_MS + 1_500;
+    rig.dynamoProxy.setDecider(faultFirst((r) => r.ledgerWrite === 'takeover', { kind: 'late-request', ms: lateMs }));
+    await sender.invoke(sqsRecord(body)); // takeover retried by the SDK, throttled again: released
+    await new Promise((resolve) => setTimeout(resolve, lateMs));
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
+
+    // Released, so the next delivery takes it over at once: no back-off, no "owner died" ambiguity.
+    expect(failedIds(await sender.invoke(sqsRecord(body)))).toEqual([]);
+    expect(rig.accepted(key)).toBe(1);
+    expect(sender.metrics.get(METRIC.ConcurrentClaimBackoff)).toBe(0);
+    expect(sender.metrics.get(METRIC.GaveUpAfterAmbiguity)).toBe(0);
+  });
+
   it('a delivery whose claim was slow past the point where a send could still be recorded hands the claim back unsent', async () => {
     const eventId = 'evt-wire-slow-claim-out-of-time';
     const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });

@@ -356,6 +356,7 @@ function pool(reports: readonly SimulationReport[]): SimulationReport {
       parkedInDeadLetterQueue: sum((r) => r.total.parkedInDeadLetterQueue),
       suppressedDuplicates: sum((r) => r.total.suppressedDuplicates),
       takeovers: sum((r) => r.total.takeovers),
+      smsIndexEntries: sum((r) => r.total.smsIndexEntries),
       finalStates: states,
     },
     throughput: {
@@ -376,6 +377,8 @@ function pool(reports: readonly SimulationReport[]): SimulationReport {
       conditionalFailures: sum((r) => r.dynamo.conditionalFailures),
       conditionalFailuresWithoutItem: sum((r) => r.dynamo.conditionalFailuresWithoutItem),
       capacityUnits: sum((r) => r.dynamo.capacityUnits),
+      responsesWithCapacity: sum((r) => r.dynamo.responsesWithCapacity),
+      byOperation: sumByKey(reports.map((r) => r.dynamo.byOperation)),
       requestsPerMessage: Math.round((requests / Math.max(1, messages)) * 1000) / 1000,
     },
     invariants: {
@@ -403,4 +406,11 @@ function round(n: number, digits: number): number {
 }
 function kb(bytes: number): number {
   return Math.round(bytes / 102.4) / 10;
+}
+
+/** Adds per-operation counts over rounds (every round's, not the first one's). */
+function sumByKey(counts: readonly Readonly<Record<string, number>>[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const c of counts) for (const [k, v] of Object.entries(c)) total[k] = (total[k] ?? 0) + v;
+  return total;
 }

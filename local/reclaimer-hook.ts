@@ -7,7 +7,7 @@ import type { SendLedger } from '../functions/core/send-ledger';
 import type { StalePendingSource } from '../functions/core/stale-pending';
 import { createReclaimer, type ReclaimerRunSummary } from '../functions/reclaimer/create-reclaimer';
 import { RECLAIMER_SAFETY_MARGIN_MS } from '../functions/reclaimer/reclaimer-config';
-import type { SimulationTiming } from './senders/sender-under-test';
+import type { SimulationTiming } from './simulation-timing';
 
 /** What the local runner and the simulator need from the reclaimer: one bounded run. */
 export interface LocalReclaimer {

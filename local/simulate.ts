@@ -18,7 +18,7 @@ import { SCALED_TIMING, type SenderName, type SenderPorts, type SenderUnderTest,
 import { thisSender } from './senders/this-sender';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { buildReport, type SimulationReport } from './simulation-report';
-import { generateWorkload } from './workload';
+import { generateWorkload, type MessageMeta } from './workload';
 
 /** Knobs of one simulated run. */
 export interface SimulationOptions {
@@ -70,13 +70,6 @@ export interface SimulationProgress {
   readonly acked: number;
   readonly inQueue: number;
   readonly elapsedMs: number;
-}
-
-/** Queue-side facts about one injected message, for the report. */
-export interface MessageMeta {
-  readonly eventId: string;
-  readonly messageClass: string;
-  readonly duplicate: boolean;
 }
 
 /** Builds one of the senders under test on the given ports. */

@@ -10,10 +10,9 @@ import { FAULT_KINDS, type FaultKind, type FaultRates } from './fault-plan';
 import type { LambdaEventSource } from './lambda-event-source';
 import type { LocalQueue } from './local-queue';
 import type { SenderName, SenderPorts, SimulationTiming } from './senders/sender-under-test';
-import type { MessageMeta } from './simulate';
 import { bump, quantile, round } from './stats';
 import { textTable } from './text-table';
-import type { Workload } from './workload';
+import type { MessageMeta, Workload } from './workload';
 
 /** Per message class (and in total): what happened to its messages. */
 export interface ClassReport {

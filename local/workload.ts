@@ -23,6 +23,9 @@ export interface WorkloadItem {
   readonly duplicate: boolean;
 }
 
+/** Queue-side facts about one injected message, for the report. */
+export type MessageMeta = Pick<WorkloadItem, 'eventId' | 'messageClass' | 'duplicate'>;
+
 export interface Workload {
   readonly items: readonly WorkloadItem[];
   /** Each distinct event once. */

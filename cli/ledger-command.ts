@@ -1,14 +1,17 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbLedger } from '../functions/adapters/dynamodb-ledger';
 import type { LedgerReader } from '../functions/core/ledger-reader';
 import { ENV } from '../functions/core/sender-config';
+import { startLocalDynamo } from '../local/local-dynamo';
+import { LOCAL_TABLE_NAME } from '../local/local-table';
 import { ledgerRowView, renderEventRows, renderLedgerRow } from './ledger-render';
 
 /** What the command touches, injectable for tests. */
 export interface LedgerCommandIo {
   /** Opens the ledger. @default DynamoDB through the SDK's standard configuration (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB, credentials chain) */
-  readonly openReader?: (tableName: string) => LedgerReader & { close?: () => void };
+  readonly openReader?: (tableName: string) => LedgerReader & { close?: () => void | Promise<void> };
   /** @default process.stdout */
   readonly out?: (text: string) => void;
   /** @default process.stderr */
@@ -17,14 +20,16 @@ export interface LedgerCommandIo {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-const USAGE = `usage: notifier ledger show <key> [--table <name>] [--json]
-       notifier ledger event <eventId> [--table <name>] [--json]
+const USAGE = `usage: notifier ledger show <key> [--table <name> | --local <dir>] [--json]
+       notifier ledger event <eventId> [--table <name> | --local <dir>] [--json]
 
   show <key>        one message by its idempotency key (64 hex characters)
   event <eventId>   every message of one business event (all recipients and channels)
 
 options:
   --table <name>    ledger table (default: $${ENV.tableName})
+  --local <dir>     read the ledger a local run kept with \`npm start -- --data <dir>\`
+                    (starts the embedded DynamoDB on that folder; table ${LOCAL_TABLE_NAME} unless --table)
   --json            machine-readable output
   -h, --help        this text
 
@@ -46,7 +51,12 @@ export async function run(argv: string[], io: LedgerCommandIo = {}): Promise<num
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { table: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        table: { type: 'string' },
+        local: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     err(`${(error as Error).message}\n\n${USAGE}`);
@@ -62,7 +72,7 @@ export async function run(argv: string[], io: LedgerCommandIo = {}): Promise<num
     err(USAGE);
     return 2;
   }
-  const tableName = values.table ?? env[ENV.tableName];
+  const tableName = values.table ?? (values.local ? LOCAL_TABLE_NAME : env[ENV.tableName]);
   if (!tableName) {
     err(`no ledger table: pass --table <name> or set ${ENV.tableName}\n`);
     return 2;
@@ -75,7 +85,16 @@ export async function run(argv: string[], io: LedgerCommandIo = {}): Promise<num
     return 2;
   }
 
-  const reader = (io.openReader ?? openDynamoDbReader)(tableName);
+  const localDir = values.local;
+  if (localDir !== undefined && !existsSync(localDir)) {
+    err(`no local ledger in ${localDir}: run \`npm start -- --data ${localDir}\` first\n`);
+    return 1;
+  }
+  const reader = io.openReader
+    ? io.openReader(tableName)
+    : localDir !== undefined
+      ? openLocalReader(localDir, tableName)
+      : openDynamoDbReader(tableName);
   try {
     if (sub === 'show') {
       const row = await reader.get(target);
@@ -100,8 +119,22 @@ export async function run(argv: string[], io: LedgerCommandIo = {}): Promise<num
     err(`ledger request failed: ${name}: ${hint}\n`);
     return 1;
   } finally {
-    reader.close?.();
+    await reader.close?.();
   }
+}
+
+/**
+ * The ledger a local run persisted: dynalite started on that folder (the same LevelDB store
+ * `npm start -- --data DIR` writes), on loopback, with dummy credentials.
+ */
+function openLocalReader(dataDir: string, tableName: string): LedgerReader & { close: () => Promise<void> } {
+  const started = startLocalDynamo({ dataDir });
+  const ledger = started.then((dynamo) => new DynamoDbLedger(dynamo.client(), tableName));
+  return {
+    get: async (key) => (await ledger).get(key),
+    rowsForEvent: async (eventId) => (await ledger).rowsForEvent(eventId),
+    close: async () => (await started).stop(),
+  };
 }
 
 function openDynamoDbReader(tableName: string): LedgerReader & { close: () => void } {

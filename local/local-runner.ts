@@ -13,6 +13,7 @@ import { queueDepth, queueIsEmpty, readAllVisible } from './aws/queue-inspection
 import { SqsEventSource } from './aws/sqs-event-source';
 import { createLambdaWiring } from './lambda-wiring';
 import { PrintingProvider } from './printing-provider';
+import { LOCAL_TABLE_NAME } from './local-table';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
 import { bump } from './stats';
@@ -96,7 +97,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
   const out = options.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const err = options.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const tableName = options.tableName ?? 'notifier-ledger-local';
+  const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   const aws = await startLocalAws({
     dynamo: options.dataDir ? { dataDir: options.dataDir } : {},
     sqs: { visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS, maxReceiveCount: MAX_RECEIVE_COUNT },

@@ -1,0 +1,39 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../cli/ledger-command';
+import { loginCodeEvent } from '../support/events';
+import { runLocal } from '../../local/local-runner';
+
+describe('notifier ledger --local: the support look-up on a local run\'s own data', () => {
+  it('reads the ledger `npm start -- --data DIR` kept, by event and by key', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'notifier-local-ledger-')), 'ledger');
+    const event = loginCodeEvent({ eventId: 'evt-local-lookup', occurredAt: new Date().toISOString() });
+    await runLocal({ lines: [JSON.stringify(event)], dataDir, concurrency: 1, out: () => undefined, err: () => undefined });
+
+    const printed: string[] = [];
+    const io = { out: (t: string) => void printed.push(t), err: (t: string) => void printed.push(t), env: {} };
+    expect(await run(['event', 'evt-local-lookup', '--local', dataDir], io)).toBe(0);
+    const text = printed.join('');
+    expect(text).toMatch(/SENT/);
+    expect(text).not.toMatch(/\+14155550101/); // addresses stay masked
+    const key = /\b([0-9a-f]{64})\b/.exec(text)?.[1];
+    expect(key).toBeDefined();
+
+    printed.length = 0;
+    expect(await run(['show', key!, '--local', dataDir, '--json'], io)).toBe(0);
+    expect(JSON.parse(printed.join(''))).toMatchObject({ state: 'SENT', eventId: 'evt-local-lookup' });
+  }, 60_000);
+
+  it('says how to make a local ledger when the folder does not exist', async () => {
+    const printed: string[] = [];
+    const code = await run(['event', 'e', '--local', join(tmpdir(), 'no-such-notifier-ledger')], {
+      out: (t) => void printed.push(t),
+      err: (t) => void printed.push(t),
+      env: {},
+    });
+    expect(code).toBe(1);
+    expect(printed.join('')).toMatch(/npm start -- --data/);
+  });
+});

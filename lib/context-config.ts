@@ -45,6 +45,11 @@ export const CONTEXT_KEYS = [
   'maxConcurrency',
   'maxConcurrentSends',
   'maxBodyBytes',
+  'sendRateEmailPerSecond',
+  'sendRateSmsPerSecond',
+  'sendRatePushPerSecond',
+  'throttleBackoffBaseSeconds',
+  'throttleBackoffCapSeconds',
   'logRetentionDays',
   'tableDeletionProtection',
   'reclaimerScheduleMinutes',
@@ -57,6 +62,9 @@ export const CONTEXT_KEYS = [
   'duplicateSuppressedRatePercent',
   'permanentFailureRatePercent',
   'oldestMessageAgeMinutes',
+  'providerThrottledRatePercent',
+  'sustainedRateLimitingMinutes',
+  'backlogAgeMinutes',
   'dashboardName',
   'encryptionKeyArn',
 ] as const;
@@ -160,6 +168,7 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
   const alarmTopicArn = c.string('alarmTopicArn');
   const encryptionKeyArn = c.string('encryptionKeyArn');
   const sendTimeoutMs = c.number('sendTimeoutMs');
+  const throttleBackoff = { base: seconds(c.number('throttleBackoffBaseSeconds')), cap: seconds(c.number('throttleBackoffCapSeconds')) };
   return {
     emailFrom,
     sesIdentity: c.string('sesIdentity'),
@@ -191,6 +200,13 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     maxConcurrency: c.number('maxConcurrency'),
     maxConcurrentSends: c.number('maxConcurrentSends'),
     maxBodyBytes: c.number('maxBodyBytes'),
+    // Range-checked by the construct, which names every bad value.
+    sendRates: {
+      emailPerSecond: c.number('sendRateEmailPerSecond'),
+      smsPerSecond: c.number('sendRateSmsPerSecond'),
+      pushPerSecond: c.number('sendRatePushPerSecond'),
+    },
+    throttleBackoff,
     logRetention: logRetentionDays as logs.RetentionDays | undefined,
     tableDeletionProtection: c.boolean('tableDeletionProtection'),
     reclaimerSchedule: minutes(c.number('reclaimerScheduleMinutes')),
@@ -206,6 +222,9 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
       duplicateSuppressedRatePercent: c.number('duplicateSuppressedRatePercent'),
       permanentFailureRatePercent: c.number('permanentFailureRatePercent'),
       oldestMessageAge: minutes(c.number('oldestMessageAgeMinutes')),
+      providerThrottledRatePercent: c.number('providerThrottledRatePercent'),
+      sustainedRateLimiting: minutes(c.number('sustainedRateLimitingMinutes')),
+      backlogAge: minutes(c.number('backlogAgeMinutes')),
     },
   };
 }

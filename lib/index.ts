@@ -9,3 +9,5 @@ export * from './notifier-stack';
 export * from './context-config';
 export { SERVICE, type ServiceName } from './metrics';
 export * from './email-from';
+export * from './send-pace';
+export * from './backlog-age';

@@ -38,6 +38,28 @@ export function notifierMetric(
 }
 
 /**
+ * A count summed over both functions that send: the sender and the reclaimer each hold a share of the
+ * send rate and count provider outcomes the same way. `id` prefixes the ids of the two metrics (unique
+ * within one alarm or expression).
+ */
+export function sendingFunctionsMetric(
+  metricName: MetricName,
+  id: string,
+  period: Duration = DEFAULT_METRIC_PERIOD,
+  label: string = metricName,
+): cloudwatch.MathExpression {
+  return new cloudwatch.MathExpression({
+    expression: `FILL(${id}Sender, 0) + FILL(${id}Reclaimer, 0)`,
+    usingMetrics: {
+      [`${id}Sender`]: notifierMetric(SERVICE.sender, metricName, period),
+      [`${id}Reclaimer`]: notifierMetric(SERVICE.reclaimer, metricName, period),
+    },
+    label,
+    period,
+  });
+}
+
+/**
  * One line per channel for `metricName`: a SEARCH over the `channel` dimension (all message
  * classes and services), summed per channel.
  */

@@ -8,7 +8,7 @@ import * as snsSubscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRIC, type MetricName } from '../functions/core/metric-names';
-import { DEFAULT_METRIC_PERIOD, SERVICE, notifierMetric } from './metrics';
+import { DEFAULT_METRIC_PERIOD, SERVICE, notifierMetric, sendingFunctionsMetric } from './metrics';
 
 /** Alarm thresholds and where alarms are sent. */
 export interface NotifierAlarmOptions {
@@ -51,6 +51,27 @@ export interface NotifierAlarmOptions {
    * @default Duration.minutes(15)
    */
   readonly oldestMessageAge?: Duration;
+  /**
+   * Alarm when providers throttle more than this percentage of sends
+   * (ProviderThrottled / (ProviderThrottled + Sent), sender and reclaimer) for `rateEvaluationPeriods` periods:
+   * the send rates are above what the account grants. The pace is meant to keep throttling at or under 1%.
+   * @default 1
+   */
+  readonly providerThrottledRatePercent?: number;
+  /**
+   * Alarm when the send-rate governor defers messages in every period for this long: demand has stayed
+   * above the account's send rate (a whole number of periods, at most one day).
+   * @default Duration.hours(1)
+   */
+  readonly sustainedRateLimiting?: Duration;
+  /**
+   * Alarm when the oldest message in the main queue is older than this: a backlog that does not drain at
+   * the account's rate is on its way to the dead-letter queue or to expiry. Must be below the loss
+   * horizon (the shorter of queue retention and the least time a message deferred on every receive
+   * takes to reach the dead-letter queue).
+   * @default - a quarter of that horizon (27,618 s, about 7.7 h, with the default queue and backoff)
+   */
+  readonly backlogAge?: Duration;
 }
 
 /** The notifier's functions, by role. */
@@ -75,6 +96,8 @@ export interface NotifierAlarmsProps extends NotifierAlarmOptions {
   readonly functions: NotifierFunctions;
   /** Alarm when `AWS/SNS SMSMonthToDateSpentUSD` exceeds this (USD). */
   readonly smsSpendThresholdUsd: number;
+  /** Threshold of the `BacklogAgeNearLimit` alarm (`backlogAge`, or its default derived from the queue settings). */
+  readonly backlogAgeThreshold: Duration;
 }
 
 /** Names of the alarms (keys of {@link NotifierAlarms.alarms}); each has a runbook entry in README.md. */
@@ -96,6 +119,12 @@ export const ALARM = {
   statusFailedEvents: 'StatusFailedEvents',
   deliveryStatusInvalid: 'DeliveryStatusInvalid',
   smsMonthToDateSpend: 'SmsMonthToDateSpend',
+  providerConfigurationFault: 'ProviderConfigurationFault',
+  providerQuotaExhausted: 'ProviderQuotaExhausted',
+  providerThrottledRate: 'ProviderThrottledRate',
+  rateLimitedDeferralSustained: 'RateLimitedDeferralSustained',
+  providerErrorUnrecognised: 'ProviderErrorUnrecognised',
+  backlogAgeNearLimit: 'BacklogAgeNearLimit',
 } as const;
 
 /** Name of one of the notifier's alarms. */
@@ -165,6 +194,8 @@ export class NotifierAlarms extends Construct {
         period,
       });
     const rateEvaluationPeriods = props.rateEvaluationPeriods ?? 3;
+    const sendingFunctions = (name: MetricName, id: string): cloudwatch.MathExpression =>
+      sendingFunctionsMetric(name, id, period);
     const fnMetric = (fn: lambda.IFunction, which: 'Errors' | 'Throttles'): cloudwatch.Metric => {
       const options = { period, statistic: cloudwatch.Stats.SUM };
       return which === 'Errors' ? fn.metricErrors(options) : fn.metricThrottles(options);
@@ -274,6 +305,53 @@ export class NotifierAlarms extends Construct {
         props.smsSpendThresholdUsd,
         'SMS spend this month approaches the monthly spend limit; SNS stops sending SMS when it is reached.',
       ),
+      [ALARM.providerConfigurationFault]: alarm(
+        ALARM.providerConfigurationFault,
+        sendingFunctions(METRIC.ProviderConfigurationFault, 'fault'),
+        0,
+        'A provider refused sends until an operator acts (SES sending paused or account suspended, unverified From identity, missing configuration set; SNS authorization or KMS). The records back off and are retried; nothing is sent until it is fixed.',
+      ),
+      [ALARM.providerQuotaExhausted]: alarm(
+        ALARM.providerQuotaExhausted,
+        sendingFunctions(METRIC.ProviderQuotaExhausted, 'quota'),
+        0,
+        'SES refused e-mails because the daily sending quota (Max24HourSend) is spent: e-mail is paused until the rolling 24-hour window frees quota.',
+      ),
+      [ALARM.providerThrottledRate]: alarm(
+        ALARM.providerThrottledRate,
+        new cloudwatch.MathExpression({
+          expression: 'IF((throttled + sent) > 0, 100 * throttled / (throttled + sent), 0)',
+          usingMetrics: {
+            throttled: sendingFunctions(METRIC.ProviderThrottled, 'throttled'),
+            sent: sendingFunctions(METRIC.Sent, 'sent'),
+          },
+          label: 'Provider throttled %',
+          period,
+        }),
+        props.providerThrottledRatePercent ?? 1,
+        'Providers keep throttling sends: the configured or derived send rates are above what the account grants (other senders share it, or a quota was lowered).',
+        rateEvaluationPeriods,
+      ),
+      [ALARM.rateLimitedDeferralSustained]: alarm(
+        ALARM.rateLimitedDeferralSustained,
+        sendingFunctions(METRIC.RateLimitedDeferral, 'deferred'),
+        0,
+        'The send-rate governor has deferred messages in every period for a long time: demand stays above the account\'s send rate and a backlog builds.',
+        sustainedPeriods(props.sustainedRateLimiting ?? DEFAULT_SUSTAINED_RATE_LIMITING, period),
+      ),
+      [ALARM.providerErrorUnrecognised]: alarm(
+        ALARM.providerErrorUnrecognised,
+        sendingFunctions(METRIC.ProviderErrorUnrecognised, 'unrecognised'),
+        0,
+        'A provider refused a send with an error it does not document for the call: retried, and dead-lettered with its reason after maxReceiveCount receives.',
+      ),
+      [ALARM.backlogAgeNearLimit]: alarm(
+        ALARM.backlogAgeNearLimit,
+        props.queue.metricApproximateAgeOfOldestMessage({ period, statistic: cloudwatch.Stats.MAXIMUM }),
+        props.backlogAgeThreshold.toSeconds({ integral: false }),
+        'The queue backlog does not drain at the account\'s send rate: its oldest messages approach the dead-letter queue or expiry.',
+        BACKLOG_AGE_EVALUATION_PERIODS,
+      ),
     };
 
     // A topic policy replaces SNS's default one, and `enforceSSL` creates a policy: without this statement
@@ -291,6 +369,52 @@ export class NotifierAlarms extends Construct {
       }),
     );
   }
+}
+
+/** Default of {@link NotifierAlarmOptions.sustainedRateLimiting}. */
+export const DEFAULT_SUSTAINED_RATE_LIMITING = Duration.hours(1);
+
+/**
+ * Periods the backlog must stay above its threshold: `ApproximateAgeOfOldestMessage` drops whenever the
+ * oldest message it counts is received a third time, so one period alone could flap.
+ */
+export const BACKLOG_AGE_EVALUATION_PERIODS = 3;
+
+/** CloudWatch's longest evaluation window for an alarm (periods x period). */
+const MAX_ALARM_WINDOW_SECONDS = 86_400;
+
+/** How many `period`s make `sustained` (the check is in {@link alarmOptionViolations}). */
+function sustainedPeriods(sustained: Duration, period: Duration): number {
+  return Math.max(1, Math.round(sustained.toSeconds() / period.toSeconds()));
+}
+
+/**
+ * Every alarm option the notifier cannot honour, each with the value given. `backlogLossHorizon` is the
+ * earliest a waiting message can be lost (see `lib/backlog-age.ts`): a backlog alarm at or past it fires too late.
+ */
+export function alarmOptionViolations(options: NotifierAlarmOptions, backlogLossHorizon: Duration): string[] {
+  const violations: string[] = [];
+  const period = (options.period ?? DEFAULT_METRIC_PERIOD).toSeconds();
+  const throttled = options.providerThrottledRatePercent;
+  if (throttled !== undefined && !(Number.isFinite(throttled) && throttled >= 0 && throttled < 100)) {
+    violations.push(`alarms.providerThrottledRatePercent (${throttled}) must be a percentage from 0 to below 100`);
+  }
+  const sustained = options.sustainedRateLimiting?.toSeconds({ integral: false });
+  if (sustained !== undefined && !(sustained >= period && sustained % period === 0 && sustained <= MAX_ALARM_WINDOW_SECONDS)) {
+    violations.push(
+      `alarms.sustainedRateLimiting (${sustained}s) must be a whole number of alarm periods (${period}s), at most ${MAX_ALARM_WINDOW_SECONDS}s (CloudWatch's longest alarm window)`,
+    );
+  }
+  const backlogAge = options.backlogAge?.toSeconds({ integral: false });
+  const horizon = backlogLossHorizon.toSeconds({ integral: false });
+  if (backlogAge !== undefined && !(backlogAge > 0 && backlogAge < horizon)) {
+    violations.push(
+      `alarms.backlogAge (${backlogAge}s) must be above 0 and below the backlog loss horizon (${horizon}s, ` +
+        'the shorter of queue retention and the least time a message deferred on every receive takes to reach the DLQ), ' +
+        'or it fires only after messages may be lost',
+    );
+  }
+  return violations;
 }
 
 /** Id of the synth warning printed when no alarm reaches a person. */

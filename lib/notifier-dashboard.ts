@@ -5,7 +5,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRIC, type MetricName } from '../functions/core/metric-names';
 import type { NotifierFunctions } from './notifier-alarms';
-import { SERVICE, byChannel, notifierMetric, statusByChannel, type ServiceName } from './metrics';
+import { SERVICE, byChannel, notifierMetric, sendingFunctionsMetric, statusByChannel, type ServiceName } from './metrics';
 
 /** What {@link NotifierDashboard} graphs. */
 export interface NotifierDashboardProps {
@@ -94,6 +94,25 @@ export class NotifierDashboard extends Construct {
         m(SERVICE.sender, METRIC.LedgerError),
         m(SERVICE.reclaimer, METRIC.StalePendingFound, 'StalePendingFound (reclaimer)'),
       ]),
+    );
+    // Provider pace: refusals by cause (the alarms' sums over sender and reclaimer) and the backpressure they cause.
+    const both = (name: MetricName, id: string): cloudwatch.MathExpression => sendingFunctionsMetric(name, id);
+    this.dashboard.addWidgets(
+      graph('Provider refusals by cause (sender + reclaimer)', [
+        both(METRIC.ProviderThrottled, 'throttled'),
+        both(METRIC.ProviderQuotaExhausted, 'quota'),
+        both(METRIC.ProviderConfigurationFault, 'fault'),
+        both(METRIC.ProviderErrorUnrecognised, 'unrecognised'),
+      ]),
+      graph('Throttled and rate-limited by channel', [
+        ...byChannel(METRIC.ProviderThrottled),
+        ...byChannel(METRIC.RateLimitedDeferral),
+      ]),
+      graph(
+        'Pacing: deferrals and backed-off records',
+        [both(METRIC.RateLimitedDeferral, 'deferred'), m(SERVICE.sender, METRIC.RecordBackedOff)],
+        [both(METRIC.Sent, 'sent')],
+      ),
     );
     this.dashboard.addWidgets(
       graph(

@@ -18,14 +18,16 @@ import { LEDGER_TABLE } from '../functions/core/ledger-table';
 import type { MessageClass } from '../functions/core/message-class';
 import { ENV, loadSenderConfig } from '../functions/core/sender-config';
 import { timingViolations } from '../functions/core/timing-invariants';
-import { DEFAULT_BACKOFF } from '../functions/core/visibility-backoff';
+import type { BackoffSettings } from '../functions/core/visibility-backoff';
 import { loadReclaimerLimits } from '../functions/reclaimer/reclaimer-config';
-import { type AlarmName, NotifierAlarms, type NotifierAlarmOptions } from './notifier-alarms';
+import { backlogLossHorizonSeconds, defaultBacklogAgeAlarmSeconds } from './backlog-age';
+import { alarmOptionViolations, type AlarmName, NotifierAlarms, type NotifierAlarmOptions } from './notifier-alarms';
 import { NotifierDashboard } from './notifier-dashboard';
 import { DeliveryStatus } from './notifier-status';
 import { AccountSdkCall } from './account-settings';
 import { domainOf, emailAddressOf, emailFromViolations } from './email-from';
 import { createNotifierFunction, DEFAULT_ENTRIES } from './notifier-function';
+import { resolveThrottleBackoff, sendPaceEnvironment, sendPaceViolations, type SendRates, type ThrottleBackoff } from './send-pace';
 
 /** Smallest allowed `maxReceiveCount`: fewer receives let throttled deliveries reach the DLQ unprocessed. */
 export const MIN_MAX_RECEIVE_COUNT = 5;
@@ -166,7 +168,7 @@ export interface IdempotentNotifierProps {
   readonly deadLetterQueueRetention?: Duration;
   /**
    * Receives before a message moves to the dead-letter queue (at least 5, and enough that a message
-   * throttled for 24 hours still has receives left: about 80 with the built-in throttle backoff).
+   * throttled for 24 hours still has receives left with `throttleBackoff`: 80 with the default backoff).
    * @default 100
    */
   readonly maxReceiveCount?: number;
@@ -223,6 +225,20 @@ export interface IdempotentNotifierProps {
    * @default 16
    */
   readonly maxConcurrentSends?: number;
+  /**
+   * Account-wide send rates per channel (sends per second). The sender and the reclaimer pace provider
+   * calls to them, each process at its share (`maxConcurrency` + 1 shares); a message without a slot
+   * before its invocation ends is deferred unsent (`RateLimitedDeferral`) and its record backed off.
+   * @default - e-mail: SES `MaxSendRate`, read with `GetAccount` at cold start; SMS and push: not paced
+   */
+  readonly sendRates?: SendRates;
+  /**
+   * Visibility backoff of records the providers throttled or the rate limit deferred (whole seconds).
+   * Synth checks that a message throttled for 24 hours still has receives left before the
+   * dead-letter queue (`maxReceiveCount`) and that the longest backoff ends within the queue retention.
+   * @default - base 10 s, cap 40 min
+   */
+  readonly throttleBackoff?: ThrottleBackoff;
   /**
    * Largest accepted SQS body in bytes; larger events are dead-lettered.
    * @default 65536
@@ -335,6 +351,7 @@ interface Resolved {
   readonly queueRetention: Duration;
   readonly deadLetterQueueRetention: Duration;
   readonly maxReceiveCount: number;
+  readonly throttleBackoff: BackoffSettings;
 }
 
 /**
@@ -387,7 +404,16 @@ export class IdempotentNotifier extends Construct {
     super(scope, id);
     this.encryptionKey = props.encryptionKey;
     const resolved = resolveSettings(props);
-    assertSafe(resolved, emailFromViolations(props.emailFrom));
+    const backlogQueue = {
+      retentionSeconds: resolved.queueRetention.toSeconds(),
+      maxReceiveCount: resolved.maxReceiveCount,
+      backoff: resolved.throttleBackoff,
+    };
+    assertSafe(resolved, [
+      ...emailFromViolations(props.emailFrom),
+      ...sendPaceViolations(props.sendRates, resolved.throttleBackoff),
+      ...alarmOptionViolations(props.alarms ?? {}, Duration.seconds(backlogLossHorizonSeconds(backlogQueue))),
+    ]);
     const stack = Stack.of(this);
     const queueKey = props.queueEncryptionKey ?? props.encryptionKey;
     if (props.encryptionKey) allowLogsToUse(props.encryptionKey, stack);
@@ -481,6 +507,8 @@ export class IdempotentNotifier extends Construct {
       [ENV.sourceQueueUrl]: this.queue.queueUrl,
       // The account's send rate is split between every sender the event source may run and the reclaimer.
       [ENV.sendRateShares]: String((props.maxConcurrency ?? 10) + 1),
+      // The account-wide rates, and the backoff steps synth checked against the queue.
+      ...sendPaceEnvironment(props.sendRates, resolved.throttleBackoff),
     };
     if (props.smsSenderId) environment[ENV.smsSenderId] = props.smsSenderId;
     if (props.smsOriginationNumber) environment[ENV.smsOriginationNumber] = props.smsOriginationNumber;
@@ -611,6 +639,7 @@ export class IdempotentNotifier extends Construct {
       functions: { sender: sender.fn, reclaimer: reclaimer.fn, status: this.statusFunction },
       smsSpendThresholdUsd:
         props.smsSpendAlarmThresholdUsd ?? Math.round((props.smsMonthlySpendLimitUsd ?? 1) * 80) / 100,
+      backlogAgeThreshold: props.alarms?.backlogAge ?? Duration.seconds(defaultBacklogAgeAlarmSeconds(backlogQueue)),
     });
     this.alarmTopic = alarms.topic;
     this.alarms = alarms.alarms;
@@ -795,6 +824,7 @@ function resolveSettings(props: IdempotentNotifierProps): Resolved {
     deadLetterQueueRetention:
       existing?.deadLetterRetentionPeriod ?? props.deadLetterQueueRetention ?? Duration.days(14),
     maxReceiveCount: existing?.maxReceiveCount ?? props.maxReceiveCount ?? 100,
+    throttleBackoff: resolveThrottleBackoff(props.throttleBackoff),
   };
 }
 
@@ -814,9 +844,9 @@ function assertSafe(r: Resolved, otherViolations: readonly string[]): void {
       retentionSeconds: r.queueRetention.toSeconds(),
       deadLetterRetentionSeconds: r.deadLetterQueueRetention.toSeconds(),
       replayWindowSeconds: r.replayWindow.toSeconds(),
-      // The sender backs throttled records off with the built-in steps (no THROTTLE_BACKOFF_* is set).
+      // The steps the sender and the reclaimer get as THROTTLE_BACKOFF_BASE_SECONDS / _CAP_SECONDS.
       maxReceiveCount: r.maxReceiveCount,
-      backoff: DEFAULT_BACKOFF,
+      backoff: r.throttleBackoff,
     },
   }));
   if (!(Number.isInteger(r.maxReceiveCount) && r.maxReceiveCount >= MIN_MAX_RECEIVE_COUNT)) {

@@ -129,6 +129,110 @@ describe('queue alarms', () => {
   });
 });
 
+describe('provider pace alarms', () => {
+  /** An alarm's metric entries by id. */
+  const metricsOf = (props: Record<string, unknown>): Record<string, Record<string, unknown>> =>
+    Object.fromEntries((props['Metrics'] as { Id: string }[]).map((m) => [m.Id, m as Record<string, unknown>]));
+  const statOf = (metricName: string, service: 'sender' | 'reclaimer', period = 300) => ({
+    Metric: { Namespace: METRICS_NAMESPACE, MetricName: metricName, Dimensions: [{ Name: 'service', Value: service }] },
+    Period: period,
+    Stat: 'Sum',
+  });
+  /** Notifies the topic on ALARM and OK; no datapoint is no event. */
+  const wired = { AlarmActions: [topicRef], OKActions: [topicRef], TreatMissingData: 'notBreaching', ComparisonOperator: 'GreaterThanThreshold' };
+
+  it.each([
+    [ALARM.providerConfigurationFault, METRIC.ProviderConfigurationFault, 'fault'],
+    [ALARM.providerQuotaExhausted, METRIC.ProviderQuotaExhausted, 'quota'],
+    [ALARM.providerErrorUnrecognised, METRIC.ProviderErrorUnrecognised, 'unrecognised'],
+  ] as const)('%s fires on any %s of the sender or the reclaimer in one 5-minute period', (alarm, metric, id) => {
+    const props = alarmProps(alarm);
+    expect(props).toMatchObject({ ...wired, Threshold: 0, EvaluationPeriods: 1, DatapointsToAlarm: 1 });
+    const metrics = metricsOf(props);
+    expect(Object.values(metrics).filter((m) => m['ReturnData'] !== false)).toEqual([
+      expect.objectContaining({ Expression: `FILL(${id}Sender, 0) + FILL(${id}Reclaimer, 0)` }),
+    ]);
+    expect(metrics[`${id}Sender`]?.['MetricStat']).toEqual(statOf(metric, 'sender'));
+    expect(metrics[`${id}Reclaimer`]?.['MetricStat']).toEqual(statOf(metric, 'reclaimer'));
+  });
+
+  it('ProviderThrottledRate fires when over 1% of sends are throttled for 3 periods of 5 minutes', () => {
+    const props = alarmProps(ALARM.providerThrottledRate);
+    expect(props).toMatchObject({ ...wired, Threshold: 1, EvaluationPeriods: 3, DatapointsToAlarm: 3 });
+    const metrics = metricsOf(props);
+    const returned = Object.values(metrics).filter((m) => m['ReturnData'] !== false);
+    expect(returned).toEqual([
+      expect.objectContaining({ Expression: 'IF((throttled + sent) > 0, 100 * throttled / (throttled + sent), 0)' }),
+    ]);
+    expect(metrics['throttled']?.['Expression']).toBe('FILL(throttledSender, 0) + FILL(throttledReclaimer, 0)');
+    expect(metrics['sent']?.['Expression']).toBe('FILL(sentSender, 0) + FILL(sentReclaimer, 0)');
+    expect(metrics['throttledSender']?.['MetricStat']).toEqual(statOf(METRIC.ProviderThrottled, 'sender'));
+    expect(metrics['throttledReclaimer']?.['MetricStat']).toEqual(statOf(METRIC.ProviderThrottled, 'reclaimer'));
+    expect(metrics['sentSender']?.['MetricStat']).toEqual(statOf(METRIC.Sent, 'sender'));
+    expect(metrics['sentReclaimer']?.['MetricStat']).toEqual(statOf(METRIC.Sent, 'reclaimer'));
+  });
+
+  it('RateLimitedDeferralSustained fires when messages are deferred in every 5-minute period for an hour', () => {
+    const props = alarmProps(ALARM.rateLimitedDeferralSustained);
+    expect(props).toMatchObject({ ...wired, Threshold: 0, EvaluationPeriods: 12, DatapointsToAlarm: 12 });
+    const metrics = metricsOf(props);
+    expect(metrics['deferredSender']?.['MetricStat']).toEqual(statOf(METRIC.RateLimitedDeferral, 'sender'));
+    expect(metrics['deferredReclaimer']?.['MetricStat']).toEqual(statOf(METRIC.RateLimitedDeferral, 'reclaimer'));
+  });
+
+  it('BacklogAgeNearLimit fires when the oldest message passes a quarter of the loss horizon for 3 periods', () => {
+    // Default queue: the least time to the DLQ of a message deferred on every receive is 110,475 s (< 4 days' retention).
+    expect(alarmProps(ALARM.backlogAgeNearLimit)).toMatchObject({
+      ...wired,
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(n.queue), 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Period: 300,
+      Threshold: 27_618,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 3,
+    });
+  });
+
+  it('BacklogAgeNearLimit follows the configured backoff and maxReceiveCount', () => {
+    // 10 s doubling to 2 h over 39 deferrals: at least 109,515 s before the DLQ; a quarter is 27,378 s.
+    const s = synth({ throttleBackoff: { cap: Duration.hours(2) }, maxReceiveCount: 40 });
+    expect(alarmProps(ALARM.backlogAgeNearLimit, s.template, s.stack)).toMatchObject({ Threshold: 27_378 });
+  });
+
+  it('takes the throttle percentage, the rate-limiting span and the backlog age from props', () => {
+    const s = synth({
+      alarms: { providerThrottledRatePercent: 5, sustainedRateLimiting: Duration.minutes(30), backlogAge: Duration.hours(2) },
+    });
+    expect(alarmProps(ALARM.providerThrottledRate, s.template, s.stack)).toMatchObject({ Threshold: 5 });
+    expect(alarmProps(ALARM.rateLimitedDeferralSustained, s.template, s.stack)).toMatchObject({
+      EvaluationPeriods: 6,
+      DatapointsToAlarm: 6,
+    });
+    expect(alarmProps(ALARM.backlogAgeNearLimit, s.template, s.stack)).toMatchObject({ Threshold: 7200 });
+  });
+
+  it('fails if the backlog age is not below the loss horizon', () => {
+    expect(() => synth({ alarms: { backlogAge: Duration.hours(31) } })).toThrow(
+      /alarms\.backlogAge \(111600s\) must be above 0 and below the backlog loss horizon \(110475s/,
+    );
+  });
+
+  it('fails if the rate-limiting span is not a whole number of periods within a day', () => {
+    expect(() => synth({ alarms: { sustainedRateLimiting: Duration.minutes(7) } })).toThrow(
+      /alarms\.sustainedRateLimiting \(420s\) must be a whole number of alarm periods \(300s\)/,
+    );
+    expect(() => synth({ alarms: { sustainedRateLimiting: Duration.hours(25) } })).toThrow(/alarms\.sustainedRateLimiting \(90000s\)/);
+  });
+
+  it('fails if the throttle percentage is not below 100', () => {
+    expect(() => synth({ alarms: { providerThrottledRatePercent: 100 } })).toThrow(
+      /alarms\.providerThrottledRatePercent \(100\) must be a percentage from 0 to below 100/,
+    );
+  });
+});
+
 describe('Lambda alarms', () => {
   it.each([
     [ALARM.senderErrors, 'Errors', 'senderFunction'],
@@ -261,6 +365,12 @@ describe('dashboard', () => {
     METRIC.DeliveryStatusSuperseded,
     METRIC.DeliveryStatusUnmatched,
     METRIC.DeliveryStatusInvalid,
+    METRIC.ProviderThrottled,
+    METRIC.ProviderQuotaExhausted,
+    METRIC.ProviderConfigurationFault,
+    METRIC.ProviderErrorUnrecognised,
+    METRIC.RateLimitedDeferral,
+    METRIC.RecordBackedOff,
   ])('graphs %s', (metric) => {
     expect(body).toContain(`\\"${METRICS_NAMESPACE}\\",\\"${metric}\\"`);
   });
@@ -270,6 +380,16 @@ describe('dashboard', () => {
       expect(body).toContain(
         `SUM(SEARCH('{${METRICS_NAMESPACE},channel,messageClass,service} MetricName=\\\\\\"${METRIC.PermanentFailure}\\\\\\" channel=\\\\\\"${channel}\\\\\\"', 'Sum', 300))`,
       );
+    }
+  });
+
+  it('graphs throttled and rate-limited sends per channel with a SEARCH over the channel dimension', () => {
+    for (const metric of [METRIC.ProviderThrottled, METRIC.RateLimitedDeferral]) {
+      for (const channel of CHANNELS) {
+        expect(body).toContain(
+          `SUM(SEARCH('{${METRICS_NAMESPACE},channel,messageClass,service} MetricName=\\\\\\"${metric}\\\\\\" channel=\\\\\\"${channel}\\\\\\"', 'Sum', 300))`,
+        );
+      }
     }
   });
 

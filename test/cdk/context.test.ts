@@ -72,6 +72,38 @@ describe('notifierPropsFromContext', () => {
     expect(props.smsDeliveryStatusSuccessSamplingPercent).toBe(25);
   });
 
+  it('parses the send rates and the throttle backoff', () => {
+    const { props } = fromContext({
+      'notifier:sendRateEmailPerSecond': '14',
+      'notifier:sendRateSmsPerSecond': 20,
+      'notifier:sendRatePushPerSecond': '0.5',
+      'notifier:throttleBackoffBaseSeconds': '30',
+      'notifier:throttleBackoffCapSeconds': 7200,
+    });
+    expect(props.sendRates).toEqual({ emailPerSecond: 14, smsPerSecond: 20, pushPerSecond: 0.5 });
+    expect(props.throttleBackoff?.base?.toSeconds()).toBe(30);
+    expect(props.throttleBackoff?.cap?.toSeconds()).toBe(7200);
+  });
+
+  it('parses the provider-pace alarm keys', () => {
+    const { props } = fromContext({
+      'notifier:providerThrottledRatePercent': '2',
+      'notifier:sustainedRateLimitingMinutes': '30',
+      'notifier:backlogAgeMinutes': '240',
+    });
+    expect(props.alarms).toMatchObject({ providerThrottledRatePercent: 2 });
+    expect(props.alarms?.sustainedRateLimiting?.toMinutes()).toBe(30);
+    expect(props.alarms?.backlogAge?.toMinutes()).toBe(240);
+  });
+
+  it('fails at synth if a context send rate is not positive, naming the value', () => {
+    expect(() => buildFromContext({ 'notifier:sendRateSmsPerSecond': '0' })).toThrow(/sendRates\.smsPerSecond \(0\) must be a positive number/);
+  });
+
+  it('fails at synth if the context backoff lets a throttled message reach the DLQ within 24 hours', () => {
+    expect(() => buildFromContext({ 'notifier:throttleBackoffCapSeconds': '600' })).toThrow(/cap 600s waits at least 28215s before the DLQ/);
+  });
+
   it('rejects an unknown notifier key (a typo must not silently fall back to a default)', () => {
     expect(() => fromContext({ 'notifier:functionTimeoutSecs': 10 })).toThrow(
       /Unknown context key\(s\): notifier:functionTimeoutSecs/,

@@ -63,6 +63,41 @@ describe('claim: absent, our own, or past its TTL', () => {
     expect(await db.ledger.claim(row, T0 + 1)).toEqual({ claimed: true });
   });
 
+  it('refuses another owner claiming in the same millisecond (same version, same lease end)', async () => {
+    const row = await claimed('owner-1');
+    const rival = newClaimRow(row, 'owner-2', T0, TIMING);
+    expect(rival).toMatchObject({ claimVersion: row.claimVersion, leaseExpiresAt: row.leaseExpiresAt });
+    const before = await current(row.key);
+    expect(await db.ledger.claim(rival, T0)).toEqual({ claimed: false, existing: before });
+    expect(await current(row.key)).toEqual(before);
+  });
+
+  it('refuses a late copy of its own claim once the row is settled', async () => {
+    const row = await claimed('owner-1');
+    expect(await db.ledger.complete(claimOf(row), sent, T0 + 5, row.expiresAt)).toBe(true);
+    const before = await current(row.key);
+    expect(await db.ledger.claim(row, T0 + 6)).toEqual({ claimed: false, existing: before });
+    expect(await current(row.key)).toEqual(before);
+  });
+
+  it('refuses a late copy of its own claim once the claim was released', async () => {
+    const row = await claimed('owner-1');
+    expect(await db.ledger.release(claimOf(row), { reason: 'transient', detail: 'throttled', lastAmbiguousAt: undefined }, T0 + 5)).toBe(true);
+    const before = await current(row.key);
+    expect(await db.ledger.claim(row, T0 + 6)).toEqual({ claimed: false, existing: before });
+    expect(await current(row.key)).toEqual(before);
+  });
+
+  it('refuses a late copy of its own claim once the row moved to another version with the same lease', async () => {
+    const row = await claimed('owner-1');
+    // Same owner token, same lease end, version 2: only the version tells it from the request's own write.
+    expect(await db.ledger.takeOver(row.key, takeoverFields(row, 'owner-1', T0, TIMING, undefined))).toBe(true);
+    const before = await current(row.key);
+    expect(before).toMatchObject({ claimVersion: 2, leaseExpiresAt: row.leaseExpiresAt, ownerToken: 'owner-1' });
+    expect(await db.ledger.claim(row, T0 + 6)).toEqual({ claimed: false, existing: before });
+    expect(await current(row.key)).toEqual(before);
+  });
+
   it('admits another owner on a row whose TTL ended at exactly this second', async () => {
     const old = await claimed('owner-old', T0 - RETENTION_MS);
     const nowMs = old.expiresAt * 1000;
@@ -131,6 +166,15 @@ describe('takeover: PENDING, and at the version it read (or already ours: a lost
     await takenOver(await current(row.key), 'owner-2', LATER + 1);
     // owner-2 holds version 3; its stale request for version 2 must not pass as "already mine".
     await refusedAndUnchanged(row.key, () => db.ledger.takeOver(row.key, takeoverFields(row, 'owner-2', LATER + 2, TIMING, undefined)));
+  });
+
+  it('refuses a late copy of its own takeover once it released the claim', async () => {
+    const row = await claimed('owner-1');
+    const fields = takeoverFields(row, 'owner-2', LATER, TIMING, undefined);
+    expect(await db.ledger.takeOver(row.key, fields)).toBe(true);
+    const mine = { key: row.key, ownerToken: 'owner-2', claimVersion: 2 };
+    expect(await db.ledger.release(mine, { reason: 'transient', detail: 'throttled', lastAmbiguousAt: undefined }, LATER + 1)).toBe(true);
+    await refusedAndUnchanged(row.key, () => db.ledger.takeOver(row.key, fields));
   });
 
   it('refuses its own retried takeover once the row is settled', async () => {

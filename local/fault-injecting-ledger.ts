@@ -1,7 +1,7 @@
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import type { Release, TakeoverFields, TerminalOutcome } from '../functions/core/ledger-decision';
 import type { Claim, LedgerRow } from '../functions/core/ledger-record';
-import type { ClaimResult, SendLedger } from '../functions/core/send-ledger';
+import type { ClaimResult, SendLedger, UnconfirmedClaim } from '../functions/core/send-ledger';
 import type { ExecutionEnvironment } from './execution-environment';
 import type { FaultPlan } from './fault-plan';
 
@@ -53,6 +53,11 @@ export class FaultInjectingLedger implements SendLedger {
   async release(claim: Claim, release: Release, nowMs: number): Promise<boolean> {
     this.throttle(claim.key, 'release');
     return this.inner.release(claim, release, nowMs);
+  }
+
+  async releaseUnconfirmed(attempt: UnconfirmedClaim, release: Release, nowMs: number): Promise<boolean> {
+    this.throttle(attempt.kind === 'claim' ? attempt.row.key : attempt.key, 'release');
+    return this.inner.releaseUnconfirmed(attempt, release, nowMs);
   }
 
   async get(key: string): Promise<LedgerRow | undefined> {

@@ -8,9 +8,8 @@ import { InMemoryMetrics } from '../functions/core/metrics-recorder';
 import { METRIC } from '../functions/core/metric-names';
 import { loadSenderConfig } from '../functions/core/sender-config';
 import { startLocalAws, type LocalAws } from './aws/local-aws';
-import { applyEnvironment } from './aws/process-environment';
 import { queueDepth, queueIsEmpty, readAllVisible } from './aws/queue-inspection';
-import { SqsEventSource } from './aws/sqs-event-source';
+import { applyLocalLambdaEnvironment, localEventSource } from './local-lambda';
 import { createLambdaWiring } from './lambda-wiring';
 import { PrintingProvider } from './printing-provider';
 import { LOCAL_TABLE_NAME } from './local-table';
@@ -82,8 +81,6 @@ const LOCAL_LAMBDA_ENVIRONMENT = {
 const VISIBILITY_TIMEOUT_SECONDS = 8;
 const MAX_RECEIVE_COUNT = 5;
 
-/** Variables that could send an SDK client elsewhere than the variables set here. */
-const UNSET_FOR_THE_RUN = ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_IGNORE_CONFIGURED_ENDPOINT_URLS', 'AWS_ENDPOINT_URL'];
 
 /**
  * Runs the real sender (and the real reclaimer on a timer) as Lambda runs them, against local
@@ -102,16 +99,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     dynamo: options.dataDir ? { dataDir: options.dataDir } : {},
     sqs: { visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS, maxReceiveCount: MAX_RECEIVE_COUNT },
   });
-  const restoreEnvironment = applyEnvironment(
-    {
-      ...aws.sdkEnvironment,
-      ...LOCAL_LAMBDA_ENVIRONMENT,
-      LEDGER_TABLE_NAME: tableName,
-      DEAD_LETTER_QUEUE_URL: aws.sqs.dlqUrl,
-      SOURCE_QUEUE_URL: aws.sqs.queueUrl,
-    },
-    UNSET_FOR_THE_RUN,
-  );
+  const restoreEnvironment = applyLocalLambdaEnvironment(aws, tableName, LOCAL_LAMBDA_ENVIRONMENT);
   try {
     // The Lambda's cold start: the same variables, the same validation.
     const config = loadSenderConfig(process.env);
@@ -137,16 +125,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     out(`${'outcome'.padEnd(9)} ${'chan'.padEnd(5)} ${'recipient'.padEnd(28)} ${'template'.padEnd(14)} ${'class'.padEnd(19)} key`);
 
     const sqs = aws.sqs.client();
-    const source = new SqsEventSource({
-      client: sqs,
-      queueUrl: aws.sqs.queueUrl,
-      queueArn: aws.sqs.queueArn,
-      createHandler: (env) => wiring.createHandler(env),
-      functionTimeoutMs: config.functionTimeoutMs,
-      batchSize: options.batchSize ?? 10,
-      maximumConcurrency: options.concurrency ?? 4,
-      waitTimeSeconds: 1,
-    });
+    const source = localEventSource(aws, wiring, config, { batchSize: options.batchSize ?? 10, maximumConcurrency: options.concurrency ?? 4 });
     const reclaimer = new ReclaimerTimer(wiring, wiring.timing, config.claimTimeoutMs);
     reclaimer.start();
 

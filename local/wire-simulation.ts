@@ -9,12 +9,11 @@ import { loadSenderConfig } from '../functions/core/sender-config';
 import { BUILT_IN_TEMPLATES } from '../functions/core/templates';
 import { planMessages } from '../functions/sender/message-plan';
 import { startLocalAws } from './aws/local-aws';
-import { applyEnvironment } from './aws/process-environment';
 import { queueDepth, queueIsEmpty } from './aws/queue-inspection';
-import { SqsEventSource } from './aws/sqs-event-source';
 import { startWireFaultProxy } from './aws/wire-fault-proxy';
 import { ledgerKeyOf, providerKeyOf, WireFaultPlan, wireFaults, type WireFaultKind, type WireFaultRates } from './aws/wire-fault-plan';
 import { judgeWireRun, type WireVerdict } from './aws/wire-verdict';
+import { applyLocalLambdaEnvironment, localEventSource } from './local-lambda';
 import { createLambdaWiring } from './lambda-wiring';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
@@ -80,7 +79,6 @@ const WIRE_ENVIRONMENT = {
   MESSAGE_CLASSES: JSON.stringify([{ name: 'transactional', onAmbiguous: 'lookup', lookupFallback: 'resend', evidenceWaitSeconds: 3 }]),
 } as const;
 const VISIBILITY_TIMEOUT_SECONDS = 12;
-const UNSET_FOR_THE_RUN = ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_IGNORE_CONFIGURED_ENDPOINT_URLS', 'AWS_ENDPOINT_URL'];
 
 /**
  * Runs the Lambda sender, wired exactly as in Lambda (real SDK clients, DELIVERY_MODE=aws), behind
@@ -110,20 +108,12 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     startWireFaultProxy({ service: 'sns', target: aws.sns.endpoint, decide: plan.deciderFor('sns') }),
   ]);
   const tableName = `notifier-ledger-wire-${settings.seed}`;
-  const restoreEnvironment = applyEnvironment(
-    {
-      ...aws.sdkEnvironment,
-      ...WIRE_ENVIRONMENT,
-      AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
-      AWS_ENDPOINT_URL_SESV2: sesProxy.endpoint,
-      AWS_ENDPOINT_URL_SNS: snsProxy.endpoint,
-      MAX_CONCURRENT_SENDS: String(settings.sendsPerInvocation),
-      LEDGER_TABLE_NAME: tableName,
-      DEAD_LETTER_QUEUE_URL: aws.sqs.dlqUrl,
-      SOURCE_QUEUE_URL: aws.sqs.queueUrl,
-    },
-    UNSET_FOR_THE_RUN,
-  );
+  const restoreEnvironment = applyLocalLambdaEnvironment(aws, tableName, WIRE_ENVIRONMENT, {
+    AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
+    AWS_ENDPOINT_URL_SESV2: sesProxy.endpoint,
+    AWS_ENDPOINT_URL_SNS: snsProxy.endpoint,
+    MAX_CONCURRENT_SENDS: String(settings.sendsPerInvocation),
+  });
   try {
     const config = loadSenderConfig(process.env);
     const metrics = new InMemoryMetrics();
@@ -134,16 +124,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
 
     const workload = generateWorkload({ messages: settings.events, duplicateRate: settings.duplicateRate, seed: settings.seed });
     const sqs = aws.sqs.client();
-    const source = new SqsEventSource({
-      client: sqs,
-      queueUrl: aws.sqs.queueUrl,
-      queueArn: aws.sqs.queueArn,
-      createHandler: (env) => wiring.createHandler(env),
-      functionTimeoutMs: config.functionTimeoutMs,
-      batchSize: settings.batchSize,
-      maximumConcurrency: settings.concurrency,
-      waitTimeSeconds: 1,
-    });
+    const source = localEventSource(aws, wiring, config, { batchSize: settings.batchSize, maximumConcurrency: settings.concurrency });
     const reclaimer = new ReclaimerTimer(wiring, wiring.timing, config.claimTimeoutMs);
     reclaimer.start();
     let injected = 0;

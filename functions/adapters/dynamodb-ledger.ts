@@ -6,7 +6,7 @@ import type { Release, TakeoverFields, TerminalOutcome } from '../core/ledger-de
 import type { Claim, LedgerRow } from '../core/ledger-record';
 import { LEDGER_TABLE } from '../core/ledger-table';
 import type { LedgerReader } from '../core/ledger-reader';
-import type { ClaimResult, SendLedger } from '../core/send-ledger';
+import type { ClaimResult, SendLedger, UnconfirmedClaim } from '../core/send-ledger';
 import type { PageCursor, StalePendingPage, StalePendingSource } from '../core/stale-pending';
 
 const PK = LEDGER_TABLE.partitionKey;
@@ -142,6 +142,67 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         ':version': claim.claimVersion,
         ':pending': 'PENDING',
         ...(ambiguous ? { ':since': release.lastAmbiguousAt } : {}),
+      },
+    });
+  }
+
+  async releaseUnconfirmed(attempt: UnconfirmedClaim, release: Release, nowMs: number): Promise<boolean> {
+    if (attempt.kind === 'takeover') return this.releaseUnconfirmedTakeover(attempt.key, attempt.fields, release, nowMs);
+    const row = attempt.row;
+    const released: LedgerRow = {
+      ...row,
+      leaseExpiresAt: nowMs,
+      updatedAt: nowMs,
+      lastRelease: release.reason,
+      failureReason: release.detail,
+      ...(release.lastAmbiguousAt !== undefined ? { lastAmbiguousAt: release.lastAmbiguousAt } : {}),
+    };
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: rowToItem(released),
+          // The claim never happened, or it is still exactly ours: either way the row is now released.
+          ConditionExpression:
+            'attribute_not_exists(#pk) OR #expiresAt <= :nowSeconds OR (#owner = :owner AND claimVersion = :version AND #state = :pending)',
+          ExpressionAttributeNames: { '#pk': PK, '#owner': 'ownerToken', '#expiresAt': LEDGER_TABLE.ttlAttribute, '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':owner': row.ownerToken,
+            ':nowSeconds': Math.floor(nowMs / 1000),
+            ':version': row.claimVersion,
+            ':pending': 'PENDING',
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /** The takeover and its release in one write: whether or not the takeover executed, the row ends released at its version. */
+  private async releaseUnconfirmedTakeover(key: string, f: TakeoverFields, release: Release, nowMs: number): Promise<boolean> {
+    const ambiguous = f.lastAmbiguousAt !== undefined || release.lastAmbiguousAt !== undefined;
+    return this.conditionalUpdate({
+      Key: { [PK]: key },
+      UpdateExpression:
+        'SET claimVersion = :version, ownerToken = :owner, claimedAt = :claimedAt, leaseExpiresAt = :now, attempts = :attempts, ' +
+        `updatedAt = :now, #expiresAt = :expiresAt, lastRelease = :reason, failureReason = :detail${ambiguous ? ', lastAmbiguousAt = :since' : ''}`,
+      ConditionExpression: '#state = :pending AND (claimVersion = :expected OR (claimVersion = :version AND ownerToken = :owner))',
+      ExpressionAttributeNames: { '#state': 'state', '#expiresAt': LEDGER_TABLE.ttlAttribute },
+      ExpressionAttributeValues: {
+        ':version': f.claimVersion,
+        ':owner': f.ownerToken,
+        ':claimedAt': f.claimedAt,
+        ':now': nowMs,
+        ':attempts': f.attempts,
+        ':expiresAt': f.expiresAt,
+        ':reason': release.reason,
+        ':detail': release.detail,
+        ':pending': 'PENDING',
+        ':expected': f.expectedClaimVersion,
+        ...(ambiguous ? { ':since': release.lastAmbiguousAt ?? f.lastAmbiguousAt } : {}),
       },
     });
   }

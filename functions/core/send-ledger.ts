@@ -4,6 +4,14 @@ import type { Release, TakeoverFields, TerminalOutcome } from './ledger-decision
 export type ClaimResult = { readonly claimed: true } | { readonly claimed: false; readonly existing: LedgerRow | undefined };
 
 /**
+ * A claim or takeover whose request failed with an unknown result: it may not have executed,
+ * executed, or still execute later (a copy held up in the network).
+ */
+export type UnconfirmedClaim =
+  | { readonly kind: 'claim'; readonly row: LedgerRow }
+  | { readonly kind: 'takeover'; readonly key: string; readonly fields: TakeoverFields };
+
+/**
  * The send ledger port. Every write is conditional; `false` means the condition failed
  * (someone else holds or finished the row), never "try again blindly".
  */
@@ -19,6 +27,12 @@ export interface SendLedger {
   complete(claim: Claim, outcome: TerminalOutcome, nowMs: number, expiresAt: number): Promise<boolean>;
   /** Hands the claim back (lease ends now), only while `claim` is still held. */
   release(claim: Claim, release: Release, nowMs: number): Promise<boolean>;
+  /**
+   * Hands back a claim whose request failed with an unknown result, whether or not that request
+   * executed: writes the claim as already released, so that the request, if it executes later,
+   * finds the row changed and fails its own condition. `false` when someone else holds the row.
+   */
+  releaseUnconfirmed(attempt: UnconfirmedClaim, release: Release, nowMs: number): Promise<boolean>;
   /** Strongly consistent read. */
   get(key: string): Promise<LedgerRow | undefined>;
 }

@@ -19,7 +19,7 @@ import { resolveAmbiguity } from '../core/message-class';
 import { METRIC, type MetricName } from '../core/metric-names';
 import type { MetricsRecorder } from '../core/metrics-recorder';
 import type { SendRateGovernor } from '../core/send-rate-governor';
-import type { SendLedger } from '../core/send-ledger';
+import type { SendLedger, UnconfirmedClaim } from '../core/send-ledger';
 import type { MessagePlan } from './message-plan';
 
 /** The ports and settings one delivery needs. */
@@ -112,6 +112,8 @@ class DeliveryAttempt {
    * since a request whose response is lost may still have been written.
    */
   private held: Claim | undefined;
+  /** The claim or takeover request in flight, until it answers: if it fails, its result is unknown. */
+  private unconfirmed: UnconfirmedClaim | undefined;
   /** True from the provider call until its answer proves nothing was sent. */
   private mayHaveReachedProvider = false;
 
@@ -157,7 +159,9 @@ class DeliveryAttempt {
       const now = clock();
       const row = newClaimRow(this.subject(), this.ownerToken, now, timing);
       this.held = claimOf(row);
+      this.unconfirmed = { kind: 'claim', row };
       const result = await ledger.claim(row, now);
+      this.unconfirmed = undefined;
       if (result.claimed) return { claim: claimOf(row), lastAmbiguousAt: undefined, previous: undefined };
       this.held = undefined;
       const existing = result.existing ?? (await ledger.get(this.plan.key));
@@ -187,7 +191,10 @@ class DeliveryAttempt {
       case 'take-over': {
         const fields = takeoverFields(existing, this.ownerToken, clock(), timing, decision.lastAmbiguousAt);
         this.held = { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion };
-        if (!(await ledger.takeOver(this.plan.key, fields))) {
+        this.unconfirmed = { kind: 'takeover', key: this.plan.key, fields };
+        const taken = await ledger.takeOver(this.plan.key, fields);
+        this.unconfirmed = undefined;
+        if (!taken) {
           this.held = undefined;
           this.count(METRIC.ConcurrentClaimBackoff);
           return { settled: false, why: 'owned-by-another-worker' };
@@ -324,21 +331,26 @@ class DeliveryAttempt {
   /**
    * After a ledger request failed: a claim this attempt may hold, on a message it certainly did
    * not send, is handed back, so the next delivery takes it over at once instead of waiting for
-   * the lease and then treating a dead claim as a possible send. Fenced on our own claim, so it
-   * changes nothing if the claim was never written. Best effort: the ledger may still be down.
+   * the lease and then treating a dead claim as a possible send. A claim or takeover whose own
+   * request failed may still execute later (a copy held up in the network): it is written as
+   * already released, so that copy then fails its condition instead of taking the row for nobody.
+   * Fenced on our own claim otherwise. Best effort: the ledger may still be down.
    */
   async releaseAfterLedgerError(error: unknown): Promise<void> {
     const claim = this.held;
     if (!claim || this.mayHaveReachedProvider) return;
-    const detail = `LedgerError: ${error instanceof Error ? error.name : 'unknown'}`;
+    const release: Release = { reason: 'transient', detail: `LedgerError: ${error instanceof Error ? error.name : 'unknown'}`, lastAmbiguousAt: undefined };
+    const unconfirmed = this.unconfirmed;
     try {
-      if (await this.ctx.ledger.release(claim, { reason: 'transient', detail, lastAmbiguousAt: undefined }, this.ctx.clock())) {
-        this.count(METRIC.ClaimReleasedAfterLedgerError);
-      }
+      const released = unconfirmed
+        ? await persistently(() => this.ctx.ledger.releaseUnconfirmed(unconfirmed, release, this.ctx.clock()))
+        : await this.ctx.ledger.release(claim, release, this.ctx.clock());
+      if (released) this.count(METRIC.ClaimReleasedAfterLedgerError);
     } catch {
       // The lease runs out instead; the claim timeout bounds the delay.
     } finally {
       this.held = undefined;
+      this.unconfirmed = undefined;
     }
   }
 

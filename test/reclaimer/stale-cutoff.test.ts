@@ -17,6 +17,7 @@ function withPendingIndex(listStalePending: StalePendingSource['listStalePending
     takeOver: (key, fields) => ledger.takeOver(key, fields),
     complete: (claim, outcome, nowMs, expiresAt) => ledger.complete(claim, outcome, nowMs, expiresAt),
     release: (claim, release, nowMs) => ledger.release(claim, release, nowMs),
+    releaseUnconfirmed: (attempt, release, nowMs) => ledger.releaseUnconfirmed(attempt, release, nowMs),
     get: (key) => ledger.get(key),
     listStalePending,
   };

@@ -4,7 +4,7 @@ import { idempotencyKey } from '../../functions/core/idempotency-key';
 import type { Release, TakeoverFields, TerminalOutcome } from '../../functions/core/ledger-decision';
 import type { Claim, LedgerRow } from '../../functions/core/ledger-record';
 import { METRIC } from '../../functions/core/metric-names';
-import type { ClaimResult, SendLedger } from '../../functions/core/send-ledger';
+import type { ClaimResult, SendLedger, UnconfirmedClaim } from '../../functions/core/send-ledger';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { SenderHarness, failedIds } from '../support/sender-harness';
@@ -36,6 +36,9 @@ class FailingOutcomeWrites implements SendLedger {
     this.releases += 1;
     if (this.releases <= this.releaseFailures) throw new LedgerUnavailable('release failed');
     return this.inner.release(claim, release, nowMs);
+  }
+  releaseUnconfirmed(attempt: UnconfirmedClaim, release: Release, nowMs: number): Promise<boolean> {
+    return this.inner.releaseUnconfirmed(attempt, release, nowMs);
   }
   get(key: string): Promise<LedgerRow | undefined> {
     return this.inner.get(key);

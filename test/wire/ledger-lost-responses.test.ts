@@ -123,6 +123,34 @@ describe('every ledger write is safe to retry after its own success, on the wire
     expect(rig.accepted(key)).toBe(1);
   });
 
+  it('a claim that failed on every attempt but executes late is already released: nobody holds it, nothing is invented', async () => {
+    const eventId = 'evt-wire-late-claim-after-error';
+    const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    const body = JSON.stringify(loginCodeEvent({ eventId, messageClass: 'marketing' }));
+    const sender = rig.sender();
+    // Attempt 1 is held in the network for 6 s; the SDK's retries are reset before they arrive.
+    const lateMs = 6_000;
+    let claims = 0;
+    rig.dynamoProxy.setDecider((r) => {
+      if (r.ledgerWrite !== 'claim') return undefined;
+      claims += 1;
+      if (claims === 1) return { kind: 'late-request', ms: lateMs };
+      return claims <= LEDGER_MAX_ATTEMPTS ? { kind: 'reset-before' } : undefined;
+    });
+    const first = sqsRecord(body);
+    const started = Date.now();
+    expect(failedIds(await sender.invoke(first))).toEqual([first.messageId]);
+    expect(sender.metrics.get(METRIC.ClaimReleasedAfterLedgerError)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + lateMs + 500 - Date.now())));
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
+
+    // Released: the next delivery takes it over at once and sends; no back-off, no give-up.
+    expect(failedIds(await sender.invoke(sqsRecord(body)))).toEqual([]);
+    expect(rig.accepted(key)).toBe(1);
+    expect(sender.metrics.get(METRIC.ConcurrentClaimBackoff)).toBe(0);
+    expect(sender.metrics.get(METRIC.GaveUpAfterAmbiguity)).toBe(0);
+  });
+
   it('a late duplicate of our own takeover, executed after we handed the claim back, does not hold it again', async () => {
     const eventId = 'evt-wire-late-takeover';
     const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });

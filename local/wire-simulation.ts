@@ -68,9 +68,11 @@ export interface WireSimulationReport {
  * from 300 s to 3 s the same way.
  */
 const WIRE_ENVIRONMENT = {
-  FUNCTION_TIMEOUT_SECONDS: '10',
-  CLAIM_TIMEOUT_SECONDS: '11',
-  SEND_TIMEOUT_MS: '800',
+  // Generous for a 2-core machine running 16 invocations, the services and the proxies in one
+  // process: a send timeout that a starved event loop misses is a real, but uninteresting, ambiguity.
+  FUNCTION_TIMEOUT_SECONDS: '20',
+  CLAIM_TIMEOUT_SECONDS: '21',
+  SEND_TIMEOUT_MS: '2000',
   LEDGER_RETENTION_DAYS: '30',
   DELIVERY_MODE: 'aws',
   EMAIL_FROM: 'notifications@shop.test',
@@ -78,7 +80,7 @@ const WIRE_ENVIRONMENT = {
   THROTTLE_BACKOFF_CAP_SECONDS: '4',
   MESSAGE_CLASSES: JSON.stringify([{ name: 'transactional', onAmbiguous: 'lookup', lookupFallback: 'resend', evidenceWaitSeconds: 3 }]),
 } as const;
-const VISIBILITY_TIMEOUT_SECONDS = 12;
+const VISIBILITY_TIMEOUT_SECONDS = 24;
 
 /**
  * Runs the Lambda sender, wired exactly as in Lambda (real SDK clients, DELIVERY_MODE=aws), behind

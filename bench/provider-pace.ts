@@ -70,7 +70,7 @@ for (let i = 0; i < rounds; i += 1) {
 }
 
 const notes = [
-  `Machine: ${cpus().length} cores (shared with other work; see "machine CPU busy"), Node ${process.version}. Every service on 127.0.0.1: fauxqs SQS, dynalite (own process), aws-ses-v2-local behind the counting front, the local SNS server.`,
+  `Machine: ${cpus().length} cores (shared with other work; see "machine CPU busy"), Node ${process.version}. Every service on 127.0.0.1, in two child processes: dynalite; fauxqs SQS with aws-ses-v2-local behind the counting front and the local SNS server. The sender runs alone in the bench process.`,
   `Sender as Lambda wires it (local/lambda-wiring.ts over loadSenderConfig) with the stack's defaults: function timeout 30 s, claim timeout 120 s, send timeout 10 s, 16 sends in flight per invocation; queue visibility 180 s, maxReceiveCount ${base.maxReceiveCount}; event source maximum concurrency ${MAXIMUM_CONCURRENCY}, batch ${base.batchSize}; the reclaimer on its timer.`,
   `OFF: no SEND_RATE_* set. ON: SEND_RATE_EMAIL_PER_SECOND=${QUOTAS.email}, SEND_RATE_SMS_PER_SECOND=${QUOTAS.sms}, SEND_RATE_SHARES=${base.shares}: each invocation's environment paces at 1/${base.shares} of the quota, so ${MAXIMUM_CONCURRENCY} environments use ${MAXIMUM_CONCURRENCY}/${base.shares} of it (the reclaimer's share is idle here).`,
   offBackoff
@@ -103,6 +103,6 @@ function describe(r: PaceRunResult | undefined): string {
     `${r.drained ? 'drained' : 'NOT drained'} in ${r.wallSeconds} s (ideal ${r.idealSeconds} s, ${r.wallToIdeal}x); ` +
     `requests ${r.providerRequests}, throttled ${r.throttlingResponses} (${r.throttlingPercent}%); SENT ${r.sent}, FAILED ${r.failed}, ` +
     `UNKNOWN ${r.unknown}, PENDING ${r.pending}, DLQ ${r.deadLettered}, lost ${r.lost}, duplicate sends ${r.duplicateSends}; ` +
-    `process ${r.processCoresBusy} cores, machine ${r.machineBusyPercent}% busy`
+    `99% accepted by ${r.acceptedBy.p99} s; CPU to then: sender ${r.cpu.benchProcessCores} cores, machine ${r.cpu.machineBusyPercent}% busy`
   );
 }

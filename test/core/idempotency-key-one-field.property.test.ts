@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHANNELS, idempotencyKey, type MessageIdentity } from '../../functions/core/idempotency-key';
+import { CHANNELS, idempotencyKey, keyPrefix, type MessageIdentity } from '../../functions/core/idempotency-key';
 
 const text = fc.oneof(fc.string(), fc.constantFrom('', '"', '\\', '","', 'a"b', '\u0000', 'é'));
 const identity = fc.record<MessageIdentity>({
@@ -45,5 +45,11 @@ describe('idempotency key: every identity field counts on its own', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('logs show a 12-character prefix of the key, never all of it', () => {
+    const key = idempotencyKey({ eventId: 'evt-1', recipientId: 'user-1', channel: 'email', templateId: 'welcome' });
+    expect(keyPrefix(key)).toBe(key.slice(0, 12));
+    expect(keyPrefix(key)).toHaveLength(12);
   });
 });

@@ -25,12 +25,14 @@ describe('timing invariants, each at its edge', () => {
     const violations = timingViolations({ ...EDGE, claimTimeoutSeconds: 60 });
     expect(violations).toHaveLength(1);
     expect(violations[0]).toMatch(/^claim timeout \(60s\) must exceed the sender function timeout \(60s\)/);
+    expect(violations[0]).toMatch(/its message is sent twice$/);
   });
 
   it('a send timeout equal to the function timeout is refused, naming both', () => {
     const violations = timingViolations({ ...EDGE, sendTimeoutMs: 60_000 });
     expect(violations).toHaveLength(1);
     expect(violations[0]).toMatch(/^send timeout \(60000ms\) must be below the sender function timeout \(60000ms\)/);
+    expect(violations[0]).toMatch(/before it can record the outcome$/);
   });
 
   it('a visibility timeout one second under six function timeouts is refused, naming both', () => {
@@ -45,6 +47,7 @@ describe('timing invariants, each at its edge', () => {
     expect(violations[0]).toMatch(
       /^ledger retention \(2159999s\) must cover queue retention \(345600s\) \+ DLQ retention \(1209600s\) \+ replay window \(604800s\) = 2160000s/,
     );
+    expect(violations[0]).toMatch(/is sent again$/);
   });
 
   it('without queue settings (at cold start) only the function-level rules apply', () => {

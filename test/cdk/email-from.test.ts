@@ -1,16 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { emailFromViolations, reservedDomainOf } from '../../lib/email-from';
-import { build, cdkJsonContext } from './helpers';
-
-function errorOf(props: Parameters<typeof build>[0]): string {
-  try {
-    build(props);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('expected the configuration to be rejected');
-}
+import { build, cdkJsonContext, errorOf } from './helpers';
 
 describe('emailFrom', () => {
   it.each([

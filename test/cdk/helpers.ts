@@ -60,6 +60,16 @@ export function build(props: Partial<IdempotentNotifierProps> = {}): NotifierSta
   return new NotifierStack(newApp(), 'Test', { notifier: { ...BASE_PROPS, ...props } });
 }
 
+/** The constructor's error message for props it must refuse (the stack must not be built). */
+export function errorOf(props: Partial<IdempotentNotifierProps>): string {
+  try {
+    build(props);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('expected the configuration to be rejected');
+}
+
 /** Like {@link synth} but with cdk-nag registered the way bin/app.ts does. */
 export function appWithNag(props: Partial<IdempotentNotifierProps> = {}): {
   readonly app: App;

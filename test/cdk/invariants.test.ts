@@ -3,17 +3,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
 import { MIN_MAX_RECEIVE_COUNT } from '../../lib/notifier';
 import { NotifierStack } from '../../lib/notifier-stack';
-import { BASE_PROPS, build, newApp } from './helpers';
-
-/** The constructor's error message (the stack must not be built). */
-function errorOf(props: Parameters<typeof build>[0]): string {
-  try {
-    build(props);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('expected the configuration to be rejected');
-}
+import { BASE_PROPS, build, errorOf, newApp } from './helpers';
 
 describe('synth-time invariants: a bad configuration throws naming both values', () => {
   it('claim timeout must exceed the sender function timeout', () => {

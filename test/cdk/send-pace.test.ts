@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { ENV, loadSenderConfig } from '../../functions/core/sender-config';
-import { build, propertiesOf, resolveDummy, synth } from './helpers';
+import { build, errorOf, propertiesOf, resolveDummy, synth } from './helpers';
 
 type Which = 'senderFunction' | 'reclaimerFunction';
 
@@ -11,16 +11,6 @@ function runtimeEnv(props: Parameters<typeof synth>[0], which: Which): Record<st
   const variables = (propertiesOf(template, stack.notifier[which])['Environment'] as { Variables: Record<string, unknown> })
     .Variables;
   return Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, resolveDummy(v)]));
-}
-
-/** The constructor's error message (the stack must not be built). */
-function errorOf(props: Parameters<typeof build>[0]): string {
-  try {
-    build(props);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('expected the configuration to be rejected');
 }
 
 const FUNCTIONS = ['senderFunction', 'reclaimerFunction'] as const;

@@ -68,9 +68,9 @@ export function describeAssumptions(): string {
   return [
     `Prices (${p.region}): DynamoDB on-demand $${p.dynamoWriteRequestUnitPerMillion}/M write request units, $${p.dynamoReadRequestUnitPerMillion}/M read request units; ` +
       `Lambda arm64 $${p.lambdaGbSecondArm64}/GB-s and $${p.lambdaRequestPerMillion}/M requests. Provider (SES/SNS) charges are the same for every sender and left out.`,
-    `DynamoDB units: 1 WRU per write request of an item up to 1 KB (failed conditions included), plus the GSI writes DynamoDB bills: the ledger's three ` +
-      `keys-only indexes (pending, event, sparse SMS message id) take 2 units per claim, 1 per terminal outcome, 1 more per SMS sent and 2 per takeover ` +
-      `(dynalite reports table units only, so these are added from the run's counts); strongly consistent reads 1 RRU.`,
+    `DynamoDB units: 1 WRU per write request of an item up to 1 KB (failed conditions included), plus the GSI writes DynamoDB bills for the ledger's two ` +
+      `keys-only indexes (pending claims the queue may not bring back; SMS message id), counted per successful write by local/gsi-write-model.ts ` +
+      `(dynalite reports table units only); strongly consistent reads 1 RRU.`,
     `Lambda duration is modelled, not taken from this machine: ${m.dynamoRequestMs} ms per DynamoDB request, ${m.providerCallMs} ms per provider call, ` +
       `${m.overlap} deliveries overlapping per invocation, +${m.cpuPerMessageMs} ms CPU per message, ${m.memoryMb} MB, ${m.messagesPerInvocation} messages per invocation.`,
   ].join('\n');

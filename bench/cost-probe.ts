@@ -7,6 +7,7 @@ import { InMemoryDeadLetters } from '../functions/core/dead-letter-sink';
 import { silentLog } from '../functions/core/log-port';
 import { InMemoryMetrics } from '../functions/core/metrics-recorder';
 import { DynamoRequestCounter, totalsBetween, type DynamoRequestTotals } from '../local/dynamo-request-counter';
+import { simulationTableIndexes } from '../local/senders/this-sender';
 import { ExecutionEnvironment } from '../local/execution-environment';
 import { FaultPlan, NO_FAULTS } from '../local/fault-plan';
 import { IndexedOutbox } from '../local/indexed-outbox';
@@ -21,7 +22,14 @@ export interface RequestProbe {
   readonly sender: SenderName;
   readonly messages: number;
   /** First delivery of a message. */
-  readonly delivered: { readonly requests: number; readonly writes: number; readonly reads: number; readonly capacityUnits: number };
+  readonly delivered: {
+    readonly requests: number;
+    readonly writes: number;
+    readonly reads: number;
+    readonly capacityUnits: number;
+    /** Index write units per delivered e-mail (see local/gsi-write-model.ts). */
+    readonly gsiWriteUnits: number;
+  };
   /** A redelivery that finds the message settled. */
   readonly suppressed: {
     readonly requests: number;
@@ -30,15 +38,26 @@ export interface RequestProbe {
     /** On DynamoDB, which returns it (ReturnValuesOnConditionCheckFailure): the follow-up GetItem is not needed. */
     readonly requestsOnAws: number;
   };
-  readonly raw: { readonly delivered: DynamoRequestTotals; readonly suppressed: DynamoRequestTotals };
+  /** The same messages once more as SQS redeliveries (receive count 2): settled rows, read or claimed. */
+  readonly redelivered: { readonly requestsOnAws: number; readonly writes: number; readonly reads: number };
+  readonly raw: { readonly delivered: DynamoRequestTotals; readonly suppressed: DynamoRequestTotals; readonly redelivered: DynamoRequestTotals };
 }
 
+/** As the stack's default queue: the probe's first receives are far from the dead-letter queue. */
+const PROBE_MAX_RECEIVE_COUNT = 100;
+const PROBE_VISIBILITY_MS = 60_000;
+
 /**
- * Sends `messages` one-message events through a sender once, then redelivers each once,
+ * Sends `messages` one-message e-mail events through a sender once, then redelivers each once,
  * counting DynamoDB requests per phase with SDK middleware. Sequential batches: no races.
  */
-export async function probeRequests(sender: SenderName, dynamo: LocalDynamo, messages = 200): Promise<RequestProbe> {
-  const counter = new DynamoRequestCounter();
+export async function probeRequests(
+  sender: SenderName,
+  dynamo: LocalDynamo,
+  messages = 200,
+  options: { readonly readBeforeClaimOnRedelivery?: boolean } = {},
+): Promise<RequestProbe> {
+  const counter = new DynamoRequestCounter(simulationTableIndexes);
   const client = dynamo.client();
   counter.attach(client);
   const under = buildSender(sender, {
@@ -52,6 +71,8 @@ export async function probeRequests(sender: SenderName, dynamo: LocalDynamo, mes
     timing: SCALED_TIMING,
     sendsPerInvocation: 1,
     runId: randomUUID().slice(0, 8),
+    redelivery: { maxReceiveCount: PROBE_MAX_RECEIVE_COUNT, retentionMs: 4 * 86_400_000, longestRedeliveryGapMs: PROBE_VISIBILITY_MS },
+    readBeforeClaimOnRedelivery: options.readBeforeClaimOnRedelivery,
   });
   await under.setup();
   const handler = under.createHandler(new ExecutionEnvironment('probe'));
@@ -64,21 +85,24 @@ export async function probeRequests(sender: SenderName, dynamo: LocalDynamo, mes
       templateId: 'login-code',
       messageClass: 'otp',
       data: { code: String(100_000 + i), expiresInMinutes: 10 },
-      recipients: [{ recipientId: `user-${i}`, phone: `+1415555${String(i).padStart(4, '0')}`, channels: ['sms'] }],
+      recipients: [{ recipientId: `user-${i}`, email: `user-${i}@example.com`, channels: ['email'] }],
     }),
   );
-  const pass = async () => {
-    const queue = new LocalQueue<undefined>({ visibilityTimeoutMs: 60_000, maxReceiveCount: 5 });
+  /** Every body once; `receiveCount` 1 is a fresh message (a producer's duplicate), above 1 an SQS redelivery. */
+  const pass = async (receiveCount = 1) => {
+    const queue = new LocalQueue<undefined>({ visibilityTimeoutMs: PROBE_VISIBILITY_MS, maxReceiveCount: PROBE_MAX_RECEIVE_COUNT });
     for (const body of bodies) queue.send(body, undefined);
     const before = counter.snapshot();
     for (let records: SQSRecord[] = queue.receive(10); records.length > 0; records = queue.receive(10)) {
-      const response = await handler({ Records: records }, lambdaContext(Date.now() + 30_000));
+      const received = records.map((r) => ({ ...r, attributes: { ...r.attributes, ApproximateReceiveCount: String(receiveCount) } }));
+      const response = await handler({ Records: received }, lambdaContext(Date.now() + 30_000));
       if (response.batchItemFailures.length > 0) throw new Error(`probe: ${response.batchItemFailures.length} records failed`);
     }
     return totalsBetween(before, counter.snapshot());
   };
   const delivered = await pass();
   const suppressed = await pass();
+  const redelivered = await pass(2);
   const per = (n: number) => Math.round((n / messages) * 1000) / 1000;
   return {
     sender,
@@ -88,12 +112,18 @@ export async function probeRequests(sender: SenderName, dynamo: LocalDynamo, mes
       writes: per(delivered.writes),
       reads: per(delivered.reads),
       capacityUnits: per(delivered.capacityUnits),
+      gsiWriteUnits: per(delivered.gsiWriteUnits),
     },
     suppressed: {
       requests: per(suppressed.requests),
       requestsOnDynalite: per(suppressed.requests),
       requestsOnAws: per(suppressed.requests - suppressed.conditionalFailuresWithoutItem),
     },
-    raw: { delivered, suppressed },
+    redelivered: {
+      requestsOnAws: per(redelivered.requests - redelivered.conditionalFailuresWithoutItem),
+      writes: per(redelivered.writes),
+      reads: per(redelivered.reads - redelivered.conditionalFailuresWithoutItem),
+    },
+    raw: { delivered, suppressed, redelivered },
   };
 }

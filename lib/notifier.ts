@@ -449,6 +449,7 @@ export class IdempotentNotifier extends Construct {
     // ---- Ledger table ----
     this.table = new dynamodb.Table(this, 'Ledger', {
       partitionKey: { name: LEDGER_TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: LEDGER_TABLE.sortKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: LEDGER_TABLE.ttlAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
@@ -463,12 +464,6 @@ export class IdempotentNotifier extends Construct {
       partitionKey: { name: LEDGER_TABLE.pendingIndex.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: LEDGER_TABLE.pendingIndex.sortKey, type: dynamodb.AttributeType.NUMBER },
       projectionType: dynamodb.ProjectionType[LEDGER_TABLE.pendingIndex.projection],
-    });
-    this.table.addGlobalSecondaryIndex({
-      indexName: LEDGER_TABLE.eventIndex.name,
-      partitionKey: { name: LEDGER_TABLE.eventIndex.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: LEDGER_TABLE.eventIndex.sortKey, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType[LEDGER_TABLE.eventIndex.projection],
     });
     this.table.addGlobalSecondaryIndex({
       indexName: LEDGER_TABLE.smsMessageIndex.name,
@@ -505,6 +500,10 @@ export class IdempotentNotifier extends Construct {
       [ENV.maxBodyBytes]: String(props.maxBodyBytes ?? 64 * 1024),
       // Throttled records are backed off with ChangeMessageVisibility on the queue they came from.
       [ENV.sourceQueueUrl]: this.queue.queueUrl,
+      // How the queue redelivers: only a claim it may not bring back again enters the pending index.
+      [ENV.queueMaxReceiveCount]: String(resolved.maxReceiveCount),
+      [ENV.queueRetentionSeconds]: String(resolved.queueRetention.toSeconds()),
+      [ENV.queueVisibilityTimeoutSeconds]: String(resolved.visibilityTimeout.toSeconds()),
       // The account's send rate is split between every sender the event source may run and the reclaimer.
       [ENV.sendRateShares]: String((props.maxConcurrency ?? 10) + 1),
       // The account-wide rates, and the backoff steps synth checked against the queue.

@@ -1,3 +1,4 @@
+import { GsiWriteModel, type IndexKeys } from './gsi-write-model';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
@@ -23,6 +24,8 @@ export interface DynamoRequestTotals {
   /** Sum of ConsumedCapacity.CapacityUnits over responses that reported it. */
   readonly capacityUnits: number;
   readonly responsesWithCapacity: number;
+  /** Index write units DynamoDB would bill for the successful writes (see gsi-write-model.ts). */
+  readonly gsiWriteUnits: number;
 }
 
 /**
@@ -31,6 +34,13 @@ export interface DynamoRequestTotals {
  */
 export class DynamoRequestCounter {
   private totals = emptyTotals();
+  private readonly gsi: GsiWriteModel;
+  private modelError: Error | undefined;
+
+  /** @param indexesOf the key attributes of each GSI of a table. @default no table has indexes */
+  constructor(indexesOf: (tableName: string) => IndexKeys = () => []) {
+    this.gsi = new GsiWriteModel(indexesOf);
+  }
 
   attach(client: DynamoDBClient): this {
     client.middlewareStack.add(
@@ -41,6 +51,7 @@ export class DynamoRequestCounter {
         this.record(operation);
         try {
           const result = await next(args);
+          if (WRITES.has(operation)) this.countIndexWrites(operation, input);
           const capacity = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } }).ConsumedCapacity;
           if (capacity?.CapacityUnits !== undefined) {
             this.totals.capacityUnits += capacity.CapacityUnits;
@@ -60,7 +71,17 @@ export class DynamoRequestCounter {
     return this;
   }
 
+  /** A write the model cannot price fails the measurement (at the next snapshot), never the request. */
+  private countIndexWrites(operation: string, input: Record<string, unknown>): void {
+    try {
+      this.totals.gsiWriteUnits += this.gsi.unitsFor({ operation, input });
+    } catch (error) {
+      this.modelError ??= error as Error;
+    }
+  }
+
   snapshot(): DynamoRequestTotals {
+    if (this.modelError) throw this.modelError;
     return { ...this.totals, byOperation: { ...this.totals.byOperation } };
   }
 
@@ -86,6 +107,7 @@ function emptyTotals() {
     conditionalFailuresWithoutItem: 0,
     capacityUnits: 0,
     responsesWithCapacity: 0,
+    gsiWriteUnits: 0,
   };
 }
 
@@ -105,5 +127,6 @@ export function totalsBetween(before: DynamoRequestTotals, after: DynamoRequestT
     conditionalFailuresWithoutItem: after.conditionalFailuresWithoutItem - before.conditionalFailuresWithoutItem,
     capacityUnits: after.capacityUnits - before.capacityUnits,
     responsesWithCapacity: after.responsesWithCapacity - before.responsesWithCapacity,
+    gsiWriteUnits: after.gsiWriteUnits - before.gsiWriteUnits,
   };
 }

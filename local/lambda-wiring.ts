@@ -77,6 +77,7 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         governor: governorFor(config.sendRates, config.sendRateShares),
         deferral: createRecordDeferral(config),
         backoff: config.backoff,
+        redelivery: config.redelivery,
       }),
     createReclaimer: (env): LocalReclaimer =>
       createLocalReclaimer({

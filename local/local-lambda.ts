@@ -10,7 +10,7 @@ export const UNSET_FOR_LOCAL_RUNS = ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_IG
 /**
  * Sets, for the duration of a local run, the variables the Lambda sender would get from the stack
  * (`lambdaVariables`) plus the ones that point it at the local services: the SDK endpoints, the
- * table, the DLQ and its own queue. `overrides` win (a fault proxy's endpoint, say).
+ * table, the DLQ and its own queue (with how it redelivers). `overrides` win (a fault proxy's endpoint, say).
  * @returns a function that restores the environment as it was.
  */
 export function applyLocalLambdaEnvironment(
@@ -26,6 +26,9 @@ export function applyLocalLambdaEnvironment(
       LEDGER_TABLE_NAME: tableName,
       DEAD_LETTER_QUEUE_URL: aws.sqs.dlqUrl,
       SOURCE_QUEUE_URL: aws.sqs.queueUrl,
+      QUEUE_MAX_RECEIVE_COUNT: String(aws.sqs.redrive.maxReceiveCount),
+      QUEUE_VISIBILITY_TIMEOUT_SECONDS: String(aws.sqs.redrive.visibilityTimeoutSeconds),
+      QUEUE_RETENTION_SECONDS: String(aws.sqs.redrive.retentionSeconds),
       ...overrides,
     },
     UNSET_FOR_LOCAL_RUNS,

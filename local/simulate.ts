@@ -15,10 +15,13 @@ import { startLocalDynamo, type LocalDynamo } from './local-dynamo';
 import { naiveSender } from './senders/naive-sender';
 import { powertoolsSender } from './senders/powertools-sender';
 import { SCALED_TIMING, type SenderName, type SenderPorts, type SenderUnderTest, type SimulationTiming } from './senders/sender-under-test';
-import { thisSender } from './senders/this-sender';
+import { simulationTableIndexes, thisSender } from './senders/this-sender';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { buildReport, type SimulationReport } from './simulation-report';
 import { generateWorkload, type MessageMeta } from './workload';
+
+/** The local queue expires nothing during a run; described to the sender as SQS's longest retention. */
+const LOCAL_QUEUE_RETENTION_MS = 14 * 86_400_000;
 
 /** Knobs of one simulated run. */
 export interface SimulationOptions {
@@ -107,7 +110,7 @@ export async function runSimulation(options: SimulationOptions = {}): Promise<Si
   const dynamo = options.dynamo ?? (await startLocalDynamo());
   const outboxFile = options.outboxFile ?? join(mkdtempSync(join(tmpdir(), 'notifier-sim-')), 'outbox.jsonl');
   writeFileSync(outboxFile, '');
-  const counter = new DynamoRequestCounter();
+  const counter = new DynamoRequestCounter(simulationTableIndexes);
   const client = dynamo.client();
   counter.attach(client);
   try {
@@ -122,6 +125,12 @@ export async function runSimulation(options: SimulationOptions = {}): Promise<Si
       timing: settings.timing,
       sendsPerInvocation: settings.sendsPerInvocation,
       runId: randomUUID().slice(0, 8),
+      // As the stack describes its queue to the sender; the local queue keeps messages for the whole run.
+      redelivery: {
+        maxReceiveCount: settings.maxReceiveCount,
+        retentionMs: LOCAL_QUEUE_RETENTION_MS,
+        longestRedeliveryGapMs: settings.timing.visibilityTimeoutMs,
+      },
     };
     const sender = options.senderFactory ? options.senderFactory(ports) : buildSender(settings.sender, ports);
     await sender.setup();

@@ -4,23 +4,27 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { deliveryStatusRank, type DeliveryStatusStore, type DeliveryStatusUpdate, type RecordStatusResult } from '../core/delivery-status';
 import type { Release, TakeoverFields, TerminalOutcome } from '../core/ledger-decision';
 import type { Claim, LedgerRow } from '../core/ledger-record';
-import { LEDGER_TABLE } from '../core/ledger-table';
+import { eventPartitionKey, LEDGER_TABLE, ledgerItemKey } from '../core/ledger-table';
 import type { LedgerReader } from '../core/ledger-reader';
 import type { ClaimResult, SendLedger, UnconfirmedClaim } from '../core/send-ledger';
 import type { PageCursor, StalePendingPage, StalePendingSource } from '../core/stale-pending';
 
 const PK = LEDGER_TABLE.partitionKey;
+const SK = LEDGER_TABLE.sortKey;
 
-/** Item attribute names are the LedgerRow field names, except the key, stored as `pk`. */
+/**
+ * Item attribute names are the LedgerRow field names, except the key, stored as `sk` beside
+ * its event part `pk` (see ledgerItemKey).
+ */
 export function rowToItem(row: LedgerRow): Record<string, unknown> {
   const { key, ...rest } = row;
-  return { [PK]: key, ...rest };
+  return { ...ledgerItemKey(key), ...rest };
 }
 
 export function itemToRow(item: Record<string, unknown>): LedgerRow {
-  const { [PK]: key, ...rest } = item;
+  const { [PK]: _partition, [SK]: key, ...rest } = item;
   if (typeof key !== 'string' || typeof rest.state !== 'string' || typeof rest.claimVersion !== 'number') {
-    throw new Error(`Ledger item is not a send-ledger row (pk=${String(key)})`);
+    throw new Error(`Ledger item is not a send-ledger row (sk=${String(key)})`);
   }
   return { key, ...rest } as unknown as LedgerRow;
 }
@@ -73,17 +77,22 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
 
   async takeOver(key: string, f: TakeoverFields): Promise<boolean> {
     const ambiguous = f.lastAmbiguousAt !== undefined;
+    const indexed = f.pendingShard !== undefined;
     return this.conditionalUpdate({
-      Key: { [PK]: key },
+      Key: ledgerItemKey(key),
       UpdateExpression:
         'SET claimVersion = :version, ownerToken = :owner, claimedAt = :now, leaseExpiresAt = :lease, ' +
-        `attempts = :attempts, updatedAt = :now, #expiresAt = :expiresAt${ambiguous ? ', lastAmbiguousAt = :since' : ''} ` +
-        'REMOVE lastRelease',
+        `attempts = :attempts, updatedAt = :now, #expiresAt = :expiresAt${ambiguous ? ', lastAmbiguousAt = :since' : ''}` +
+        `${indexed ? ', #shard = :shard' : ''} REMOVE lastRelease`,
       // The old claim, or exactly this takeover already applied (an SDK retry after a lost response);
       // the lease tells a late copy of this request, arriving after our release, from a retry.
       ConditionExpression:
         '#state = :pending AND (claimVersion = :expected OR (claimVersion = :version AND ownerToken = :owner AND leaseExpiresAt = :lease))',
-      ExpressionAttributeNames: { '#state': 'state', '#expiresAt': LEDGER_TABLE.ttlAttribute },
+      ExpressionAttributeNames: {
+        '#state': 'state',
+        '#expiresAt': LEDGER_TABLE.ttlAttribute,
+        ...(indexed ? { '#shard': LEDGER_TABLE.pendingIndex.partitionKey } : {}),
+      },
       ExpressionAttributeValues: {
         ':version': f.claimVersion,
         ':owner': f.ownerToken,
@@ -94,6 +103,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         ':pending': 'PENDING',
         ':expected': f.expectedClaimVersion,
         ...(ambiguous ? { ':since': f.lastAmbiguousAt } : {}),
+        ...(indexed ? { ':shard': f.pendingShard } : {}),
       },
     });
   }
@@ -106,7 +116,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
     const smsMessageId = outcome.state === 'SENT' ? outcome.smsMessageId : undefined;
     const smsIndex = smsMessageId ? `, ${LEDGER_TABLE.smsMessageIndex.partitionKey} = :smsMessageId` : '';
     return this.conditionalUpdate({
-      Key: { [PK]: claim.key },
+      Key: ledgerItemKey(claim.key),
       // The rendered request (addresses, content) is only needed while a resend is possible.
       UpdateExpression:
         `SET #state = :state, updatedAt = :now, resolvedAt = :now, #expiresAt = :expiresAt, ${detail.name} = :detail${smsIndex} ` +
@@ -128,7 +138,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
   async release(claim: Claim, release: Release, nowMs: number): Promise<boolean> {
     const ambiguous = release.lastAmbiguousAt !== undefined;
     return this.conditionalUpdate({
-      Key: { [PK]: claim.key },
+      Key: ledgerItemKey(claim.key),
       UpdateExpression:
         'SET leaseExpiresAt = :now, updatedAt = :now, lastRelease = :reason, failureReason = :detail' +
         (ambiguous ? ', lastAmbiguousAt = :since' : ''),
@@ -184,13 +194,19 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
   /** The takeover and its release in one write: whether or not the takeover executed, the row ends released at its version. */
   private async releaseUnconfirmedTakeover(key: string, f: TakeoverFields, release: Release, nowMs: number): Promise<boolean> {
     const ambiguous = f.lastAmbiguousAt !== undefined || release.lastAmbiguousAt !== undefined;
+    const indexed = f.pendingShard !== undefined;
     return this.conditionalUpdate({
-      Key: { [PK]: key },
+      Key: ledgerItemKey(key),
       UpdateExpression:
         'SET claimVersion = :version, ownerToken = :owner, claimedAt = :claimedAt, leaseExpiresAt = :now, attempts = :attempts, ' +
-        `updatedAt = :now, #expiresAt = :expiresAt, lastRelease = :reason, failureReason = :detail${ambiguous ? ', lastAmbiguousAt = :since' : ''}`,
+        `updatedAt = :now, #expiresAt = :expiresAt, lastRelease = :reason, failureReason = :detail${ambiguous ? ', lastAmbiguousAt = :since' : ''}` +
+        (indexed ? ', #shard = :shard' : ''),
       ConditionExpression: '#state = :pending AND (claimVersion = :expected OR (claimVersion = :version AND ownerToken = :owner))',
-      ExpressionAttributeNames: { '#state': 'state', '#expiresAt': LEDGER_TABLE.ttlAttribute },
+      ExpressionAttributeNames: {
+        '#state': 'state',
+        '#expiresAt': LEDGER_TABLE.ttlAttribute,
+        ...(indexed ? { '#shard': LEDGER_TABLE.pendingIndex.partitionKey } : {}),
+      },
       ExpressionAttributeValues: {
         ':version': f.claimVersion,
         ':owner': f.ownerToken,
@@ -203,13 +219,14 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         ':pending': 'PENDING',
         ':expected': f.expectedClaimVersion,
         ...(ambiguous ? { ':since': release.lastAmbiguousAt ?? f.lastAmbiguousAt } : {}),
+        ...(indexed ? { ':shard': f.pendingShard } : {}),
       },
     });
   }
 
   async get(key: string): Promise<LedgerRow | undefined> {
     const result = await this.doc.send(
-      new GetCommand({ TableName: this.tableName, Key: { [PK]: key }, ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: ledgerItemKey(key), ConsistentRead: true }),
     );
     return result.Item ? itemToRow(result.Item) : undefined;
   }
@@ -228,7 +245,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         ...(cursor ? { ExclusiveStartKey: { ...cursor } } : {}),
       }),
     );
-    const rows = (result.Items ?? []).map((item) => ({ key: String(item[PK]), claimedAt: Number(item[sortKey]) }));
+    const rows = (result.Items ?? []).map((item) => ({ key: String(item[SK]), claimedAt: Number(item[sortKey]) }));
     return { rows, cursor: result.LastEvaluatedKey };
   }
 
@@ -236,7 +253,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
     const detail = update.detail ? ', deliveryStatusDetail = :detail' : '';
     const providerId = update.providerMessageId ? ', providerMessageId = if_not_exists(providerMessageId, :providerId)' : '';
     const recorded = await this.conditionalUpdate({
-      Key: { [PK]: key },
+      Key: ledgerItemKey(key),
       // Later event time wins; at equal time the later stage (higher rank) wins. A duplicate fails both.
       UpdateExpression:
         'SET deliveryStatus = :status, deliveryStatusAt = :at, deliveryStatusRank = :rank, ' +
@@ -272,28 +289,27 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         Limit: 1,
       }),
     );
-    const key = result.Items?.[0]?.[PK];
+    const key = result.Items?.[0]?.[SK];
     return typeof key === 'string' ? key : undefined;
   }
 
   async rowsForEvent(eventId: string): Promise<LedgerRow[]> {
-    const { name, partitionKey } = LEDGER_TABLE.eventIndex;
     const rows: LedgerRow[] = [];
     let cursor: Record<string, unknown> | undefined;
     do {
       const result = await this.doc.send(
         new QueryCommand({
           TableName: this.tableName,
-          IndexName: name,
-          KeyConditionExpression: '#eventId = :eventId',
-          ExpressionAttributeNames: { '#eventId': partitionKey },
-          ExpressionAttributeValues: { ':eventId': eventId },
+          // Every key of the event starts with its event part; another event may share it (64 bits).
+          KeyConditionExpression: '#pk = :partition',
+          FilterExpression: 'eventId = :eventId',
+          ExpressionAttributeNames: { '#pk': PK },
+          ExpressionAttributeValues: { ':partition': eventPartitionKey(eventId), ':eventId': eventId },
+          ConsistentRead: true,
           ...(cursor ? { ExclusiveStartKey: cursor } : {}),
         }),
       );
-      // Keys-only index: read each row itself (a support tool, a handful of rows per event).
-      const found = await Promise.all((result.Items ?? []).map((item) => this.get(String(item[PK]))));
-      rows.push(...found.filter((row): row is LedgerRow => row !== undefined));
+      rows.push(...(result.Items ?? []).map(itemToRow));
       cursor = result.LastEvaluatedKey;
     } while (cursor);
     return rows;

@@ -10,18 +10,21 @@ import { LEDGER_TABLE } from '../core/ledger-table';
 
 /** CreateTable input for the ledger, from the same definition the CDK stack uses. */
 export function ledgerCreateTableInput(tableName: string): CreateTableCommandInput {
-  const { partitionKey, pendingIndex, eventIndex, smsMessageIndex } = LEDGER_TABLE;
+  const { partitionKey, sortKey, pendingIndex, smsMessageIndex } = LEDGER_TABLE;
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
     AttributeDefinitions: [
       { AttributeName: partitionKey, AttributeType: 'S' },
+      { AttributeName: sortKey, AttributeType: 'S' },
       { AttributeName: pendingIndex.partitionKey, AttributeType: 'S' },
       { AttributeName: pendingIndex.sortKey, AttributeType: 'N' },
-      { AttributeName: eventIndex.partitionKey, AttributeType: 'S' },
       { AttributeName: smsMessageIndex.partitionKey, AttributeType: 'S' },
     ],
-    KeySchema: [{ AttributeName: partitionKey, KeyType: 'HASH' }],
+    KeySchema: [
+      { AttributeName: partitionKey, KeyType: 'HASH' },
+      { AttributeName: sortKey, KeyType: 'RANGE' },
+    ],
     GlobalSecondaryIndexes: [
       {
         IndexName: pendingIndex.name,
@@ -30,14 +33,6 @@ export function ledgerCreateTableInput(tableName: string): CreateTableCommandInp
           { AttributeName: pendingIndex.sortKey, KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: pendingIndex.projection },
-      },
-      {
-        IndexName: eventIndex.name,
-        KeySchema: [
-          { AttributeName: eventIndex.partitionKey, KeyType: 'HASH' },
-          { AttributeName: eventIndex.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: eventIndex.projection },
       },
       {
         IndexName: smsMessageIndex.name,

@@ -5,7 +5,12 @@ export const CHANNELS = ['email', 'sms', 'push'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 /** Bump when the key material changes; old and new keys then never collide. */
-export const KEY_VERSION = 1;
+export const KEY_VERSION = 2;
+
+/** Hex characters of a key that name its event's ledger partition (64 bits). */
+export const EVENT_PART_LENGTH = 16;
+/** Hex characters of a key in all: the event part, then the message part (192 bits). */
+export const KEY_LENGTH = 64;
 
 /** The four fields that identify one logical message, and nothing else. */
 export interface MessageIdentity {
@@ -17,8 +22,10 @@ export interface MessageIdentity {
 }
 
 /**
- * Deterministic idempotency key for one logical message: lowercase hex SHA-256
- * (64 characters, valid verbatim as an SES message-tag value).
+ * Deterministic idempotency key for one logical message: 64 lowercase hex characters (valid
+ * verbatim as an SES message-tag value). The first 16 are {@link eventPartOf} the event id, so
+ * every message of one event shares them and the ledger keeps an event's rows in one partition;
+ * the other 48 are a SHA-256 of all four identity fields.
  *
  * The material is a JSON array, which encodes each field with its own quotes and
  * escapes, so ("ab","c") and ("a","bc") can never produce the same input.
@@ -31,10 +38,23 @@ export function idempotencyKey(identity: MessageIdentity): string {
     identity.channel,
     identity.templateId,
   ]);
-  return createHash('sha256').update(material, 'utf8').digest('hex');
+  const messagePart = createHash('sha256').update(material, 'utf8').digest('hex').slice(0, KEY_LENGTH - EVENT_PART_LENGTH);
+  return eventPartOf(identity.eventId) + messagePart;
 }
 
-/** Short, non-reversible prefix of a key for logs and human output. */
+/**
+ * The part of every key of one event that depends on the event id alone. Two events may share
+ * it (64 bits): a reader of an event's rows filters on the event id itself.
+ */
+export function eventPartOf(eventId: string): string {
+  const material = JSON.stringify([`notifier-event-v${KEY_VERSION}`, eventId]);
+  return createHash('sha256').update(material, 'utf8').digest('hex').slice(0, EVENT_PART_LENGTH);
+}
+
+/**
+ * Short, non-reversible excerpt of a key for logs and human output: 12 characters of the
+ * message part (the event part is the same for every message of an event).
+ */
 export function keyPrefix(key: string): string {
-  return key.slice(0, 12);
+  return key.slice(EVENT_PART_LENGTH, EVENT_PART_LENGTH + 12);
 }

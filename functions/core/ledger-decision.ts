@@ -16,8 +16,17 @@ export type ClaimSubject = Pick<
   'key' | 'eventId' | 'recipientId' | 'channel' | 'templateId' | 'messageClass' | 'occurredAt' | 'request'
 >;
 
-/** The row a first claim writes: PENDING, version 1, leased to this attempt. */
-export function newClaimRow(subject: ClaimSubject, ownerToken: string, nowMs: number, timing: LedgerTiming): LedgerRow {
+/**
+ * The row a first claim writes: PENDING, version 1, leased to this attempt. Only a claim the queue
+ * may not bring back (`discoverable`, see stale-claim-discovery.ts) enters the pending index.
+ */
+export function newClaimRow(
+  subject: ClaimSubject,
+  ownerToken: string,
+  nowMs: number,
+  timing: LedgerTiming,
+  discoverable = true,
+): LedgerRow {
   return {
     ...subject,
     state: 'PENDING',
@@ -29,7 +38,7 @@ export function newClaimRow(subject: ClaimSubject, ownerToken: string, nowMs: nu
     createdAt: nowMs,
     updatedAt: nowMs,
     expiresAt: ttlSeconds(nowMs, timing),
-    pendingShard: pendingShardOf(subject.key),
+    ...(discoverable ? { pendingShard: pendingShardOf(subject.key) } : {}),
   };
 }
 
@@ -77,6 +86,8 @@ export interface TakeoverFields {
   readonly attempts: number;
   readonly lastAmbiguousAt: number | undefined;
   readonly expiresAt: number;
+  /** Set when this takeover must enter the pending index (a row already in it stays there). */
+  readonly pendingShard: string | undefined;
 }
 
 export function takeoverFields(
@@ -85,6 +96,7 @@ export function takeoverFields(
   nowMs: number,
   timing: LedgerTiming,
   lastAmbiguousAt: number | undefined,
+  discoverable = true,
 ): TakeoverFields {
   return {
     expectedClaimVersion: row.claimVersion,
@@ -95,6 +107,7 @@ export function takeoverFields(
     attempts: row.attempts + 1,
     lastAmbiguousAt,
     expiresAt: ttlSeconds(nowMs, timing),
+    pendingShard: discoverable && row.pendingShard === undefined ? pendingShardOf(row.key) : undefined,
   };
 }
 

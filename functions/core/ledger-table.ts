@@ -1,26 +1,26 @@
+import { EVENT_PART_LENGTH, eventPartOf } from './idempotency-key';
+
 /**
  * The one definition of the send-ledger table: the CDK stack, the local runner and
  * the DynamoDB adapter all read names from here, so they cannot drift apart.
  */
 export const LEDGER_TABLE = {
+  /** The key's event part: every message of one event in one partition, read by one Query. */
   partitionKey: 'pk',
+  /** The whole idempotency key. */
+  sortKey: 'sk',
   ttlAttribute: 'expiresAt',
   /**
-   * Sparse index holding only PENDING rows, sharded so no partition runs hot. Keys only: the
-   * reclaimer re-reads every row with a consistent read anyway, and the pending row's rendered
-   * message (addresses, content) is not copied into the index.
+   * Sparse index of claims the reclaimer must be able to find, sharded so no partition runs hot.
+   * Only a claim whose message may not come back from the queue carries `pendingShard` (see
+   * stale-claim-discovery.ts): a first delivery costs no index write. Keys only: the reclaimer
+   * re-reads every row with a consistent read anyway, and the pending row's rendered message
+   * (addresses, content) is not copied into the index.
    */
   pendingIndex: {
     name: 'pending-by-shard',
     partitionKey: 'pendingShard',
     sortKey: 'claimedAt',
-    projection: 'KEYS_ONLY',
-  },
-  /** Support look-ups: every message of one business event (keys only; rows are read by key). */
-  eventIndex: {
-    name: 'by-event-id',
-    partitionKey: 'eventId',
-    sortKey: 'pk',
     projection: 'KEYS_ONLY',
   },
   /**
@@ -35,6 +35,22 @@ export const LEDGER_TABLE = {
     projection: 'KEYS_ONLY',
   },
 } as const;
+
+/** A ledger item's primary key: derived from the idempotency key alone. */
+export interface LedgerItemKey {
+  readonly pk: string;
+  readonly sk: string;
+}
+
+/** Where a key's row lives: its event part as the partition, the whole key as the sort key. */
+export function ledgerItemKey(key: string): LedgerItemKey {
+  return { pk: key.slice(0, EVENT_PART_LENGTH), sk: key };
+}
+
+/** The partition holding every row of one event (shared, rarely, with other events: filter on eventId). */
+export function eventPartitionKey(eventId: string): string {
+  return eventPartOf(eventId);
+}
 
 /** Number of shards of the pending index. Changing it only affects new claims. */
 export const PENDING_SHARD_COUNT = 16;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RedeliveryPolicy } from './stale-claim-discovery';
 import { ConfigurationError } from './errors';
 import { buildMessageClassRegistry, type MessageClassRegistry } from './message-class';
 import { DEFAULT_MAX_BODY_BYTES } from './notification-event';
@@ -31,6 +32,9 @@ export const ENV = {
   sourceQueueUrl: 'SOURCE_QUEUE_URL',
   throttleBackoffBaseSeconds: 'THROTTLE_BACKOFF_BASE_SECONDS',
   throttleBackoffCapSeconds: 'THROTTLE_BACKOFF_CAP_SECONDS',
+  queueMaxReceiveCount: 'QUEUE_MAX_RECEIVE_COUNT',
+  queueRetentionSeconds: 'QUEUE_RETENTION_SECONDS',
+  queueVisibilityTimeoutSeconds: 'QUEUE_VISIBILITY_TIMEOUT_SECONDS',
 } as const;
 
 const positiveInt = z.coerce.number().int().positive();
@@ -65,6 +69,9 @@ const EnvSchema = z
     [ENV.sourceQueueUrl]: optionalText,
     [ENV.throttleBackoffBaseSeconds]: positiveInt.default(DEFAULT_BACKOFF.baseSeconds),
     [ENV.throttleBackoffCapSeconds]: positiveInt.max(MAX_VISIBILITY_SECONDS).default(DEFAULT_BACKOFF.capSeconds),
+    [ENV.queueMaxReceiveCount]: positiveInt.optional(),
+    [ENV.queueRetentionSeconds]: positiveInt.optional(),
+    [ENV.queueVisibilityTimeoutSeconds]: positiveInt.optional(),
   })
   .superRefine((env, ctx) => {
     if (env[ENV.deliveryMode] === 'outbox' && !env[ENV.outboxFile]) {
@@ -79,6 +86,13 @@ const EnvSchema = z
         path: [ENV.deadLetterQueueUrl],
         message: 'is required when DELIVERY_MODE=aws (invalid events are moved there with their reason)',
       });
+    }
+    const queue = [ENV.queueMaxReceiveCount, ENV.queueRetentionSeconds, ENV.queueVisibilityTimeoutSeconds] as const;
+    const given = queue.filter((name) => env[name] !== undefined);
+    if (given.length > 0 && given.length < queue.length) {
+      for (const name of queue.filter((n) => env[n] === undefined)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `is required with ${given.join(', ')} (the queue's redelivery is described by all three)` });
+      }
     }
   });
 
@@ -113,6 +127,8 @@ export interface SenderConfig {
   /** The queue records come from, for their visibility backoff. */
   readonly sourceQueueUrl: string | undefined;
   readonly backoff: BackoffSettings;
+  /** How the source queue redelivers; absent, every claim enters the pending index. */
+  readonly redelivery: RedeliveryPolicy | undefined;
 }
 
 /**
@@ -164,6 +180,26 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
     sendRateShares: e[ENV.sendRateShares],
     sourceQueueUrl: e[ENV.sourceQueueUrl],
     backoff: { baseSeconds: e[ENV.throttleBackoffBaseSeconds], capSeconds: e[ENV.throttleBackoffCapSeconds] },
+    redelivery: redeliveryPolicy(
+      e[ENV.queueMaxReceiveCount],
+      e[ENV.queueRetentionSeconds],
+      e[ENV.queueVisibilityTimeoutSeconds],
+      e[ENV.throttleBackoffCapSeconds],
+    ),
+  };
+}
+
+function redeliveryPolicy(
+  maxReceiveCount: number | undefined,
+  retentionSeconds: number | undefined,
+  visibilityTimeoutSeconds: number | undefined,
+  backoffCapSeconds: number,
+): RedeliveryPolicy | undefined {
+  if (maxReceiveCount === undefined || retentionSeconds === undefined || visibilityTimeoutSeconds === undefined) return undefined;
+  return {
+    maxReceiveCount,
+    retentionMs: retentionSeconds * 1000,
+    longestRedeliveryGapMs: Math.max(visibilityTimeoutSeconds, backoffCapSeconds) * 1000,
   };
 }
 

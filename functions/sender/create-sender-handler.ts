@@ -7,6 +7,7 @@ import { RetryLaterError, type RecordBackoff } from '../core/errors';
 import { METRIC } from '../core/metric-names';
 import type { RecordDeferral } from '../core/record-deferral';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from '../core/visibility-backoff';
+import type { ReceiveInfo } from '../core/stale-claim-discovery';
 import { processRecord, type RecordContext } from './process-record';
 
 /** Everything the sender handler needs, injected: real adapters in Lambda, fakes or local servers in tests. */
@@ -60,7 +61,7 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
 
   const handleRecord = async (record: SQSRecord, ctx: RecordContext) => {
     try {
-      return await processRecord(record, ctx);
+      return await processRecord({ messageId: record.messageId, body: record.body, receive: receiveOf(record) }, ctx);
     } catch (error) {
       if (error instanceof RetryLaterError && error.backoff) await backOff(record, error.backoff);
       if (!(error instanceof RetryLaterError)) {
@@ -87,4 +88,14 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
     });
   };
   return instrumentHandler(base, deps);
+}
+
+/** Which receive of its message an SQS record is, from the attributes Lambda passes on. */
+export function receiveOf(record: Pick<SQSRecord, 'attributes'>): ReceiveInfo {
+  const count = Number(record.attributes?.ApproximateReceiveCount);
+  const sentAt = Number(record.attributes?.SentTimestamp);
+  return {
+    receiveCount: Number.isInteger(count) && count >= 1 ? count : 1,
+    sentAtMs: Number.isFinite(sentAt) && sentAt > 0 ? sentAt : undefined,
+  };
 }

@@ -41,6 +41,17 @@ export interface DeliveryContext {
    * is deferred instead. @default one send timeout from now
    */
   readonly latestSendStartMs?: () => number;
+  /**
+   * Whether claims and takeovers enter the pending index, so the reclaimer finds them if this
+   * attempt dies: needed only when the queue may not deliver the message again
+   * (see stale-claim-discovery.ts). @default true
+   */
+  readonly claimsDiscoverable?: boolean;
+  /**
+   * Read the row (strongly consistent) before claiming. For a redelivered record the row almost
+   * always exists, and a read costs a fifth of the write a failed claim costs. @default false
+   */
+  readonly readBeforeClaim?: boolean;
 }
 
 /** Settled: the message is in a terminal state and its record may be acknowledged. */
@@ -155,9 +166,14 @@ class DeliveryAttempt {
   /** Claims the key, or decides what the existing row means. At most two claim rounds (TTL-expired row). */
   private async acquire(): Promise<MessageResult | Acquired> {
     const { ledger, clock, timing } = this.ctx;
+    if (this.ctx.readBeforeClaim) {
+      const existing = await ledger.get(this.plan.key);
+      const decision = existing && decideOnExistingRow(existing, clock());
+      if (existing && decision && decision.kind !== 'expired') return this.onExistingRow(existing, decision);
+    }
     for (let round = 0; round < 2; round += 1) {
       const now = clock();
-      const row = newClaimRow(this.subject(), this.ownerToken, now, timing);
+      const row = newClaimRow(this.subject(), this.ownerToken, now, timing, this.ctx.claimsDiscoverable ?? true);
       this.held = claimOf(row);
       this.unconfirmed = { kind: 'claim', row };
       const result = await ledger.claim(row, now);
@@ -189,7 +205,14 @@ class DeliveryAttempt {
         this.count(METRIC.ConcurrentClaimBackoff);
         return { settled: false, why: 'owned-by-another-worker' };
       case 'take-over': {
-        const fields = takeoverFields(existing, this.ownerToken, clock(), timing, decision.lastAmbiguousAt);
+        const fields = takeoverFields(
+          existing,
+          this.ownerToken,
+          clock(),
+          timing,
+          decision.lastAmbiguousAt,
+          this.ctx.claimsDiscoverable ?? true,
+        );
         this.held = { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion };
         this.unconfirmed = { kind: 'takeover', key: this.plan.key, fields };
         const taken = await ledger.takeOver(this.plan.key, fields);

@@ -27,6 +27,7 @@ const ready = createSendRateGovernor(config, sendClients?.ses, observability.log
     governor,
     deferral: createRecordDeferral(config),
     backoff: config.backoff,
+    redelivery: config.redelivery,
     deadLetters,
     templates: BUILT_IN_TEMPLATES,
     maxBodyBytes: config.maxBodyBytes,

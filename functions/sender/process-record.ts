@@ -6,6 +6,7 @@ import { parseNotificationBody, type NotificationEvent } from '../core/notificat
 import type { TemplateRegistry } from '../core/templates';
 import { deliverMessage, type DeliveryContext, type MessageResult } from './deliver-message';
 import { planMessages } from './message-plan';
+import { claimMustBeDiscoverable, type ReceiveInfo, type RedeliveryPolicy } from '../core/stale-claim-discovery';
 
 /** What processing one SQS record needs beyond a single delivery. */
 export interface RecordContext extends DeliveryContext {
@@ -22,12 +23,21 @@ export interface RecordContext extends DeliveryContext {
    * @default always true
    */
   readonly hasTimeForDelivery?: () => boolean;
+  /** How the source queue redelivers. @default unknown: every claim is discoverable */
+  readonly redelivery?: RedeliveryPolicy;
+  /**
+   * On a redelivered record (receive count > 1), read each message's row before claiming it:
+   * measured in `npm run bench` (request probe). @default true
+   */
+  readonly readBeforeClaimOnRedelivery?: boolean;
 }
 
 /** The parts of an SQS record the sender reads. */
 export interface QueueRecord {
   readonly messageId: string;
   readonly body: string;
+  /** Which receive of the message this is. @default unknown: claims are made discoverable */
+  readonly receive?: ReceiveInfo;
 }
 
 export interface RecordOutcome {
@@ -58,13 +68,18 @@ export async function processRecord(record: QueueRecord, ctx: RecordContext): Pr
   }
 
   const plans = planMessages(event, messageClass, ctx.templates);
+  const delivery: DeliveryContext = {
+    ...ctx,
+    claimsDiscoverable: claimMustBeDiscoverable(record.receive, ctx.redelivery, ctx.clock()),
+    readBeforeClaim: (ctx.readBeforeClaimOnRedelivery ?? true) && (record.receive?.receiveCount ?? 1) > 1,
+  };
   const messages = await Promise.all(
     plans.map((plan) =>
       ctx.limit(
         async (): Promise<MessageResult> =>
           ctx.hasTimeForDelivery && !ctx.hasTimeForDelivery()
             ? { settled: false, why: 'out-of-time' }
-            : deliverMessage(plan, ctx),
+            : deliverMessage(plan, delivery),
       ),
     ),
   );

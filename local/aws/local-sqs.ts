@@ -13,6 +13,15 @@ export interface LocalSqsOptions {
   readonly visibilityTimeoutSeconds?: number;
   /** Receives after which the next receive moves a message to the DLQ (RedrivePolicy). @default 5 */
   readonly maxReceiveCount?: number;
+  /** MessageRetentionPeriod of the queue, in seconds. @default 345600 (4 days, SQS's default) */
+  readonly retentionSeconds?: number;
+}
+
+/** How the created queue redelivers: what the stack tells the sender (QUEUE_* variables). */
+export interface LocalQueueRedrive {
+  readonly maxReceiveCount: number;
+  readonly visibilityTimeoutSeconds: number;
+  readonly retentionSeconds: number;
 }
 
 /** A real SQS emulator on 127.0.0.1, with a queue whose RedrivePolicy points at its DLQ. */
@@ -23,6 +32,7 @@ export interface LocalSqs {
   readonly queueArn: string;
   readonly dlqUrl: string;
   readonly dlqArn: string;
+  readonly redrive: LocalQueueRedrive;
   /** An SQS client with the loopback endpoint, region and dummy credentials set explicitly. */
   client(): SQSClient;
   stop(): Promise<void>;
@@ -66,6 +76,11 @@ export async function startLocalSqs(options: LocalSqsOptions = {}): Promise<Loca
     return created;
   };
   const admin = client();
+  const redrive: LocalQueueRedrive = {
+    maxReceiveCount: options.maxReceiveCount ?? 5,
+    visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 30,
+    retentionSeconds: options.retentionSeconds ?? 345_600,
+  };
   try {
     const dlqUrl = requireValue((await admin.send(new CreateQueueCommand({ QueueName: deadLetterQueueName }))).QueueUrl, 'DLQ URL');
     const dlqArn = await queueArn(admin, dlqUrl);
@@ -73,8 +88,9 @@ export async function startLocalSqs(options: LocalSqsOptions = {}): Promise<Loca
       new CreateQueueCommand({
         QueueName: queueName,
         Attributes: {
-          VisibilityTimeout: String(options.visibilityTimeoutSeconds ?? 30),
-          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: options.maxReceiveCount ?? 5 }),
+          VisibilityTimeout: String(redrive.visibilityTimeoutSeconds),
+          MessageRetentionPeriod: String(redrive.retentionSeconds),
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: redrive.maxReceiveCount }),
         },
       }),
     );
@@ -85,6 +101,7 @@ export async function startLocalSqs(options: LocalSqsOptions = {}): Promise<Loca
       queueArn: await queueArn(admin, queueUrl),
       dlqUrl,
       dlqArn,
+      redrive,
       client,
       async stop() {
         for (const c of clients) c.destroy();

@@ -156,12 +156,12 @@ export class WireFaultPlan {
   }
 }
 
-/** The ledger row a DynamoDB request is about (`Key.pk` or `Item.pk`), or the operation for a Query. */
+/** The ledger row a DynamoDB request is about (its idempotency key, `sk`), or the operation for a Query. */
 export function ledgerKeyOf(request: WireRequest): string {
   try {
     const body = JSON.parse(request.body) as { Key?: Record<string, { S?: string }>; Item?: Record<string, { S?: string }> };
-    const pk = LEDGER_TABLE.partitionKey;
-    return body.Key?.[pk]?.S ?? body.Item?.[pk]?.S ?? request.operation;
+    const sk = LEDGER_TABLE.sortKey;
+    return body.Key?.[sk]?.S ?? body.Item?.[sk]?.S ?? request.operation;
   } catch {
     return request.operation;
   }

@@ -1,3 +1,4 @@
+import { keyPrefix } from '../../functions/core/idempotency-key';
 import type { LedgerState } from '../../functions/core/ledger-record';
 
 /** What the provider-side evidence says of one run, judged independently of the sender's metrics. */
@@ -84,7 +85,7 @@ export function judgeWireRun(input: {
     acceptedSends += accepted;
     const byFaults = reachedWithoutAnswer.get(key) ?? 0;
     const byKills = input.killedInFlight?.get(key) ?? 0;
-    const allowed = byFaults + byKills + (input.senderTimeouts?.get(key.slice(0, 12)) ?? 0);
+    const allowed = byFaults + byKills + (input.senderTimeouts?.get(keyPrefix(key)) ?? 0);
     const extra = Math.max(0, accepted - 1);
     explainedDuplicates += Math.min(extra, allowed);
     explainedBySenderTimeouts += Math.max(0, Math.min(extra, allowed) - byFaults - byKills);

@@ -1,3 +1,4 @@
+import type { RedeliveryPolicy } from '../../functions/core/stale-claim-discovery';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { InMemoryDeadLetters } from '../../functions/core/dead-letter-sink';
 import type { DeliveryProvider } from '../../functions/core/delivery-provider';
@@ -33,6 +34,13 @@ export interface SenderPorts {
   readonly sendsPerInvocation: number;
   /** Suffix that makes table names unique per run. */
   readonly runId: string;
+  /**
+   * How the queue redelivers, for senders that index only claims the queue may not bring back.
+   * @default undefined: every claim is indexed
+   */
+  readonly redelivery?: RedeliveryPolicy;
+  /** Read a redelivered message's row before claiming it. @default true (the sender's default) */
+  readonly readBeforeClaimOnRedelivery?: boolean;
 }
 
 /** A sender the event source can drive, with the same ports and faults as the others. */

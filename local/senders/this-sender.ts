@@ -10,8 +10,14 @@ import { createSenderHandler } from '../../functions/sender/create-sender-handle
 import { bindToEnvironment, type ExecutionEnvironment } from '../execution-environment';
 import { FaultInjectingLedger } from '../fault-injecting-ledger';
 import { FaultInjectingProvider } from '../fault-injecting-provider';
+import { LEDGER_INDEX_KEYS, type IndexKeys } from '../gsi-write-model';
 import { createLocalReclaimer } from '../reclaimer-hook';
 import type { SenderPorts, SenderUnderTest } from './sender-under-test';
+
+/** The GSIs of this sender's tables, for counting the index writes DynamoDB would bill. */
+export function simulationTableIndexes(tableName: string): IndexKeys {
+  return tableName.startsWith('ledger-') && !tableName.startsWith('ledger-nogsi-') ? LEDGER_INDEX_KEYS : [];
+}
 
 /**
  * The real sender handler (`createSenderHandler`) over the DynamoDB ledger, faults injected at its ports.
@@ -45,6 +51,8 @@ export function thisSender(
         maxBodyBytes: 64 * 1024,
         maxClockSkewMs: 300_000,
         maxConcurrentSends: ports.sendsPerInvocation,
+        redelivery: ports.redelivery,
+        readBeforeClaimOnRedelivery: ports.readBeforeClaimOnRedelivery,
       });
     },
     finalRows: () => scanLedger(ports, tableName),

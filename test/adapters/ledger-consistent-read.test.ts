@@ -1,8 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
+import { eventPartOf } from '../../functions/core/idempotency-key';
 
 const documents = mockClient(DynamoDBDocumentClient);
 afterEach(() => documents.reset());
@@ -17,8 +18,24 @@ describe('ledger reads', () => {
     expect(await ledger.get('k'.repeat(64))).toBeUndefined();
     expect(documents.commandCalls(GetCommand)[0]!.args[0].input).toEqual({
       TableName: 'ledger',
-      Key: { pk: 'k'.repeat(64) },
+      Key: { pk: 'k'.repeat(16), sk: 'k'.repeat(64) },
       ConsistentRead: true,
     });
+  });
+
+  it("an event's rows are one consistent Query of its partition, filtered on the event id (another event may share the partition)", async () => {
+    documents.on(QueryCommand).resolves({ Items: [] });
+    const client = new DynamoDBClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+    const ledger = new DynamoDbLedger(client, 'ledger');
+    expect(await ledger.rowsForEvent('evt-1')).toEqual([]);
+    const input = documents.commandCalls(QueryCommand)[0]!.args[0].input;
+    expect(input).toMatchObject({
+      TableName: 'ledger',
+      KeyConditionExpression: '#pk = :partition',
+      FilterExpression: 'eventId = :eventId',
+      ExpressionAttributeValues: { ':partition': eventPartOf('evt-1'), ':eventId': 'evt-1' },
+      ConsistentRead: true,
+    });
+    expect(input.IndexName).toBeUndefined();
   });
 });

@@ -163,10 +163,13 @@ describe('producer wiring', () => {
 describe('ledger table', () => {
   const table = propertiesOf(template, n.table);
 
-  it('is on-demand, keyed by the idempotency key, with TTL, PITR, deletion protection and encryption', () => {
+  it('is on-demand, keyed by the idempotency key (its event part, then the whole key), with TTL, PITR, deletion protection and encryption', () => {
     expect(table).toMatchObject({
       BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [{ AttributeName: LEDGER_TABLE.partitionKey, KeyType: 'HASH' }],
+      KeySchema: [
+        { AttributeName: LEDGER_TABLE.partitionKey, KeyType: 'HASH' },
+        { AttributeName: LEDGER_TABLE.sortKey, KeyType: 'RANGE' },
+      ],
       TimeToLiveSpecification: { AttributeName: LEDGER_TABLE.ttlAttribute, Enabled: true },
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       DeletionProtectionEnabled: true,
@@ -178,17 +181,21 @@ describe('ledger table', () => {
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
 
-  it('has the indexes of LEDGER_TABLE with the key types the handler writes', () => {
-    const { pendingIndex, eventIndex, smsMessageIndex } = LEDGER_TABLE;
+  it('keys rows by event part and key, with the indexes of LEDGER_TABLE and the key types the handler writes', () => {
+    const { pendingIndex, smsMessageIndex } = LEDGER_TABLE;
+    expect(table['KeySchema']).toEqual([
+      { AttributeName: LEDGER_TABLE.partitionKey, KeyType: 'HASH' },
+      { AttributeName: LEDGER_TABLE.sortKey, KeyType: 'RANGE' },
+    ]);
     expect((table['GlobalSecondaryIndexes'] as { IndexName: string }[]).map((i) => i.IndexName).sort()).toEqual(
-      [pendingIndex.name, eventIndex.name, smsMessageIndex.name].sort(),
+      [pendingIndex.name, smsMessageIndex.name].sort(),
     );
     expect(table['AttributeDefinitions']).toEqual(
       expect.arrayContaining([
         { AttributeName: LEDGER_TABLE.partitionKey, AttributeType: 'S' },
+        { AttributeName: LEDGER_TABLE.sortKey, AttributeType: 'S' },
         { AttributeName: pendingIndex.partitionKey, AttributeType: 'S' },
         { AttributeName: pendingIndex.sortKey, AttributeType: 'N' },
-        { AttributeName: eventIndex.partitionKey, AttributeType: 'S' },
         { AttributeName: smsMessageIndex.partitionKey, AttributeType: 'S' },
       ]),
     );

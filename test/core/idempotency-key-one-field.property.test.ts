@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHANNELS, idempotencyKey, keyPrefix, type MessageIdentity } from '../../functions/core/idempotency-key';
+import { CHANNELS, EVENT_PART_LENGTH, eventPartOf, idempotencyKey, keyPrefix, type MessageIdentity } from '../../functions/core/idempotency-key';
 
 const text = fc.oneof(fc.string(), fc.constantFrom('', '"', '\\', '","', 'a"b', '\u0000', 'é'));
 const identity = fc.record<MessageIdentity>({
@@ -47,9 +47,31 @@ describe('idempotency key: every identity field counts on its own', () => {
     );
   });
 
-  it('logs show a 12-character prefix of the key, never all of it', () => {
+  it('logs show 12 characters of the message part of the key, never all of it', () => {
     const key = idempotencyKey({ eventId: 'evt-1', recipientId: 'user-1', channel: 'email', templateId: 'welcome' });
-    expect(keyPrefix(key)).toBe(key.slice(0, 12));
+    expect(keyPrefix(key)).toBe(key.slice(EVENT_PART_LENGTH, EVENT_PART_LENGTH + 12));
     expect(keyPrefix(key)).toHaveLength(12);
+    const sibling = idempotencyKey({ eventId: 'evt-1', recipientId: 'user-2', channel: 'email', templateId: 'welcome' });
+    expect(keyPrefix(sibling)).not.toBe(keyPrefix(key));
+  });
+
+  it('every key of one event starts with the same event part, which depends on the event id alone', () => {
+    fc.assert(
+      fc.property(identity, identity, (a, b) => {
+        const sameEvent = { ...b, eventId: a.eventId };
+        expect(idempotencyKey(a).slice(0, EVENT_PART_LENGTH)).toBe(eventPartOf(a.eventId));
+        expect(idempotencyKey(sameEvent).slice(0, EVENT_PART_LENGTH)).toBe(eventPartOf(a.eventId));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('changing only the event id changes the event part (apart from a 64-bit collision)', () => {
+    fc.assert(
+      fc.property(ONE_FIELD_CHANGED.eventId, ([a, b]) => {
+        expect(eventPartOf(b.eventId)).not.toBe(eventPartOf(a.eventId));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

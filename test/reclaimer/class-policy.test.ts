@@ -2,7 +2,7 @@ import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { DeliveryProvider } from '../../functions/core/delivery-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { LEDGER_TABLE } from '../../functions/core/ledger-table';
+import { ledgerItemKey } from '../../functions/core/ledger-table';
 import { METRIC, type MetricName } from '../../functions/core/metric-names';
 import { REQUEST_NOT_STORED } from '../../functions/reclaimer/plan-from-row';
 import { loginCodeEvent } from '../support/events';
@@ -118,7 +118,7 @@ describe('the reclaimer settles a stale PENDING row per its message class', () =
     await DynamoDBDocumentClient.from(db.client).send(
       new UpdateCommand({
         TableName: db.tableName,
-        Key: { [LEDGER_TABLE.partitionKey]: seeded!.key },
+        Key: ledgerItemKey(seeded!.key),
         UpdateExpression: 'SET messageClass = :c',
         ExpressionAttributeValues: { ':c': 'retired-class' },
       }),

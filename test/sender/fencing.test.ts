@@ -88,6 +88,7 @@ describe('fencing: a slow worker whose claim was taken over', () => {
       attempts: 2,
       lastAmbiguousAt: now,
       expiresAt: ttlSeconds(later, timing),
+      pendingShard: undefined,
     });
     const results = await Promise.all([db.ledger.takeOver(key, fields('a')), db.ledger.takeOver(key, fields('b'))]);
     expect(results.filter(Boolean)).toHaveLength(1);

@@ -13,6 +13,7 @@ import type { RecordDeferral } from '../../functions/core/record-deferral';
 import type { SendLedger } from '../../functions/core/send-ledger';
 import type { SendRateGovernor } from '../../functions/core/send-rate-governor';
 import { BUILT_IN_TEMPLATES } from '../../functions/core/templates';
+import type { RedeliveryPolicy } from '../../functions/core/stale-claim-discovery';
 import { createSenderHandler, type SenderHandler } from '../../functions/sender/create-sender-handler';
 import { ControlledClock } from './controlled-clock';
 import { lambdaContext, sqsEvent } from './sqs-event';
@@ -37,6 +38,10 @@ export interface HarnessOptions {
   readonly deferral?: RecordDeferral;
   /** Jitter of the visibility backoff. @default Math.random */
   readonly random?: () => number;
+  /** How the queue redelivers. @default unknown: every claim enters the pending index */
+  readonly redelivery?: RedeliveryPolicy;
+  /** @default the sender's default (true) */
+  readonly readBeforeClaimOnRedelivery?: boolean;
 }
 
 /** The real sender handler over a real ledger, with an outbox provider and in-memory metrics. */
@@ -70,6 +75,8 @@ export class SenderHarness {
       governor: options.governor,
       deferral: options.deferral,
       random: options.random,
+      redelivery: options.redelivery,
+      readBeforeClaimOnRedelivery: options.readBeforeClaimOnRedelivery,
     });
   }
 

@@ -1,15 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 
+/** Which receive of its message a record is. */
+export interface ReceiveAttributes {
+  /** @default 1 */
+  readonly receiveCount?: number;
+  /** Epoch ms. @default 0 */
+  readonly sentAtMs?: number;
+}
+
 /** An SQS record as the Lambda event source delivers it; a new transport id on every delivery. */
-export function sqsRecord(body: string, messageId: string = randomUUID()): SQSRecord {
+export function sqsRecord(body: string, messageId: string = randomUUID(), receive: ReceiveAttributes = {}): SQSRecord {
   return {
     messageId,
     receiptHandle: `rh-${randomUUID()}`,
     body,
     attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: '0',
+      ApproximateReceiveCount: String(receive.receiveCount ?? 1),
+      SentTimestamp: String(receive.sentAtMs ?? 0),
       SenderId: 'test',
       ApproximateFirstReceiveTimestamp: '0',
     },

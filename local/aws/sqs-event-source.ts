@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { ExecutionEnvironment, type KillReason } from '../execution-environment';
@@ -85,6 +86,8 @@ export class SqsEventSource {
     const wait = options.waitTimeSeconds ?? 1;
     if (!Number.isInteger(wait) || wait < 0 || wait > 20) problems.push(`waitTimeSeconds must be 0 to 20 (got ${wait})`);
     if (problems.length > 0) throw new Error(`Invalid SQS event source: ${problems.join('; ')}`);
+    // Every poller's long poll listens on the one stop signal: that many listeners is expected, not a leak.
+    setMaxListeners(this.concurrency + 1, this.abort.signal);
   }
 
   get stats(): SqsEventSourceStats {

@@ -1,0 +1,65 @@
+import { createRequire } from 'node:module';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { rowToItem } from '../../functions/adapters/dynamodb-ledger';
+import { repositoryTemplates } from '../../functions/adapters/template-directory';
+import { CHANNELS, type Channel } from '../../functions/core/idempotency-key';
+import { newClaimRow } from '../../functions/core/ledger-decision';
+import { buildMessageClassRegistry } from '../../functions/core/message-class';
+import type { NotificationEvent } from '../../functions/core/notification-event';
+import { planMessages } from '../../functions/sender/message-plan';
+
+// dynalite's implementation of DynamoDB's item-size rules. It counts a string's characters where DynamoDB counts
+// its UTF-8 bytes: the same here, where every value is ASCII.
+const { itemSize } = createRequire(import.meta.url)('dynalite/db/index.js') as { itemSize(item: Record<string, unknown>): number };
+
+const TIMING = { claimTimeoutMs: 120_000, retentionMs: 30 * 86_400_000 };
+const templates = repositoryTemplates();
+const transactional = buildMessageClassRegistry().get('transactional')!;
+
+/** Long but ordinary identity and addresses: 64-character ids, a 64-character e-mail address, a full E.164 number, an SNS endpoint ARN. */
+const RECIPIENT = {
+  recipientId: 'r'.repeat(64),
+  email: `${'e'.repeat(51)}@example.com`,
+  phone: '+447700900123456',
+  pushEndpointArn: 'arn:aws:sns:eu-west-1:123456789012:endpoint/GCM/shop-app/0f1e2d3c-aaaa-bbbb-cccc-1234567890ab',
+};
+
+/** Bytes of the claim item one message of `templateId` writes, each field filled to `fill(maxLength)`. */
+function claimItemBytes(templateId: string, channel: Channel, fill: (maxLength: number) => string): number {
+  const template = templates.get(templateId)!;
+  const event: NotificationEvent = {
+    eventId: 'e'.repeat(64),
+    occurredAt: '2026-11-30T12:00:00.000Z',
+    type: 'SizeProbe',
+    templateId,
+    messageClass: 'transactional',
+    data: Object.fromEntries(Object.entries(template.fields).map(([name, field]) => [name, fill(field.maxLength)])),
+    recipients: [{ ...RECIPIENT, channels: [channel] }],
+  };
+  const [plan] = planMessages(event, transactional, templates);
+  if (!plan?.outcome.ok) throw new Error(`${templateId}/${channel} did not render: ${plan?.outcome.ok === false ? plan.outcome.reason : 'no plan'}`);
+  const row = newClaimRow(
+    { key: plan.key, ...plan.identity, messageClass: transactional.name, occurredAt: event.occurredAt, request: plan.outcome.request.message },
+    '6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a6b',
+    Date.parse(event.occurredAt),
+    TIMING,
+    true,
+  );
+  return itemSize(marshall(rowToItem(row), { removeUndefinedValues: true }));
+}
+
+const variants = [...templates.values()].flatMap((t) => CHANNELS.filter((c) => t[c] !== undefined).map((channel) => ({ id: t.id, channel })));
+
+describe('claim item size: one write unit (1 KB) per claim for the built-in templates', () => {
+  it.each(variants)('$id by $channel, with typical data (fields at a quarter of maxLength, at most 100 characters)', ({ id, channel }) => {
+    expect(claimItemBytes(id, channel, (max) => 'x'.repeat(Math.min(100, Math.ceil(max / 4))))).toBeLessThanOrEqual(1024);
+  });
+
+  it('grows byte for byte with the rendered content: a field one character longer adds its bytes once per use', () => {
+    const short = claimItemBytes('login-code', 'sms', () => 'x');
+    const longer = claimItemBytes('login-code', 'sms', () => 'xx');
+    // login-code's SMS text uses each of its two fields once.
+    expect(longer - short).toBe(Object.keys(templates.get('login-code')!.fields).length);
+  });
+});

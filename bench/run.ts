@@ -7,12 +7,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
-import { LEDGER_TABLE } from '../functions/core/ledger-table';
 import { NO_FAULTS, type FaultRates } from '../local/fault-plan';
 import { startLocalDynamo } from '../local/local-dynamo';
-import type { SenderName, SenderPorts } from '../local/senders/sender-under-test';
-import { thisSender } from '../local/senders/this-sender';
+import type { SenderName } from '../local/senders/sender-under-test';
 import { DEFAULT_CHAOS } from '../local/simulate-options';
 import { runSimulation } from '../local/simulate';
 import { formatReport, type SimulationReport } from '../local/simulation-report';
@@ -70,30 +67,6 @@ const SENDERS: readonly { name: SenderName; label: string; short: string; gsiUni
   { name: 'naive', label: 'naive check-then-insert', short: 'naive', gsiUnits: () => 0 },
 ];
 
-/**
- * Diagnostic only: this sender on a ledger table without the stack's GSIs. dynalite maintains
- * GSIs synchronously inside each write (DynamoDB does it asynchronously, off the request path), so
- * this run shows how much of any throughput gap is dynalite's index upkeep rather than the sender.
- */
-const NO_GSI_DIAGNOSTIC = {
-  label: 'this sender, ledger without GSIs (diagnostic)',
-  factory: (ports: SenderPorts) => {
-    const sender = thisSender(ports, `ledger-nogsi-${ports.runId}`, async (TableName) => {
-      await ports.adminClient.send(
-        new CreateTableCommand({
-          TableName,
-          BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: [{ AttributeName: LEDGER_TABLE.partitionKey, AttributeType: 'S' }],
-          KeySchema: [{ AttributeName: LEDGER_TABLE.partitionKey, KeyType: 'HASH' }],
-        }),
-      );
-    });
-    // The reclaimer queries the pending GSI, which this table lacks.
-    const { createReclaimer: _omit, ...withoutReclaimer } = sender;
-    return withoutReclaimer;
-  },
-};
-
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const started = Date.now();
 const dynamo = await startLocalDynamo({ separateProcess: true });
@@ -105,7 +78,6 @@ const runs: Record<string, SimulationReport> = {};
 const probes: Record<string, RequestProbe> = {};
 const costs: Record<string, CostEstimate> = {};
 let bundles: BundleMeasure[] = [];
-let diagnostic: SimulationReport | undefined;
 let claimFirstProbe: RequestProbe | undefined;
 try {
   mkdirSync(join(RESULTS, '..', '..', '.local-data', 'bench'), { recursive: true });
@@ -129,9 +101,6 @@ try {
     }
   }
   for (const sender of SENDERS) runs[sender.name] = pool(rounds[sender.name] ?? []);
-  log(`[${secs()}] ${NO_GSI_DIAGNOSTIC.label} ...`);
-  diagnostic = await runSimulation({ ...WORKLOAD, senderFactory: NO_GSI_DIAGNOSTIC.factory, dynamo });
-  log(`[${secs()}]   ${diagnostic.throughput.eventsPerSecond} events/s, unexplained duplicates ${diagnostic.total.unexplainedDuplicates}, lost ${diagnostic.total.lost}`);
   for (const sender of SENDERS) {
     log(`[${secs()}] request probe: ${sender.label}`);
     probes[sender.name] = await probeRequests(sender.name, dynamo, 200);
@@ -227,11 +196,6 @@ const roundsLine =
   `Throughput per round (events/s, this sender / Powertools / naive): ` +
   Array.from({ length: ROUNDS }, (_, i) => SENDERS.map((sd) => rounds[sd.name]?.[i]?.throughput.eventsPerSecond ?? 0).join(' / ')).join('; ') +
   `; ratio vs Powertools per round: ${perRound.map((r) => `${r}x`).join(', ')}. Rounds rotate the order after one discarded warm-up run of each sender; the machine is shared, so single rounds are noisy.`;
-const diagnosticLine = diagnostic
-  ? `Diagnostic: ${NO_GSI_DIAGNOSTIC.label}: ${diagnostic.throughput.eventsPerSecond} events/s ` +
-    `(${round(diagnostic.throughput.eventsPerSecond / Math.max(1, powertools.throughput.eventsPerSecond), 2)}x Powertools), ` +
-    `unexplained duplicates ${diagnostic.total.unexplainedDuplicates}, lost ${diagnostic.total.lost}. dynalite updates GSIs inside each write; DynamoDB does not.`
-  : '';
 const floorRows = floors.map((f) => [f.floor, f.required, f.measured, f.met ? 'yes' : 'NO']);
 /** A redelivered message whose row is settled: read first (the default) against claiming at once. */
 const redeliveryRows = [
@@ -258,7 +222,6 @@ const text = [
   '',
   textTable(['', ...cols], headline),
   roundsLine,
-  diagnosticLine,
   '',
   textTable(['floor', 'required', 'measured', 'met'], floorRows),
   '',
@@ -276,7 +239,7 @@ mkdirSync(RESULTS, { recursive: true });
 writeFileSync(
   join(RESULTS, 'results.json'),
   `${JSON.stringify(
-    { workload: WORKLOAD, rounds: ROUNDS, environment, floors, pooled: runs, runs: rounds, diagnostic, probes, costs, bundles, assumptions: describeAssumptions() },
+    { workload: WORKLOAD, rounds: ROUNDS, environment, floors, pooled: runs, runs: rounds, probes, costs, bundles, assumptions: describeAssumptions() },
     null,
     2,
   )}\n`,
@@ -306,8 +269,6 @@ writeFileSync(
     markdownTable(['', ...cols], headline),
     '',
     roundsLine,
-    '',
-    diagnosticLine,
     '',
     '![duplicates, lost and throughput](chart.svg)',
     '',
@@ -343,7 +304,7 @@ writeFileSync(
     '- "Resend after ambiguity" is the one duplicate the design allows: class `otp` resends when a call may have reached the provider and its answer was lost.',
     '- Lost = never reached the provider and not recorded as FAILED/UNKNOWN (for the baselines, which record no such state: not rejected and not unaddressable). Parked in DLQ = the record used up maxReceiveCount; a redrive finishes it.',
     '- Throughput counts queue messages acknowledged per second of busy time (at least one invocation running), so waits for visibility timeouts after crashes do not count; every sender runs one delivery at a time per invocation. Wall time to settle includes those waits (and this sender\'s refusal to start a delivery with less than send timeout + 2 s of the invocation left, which defers work to a redelivery under load).',
-    '- All senders share one dynalite (in a child process) and this machine\'s two cores: absolute figures are a laptop\'s, only the ratios carry over. dynalite keeps GSIs inside each write, which costs the ledger table (two keys-only GSIs, written only off the happy path) throughput that DynamoDB does not; see the diagnostic line.',
+    '- All senders share one dynalite (in a child process) and this machine\'s two cores: absolute figures are a laptop\'s, only the ratios carry over. dynalite keeps GSIs inside each write (DynamoDB does it off the request path); the ledger\'s two keys-only GSIs are written only off the happy path, so this costs it little.',
     '',
   ].join('\n'),
 );

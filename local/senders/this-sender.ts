@@ -5,7 +5,7 @@ import { DynamoDbLedger, itemToRow } from '../../functions/adapters/dynamodb-led
 import { ensureLedgerTable } from '../../functions/adapters/ledger-table-setup';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
-import { BUILT_IN_TEMPLATES } from '../../functions/core/templates';
+import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import { createSenderHandler } from '../../functions/sender/create-sender-handler';
 import { bindToEnvironment, type ExecutionEnvironment } from '../execution-environment';
 import { FaultInjectingLedger } from '../fault-injecting-ledger';
@@ -16,24 +16,22 @@ import type { SenderPorts, SenderUnderTest } from './sender-under-test';
 
 /** The GSIs of this sender's tables, for counting the index writes DynamoDB would bill. */
 export function simulationTableIndexes(tableName: string): IndexKeys {
-  return tableName.startsWith('ledger-') && !tableName.startsWith('ledger-nogsi-') ? LEDGER_INDEX_KEYS : [];
+  return tableName.startsWith('ledger-') ? LEDGER_INDEX_KEYS : [];
 }
 
 /**
  * The real sender handler (`createSenderHandler`) over the DynamoDB ledger, faults injected at its ports.
- * `createTable` replaces the stack's table definition (benchmark diagnostics only).
  */
 export function thisSender(
   ports: SenderPorts,
   tableName = `ledger-${ports.runId}`,
-  createTable: (tableName: string) => Promise<void> = (name) => ensureLedgerTable(ports.adminClient, name),
 ): SenderUnderTest {
   const ledger = new DynamoDbLedger(ports.client, tableName);
   const messageClasses = buildMessageClassRegistry();
   return {
     name: 'this-sender',
     description: 'createSenderHandler: conditional claim, fenced takeover, class policy for unknown outcomes',
-    setup: () => createTable(tableName),
+    setup: () => ensureLedgerTable(ports.adminClient, tableName),
     createHandler(env: ExecutionEnvironment) {
       const provider = bindToEnvironment(new FaultInjectingProvider(ports.outbox, ports.plan, env), env);
       return createSenderHandler({
@@ -47,7 +45,7 @@ export function thisSender(
         timing: { claimTimeoutMs: ports.timing.claimTimeoutMs, retentionMs: ports.timing.retentionMs },
         sendTimeoutMs: ports.timing.sendTimeoutMs,
         messageClasses,
-        templates: BUILT_IN_TEMPLATES,
+        templates: repositoryTemplates(),
         maxBodyBytes: 64 * 1024,
         maxClockSkewMs: 300_000,
         maxConcurrentSends: ports.sendsPerInvocation,

@@ -1,0 +1,34 @@
+/**
+ * `npm run bench:latency`: the latency scenario of `npm run bench` alone. Writes
+ * bench/results/latency-throughput.{json,md}; `npm run bench` writes the same section into
+ * results.json and results.md as well.
+ */
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runLatencyScenario } from './latency/latency-scenario';
+import { formatLatencyText } from './latency/latency-report';
+import { writeLatencyResults } from './latency/latency-results';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '4' },
+    seed: { type: 'string', default: '42' },
+    out: { type: 'string' },
+  },
+});
+const results = resolve(values.out ?? join(import.meta.dirname, 'results'));
+const started = Date.now();
+const log = (line: string) => process.stderr.write(`[${Math.round((Date.now() - started) / 1000)} s] ${line}\n`);
+
+const result = await runLatencyScenario({
+  rounds: Number(values.rounds),
+  events: Number(values.events),
+  seed: Number(values.seed),
+  outboxDir: join(import.meta.dirname, '..', '.local-data', 'bench', 'latency'),
+  log,
+});
+process.stdout.write(`\n${formatLatencyText(result)}\n\nscenario took ${Math.round((Date.now() - started) / 1000)} s\n`);
+writeLatencyResults(results, result);
+log(`results written to ${results}`);

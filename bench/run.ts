@@ -18,6 +18,9 @@ import { measureBundles, type BundleMeasure } from './bundle-size';
 import { renderChart } from './chart';
 import { describeAssumptions, estimateCost, PRICES, type CostEstimate } from './cost-model';
 import { probeRequests, type RequestProbe } from './cost-probe';
+import { formatLatencyMarkdown, formatLatencyText, latencyJson } from './latency/latency-report';
+import { writeLatencyResults } from './latency/latency-results';
+import { runLatencyScenario } from './latency/latency-scenario';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { values } = parseArgs({
@@ -110,6 +113,8 @@ try {
 } finally {
   await dynamo.stop();
 }
+log(`[${secs()}] latency scenario: provider and DynamoDB latency modelled, this sender vs Powertools BatchProcessor`);
+const latency = await runLatencyScenario({ rounds: ROUNDS, seed: Number(values.seed), outboxDir: join(RESULTS, '..', '..', '.local-data', 'bench', 'latency'), log: (line) => log(`[${secs()}] ${line}`) });
 log(`[${secs()}] bundling and timing module initialisation`);
 bundles = await measureBundles(5);
 
@@ -229,6 +234,8 @@ const text = [
   '',
   textTable(['Lambda bundle', 'minified', 'gzip', 'init', 'largest packages'], bundleRows),
   '',
+  formatLatencyText(latency),
+  '',
   describeAssumptions(),
   '',
   `bench took ${secs()}`,
@@ -239,7 +246,7 @@ mkdirSync(RESULTS, { recursive: true });
 writeFileSync(
   join(RESULTS, 'results.json'),
   `${JSON.stringify(
-    { workload: WORKLOAD, rounds: ROUNDS, environment, floors, pooled: runs, runs: rounds, probes, costs, bundles, assumptions: describeAssumptions() },
+    { workload: WORKLOAD, rounds: ROUNDS, environment, floors, pooled: runs, runs: rounds, probes, costs, bundles, latencyThroughput: latencyJson(latency), assumptions: describeAssumptions() },
     null,
     2,
   )}\n`,
@@ -294,6 +301,7 @@ writeFileSync(
     '',
     markdownTable(['Lambda', 'minified', 'gzip', 'init', 'largest packages'], bundleRows),
     '',
+    formatLatencyMarkdown(latency),
     '## Cost assumptions',
     '',
     ...describeAssumptions().split('\n').map((l) => `- ${l}`),
@@ -308,6 +316,7 @@ writeFileSync(
     '',
   ].join('\n'),
 );
+writeLatencyResults(RESULTS, latency);
 log(`results written to ${RESULTS}`);
 
 /**

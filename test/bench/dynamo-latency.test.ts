@@ -36,9 +36,8 @@ describe('the DynamoDB latency middleware', () => {
     };
     expect(await time(() => client.send(new GetItemCommand({ TableName: 'latency', Key: { pk: { S: 'a' } } })))).toBeGreaterThanOrEqual(59);
     expect(await time(() => doc.send(new GetCommand({ TableName: 'latency', Key: { pk: 'a' } })))).toBeGreaterThanOrEqual(59);
-    const get = () => other.send(new GetItemCommand({ TableName: 'latency', Key: { pk: { S: 'a' } } }));
-    await get(); // a fresh client's first request sets up its connection
-    expect(await time(get)).toBeLessThan(59);
+    expect(tally().attempts).toBe(2);
+    await other.send(new GetItemCommand({ TableName: 'latency', Key: { pk: { S: 'a' } } }));
     expect(tally().attempts).toBe(2);
     expect(tally().totalMs).toBeCloseTo(120, 6);
   });

@@ -27,7 +27,7 @@ describe('the invocation meter', () => {
     expect(meter.invocations).toHaveLength(1);
     const [i] = meter.invocations;
     expect(i?.durationMs).toBeGreaterThanOrEqual(29);
-    expect(i?.durationMs).toBeLessThan(200);
+    expect(i?.durationMs).toBeLessThan(1000);
     expect(i).toMatchObject({ records: 3, payloadBytes: 2 + 2 + 4, failedRecords: 1, threw: false });
   });
 

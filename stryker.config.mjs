@@ -6,7 +6,7 @@
  *
  * `npm run mutate` runs it all; `npm run mutate:changed` reuses the last run's results
  * for mutants whose code and covering tests did not change (reports/stryker-incremental.json,
- * kept out of git: see README "Tests").
+ * kept out of git: see docs/testing.md, "Mutation testing").
  *
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
@@ -22,7 +22,7 @@ export default {
   // Each mutant runs only the tests that reached its code in the initial run.
   coverageAnalysis: 'perTest',
   // The tests of the product's behaviour. Left out: test/cdk (synth; the timing rules it shares are
-  // tested in test/core), test/local and test/docs (local tooling and the README, not the scope).
+  // tested in test/core), test/local and test/docs (local tooling and the documentation, not the scope).
   testFiles: [
     'test/core/**/*.test.ts',
     'test/adapters/**/*.test.ts',

@@ -12,7 +12,7 @@ const COLORS = { unexplained: '#d62728', resend: '#ff7f0e', lost: '#7f7f7f', thr
 /**
  * Two bar panels as a standalone SVG string: duplicate provider calls and lost messages per
  * sender (left), throughput per busy second (right). Hand-written: a dozen rectangles do not
- * need a charting library, and the output must be a file the README can embed.
+ * need a charting library, and the output must be a file the docs can embed.
  */
 export function renderChart(series: readonly ChartSeries[], title: string): string {
   const width = 760;

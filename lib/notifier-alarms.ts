@@ -100,7 +100,7 @@ export interface NotifierAlarmsProps extends NotifierAlarmOptions {
   readonly backlogAgeThreshold: Duration;
 }
 
-/** Names of the alarms (keys of {@link NotifierAlarms.alarms}); each has a runbook entry in README.md. */
+/** Names of the alarms (keys of {@link NotifierAlarms.alarms}); each has a runbook entry: {@link runbookLink}. */
 export const ALARM = {
   duplicateSuppressedRate: 'DuplicateSuppressedRate',
   resentAfterAmbiguity: 'ResentAfterAmbiguity',
@@ -130,7 +130,17 @@ export const ALARM = {
 /** Name of one of the notifier's alarms. */
 export type AlarmName = (typeof ALARM)[keyof typeof ALARM];
 
-const RUNBOOK = 'Runbook: README.md, section "Alarm runbook"';
+/** The page of this repository that holds the alarm runbook, one heading per alarm. */
+export const RUNBOOK_PAGE = 'docs/operations.md';
+
+/**
+ * Where an alarm's runbook entry is, as its description names it: the page and the anchor GitHub gives the
+ * alarm's heading (an alarm name is letters only, so its anchor is the name in lower case).
+ * `test/docs/links.test.ts` checks that every one of these anchors exists.
+ */
+export function runbookLink(name: AlarmName): string {
+  return `${RUNBOOK_PAGE}#${name.toLowerCase()}`;
+}
 
 /** The notifier's alarms, all wired to one SNS topic. */
 export class NotifierAlarms extends Construct {
@@ -178,7 +188,7 @@ export class NotifierAlarms extends Construct {
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         // No datapoint means no such event happened (EMF metrics exist only when emitted).
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        alarmDescription: `${description} ${RUNBOOK} (${name}).`,
+        alarmDescription: `${description} Runbook: ${runbookLink(name)}`,
       });
       created.addAlarmAction(action);
       created.addOkAction(action);

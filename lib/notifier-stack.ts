@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { notifierPropsFromContext } from './context-config';
 import { IdempotentNotifier, type IdempotentNotifierProps } from './notifier';
+import { ALARM, runbookLink } from './notifier-alarms';
 
 /** Props of {@link NotifierStack}. */
 export interface NotifierStackProps extends StackProps {
@@ -44,7 +45,7 @@ export class NotifierStack extends Stack {
     output(
       'StatusFailedEventQueueUrl',
       n.deliveryStatus.failedEventQueue.queueUrl,
-      'Delivery-status events that failed after all retries (README, Alarm runbook: StatusFailedEvents)',
+      `Delivery-status events that failed after all retries (runbook: ${runbookLink(ALARM.statusFailedEvents)})`,
     );
     output('SesConfigurationSetName', n.configurationSetName, 'SES configuration set used for every e-mail');
     output('AlarmTopicArn', n.alarmTopic.topicArn, 'SNS topic the alarms notify');

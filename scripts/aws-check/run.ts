@@ -1,6 +1,6 @@
 // `npm run test:aws`: deploys an isolated copy of the stack to YOUR AWS account, sends e-mails to the SES
 // mailbox simulator (and, if asked, one SMS), checks the ledger rows and the delivery evidence, and destroys
-// the copy. Costs and permissions: README, "End-to-end check on your account". Nothing in CI runs this.
+// the copy. Costs and permissions: docs/deployment.md, "End-to-end check on your account". Nothing in CI runs this.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';

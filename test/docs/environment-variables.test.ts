@@ -8,9 +8,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startLoopbackServer } from '../support/loopback-http';
 
 const ROOT = join(__dirname, '..', '..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** The README and every page under docs/. */
+const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))]
+  .map((path) => readFileSync(join(ROOT, path), 'utf8'))
+  .join('\n');
 
-/** Upper-case names the README shows that are neither environment variables nor our exported constants. */
+/** Upper-case names the docs show that are neither environment variables nor our exported constants. */
 const NOT_ENVIRONMENT: Readonly<Record<string, string>> = {
   APNS_SANDBOX: 'a key of the SNS push payload',
 };
@@ -26,13 +29,13 @@ const ENDPOINT_PROBES: Readonly<Record<string, () => Promise<unknown>>> = {
   AWS_ENDPOINT_URL_SNS: () => new SNSClient({ maxAttempts: 1 }).send(new ListTopicsCommand({})),
 };
 
-function variablesNamedInReadme(): string[] {
+function variablesNamedInDocs(): string[] {
   const names = new Set<string>();
-  for (const [, span] of README.matchAll(/`([^`\n]+)`/g)) {
+  for (const [, span] of DOCS.matchAll(/`([^`\n]+)`/g)) {
     const match = /^([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?:=|$)/.exec(span!);
     if (match) names.add(match[1]!);
   }
-  for (const [, name] of README.matchAll(/^(?:\s*(?:export\s+)?)([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=/gm)) names.add(name!);
+  for (const [, name] of DOCS.matchAll(/^(?:\s*(?:export\s+)?)([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=/gm)) names.add(name!);
   return [...names].filter((name) => !(name in NOT_ENVIRONMENT)).sort();
 }
 
@@ -49,12 +52,12 @@ function sourceText(): string {
   return texts.join('\n');
 }
 
-describe('every environment variable the README names is read', () => {
+describe('every environment variable the README and docs/ name is read', () => {
   afterEach(() => vi.unstubAllEnvs());
 
   const source = sourceText();
   // A name our code exports as a constant (SES_KEY_TAG, RECLAIMER_ENV, ...) is code, not environment.
-  const named = variablesNamedInReadme().filter((name) => !new RegExp(`export const ${name}\\b`).test(source));
+  const named = variablesNamedInDocs().filter((name) => !new RegExp(`export const ${name}\\b`).test(source));
 
   it('names some (the extraction works)', () => {
     expect(named).toEqual(expect.arrayContaining(['LEDGER_TABLE_NAME', 'AWS_ENDPOINT_URL_DYNAMODB']));

@@ -1,116 +1,174 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import * as esbuild from 'esbuild';
 import { quantile } from '../local/stats';
-
-/** One Lambda's deployable bundle. */
-export interface BundleMeasure {
-  readonly name: string;
-  readonly entry: string;
-  readonly bytes: number;
-  readonly gzipBytes: number;
-  /** Module initialisation (import of the bundle) in a fresh `node` process, median of the runs. */
-  readonly initMs: number;
-  readonly initRunsMs: readonly number[];
-  /** Largest contributors to the bundle, by package (minified bytes attributed by esbuild). */
-  readonly largestPackages: ReadonlyArray<{ readonly name: string; readonly bytes: number }>;
-}
+import { markdownTable, textTable } from '../local/text-table';
+import { buildBundle } from './bundle-build';
+import { timeColdImports } from './cold-import';
 
 const REPO = resolve(import.meta.dirname, '..');
-const OUT_DIR = join(REPO, '.local-data', 'bench-bundles');
 
-/** The Lambda entry points of this repository that exist. */
-export const LAMBDA_ENTRIES = [
-  { name: 'sender', entry: 'functions/sender/handler.ts' },
-  { name: 'reclaimer', entry: 'functions/reclaimer/handler.ts' },
-  { name: 'status', entry: 'functions/status/handler.ts' },
-].filter((e) => existsSync(join(REPO, e.entry)));
+/** Issue 11: the sender's own code and non-AWS dependencies, minified, at most this. */
+export const OWN_CODE_LIMIT_BYTES = 150 * 1024;
 
-/**
- * The environment the handlers read at cold start, all loopback or dummy: nothing is called
- * during initialisation, and nothing could reach AWS if it were.
- */
-const INIT_ENV = {
+/** A Lambda entry measured by the bench: the notifier's functions and the Powertools baseline. */
+interface BundleTarget {
+  readonly name: string;
+  readonly entry: string;
+  readonly baseline: boolean;
+  /** What its initialisation reads; every endpoint on a closed loopback port, dummy credentials. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** Lambda-like process environment: nothing is sent at import, and nothing could leave the machine. */
+const RUNTIME_ENV = {
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+  AWS_EC2_METADATA_DISABLED: 'true',
+  AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+
+/** The sender's and reclaimer's variables as the stack sets them, in `aws` delivery mode (what Lambda runs). */
+const NOTIFIER_ENV = {
+  ...RUNTIME_ENV,
   LEDGER_TABLE_NAME: 'bench-ledger',
   FUNCTION_TIMEOUT_SECONDS: '30',
   CLAIM_TIMEOUT_SECONDS: '60',
   SEND_TIMEOUT_MS: '10000',
-  DELIVERY_MODE: 'outbox',
-  OUTBOX_FILE: join(OUT_DIR, 'init-outbox.jsonl'),
+  EMAIL_FROM: 'bench@example.invalid',
+  SES_CONFIGURATION_SET: 'bench',
   DEAD_LETTER_QUEUE_URL: 'http://127.0.0.1:9/000000000000/bench-dlq',
-  AWS_REGION: 'us-east-1',
-  AWS_ACCESS_KEY_ID: 'local',
-  AWS_SECRET_ACCESS_KEY: 'local',
-  AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  POWERTOOLS_METRICS_DISABLED: 'true',
+  SOURCE_QUEUE_URL: 'http://127.0.0.1:9/000000000000/bench-queue',
 };
 
-/**
- * Bundles each Lambda as the CDK stack does (esbuild, minified ESM, AWS SDK external as on the
- * Lambda runtime) and times importing it in fresh `node` processes.
- */
-export async function measureBundles(runs = 5): Promise<BundleMeasure[]> {
-  mkdirSync(OUT_DIR, { recursive: true });
-  const results: BundleMeasure[] = [];
-  for (const { name, entry } of LAMBDA_ENTRIES) {
-    const build = await esbuild.build({
-      entryPoints: [join(REPO, entry)],
-      bundle: true,
-      minify: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      mainFields: ['module', 'main'],
-      banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
-      external: ['@aws-sdk/*'],
-      metafile: true,
-      write: false,
-      logLevel: 'silent',
-    });
-    const output = build.outputFiles[0];
-    if (!output) throw new Error(`esbuild produced nothing for ${entry}`);
-    // Inside the repository, so the external @aws-sdk/* resolve from node_modules as from the runtime's.
-    const file = join(OUT_DIR, `${name}.mjs`);
-    writeFileSync(file, output.contents);
-    const initRunsMs = Array.from({ length: runs }, () => timeImport(file));
-    const byPackage = new Map<string, number>();
-    for (const out of Object.values(build.metafile.outputs)) {
-      for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) {
-        const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
-        const pkg = match?.[1] ?? '(this repository)';
-        byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + bytesInOutput);
-      }
-    }
-    results.push({
-      name,
-      entry,
-      bytes: output.contents.byteLength,
-      gzipBytes: gzipSync(output.contents).byteLength,
-      initMs: Math.round(quantile(initRunsMs, 0.5) * 10) / 10,
-      initRunsMs,
-      largestPackages: [...byPackage.entries()]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 5)
-        .map(([pkgName, bytes]) => ({ name: pkgName, bytes })),
-    });
-  }
-  return results;
+/** The notifier's Lambda entries, then the baseline. */
+export const BUNDLE_TARGETS: readonly BundleTarget[] = [
+  { name: 'sender', entry: 'functions/sender/handler.ts', baseline: false, env: { ...NOTIFIER_ENV, AWS_LAMBDA_FUNCTION_NAME: 'sender' } },
+  { name: 'reclaimer', entry: 'functions/reclaimer/handler.ts', baseline: false, env: { ...NOTIFIER_ENV, AWS_LAMBDA_FUNCTION_NAME: 'reclaimer' } },
+  { name: 'status', entry: 'functions/status/handler.ts', baseline: false, env: { ...NOTIFIER_ENV, AWS_LAMBDA_FUNCTION_NAME: 'status' } },
+  {
+    name: 'Powertools minimal (baseline)',
+    entry: 'bench/baseline/powertools-minimal-handler.ts',
+    baseline: true,
+    env: { ...RUNTIME_ENV, AWS_LAMBDA_FUNCTION_NAME: 'baseline', IDEMPOTENCY_TABLE_NAME: 'bench-idempotency', EMAIL_FROM: 'bench@example.invalid' },
+  },
+].filter((t) => existsSync(join(REPO, t.entry)));
+
+/** One Lambda's deployable bundle, measured. */
+export interface BundleMeasure {
+  readonly name: string;
+  readonly entry: string;
+  readonly baseline: boolean;
+  /** Own code and non-AWS dependencies, minified: the bundle with `@aws-sdk/*` and `@smithy/*` external. */
+  readonly ownBytes: number;
+  /** The whole asset as the stack deploys it (AWS SDK bundled), minified. */
+  readonly assetBytes: number;
+  readonly assetGzipBytes: number;
+  /** Cold import of the whole asset in a fresh Node 22 process: median, fastest and slowest run, every run. */
+  readonly coldImportMs: number;
+  readonly coldImportRangeMs: readonly [number, number];
+  readonly coldImportRunsMs: readonly number[];
+  /** Largest contributors to the own-code bundle, by package. */
+  readonly largestPackages: ReadonlyArray<{ readonly name: string; readonly bytes: number }>;
 }
 
-function timeImport(file: string): number {
-  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    env: { PATH: process.env.PATH ?? '', ...INIT_ENV },
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  const ms = Number(child.stdout);
-  if (child.status !== 0 || !Number.isFinite(ms)) {
-    throw new Error(`importing ${file} failed: ${child.stderr.split('\n').slice(0, 5).join(' ')}`);
+/**
+ * Bundles each target twice as the stack does (SDK left out, then the whole asset), writes each whole
+ * asset alone into a fresh temporary directory (as in /var/task: no node_modules above it) and times
+ * importing it in fresh Node 22 processes, interleaved.
+ */
+export async function measureBundles(runs = 7): Promise<BundleMeasure[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'notifier-bench-bundles-'));
+  try {
+    const built = [];
+    for (const [i, target] of BUNDLE_TARGETS.entries()) {
+      const own = await buildBundle(target.entry, { withoutSdk: true });
+      const asset = await buildBundle(target.entry, { withoutSdk: false });
+      const file = join(dir, String(i), 'index.mjs');
+      mkdirSync(join(dir, String(i)));
+      writeFileSync(file, asset.contents);
+      built.push({ target, own, asset, file });
+    }
+    const times = timeColdImports(
+      built.map(({ target, file }) => ({ name: target.name, file, env: target.env })),
+      runs,
+    );
+    return built.map(({ target, own, asset }) => {
+      const runsMs = times.get(target.name) ?? [];
+      return {
+        name: target.name,
+        entry: target.entry,
+        baseline: target.baseline,
+        ownBytes: own.bytes,
+        assetBytes: asset.bytes,
+        assetGzipBytes: asset.gzipBytes,
+        coldImportMs: quantile(runsMs, 0.5),
+        coldImportRangeMs: [Math.min(...runsMs), Math.max(...runsMs)],
+        coldImportRunsMs: runsMs,
+        largestPackages: own.packages.slice(0, 4),
+      };
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  return Math.round(ms * 10) / 10;
+}
+
+const kb = (bytes: number) => `${Math.round(bytes / 102.4) / 10} KB`;
+
+const HEADER = ['Lambda', 'own code + non-AWS deps', 'whole asset (gzip)', 'cold import, median (range)', 'vs baseline', 'largest non-SDK packages'];
+
+function rows(bundles: readonly BundleMeasure[]): string[][] {
+  const baseline = bundles.find((b) => b.baseline);
+  return bundles.map((b) => [
+    b.name,
+    kb(b.ownBytes),
+    `${kb(b.assetBytes)} (${kb(b.assetGzipBytes)})`,
+    `${b.coldImportMs} ms (${b.coldImportRangeMs[0]}-${b.coldImportRangeMs[1]})`,
+    baseline && !b.baseline ? `${Math.round((b.coldImportMs / baseline.coldImportMs) * 100) / 100}x` : '',
+    b.largestPackages
+      .slice(0, 3)
+      .map((p) => `${p.name} ${kb(p.bytes)}`)
+      .join(', '),
+  ]);
+}
+
+/** Each goal of issue 11's "Bundle and cold start", met or not, with its figure. */
+export function bundleGoals(bundles: readonly BundleMeasure[]): string[] {
+  const sender = bundles.find((b) => b.name === 'sender');
+  const baseline = bundles.find((b) => b.baseline);
+  const goals: string[] = [];
+  if (sender) {
+    const met = sender.ownBytes <= OWN_CODE_LIMIT_BYTES;
+    goals.push(`sender own code + non-AWS deps <= ${kb(OWN_CODE_LIMIT_BYTES)}: ${met ? 'met' : 'NOT met'} (${kb(sender.ownBytes)})`);
+  }
+  if (baseline) {
+    for (const b of bundles.filter((x) => !x.baseline)) {
+      const met = b.coldImportMs <= baseline.coldImportMs;
+      goals.push(`${b.name} cold import <= baseline's: ${met ? 'met' : 'NOT met'} (${b.coldImportMs} ms against ${baseline.coldImportMs} ms)`);
+    }
+  }
+  return goals;
+}
+
+const METHOD = (runs: number) =>
+  `Built with the stack's own bundling options (lib/notifier-function.ts NOTIFIER_BUNDLING: esbuild, minified ESM, keepNames, ` +
+  `AWS SDK bundled); "own code + non-AWS deps" is the same build with @aws-sdk/* and @smithy/* external. Cold import = ` +
+  `\`await import()\` of the whole asset, alone in a temporary directory, in a fresh Node 22 process (the \`node\` devDependency), ` +
+  `timed inside the process, ${runs} runs each after one discarded round, interleaved in rotating order; median and range. ` +
+  `The baseline (bench/baseline/powertools-minimal-handler.ts) is bundled and timed the same way. The sender and reclaimer run in ` +
+  `\`aws\` delivery mode (every endpoint on a closed loopback port).`;
+
+/** The bundle table for the terminal. */
+export function bundleText(bundles: readonly BundleMeasure[]): string {
+  const runs = bundles[0]?.coldImportRunsMs.length ?? 0;
+  return [textTable(HEADER, rows(bundles)), ...bundleGoals(bundles), METHOD(runs)].join('\n');
+}
+
+/** The bundle section of bench/results/*.md, under the caller's heading. */
+export function bundleMarkdown(bundles: readonly BundleMeasure[]): string {
+  const runs = bundles[0]?.coldImportRunsMs.length ?? 0;
+  return [METHOD(runs), '', markdownTable(HEADER, rows(bundles)), '', ...bundleGoals(bundles).map((g) => `- ${g}`)].join('\n');
 }

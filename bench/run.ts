@@ -14,7 +14,7 @@ import { DEFAULT_CHAOS } from '../local/simulate-options';
 import { runSimulation } from '../local/simulate';
 import { formatReport, type SimulationReport } from '../local/simulation-report';
 import { markdownTable, textTable } from '../local/text-table';
-import { measureBundles, type BundleMeasure } from './bundle-size';
+import { bundleMarkdown, bundleText, measureBundles, type BundleMeasure } from './bundle-size';
 import { renderChart } from './chart';
 import { describeAssumptions, estimateCost, PRICES, type CostEstimate } from './cost-model';
 import { probeRequests, type RequestProbe } from './cost-probe';
@@ -115,8 +115,8 @@ try {
 }
 log(`[${secs()}] latency scenario: provider and DynamoDB latency modelled, this sender vs Powertools BatchProcessor`);
 const latency = await runLatencyScenario({ rounds: ROUNDS, seed: Number(values.seed), outboxDir: join(RESULTS, '..', '..', '.local-data', 'bench', 'latency'), log: (line) => log(`[${secs()}] ${line}`) });
-log(`[${secs()}] bundling and timing module initialisation`);
-bundles = await measureBundles(5);
+log(`[${secs()}] bundling each Lambda and the Powertools baseline, timing their cold imports (Node 22)`);
+bundles = await measureBundles();
 
 for (const sender of SENDERS) {
   const r = runs[sender.name]!;
@@ -212,7 +212,6 @@ const redeliveryRows = [
     : [],
 );
 const redeliveryHeader = ['per redelivered, settled message (on DynamoDB)', 'requests', 'write units', 'read units', '$ per million'];
-const bundleRows = bundles.map((b) => [b.name, `${kb(b.bytes)} KB`, `${kb(b.gzipBytes)} KB`, `${b.initMs} ms`, b.largestPackages.slice(0, 3).map((p) => `${p.name} ${kb(p.bytes)} KB`).join(', ')]);
 const environment = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; dynalite in a child process on 127.0.0.1; run order: ${SENDERS.map((s) => s.label).join(', ')}`;
 const workloadLine =
   `${ROUNDS} rounds of ${ours.workload.injected} queue messages (${ours.workload.distinctEvents} events + ${ours.workload.duplicates} duplicates, ${ours.workload.messages} messages) ` +
@@ -232,7 +231,7 @@ const text = [
   '',
   textTable(redeliveryHeader, redeliveryRows),
   '',
-  textTable(['Lambda bundle', 'minified', 'gzip', 'init', 'largest packages'], bundleRows),
+  bundleText(bundles),
   '',
   formatLatencyText(latency),
   '',
@@ -295,11 +294,9 @@ writeFileSync(
     '',
     markdownTable(redeliveryHeader, redeliveryRows),
     '',
-    '## Lambda bundles',
+    '## Lambda bundles and cold start',
     '',
-    'esbuild, minified ESM, `@aws-sdk/*` external as on the Lambda runtime; initialisation = importing the bundle in a fresh `node` process (median of 5) with the environment `loadSenderConfig` requires and `DELIVERY_MODE=outbox`.',
-    '',
-    markdownTable(['Lambda', 'minified', 'gzip', 'init', 'largest packages'], bundleRows),
+    bundleMarkdown(bundles),
     '',
     formatLatencyMarkdown(latency),
     '## Cost assumptions',
@@ -397,9 +394,6 @@ function secs(): string {
 function round(n: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
-}
-function kb(bytes: number): number {
-  return Math.round(bytes / 102.4) / 10;
 }
 
 /** Adds per-operation counts over rounds (every round's, not the first one's). */

@@ -9,6 +9,7 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BackoffSettings } from '../functions/core/visibility-backoff';
+import { ProgressLine } from '../local/progress-line';
 import { formatPaceMarkdown, formatPaceText, spread } from './pace/pace-report';
 import { paceGoals, type PaceRunResult } from './pace/pace-result';
 import { runPaceScenario, type PaceScenarioOptions } from './pace/pace-scenario';
@@ -26,7 +27,8 @@ const { values } = parseArgs({
   },
 });
 const RESULTS = resolve(values.out ?? join(import.meta.dirname, 'results'));
-const log = (line: string) => process.stderr.write(`${line}\n`);
+const progress = new ProgressLine();
+const log = (line: string) => progress.log(line);
 const whole = (name: string, text: string | undefined, min: number): number => {
   const n = Number(text);
   if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number >= ${min} (got ${String(text)})`);
@@ -60,12 +62,12 @@ const secs = () => `${Math.round((Date.now() - started) / 1000)} s`;
 log(`provider pace: ${base.messages} messages, quotas ${QUOTAS.email} e-mails/s and ${QUOTAS.sms} SMS/s, ${MAXIMUM_CONCURRENCY} concurrent invocations, batch ${base.batchSize}, maxReceiveCount ${base.maxReceiveCount}`);
 for (let i = 0; i < offRounds; i += 1) {
   log(`[${secs()}] rate limiting OFF, round ${i + 1}/${offRounds}${offBackoff ? ` (backoff scaled down: ${offBackoff.baseSeconds} s .. ${offBackoff.capSeconds} s)` : ''}`);
-  off.push(await runPaceScenario({ ...base, label: `OFF${offRounds > 1 ? ` ${i + 1}` : ''}`, rateLimiting: false, backoff: offBackoff }));
+  off.push(await runPaceScenario({ ...base, label: `OFF${offRounds > 1 ? ` ${i + 1}` : ''}`, rateLimiting: false, backoff: offBackoff, progress }));
   log(`[${secs()}]   ${describe(off.at(-1))}`);
 }
 for (let i = 0; i < rounds; i += 1) {
   log(`[${secs()}] rate limiting ON, round ${i + 1}/${rounds}`);
-  on.push(await runPaceScenario({ ...base, label: `ON ${i + 1}`, rateLimiting: true }));
+  on.push(await runPaceScenario({ ...base, label: `ON ${i + 1}`, rateLimiting: true, progress }));
   log(`[${secs()}]   ${describe(on.at(-1))}`);
 }
 

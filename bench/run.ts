@@ -9,9 +9,10 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NO_FAULTS, type FaultRates } from '../local/fault-plan';
 import { startLocalDynamo } from '../local/local-dynamo';
+import { ProgressLine } from '../local/progress-line';
 import type { SenderName } from '../local/senders/sender-under-test';
 import { DEFAULT_CHAOS } from '../local/simulate-options';
-import { runSimulation } from '../local/simulate';
+import { runSimulation, type SimulationProgress } from '../local/simulate';
 import { formatReport, type SimulationReport } from '../local/simulation-report';
 import { markdownTable, textTable } from '../local/text-table';
 import { bundleMarkdown, bundleText, measureBundles, type BundleMeasure } from './bundle-size';
@@ -70,7 +71,13 @@ const SENDERS: readonly { name: SenderName; label: string; short: string; gsiUni
   { name: 'naive', label: 'naive check-then-insert', short: 'naive', gsiUnits: () => 0 },
 ];
 
-const log = (line: string) => process.stderr.write(`${line}\n`);
+const progress = new ProgressLine();
+const log = (line: string) => progress.log(line);
+// Only a terminal gets the live line; elsewhere the runs are left exactly as they were (no progress timer).
+const onProgress = progress.interactive
+  ? (p: SimulationProgress) =>
+      progress.update({ done: p.acked, total: p.total, elapsedMs: p.elapsedMs, text: `acknowledged ${p.acked}, in queue ${p.inQueue}` })
+  : undefined;
 const started = Date.now();
 const dynamo = await startLocalDynamo({ separateProcess: true });
 const ROUNDS = Math.max(1, Number(values.rounds));
@@ -87,7 +94,7 @@ try {
   // Warm-up, discarded: the first run on a fresh dynalite and a cold JIT is slower whichever sender it is.
   for (const sender of SENDERS) {
     log(`[${secs()}] warm-up (not measured), ${sender.label}: ${WARM_UP_EVENTS} queue messages ...`);
-    await runSimulation({ ...WORKLOAD, events: WARM_UP_EVENTS, sender: sender.name, dynamo });
+    await runSimulation({ ...WORKLOAD, events: WARM_UP_EVENTS, sender: sender.name, dynamo, onProgress });
   }
   for (let round = 0; round < ROUNDS; round += 1) {
     // Rotate the order each round so every sender takes every position (first, middle, last) alike.
@@ -97,6 +104,7 @@ try {
         ...WORKLOAD,
         sender: sender.name,
         dynamo,
+        onProgress,
         outboxFile: join(RESULTS, '..', '..', '.local-data', 'bench', `outbox-${sender.name}-${round + 1}.jsonl`),
       });
       (rounds[sender.name] ??= []).push(r);

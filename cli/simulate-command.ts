@@ -1,3 +1,4 @@
+import { ProgressLine, type ProgressStream } from '../local/progress-line';
 import { formatReport } from '../local/simulation-report';
 import { parseSimulateArgs, SIMULATE_USAGE, UsageError } from '../local/simulate-options';
 import { runSimulation } from '../local/simulate';
@@ -11,6 +12,8 @@ export interface SimulateCommandIo {
   readonly out?: (text: string) => void;
   /** @default process.stderr */
   readonly err?: (text: string) => void;
+  /** Where the progress line goes (redrawn in place when it is a terminal). @default process.stderr */
+  readonly progress?: ProgressStream;
 }
 
 /** `npx notifier simulate`: exit 0 when the invariants hold, 1 when not, 2 on usage errors. */
@@ -30,31 +33,37 @@ export async function run(argv: string[], io: SimulateCommandIo = {}): Promise<n
     out(SIMULATE_USAGE);
     return 0;
   }
-  const interactive = !parsed.json && process.stderr.isTTY;
+  // With --json, stdout is the report and stderr stays quiet.
+  const progress = parsed.json ? undefined : new ProgressLine(io.progress ?? process.stderr);
   if (parsed.wire) {
     const report = await runWireSimulation({
       ...parsed.wire,
-      onProgress: (p) => {
-        const line = `injected ${p.injected}/${p.total}, in queue ${p.inQueue}, sent ${p.sent}, ${Math.round(p.elapsedMs / 1000)} s`;
-        if (interactive) err(`\r${line}   `);
-        else if (!parsed.json) err(`${line}\n`);
-      },
+      onProgress: progress
+        ? (p) => {
+            const line = `injected ${p.injected}/${p.total}, in queue ${p.inQueue}, sent ${p.sent}`;
+            // Queue messages no longer on the queue: acknowledged or dead-lettered.
+            const done = Math.max(0, p.injected - p.inQueue);
+            progress.update({ done, total: p.total, elapsedMs: p.elapsedMs, text: line, plain: `${line}, ${Math.round(p.elapsedMs / 1000)} s` });
+          }
+        : undefined,
     });
-    if (interactive) err('\n');
+    progress?.end();
     out(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatWireReport(report)}\n`);
     return wireVerdictHolds(report.verdict) ? 0 : 1;
   }
   let lastLine = '';
   const report = await runSimulation({
     ...parsed.options,
-    onProgress: (p) => {
-      const line = `injected ${p.injected}/${p.total}, acknowledged ${p.acked}, in queue ${p.inQueue}`;
-      if (interactive) err(`\r${line}, ${Math.round(p.elapsedMs / 1000)} s   `);
-      else if (!parsed.json && line !== lastLine) err(`${line}, ${Math.round(p.elapsedMs / 1000)} s\n`);
-      lastLine = line;
-    },
+    onProgress: progress
+      ? (p) => {
+          const line = `injected ${p.injected}/${p.total}, acknowledged ${p.acked}, in queue ${p.inQueue}`;
+          const plain = line !== lastLine ? `${line}, ${Math.round(p.elapsedMs / 1000)} s` : undefined;
+          progress.update({ done: p.acked, total: p.total, elapsedMs: p.elapsedMs, text: line, plain });
+          lastLine = line;
+        }
+      : undefined,
   });
-  if (interactive) err('\n');
+  progress?.end();
   out(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
   return report.invariants.ok ? 0 : 1;
 }

@@ -13,6 +13,7 @@ import { queueDepth, queueIsEmpty, readAllVisible } from '../../local/aws/queue-
 import { SqsEventSource } from '../../local/aws/sqs-event-source';
 import { createLambdaWiring } from '../../local/lambda-wiring';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS, startLocalDynamo } from '../../local/local-dynamo';
+import type { ProgressLine } from '../../local/progress-line';
 import { ReclaimerTimer } from '../../local/reclaimer-timer';
 import { scanLedger } from '../../local/senders/this-sender';
 import { CpuSampler } from './cpu-sampler';
@@ -39,6 +40,8 @@ export interface PaceScenarioOptions {
   /** Give up waiting for the queue to drain after this long (the figures then say so). */
   readonly maxDrainMs: number;
   readonly log: (line: string) => void;
+  /** Shows the drain's progress every 10 s (one redrawn line in a terminal). @default a line through `log` */
+  readonly progress?: ProgressLine;
 }
 
 /**
@@ -156,11 +159,14 @@ export async function runPaceScenario(options: PaceScenarioOptions): Promise<Pac
     }, options.maxDrainMs);
     const progress = setInterval(() => {
       void queueDepth(sqs, queueUrl).then(
-        (d) =>
-          options.log(
-            `  ${options.label}: ${Math.round((Date.now() - drainStarted) / 1000)} s, sent ${metrics.get(METRIC.Sent)}, ` +
-              `throttled ${metrics.get(METRIC.ProviderThrottled)}, queue ${d.visible} visible / ${d.inFlight} in flight`,
-          ),
+        (d) => {
+          const elapsedMs = Date.now() - drainStarted;
+          const sent = metrics.get(METRIC.Sent);
+          const status = `sent ${sent}, throttled ${metrics.get(METRIC.ProviderThrottled)}, queue ${d.visible} visible / ${d.inFlight} in flight`;
+          const line = `  ${options.label}: ${Math.round(elapsedMs / 1000)} s, ${status}`;
+          if (options.progress) options.progress.update({ done: sent, total: workload.bodies.length, elapsedMs, text: `${options.label}: ${status}`, plain: line });
+          else options.log(line);
+        },
         () => undefined,
       );
     }, 10_000);

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { ConfigurationError } from './errors';
+import * as z from './schema';
 
 /**
  * What to do when a provider call's outcome is unknown (timeout, 5xx, crash mid-send):
@@ -11,11 +11,11 @@ import { ConfigurationError } from './errors';
 export type AmbiguityPolicy = 'resend' | 'give-up' | 'lookup';
 
 const MessageClassSchema = z.object({
-  name: z.string().regex(/^[a-z][a-z0-9-]{0,63}$/),
+  name: z.string().check(z.regex(/^[a-z][a-z0-9-]{0,63}$/)),
   onAmbiguous: z.enum(['resend', 'give-up', 'lookup']),
-  lookupFallback: z.enum(['resend', 'give-up']).default('give-up'),
-  evidenceWaitSeconds: z.number().int().min(0).max(86_400).default(300),
-  smsType: z.enum(['Transactional', 'Promotional']).default('Transactional'),
+  lookupFallback: z._default(z.enum(['resend', 'give-up']), 'give-up'),
+  evidenceWaitSeconds: z._default(z.number().check(z.int(), z.minimum(0), z.maximum(86_400)), 300),
+  smsType: z._default(z.enum(['Transactional', 'Promotional']), 'Transactional'),
 });
 
 export type MessageClass = z.infer<typeof MessageClassSchema>;

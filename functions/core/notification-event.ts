@@ -1,52 +1,55 @@
-import { EventBridgeSchema } from '@aws-lambda-powertools/parser/schemas/eventbridge';
-import { SnsSqsNotificationSchema } from '@aws-lambda-powertools/parser/schemas/sns';
-import { z } from 'zod';
 import { InvalidEventError } from './errors';
+import { EventBridgeSchema, SnsSqsNotificationSchema } from './event-envelopes';
 import { CHANNELS } from './idempotency-key';
+import * as z from './schema';
 
 /** Largest SQS body we accept; anything larger is dead-lettered, never half-processed. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 /** Most messages one event may fan out to; keeps one record's work bounded. */
 export const MAX_MESSAGES_PER_EVENT = 100;
 
-const idString = z.string().min(1).max(256);
+const idString = z.string().check(z.minLength(1), z.maxLength(256));
 
 // Addresses are only shape-checked here (strings); whether each is a valid email, E.164
 // number or endpoint ARN is decided per message, so one bad recipient fails alone.
 const RecipientSchema = z
   .object({
     recipientId: idString,
-    email: z.string().max(320).optional(),
-    phone: z.string().max(32).optional(),
-    pushEndpointArn: z.string().max(1024).optional(),
-    channels: z.array(z.enum(CHANNELS)).min(1).max(CHANNELS.length),
+    email: z.optional(z.string().check(z.maxLength(320))),
+    phone: z.optional(z.string().check(z.maxLength(32))),
+    pushEndpointArn: z.optional(z.string().check(z.maxLength(1024))),
+    channels: z.array(z.enum(CHANNELS)).check(z.minLength(1), z.maxLength(CHANNELS.length)),
   })
-  .refine((r) => new Set(r.channels).size === r.channels.length, {
-    message: 'channels must not repeat',
-    path: ['channels'],
-  });
+  .check(
+    z.refine((r) => new Set(r.channels).size === r.channels.length, {
+      message: 'channels must not repeat',
+      path: ['channels'],
+    }),
+  );
 
-const TemplateValue = z.union([z.string().max(4096), z.number(), z.boolean(), z.null()]);
+const TemplateValue = z.union([z.string().check(z.maxLength(4096)), z.number(), z.boolean(), z.null()]);
 
 /** The business event a producer publishes: one event, one or more messages. */
 export const NotificationEventSchema = z
   .object({
     eventId: idString,
     occurredAt: z.iso.datetime({ offset: true }),
-    type: z.string().min(1).max(128),
-    templateId: z.string().min(1).max(128),
-    messageClass: z.string().min(1).max(64),
-    data: z.record(z.string(), TemplateValue).default({}),
-    recipients: z.array(RecipientSchema).min(1).max(MAX_MESSAGES_PER_EVENT),
+    type: z.string().check(z.minLength(1), z.maxLength(128)),
+    templateId: z.string().check(z.minLength(1), z.maxLength(128)),
+    messageClass: z.string().check(z.minLength(1), z.maxLength(64)),
+    data: z._default(z.record(z.string(), TemplateValue), {}),
+    recipients: z.array(RecipientSchema).check(z.minLength(1), z.maxLength(MAX_MESSAGES_PER_EVENT)),
   })
-  .refine((e) => new Set(e.recipients.map((r) => r.recipientId)).size === e.recipients.length, {
-    message: 'recipientId must be unique within an event',
-    path: ['recipients'],
-  })
-  .refine((e) => e.recipients.reduce((n, r) => n + r.channels.length, 0) <= MAX_MESSAGES_PER_EVENT, {
-    message: `an event may fan out to at most ${MAX_MESSAGES_PER_EVENT} messages`,
-    path: ['recipients'],
-  });
+  .check(
+    z.refine((e) => new Set(e.recipients.map((r) => r.recipientId)).size === e.recipients.length, {
+      message: 'recipientId must be unique within an event',
+      path: ['recipients'],
+    }),
+    z.refine((e) => e.recipients.reduce((n, r) => n + r.channels.length, 0) <= MAX_MESSAGES_PER_EVENT, {
+      message: `an event may fan out to at most ${MAX_MESSAGES_PER_EVENT} messages`,
+      path: ['recipients'],
+    }),
+  );
 
 export type NotificationEvent = z.infer<typeof NotificationEventSchema>;
 export type Recipient = NotificationEvent['recipients'][number];
@@ -110,7 +113,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Field paths and messages only: issue input values may hold addresses and must not be logged. */
-function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.core.$ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)

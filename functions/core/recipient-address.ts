@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import type { Channel } from './idempotency-key';
 import type { Recipient } from './notification-event';
+import * as z from './schema';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 const SNS_ENDPOINT_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:endpoint\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/[A-Za-z0-9-]+$/;

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import type { RedeliveryPolicy } from './stale-claim-discovery';
 import { ConfigurationError } from './errors';
 import { buildMessageClassRegistry, type MessageClassRegistry } from './message-class';
 import { DEFAULT_MAX_BODY_BYTES } from './notification-event';
+import * as z from './schema';
 import type { ChannelRates } from './send-rate-governor';
 import { timingViolations } from './timing-invariants';
 import { DEFAULT_BACKOFF, MAX_VISIBILITY_SECONDS, type BackoffSettings } from './visibility-backoff';
@@ -37,22 +37,24 @@ export const ENV = {
   queueVisibilityTimeoutSeconds: 'QUEUE_VISIBILITY_TIMEOUT_SECONDS',
 } as const;
 
-const positiveInt = z.coerce.number().int().positive();
-const optionalRate = z.coerce.number().positive().max(100_000).optional();
-const optionalText = z
-  .string()
-  .optional()
-  .transform((v) => (v?.trim() ? v.trim() : undefined));
+const positiveInt = z.coerce.number().check(z.int(), z.positive());
+/** A positive integer of at most `max`, `fallback` when unset. */
+const positiveIntUpTo = (max: number, fallback: number) => z._default(positiveInt.check(z.maximum(max)), fallback);
+const optionalRate = z.optional(z.coerce.number().check(z.positive(), z.maximum(100_000)));
+const optionalText = z.pipe(
+  z.optional(z.string()),
+  z.transform((v: string | undefined) => (v?.trim() ? v.trim() : undefined)),
+);
 
 const EnvSchema = z
   .object({
-    [ENV.tableName]: z.string().min(3),
+    [ENV.tableName]: z.string().check(z.minLength(3)),
     [ENV.functionTimeoutSeconds]: positiveInt,
     [ENV.claimTimeoutSeconds]: positiveInt,
-    [ENV.sendTimeoutMs]: positiveInt.default(10_000),
-    [ENV.ledgerRetentionDays]: positiveInt.default(30),
-    [ENV.maxClockSkewSeconds]: z.coerce.number().int().min(0).default(300),
-    [ENV.deliveryMode]: z.enum(['aws', 'outbox']).default('aws'),
+    [ENV.sendTimeoutMs]: z._default(positiveInt, 10_000),
+    [ENV.ledgerRetentionDays]: z._default(positiveInt, 30),
+    [ENV.maxClockSkewSeconds]: z._default(z.coerce.number().check(z.int(), z.minimum(0)), 300),
+    [ENV.deliveryMode]: z._default(z.enum(['aws', 'outbox']), 'aws'),
     [ENV.outboxFile]: optionalText,
     [ENV.emailFrom]: optionalText,
     [ENV.sesConfigurationSet]: optionalText,
@@ -60,41 +62,43 @@ const EnvSchema = z
     [ENV.smsOriginationNumber]: optionalText,
     [ENV.deadLetterQueueUrl]: optionalText,
     [ENV.messageClasses]: optionalText,
-    [ENV.maxConcurrentSends]: positiveInt.max(256).default(16),
-    [ENV.maxBodyBytes]: positiveInt.max(1024 * 1024).default(DEFAULT_MAX_BODY_BYTES),
+    [ENV.maxConcurrentSends]: positiveIntUpTo(256, 16),
+    [ENV.maxBodyBytes]: positiveIntUpTo(1024 * 1024, DEFAULT_MAX_BODY_BYTES),
     [ENV.sendRateEmailPerSecond]: optionalRate,
     [ENV.sendRateSmsPerSecond]: optionalRate,
     [ENV.sendRatePushPerSecond]: optionalRate,
-    [ENV.sendRateShares]: positiveInt.max(10_000).default(1),
+    [ENV.sendRateShares]: positiveIntUpTo(10_000, 1),
     [ENV.sourceQueueUrl]: optionalText,
-    [ENV.throttleBackoffBaseSeconds]: positiveInt.default(DEFAULT_BACKOFF.baseSeconds),
-    [ENV.throttleBackoffCapSeconds]: positiveInt.max(MAX_VISIBILITY_SECONDS).default(DEFAULT_BACKOFF.capSeconds),
-    [ENV.queueMaxReceiveCount]: positiveInt.optional(),
-    [ENV.queueRetentionSeconds]: positiveInt.optional(),
-    [ENV.queueVisibilityTimeoutSeconds]: positiveInt.optional(),
+    [ENV.throttleBackoffBaseSeconds]: z._default(positiveInt, DEFAULT_BACKOFF.baseSeconds),
+    [ENV.throttleBackoffCapSeconds]: positiveIntUpTo(MAX_VISIBILITY_SECONDS, DEFAULT_BACKOFF.capSeconds),
+    [ENV.queueMaxReceiveCount]: z.optional(positiveInt),
+    [ENV.queueRetentionSeconds]: z.optional(positiveInt),
+    [ENV.queueVisibilityTimeoutSeconds]: z.optional(positiveInt),
   })
-  .superRefine((env, ctx) => {
-    if (env[ENV.deliveryMode] === 'outbox' && !env[ENV.outboxFile]) {
-      ctx.addIssue({ code: 'custom', path: [ENV.outboxFile], message: 'is required when DELIVERY_MODE=outbox' });
-    }
-    if (env[ENV.deliveryMode] === 'aws' && !env[ENV.emailFrom]) {
-      ctx.addIssue({ code: 'custom', path: [ENV.emailFrom], message: 'is required when DELIVERY_MODE=aws' });
-    }
-    if (env[ENV.deliveryMode] === 'aws' && !env[ENV.deadLetterQueueUrl]) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [ENV.deadLetterQueueUrl],
-        message: 'is required when DELIVERY_MODE=aws (invalid events are moved there with their reason)',
-      });
-    }
-    const queue = [ENV.queueMaxReceiveCount, ENV.queueRetentionSeconds, ENV.queueVisibilityTimeoutSeconds] as const;
-    const given = queue.filter((name) => env[name] !== undefined);
-    if (given.length > 0 && given.length < queue.length) {
-      for (const name of queue.filter((n) => env[n] === undefined)) {
-        ctx.addIssue({ code: 'custom', path: [name], message: `is required with ${given.join(', ')} (the queue's redelivery is described by all three)` });
+  .check(
+    z.superRefine((env, ctx) => {
+      if (env[ENV.deliveryMode] === 'outbox' && !env[ENV.outboxFile]) {
+        ctx.addIssue({ code: 'custom', path: [ENV.outboxFile], message: 'is required when DELIVERY_MODE=outbox' });
       }
-    }
-  });
+      if (env[ENV.deliveryMode] === 'aws' && !env[ENV.emailFrom]) {
+        ctx.addIssue({ code: 'custom', path: [ENV.emailFrom], message: 'is required when DELIVERY_MODE=aws' });
+      }
+      if (env[ENV.deliveryMode] === 'aws' && !env[ENV.deadLetterQueueUrl]) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [ENV.deadLetterQueueUrl],
+          message: 'is required when DELIVERY_MODE=aws (invalid events are moved there with their reason)',
+        });
+      }
+      const queue = [ENV.queueMaxReceiveCount, ENV.queueRetentionSeconds, ENV.queueVisibilityTimeoutSeconds] as const;
+      const given = queue.filter((name) => env[name] !== undefined);
+      if (given.length > 0 && given.length < queue.length) {
+        for (const name of queue.filter((n) => env[n] === undefined)) {
+          ctx.addIssue({ code: 'custom', path: [name], message: `is required with ${given.join(', ')} (the queue's redelivery is described by all three)` });
+        }
+      }
+    }),
+  );
 
 /** Validated sender configuration. */
 export interface SenderConfig {

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { ConfigurationError } from '../core/errors';
+import * as z from '../core/schema';
 import type { SenderConfig } from '../core/sender-config';
 
 /** Optional variables only the reclaimer reads (it also reads every sender variable, see `ENV`). */
@@ -29,9 +29,9 @@ export interface ReclaimerLimits {
 }
 
 /** Unset or blank: the default; otherwise a positive integer. */
-const optionalPositiveInt = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-  z.coerce.number().int().positive().optional(),
+const optionalPositiveInt = z.pipe(
+  z.transform((v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)),
+  z.optional(z.coerce.number().check(z.int(), z.positive())),
 );
 
 /**

@@ -1,8 +1,7 @@
-import { CloudWatchLogsSchema } from '@aws-lambda-powertools/parser/schemas/cloudwatch';
-import { EventBridgeSchema } from '@aws-lambda-powertools/parser/schemas/eventbridge';
-import { SnsSchema } from '@aws-lambda-powertools/parser/schemas/sns';
+import { EventBridgeSchema } from '../core/event-envelopes';
 import { statusFromSesEvent } from './ses-event';
 import { statusFromSmsDeliveryLog } from './sms-delivery-log';
+import { decodeCloudWatchLogs, SnsEventSchema } from './status-envelopes';
 import type { StatusEvent } from './status-event';
 
 /** Which delivery path an invocation came through. */
@@ -21,7 +20,7 @@ export interface DecodedStatusInput {
  * - an SNS event whose messages are SES configuration-set events (SES -> SNS topic -> Lambda);
  * - an EventBridge event from `aws.ses` (SES -> default event bus -> rule -> Lambda);
  * - a CloudWatch Logs subscription payload (base64 + gzip) of SNS SMS delivery-status logs.
- * The envelopes are validated (and the logs payload decompressed) by the Powertools parser schemas.
+ * The envelopes are validated (and the logs payload decompressed) as the Powertools parser schemas do.
  */
 export function decodeStatusInput(input: unknown): DecodedStatusInput {
   const events: StatusEvent[] = [];
@@ -32,7 +31,7 @@ export function decodeStatusInput(input: unknown): DecodedStatusInput {
   };
 
   if (isObject(input) && 'Records' in input) {
-    const sns = SnsSchema.safeParse(input);
+    const sns = SnsEventSchema.safeParse(input);
     if (!sns.success) return { kind: 'sns', events, invalid: ['SNS event does not match the SNS schema'] };
     for (const record of sns.data.Records) {
       let message: unknown;
@@ -48,9 +47,8 @@ export function decodeStatusInput(input: unknown): DecodedStatusInput {
   }
 
   if (isObject(input) && 'awslogs' in input) {
-    const logs = CloudWatchLogsSchema.safeParse(input);
-    if (!logs.success) return { kind: 'cloudwatch-logs', events, invalid: ['CloudWatch Logs payload cannot be decoded'] };
-    const payload = logs.data.awslogs.data;
+    const payload = decodeCloudWatchLogs(input);
+    if (!payload) return { kind: 'cloudwatch-logs', events, invalid: ['CloudWatch Logs payload cannot be decoded'] };
     // CloudWatch Logs sends one CONTROL_MESSAGE to check the destination is reachable.
     if (payload.messageType !== 'DATA_MESSAGE') return { kind: 'cloudwatch-logs', events, invalid };
     for (const logEvent of payload.logEvents) add(statusFromSmsDeliveryLog(logEvent.message, logEvent.timestamp));

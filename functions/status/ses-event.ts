@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { SES_KEY_TAG } from '../adapters/ses-email-provider';
 import type { DeliveryStatusUpdate } from '../core/delivery-status';
 import { isKnownDeliveryStatus } from '../core/delivery-status';
+import * as z from '../core/schema';
 import type { StatusEvent } from './status-event';
 
 const Stamped = z.object({ timestamp: z.string() });
@@ -12,23 +12,23 @@ const Stamped = z.object({ timestamp: z.string() });
  */
 export const SesEventSchema = z.object({
   // SES writes this one type with a space ("Rendering Failure"); the ledger stores it as one word.
-  eventType: z
-    .string()
-    .min(1)
-    .transform((type) => (type === 'Rendering Failure' ? 'RenderingFailure' : type)),
+  eventType: z.pipe(
+    z.string().check(z.minLength(1)),
+    z.transform((type: string) => (type === 'Rendering Failure' ? 'RenderingFailure' : type)),
+  ),
   mail: z.object({
     timestamp: z.string(),
-    messageId: z.string().min(1),
-    tags: z.record(z.string(), z.array(z.string())).optional(),
+    messageId: z.string().check(z.minLength(1)),
+    tags: z.optional(z.record(z.string(), z.array(z.string()))),
   }),
-  delivery: Stamped.optional(),
-  bounce: Stamped.extend({ bounceType: z.string().optional(), bounceSubType: z.string().optional() }).optional(),
-  complaint: Stamped.extend({ complaintFeedbackType: z.string().optional() }).optional(),
-  deliveryDelay: Stamped.extend({ delayType: z.string().optional() }).optional(),
-  open: Stamped.optional(),
-  click: Stamped.optional(),
-  subscription: Stamped.optional(),
-  reject: z.object({ reason: z.string().optional() }).optional(),
+  delivery: z.optional(Stamped),
+  bounce: z.optional(z.extend(Stamped, { bounceType: z.optional(z.string()), bounceSubType: z.optional(z.string()) })),
+  complaint: z.optional(z.extend(Stamped, { complaintFeedbackType: z.optional(z.string()) })),
+  deliveryDelay: z.optional(z.extend(Stamped, { delayType: z.optional(z.string()) })),
+  open: z.optional(Stamped),
+  click: z.optional(Stamped),
+  subscription: z.optional(Stamped),
+  reject: z.optional(z.object({ reason: z.optional(z.string()) })),
 });
 /** The fields of an SES event the ledger reads. */
 export type SesEvent = z.infer<typeof SesEventSchema>;

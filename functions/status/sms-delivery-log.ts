@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../core/schema';
 import type { StatusEvent } from './status-event';
 
 /**
@@ -7,7 +7,7 @@ import type { StatusEvent } from './status-event';
  * destination phone number, which is never read, stored or logged.
  */
 export const SmsDeliveryLogSchema = z.object({
-  notification: z.object({ messageId: z.string().min(1) }),
+  notification: z.object({ messageId: z.string().check(z.minLength(1)) }),
   status: z.enum(['SUCCESS', 'FAILURE']),
 });
 

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { ConfigurationError } from '../core/errors';
+import * as z from '../core/schema';
 import { ENV } from '../core/sender-config';
 
 /** The status Lambda needs only the ledger table (`LEDGER_TABLE_NAME`). */
@@ -9,7 +9,7 @@ export interface StatusConfig {
 
 /** @throws ConfigurationError naming the missing or invalid variable. */
 export function loadStatusConfig(env: Readonly<Record<string, string | undefined>>): StatusConfig {
-  const parsed = z.object({ [ENV.tableName]: z.string().trim().min(3) }).safeParse(env);
+  const parsed = z.object({ [ENV.tableName]: z.string().check(z.trim(), z.minLength(3)) }).safeParse(env);
   if (!parsed.success) {
     throw new ConfigurationError(`Invalid status configuration: ${ENV.tableName} must name the ledger table`);
   }

@@ -42,6 +42,8 @@ export interface BuiltBundle {
   readonly gzipBytes: number;
   /** Package name (or `(this repository)`) to minified bytes, largest first. */
   readonly packages: ReadonlyArray<{ readonly name: string; readonly bytes: number }>;
+  /** Every source file with bytes in the output, as esbuild names it (relative to the repository). */
+  readonly inputs: readonly string[];
 }
 
 /** Bundles `entry` as the stack does; `withoutSdk` leaves the AWS SDK and smithy out (external). */
@@ -51,8 +53,10 @@ export async function buildBundle(entry: string, { withoutSdk }: { readonly with
   const output = build.outputFiles[0];
   if (!output) throw new Error(`esbuild produced nothing for ${entry}`);
   const byPackage = new Map<string, number>();
+  const inputs: string[] = [];
   for (const out of Object.values(build.metafile.outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) {
+      if (bytesInOutput > 0) inputs.push(input);
       const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? '(this repository)';
       byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + bytesInOutput);
     }
@@ -62,5 +66,6 @@ export async function buildBundle(entry: string, { withoutSdk }: { readonly with
     bytes: output.contents.byteLength,
     gzipBytes: gzipSync(output.contents).byteLength,
     packages: [...byPackage.entries()].sort((a, b) => b[1] - a[1]).map(([name, bytes]) => ({ name, bytes })),
+    inputs,
   };
 }

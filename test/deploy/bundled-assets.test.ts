@@ -6,7 +6,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundle } from '../../bench/bundle-build';
 import { ENV } from '../../functions/core/sender-config';
+import { DEFAULT_ENTRIES } from '../../lib/notifier-function';
 import { NotifierStack } from '../../lib/notifier-stack';
 import { cdkJsonContext, logicalId, TEST_EMAIL_FROM } from '../cdk/helpers';
 import { seedDeadClaims } from '../reclaimer/reclaimer-harness';
@@ -157,6 +159,14 @@ describe.skipIf(process.env.TEST_LEDGER_ON_AWS === 'true')('bundled Lambda asset
       const { assetFile } = functions[which];
       expect(existsSync(assetFile), assetFile).toBe(true);
       expect(readdirSync(dirname(assetFile))).toEqual(['index.mjs']);
+    }
+  });
+
+  it('are the bytes the bench sizes and times (bench/bundle-build.ts bundles each entry as the stack does)', async () => {
+    const entries = { senderFunction: DEFAULT_ENTRIES.sender, reclaimerFunction: DEFAULT_ENTRIES.reclaimer, statusFunction: DEFAULT_ENTRIES.status };
+    for (const which of Object.keys(functions) as Which[]) {
+      const built = await buildBundle(entries[which], { withoutSdk: false });
+      expect(Buffer.from(built.contents).equals(readFileSync(functions[which].assetFile)), which).toBe(true);
     }
   });
 

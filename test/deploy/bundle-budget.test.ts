@@ -1,0 +1,39 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildBundle, type BuiltBundle } from '../../bench/bundle-build';
+import { OWN_CODE_LIMIT_BYTES } from '../../bench/bundle-size';
+import { DEFAULT_ENTRIES } from '../../lib/notifier-function';
+
+/**
+ * Issue 11's bundle budget, checked on every test run rather than only when someone runs the bench:
+ * each function bundled as the stack bundles it, with the AWS SDK left out (the count the budget is on)
+ * and with it in (the asset that is deployed).
+ */
+type Name = keyof typeof DEFAULT_ENTRIES;
+const own = {} as Record<Name, BuiltBundle>;
+const asset = {} as Record<Name, BuiltBundle>;
+
+beforeAll(async () => {
+  for (const name of Object.keys(DEFAULT_ENTRIES) as Name[]) {
+    own[name] = await buildBundle(DEFAULT_ENTRIES[name], { withoutSdk: true });
+    asset[name] = await buildBundle(DEFAULT_ENTRIES[name], { withoutSdk: false });
+  }
+}, 120_000);
+
+describe('Lambda bundle budget', () => {
+  it(`the sender's own code and non-AWS dependencies stay within ${OWN_CODE_LIMIT_BYTES / 1024} KB minified`, () => {
+    expect(own.sender.bytes).toBeLessThanOrEqual(OWN_CODE_LIMIT_BYTES);
+  });
+
+  it("no function carries classic zod or zod's other locales (import from functions/core/schema, not from 'zod')", () => {
+    for (const name of Object.keys(DEFAULT_ENTRIES) as Name[]) {
+      const zod = own[name].inputs.filter((input) => input.includes('node_modules/zod/'));
+      expect(zod.filter((input) => /\/v4\/classic\/|\/v4\/locales\/(?!en\.js)/.test(input)), name).toEqual([]);
+      expect(own[name].packages.map((p) => p.name), name).not.toContain('@aws-lambda-powertools/parser');
+    }
+  });
+
+  it('the status function carries no SES, SNS or SQS client: it only reads and writes the ledger', () => {
+    const clients = new Set(asset.status.packages.map((p) => p.name).filter((name) => name.startsWith('@aws-sdk/client-')));
+    expect([...clients]).toEqual(['@aws-sdk/client-dynamodb']);
+  });
+});

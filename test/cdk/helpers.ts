@@ -6,6 +6,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import type { IdempotentNotifierProps } from '../../lib/notifier';
 import { NotifierStack } from '../../lib/notifier-stack';
+import { testOutdir } from '../support/cdk-outdir';
 
 /** Stand-in entry (bundling is skipped in tests, and NodejsFunction only needs the file to exist). */
 export const STUB_ENTRY = fileURLToPath(new URL('./fixtures/handler.ts', import.meta.url));
@@ -35,9 +36,13 @@ export const BASE_PROPS: IdempotentNotifierProps = {
   statusEntry: STUB_ENTRY,
 };
 
-/** A new app with the cdk.json context, the required `notifier:emailFrom` (cdk.json has none), bundling skipped, plus `context`. */
+/**
+ * A new app with the cdk.json context, the required `notifier:emailFrom` (cdk.json has none), bundling skipped,
+ * plus `context`, synthesizing into a folder removed after the test file.
+ */
 export function newApp(context: Record<string, unknown> = {}): App {
   return new App({
+    outdir: testOutdir(),
     context: { ...cdkJsonContext(), 'notifier:emailFrom': TEST_EMAIL_FROM, ...NO_BUNDLING, ...context },
   });
 }

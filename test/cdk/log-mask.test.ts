@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addressFor } from '../../functions/core/recipient-address';
 import { E164_LOG_MASK_PATTERN, maskingPolicy } from '../../lib/notifier-function';
-import { Stack } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Template } from 'aws-cdk-lib/assertions';
+import { testOutdir } from '../support/cdk-outdir';
 
 /** What the CloudWatch Logs data-protection policy masks as a custom identifier (it matches anywhere in a line). */
 const mask = new RegExp(E164_LOG_MASK_PATTERN, 'g');
@@ -34,7 +35,7 @@ describe('log mask', () => {
   });
 
   it('is the pattern every function log group carries, next to the managed e-mail identifier', () => {
-    const stack = new Stack();
+    const stack = new Stack(new App({ outdir: testOutdir() }), 'Masked');
     new logs.LogGroup(stack, 'G', { dataProtectionPolicy: maskingPolicy() });
     const policy = Object.values(Template.fromStack(stack).findResources('AWS::Logs::LogGroup'))[0]?.['Properties']?.[
       'DataProtectionPolicy'

@@ -1,14 +1,12 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
 import { ledgerCreateTableInput } from '../../functions/adapters/ledger-table-setup';
 import { LEDGER_TABLE } from '../../functions/core/ledger-table';
 import { IdempotentNotifier } from '../../lib/notifier';
-import { DEFAULT_ENTRIES, E164_LOG_MASK_PATTERN, NOTIFIER_BUNDLING } from '../../lib/notifier-function';
 import { NotifierStack } from '../../lib/notifier-stack';
 import { BASE_PROPS, logicalId, newApp, propertiesOf, resourcesOfType, synth } from './helpers';
 
@@ -218,133 +216,6 @@ describe('ledger table', () => {
     const t = synth({ tableDeletionProtection: false }).template;
     t.hasResourceProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
     t.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
-  });
-});
-
-describe('functions', () => {
-  it('runs the sender on Node.js 22 arm64 with the configured timeout and memory, logging JSON to its own log group', () => {
-    expect(propertiesOf(template, n.senderFunction)).toMatchObject({
-      Runtime: 'nodejs22.x',
-      Architectures: ['arm64'],
-      Handler: 'index.handler',
-      Timeout: 30,
-      MemorySize: 512,
-      LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: logicalId(n.senderLogGroup) } },
-      Role: { 'Fn::GetAtt': [logicalId(n.senderFunction.role!), 'Arn'] },
-    });
-  });
-
-  it('gives the reclaimer the same runtime, timeout and environment as the sender', () => {
-    const sender = propertiesOf(template, n.senderFunction);
-    const reclaimer = propertiesOf(template, n.reclaimerFunction);
-    expect(reclaimer).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 30 });
-    expect(reclaimer['Environment']).toEqual(sender['Environment']);
-    expect(reclaimer['LoggingConfig']).toEqual({ LogFormat: 'JSON', LogGroup: { Ref: logicalId(n.reclaimerLogGroup) } });
-  });
-
-  it('consumes the queue with partial batch failures, batch size, batching window and maximum concurrency', () => {
-    expect(
-      resourcesOfType(synth({ batchSize: 25, maxBatchingWindow: Duration.seconds(2), maxConcurrency: 4 }).template, 'AWS::Lambda::EventSourceMapping'),
-    ).toSatisfy((mappings: Record<string, Record<string, unknown>>) => {
-      const [only] = Object.values(mappings);
-      expect(Object.keys(mappings)).toHaveLength(1);
-      expect(only).toMatchObject({
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-        BatchSize: 25,
-        MaximumBatchingWindowInSeconds: 2,
-        ScalingConfig: { MaximumConcurrency: 4 },
-      });
-      return true;
-    });
-  });
-
-  it('defaults to batch size 10, no batching window and maximum concurrency 10', () => {
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      EventSourceArn: { 'Fn::GetAtt': [logicalId(n.queue), 'Arn'] },
-      FunctionName: { Ref: logicalId(n.senderFunction) },
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      BatchSize: 10,
-      MaximumBatchingWindowInSeconds: Match.absent(),
-      ScalingConfig: { MaximumConcurrency: 10 },
-    });
-  });
-
-  it('keeps logs for the configured retention with a data-protection policy masking e-mail addresses and phone numbers', () => {
-    const groups = resourcesOfType(synth({ logRetention: logs.RetentionDays.TWO_WEEKS }).template, 'AWS::Logs::LogGroup');
-    // sender, reclaimer, status
-    expect(Object.keys(groups)).toHaveLength(3);
-    for (const group of Object.values(groups)) {
-      expect(group['RetentionInDays']).toBe(14);
-      const policy = group['DataProtectionPolicy'] as {
-        Statement: { DataIdentifier: unknown[]; Operation: Record<string, unknown> }[];
-        Configuration: { CustomDataIdentifier: { Name: string; Regex: string }[] };
-      };
-      const identifiers = JSON.stringify(policy.Statement.map((s) => s.DataIdentifier));
-      expect(identifiers).toContain(':dataprotection::aws:data-identifier/EmailAddress');
-      for (const country of ['US', 'GB', 'DE', 'FR', 'ES', 'IT', 'BR']) {
-        expect(identifiers).toContain(`:dataprotection::aws:data-identifier/PhoneNumber-${country}`);
-      }
-      expect(policy.Configuration.CustomDataIdentifier).toEqual([
-        { Name: 'E164PhoneNumber', Regex: E164_LOG_MASK_PATTERN },
-      ]);
-      expect(policy.Statement.some((s) => 'Deidentify' in s.Operation)).toBe(true);
-    }
-  });
-
-  it('uses 30-day log retention by default and retains the log groups', () => {
-    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
-    template.allResources('AWS::Logs::LogGroup', { DeletionPolicy: 'Retain' });
-  });
-
-  it('bundles the AWS SDK (no external module) and ships no source map, so needs no --enable-source-maps', () => {
-    expect(NOTIFIER_BUNDLING).toMatchObject({ externalModules: [], sourceMap: false, minify: true, format: 'esm', forceDockerBundling: false });
-    for (const fn of [n.senderFunction, n.reclaimerFunction, n.statusFunction]) {
-      const variables = (propertiesOf(template, fn)['Environment'] as { Variables: Record<string, unknown> }).Variables;
-      expect(variables['NODE_OPTIONS']).toBeUndefined();
-    }
-  });
-
-  it('bundles the repository handlers by default', () => {
-    expect(DEFAULT_ENTRIES.sender).toMatch(/functions\/sender\/handler\.ts$/);
-    expect(DEFAULT_ENTRIES.reclaimer).toMatch(/functions\/reclaimer\/handler\.ts$/);
-    expect(DEFAULT_ENTRIES.status).toMatch(/functions\/status\/handler\.ts$/);
-  });
-});
-
-describe('reclaimer schedule', () => {
-  it('invokes the reclaimer every minute by default', () => {
-    template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'rate(1 minute)',
-      State: 'ENABLED',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(n.reclaimerFunction), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
-    });
-  });
-
-  it('neither retries a failed run nor runs a late one (the next scheduled run does the same work)', () => {
-    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
-      FunctionName: { Ref: logicalId(n.reclaimerFunction) },
-      MaximumRetryAttempts: 0,
-      MaximumEventAgeInSeconds: 60,
-    });
-  });
-
-  it('drops a run once the next one is due (at most 6 hours, Lambda\'s limit)', () => {
-    for (const [minutes, age] of [
-      [5, 300],
-      [720, 21_600],
-    ] as const) {
-      const { stack: s, template: t } = synth({ reclaimerSchedule: Duration.minutes(minutes) });
-      t.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
-        FunctionName: { Ref: logicalId(s.notifier.reclaimerFunction) },
-        MaximumEventAgeInSeconds: age,
-      });
-    }
-  });
-
-  it('takes the rate from props', () => {
-    synth({ reclaimerSchedule: Duration.minutes(5) }).template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'rate(5 minutes)',
-    });
   });
 });
 

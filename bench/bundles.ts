@@ -2,19 +2,22 @@
  * `npm run bench:bundles`: the bundle part of `npm run bench` alone (a minute, not the whole bench):
  * size and cold import of each Lambda beside the Powertools baseline. Writes bench/results/bundles.{json,md}.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleMarkdown, bundleText, measureBundles } from './bundle-size';
 import { NODE22 } from './cold-import';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, out: { type: 'string' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, out: { type: 'string' } } });
 const RESULTS = resolve(values.out ?? join(import.meta.dirname, 'results'));
 const runs = Math.max(1, Number(values.runs));
 
+const load = loadavg()[0]?.toFixed(1);
 const bundles = await measureBundles(runs);
-const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; cold imports under ${NODE22.replace(resolve(import.meta.dirname, '..'), '.')}`;
+const node22 = spawnSync(NODE22, ['--version'], { encoding: 'utf8' }).stdout.trim();
+const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, load average ${load} when it started; cold imports under Node ${node22}`;
 process.stdout.write(`${bundleText(bundles)}\nmachine: ${machine}\n`);
 mkdirSync(RESULTS, { recursive: true });
 writeFileSync(join(RESULTS, 'bundles.json'), `${JSON.stringify({ machine, runs, bundles }, null, 2)}\n`);

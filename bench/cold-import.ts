@@ -16,16 +16,23 @@ export interface ColdImportTarget {
   readonly env: Readonly<Record<string, string>>;
 }
 
+/** One cold import: elapsed time, and the CPU time the process spent on it (all its threads). */
+export interface ColdImportRun {
+  readonly wallMs: number;
+  /** Less sensitive than wall time to other work on a shared machine, which only delays the process. */
+  readonly cpuMs: number;
+}
+
 /**
  * Times `await import(asset)` in a fresh Node 22 process per run: parse, compile and the module's own
  * initialisation (Lambda's init phase without the runtime's bootstrap, which is the same for every
  * function). Runs are interleaved, each round in a rotated order, so machine drift hits every target
  * alike. Only `env` reaches the child: no credentials, every endpoint on loopback.
  *
- * @returns every run's milliseconds, per target name, in run order.
+ * @returns every run, per target name, in run order.
  */
-export function timeColdImports(targets: readonly ColdImportTarget[], runs: number): Map<string, number[]> {
-  const times = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+export function timeColdImports(targets: readonly ColdImportTarget[], runs: number): Map<string, ColdImportRun[]> {
+  const times = new Map<string, ColdImportRun[]>(targets.map((t) => [t.name, []]));
   // One discarded round: the first process after a build pays for the page cache.
   for (const target of targets) timeOneImport(target);
   for (let round = 0; round < runs; round += 1) {
@@ -37,20 +44,29 @@ export function timeColdImports(targets: readonly ColdImportTarget[], runs: numb
   return times;
 }
 
-function timeOneImport(target: ColdImportTarget): number {
+function timeOneImport(target: ColdImportTarget): ColdImportRun {
   // stdout and stderr first: Lambda's runtime has set them up (it logs) before it imports the handler, so
   // a logger that touches them at import must not be charged for it. exit(0) at once: a client's first
   // request (the sender's SES GetAccount) must not keep the process.
-  const script = `process.stdout; process.stderr; const t = performance.now(); await import(${JSON.stringify(pathToFileURL(target.file).href)}); process.stdout.write(String(performance.now() - t)); process.exit(0);`;
+  const script =
+    `process.stdout; process.stderr; const c = process.cpuUsage(); const t = performance.now(); ` +
+    `await import(${JSON.stringify(pathToFileURL(target.file).href)}); ` +
+    `const wall = performance.now() - t; const cpu = process.cpuUsage(c); ` +
+    `process.stdout.write(JSON.stringify({ wallMs: wall, cpuMs: (cpu.user + cpu.system) / 1000 })); process.exit(0);`;
   const child = spawnSync(NODE22, ['--input-type=module', '-e', script], {
     cwd: dirname(target.file),
     env: { ...target.env },
     encoding: 'utf8',
     timeout: 60_000,
   });
-  const ms = Number(child.stdout);
-  if (child.status !== 0 || !Number.isFinite(ms) || child.stdout === '') {
+  let run: ColdImportRun | undefined;
+  try {
+    run = JSON.parse(child.stdout) as ColdImportRun;
+  } catch {
+    run = undefined;
+  }
+  if (child.status !== 0 || !run || !Number.isFinite(run.wallMs) || !Number.isFinite(run.cpuMs)) {
     throw new Error(`importing ${target.name} (${target.file}) under ${NODE22} failed: ${child.stderr.split('\n').slice(0, 5).join(' ')}`);
   }
-  return Math.round(ms * 10) / 10;
+  return { wallMs: Math.round(run.wallMs * 10) / 10, cpuMs: Math.round(run.cpuMs * 10) / 10 };
 }

@@ -1,5 +1,6 @@
 export * from './notifier';
 export * from './notifier-alarms';
+export * from './alarm-options';
 export * from './notifier-dashboard';
 export * from './notifier-function';
 export * from './notifier-status';

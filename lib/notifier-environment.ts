@@ -1,0 +1,65 @@
+import { Duration } from 'aws-cdk-lib';
+import { ENV, loadSenderConfig } from '../functions/core/sender-config';
+import { loadReclaimerLimits } from '../functions/reclaimer/reclaimer-config';
+import type { IdempotentNotifierProps } from './notifier-props';
+import type { NotifierSettings } from './notifier-settings';
+import { sendPaceEnvironment } from './send-pace';
+
+/** The resources the sender and the reclaimer are pointed at (tokens until deploy). */
+export interface NotifierEnvironmentTargets {
+  /** Name of the ledger table. */
+  readonly tableName: string;
+  /** Name of the SES configuration set. */
+  readonly configurationSetName: string;
+  /** URL of the queue the sender consumes (throttled records are backed off on it). */
+  readonly queueUrl: string;
+  /** URL of its dead-letter queue (invalid events are forwarded there). */
+  readonly deadLetterQueueUrl: string;
+}
+
+/**
+ * The environment of the sender and the reclaimer: exactly the variables their handlers validate, checked
+ * here with the handlers' own loaders so that synth refuses what they would refuse to run.
+ */
+export function notifierEnvironment(
+  props: IdempotentNotifierProps,
+  resolved: NotifierSettings,
+  targets: NotifierEnvironmentTargets,
+): Readonly<Record<string, string>> {
+  const messageClassesJson = props.messageClasses?.length ? JSON.stringify(props.messageClasses) : undefined;
+  const environment: Record<string, string> = {
+    [ENV.tableName]: targets.tableName,
+    [ENV.functionTimeoutSeconds]: String(resolved.functionTimeout.toSeconds()),
+    [ENV.claimTimeoutSeconds]: String(resolved.claimTimeout.toSeconds()),
+    [ENV.sendTimeoutMs]: String(resolved.sendTimeout.toMilliseconds()),
+    [ENV.ledgerRetentionDays]: String(resolved.ledgerRetention.toDays()),
+    [ENV.maxClockSkewSeconds]: String((props.maxClockSkew ?? Duration.minutes(5)).toSeconds()),
+    [ENV.deliveryMode]: 'aws',
+    [ENV.emailFrom]: props.emailFrom,
+    [ENV.sesConfigurationSet]: targets.configurationSetName,
+    [ENV.deadLetterQueueUrl]: targets.deadLetterQueueUrl,
+    [ENV.maxConcurrentSends]: String(props.maxConcurrentSends ?? 16),
+    [ENV.maxBodyBytes]: String(props.maxBodyBytes ?? 64 * 1024),
+    // Throttled records are backed off with ChangeMessageVisibility on the queue they came from.
+    [ENV.sourceQueueUrl]: targets.queueUrl,
+    // How the queue redelivers: only a claim it may not bring back again enters the pending index.
+    [ENV.queueMaxReceiveCount]: String(resolved.maxReceiveCount),
+    [ENV.queueRetentionSeconds]: String(resolved.queueRetention.toSeconds()),
+    [ENV.queueVisibilityTimeoutSeconds]: String(resolved.visibilityTimeout.toSeconds()),
+    // The account's send rate is split between every sender the event source may run and the reclaimer.
+    [ENV.sendRateShares]: String((props.maxConcurrency ?? 10) + 1),
+    // The account-wide rates, and the backoff steps synth checked against the queue.
+    ...sendPaceEnvironment(props.sendRates, resolved.throttleBackoff),
+  };
+  if (props.smsSenderId) environment[ENV.smsSenderId] = props.smsSenderId;
+  if (props.smsOriginationNumber) environment[ENV.smsOriginationNumber] = props.smsOriginationNumber;
+  if (messageClassesJson) environment[ENV.messageClasses] = messageClassesJson;
+  try {
+    // Both handlers validate the same variables at cold start (message classes included; the
+    // reclaimer also its time budget): refuse to synth what they would refuse to run.
+    loadReclaimerLimits(environment, loadSenderConfig(environment));
+  } catch (error) {
+    throw new Error(`IdempotentNotifier: the handler would reject this configuration: ${(error as Error).message}`);
+  }
+  return environment;
+}

@@ -1,0 +1,163 @@
+import { ArnFormat, Aws, Stack, Validations } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { LEDGER_TABLE } from '../functions/core/ledger-table';
+import { domainOf, emailAddressOf } from './email-from';
+import type { IdempotentNotifierProps } from './notifier-props';
+
+/** The props that decide what the functions may do. */
+export type PermissionProps = Pick<
+  IdempotentNotifierProps,
+  'emailFrom' | 'sesIdentity' | 'smsEnabled' | 'pushEnabled' | 'pushPlatformApplications' | 'encryptionKey' | 'queueEncryptionKey'
+>;
+
+/** The functions and the resources they are granted on. */
+export interface NotifierPermissionTargets {
+  /** The SQS consumer. */
+  readonly sender: NodejsFunction;
+  /** The scheduled reclaimer. */
+  readonly reclaimer: NodejsFunction;
+  /** The delivery-status function (its own grants are made by `DeliveryStatus`; here only the KMS key). */
+  readonly status: NodejsFunction;
+  /** The send ledger. */
+  readonly table: dynamodb.ITable;
+  /** The dead-letter queue the sender forwards invalid events to. */
+  readonly deadLetterQueue: sqs.IQueue;
+  /** The SES configuration set every e-mail is sent with. */
+  readonly configurationSetName: string;
+}
+
+/**
+ * Least privilege for the sender and the reclaimer: each ledger action it uses on the table only, SES
+ * sends as the From identity with this configuration set only, SNS publishes to phone numbers and
+ * platform endpoints only (never topics); plus the customer-managed key, when one is given, for all three.
+ */
+export function grantNotifierPermissions(props: PermissionProps, targets: NotifierPermissionTargets): void {
+  const { sender, reclaimer, status, table, deadLetterQueue } = targets;
+  const stack = Stack.of(sender);
+  // Only the sender claims (PutItem); the reclaimer re-reads a row and takes it over fenced (GetItem, UpdateItem).
+  grantDelivery(sender, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], props, targets, stack);
+  grantDelivery(reclaimer, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], props, targets, stack);
+  // The sender moves invalid events to the DLQ with their reason: SendMessage there, nothing else.
+  sender.addToRolePolicy(
+    new iam.PolicyStatement({
+      sid: 'ForwardInvalidEventsToDeadLetterQueue',
+      actions: ['sqs:SendMessage'],
+      resources: [deadLetterQueue.queueArn],
+    }),
+  );
+  deadLetterQueue.encryptionMasterKey?.grantEncryptDecrypt(sender);
+  // The ledger's key: every function reads and writes rows.
+  for (const fn of [sender, reclaimer, status]) {
+    props.encryptionKey?.grantEncryptDecrypt(fn);
+    if (props.encryptionKey || props.queueEncryptionKey) {
+      Validations.of(fn.role ?? fn).acknowledge(
+        ...['kms:GenerateDataKey*', 'kms:ReEncrypt*'].map((action) => ({
+          id: `AwsSolutions-IAM5[Action::${action}]`,
+          reason:
+            'CDK grantEncryptDecrypt on the one customer-managed key given to the notifier; KMS names these action ' +
+            'families with a wildcard (GenerateDataKey, GenerateDataKeyWithoutPlaintext, ...).',
+        })),
+      );
+    }
+  }
+  // The reclaimer finds stale claims through the sparse pending index.
+  reclaimer.addToRolePolicy(
+    new iam.PolicyStatement({
+      sid: 'QueryPendingIndex',
+      actions: ['dynamodb:Query'],
+      resources: [`${table.tableArn}/index/${LEDGER_TABLE.pendingIndex.name}`],
+    }),
+  );
+}
+
+/** What both functions need to settle a message: ledger item access (`itemActions`) and the provider calls. */
+function grantDelivery(
+  fn: NodejsFunction,
+  itemActions: readonly string[],
+  props: PermissionProps,
+  targets: NotifierPermissionTargets,
+  stack: Stack,
+): void {
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      sid: 'LedgerItemAccess',
+      actions: [...itemActions],
+      resources: [targets.table.tableArn],
+    }),
+  );
+  const fromAddress = emailAddressOf(props.emailFrom);
+  // emailFromViolations has checked that the address has a domain.
+  const identities = props.sesIdentity ? [props.sesIdentity] : unique([fromAddress, domainOf(fromAddress) ?? fromAddress]);
+  // The e-mail send rate defaults to the account's MaxSendRate, read once per cold start.
+  fn.addToRolePolicy(new iam.PolicyStatement({ sid: 'ReadSesSendingQuota', actions: ['ses:GetAccount'], resources: ['*'] }));
+  Validations.of(fn.role ?? fn).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason: 'ses:GetAccount reads the account sending quota and supports no resource-level permissions; it is the only action on *.',
+  });
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      sid: 'SendEmailAsIdentityWithConfigurationSet',
+      actions: ['ses:SendEmail'],
+      resources: [
+        ...identities.map((identity) =>
+          stack.formatArn({
+            service: 'ses',
+            resource: 'identity',
+            resourceName: identity,
+            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+          }),
+        ),
+        stack.formatArn({
+          service: 'ses',
+          resource: 'configuration-set',
+          resourceName: targets.configurationSetName,
+          arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+        }),
+      ],
+      conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
+    }),
+  );
+  if (props.smsEnabled ?? true) {
+    // SNS allows no narrower grant for SMS: a publish to a phone number has no resource ARN, so IAM can
+    // only match it as a resource that is not an SNS ARN. This allows phone numbers, and no topic or endpoint.
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'PublishSmsToPhoneNumbersOnly',
+        actions: ['sns:Publish'],
+        notResources: [`arn:${Aws.PARTITION}:sns:*:*:*`],
+      }),
+    );
+  }
+  if (props.pushEnabled ?? true) {
+    const applications = props.pushPlatformApplications?.length ? props.pushPlatformApplications : undefined;
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'PublishToPlatformEndpoints',
+        actions: ['sns:Publish'],
+        resources: (applications ?? ['']).map((application) =>
+          stack.formatArn({
+            service: 'sns',
+            resource: 'endpoint',
+            resourceName: application ? `${application}/*` : '*',
+            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+          }),
+        ),
+      }),
+    );
+    Validations.of(fn.role ?? fn).acknowledge(
+      ...(applications ?? ['']).map((application) => ({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sns:<AWS::Region>:<AWS::AccountId>:endpoint/${application ? `${application}/` : ''}*]`,
+        reason:
+          'Push endpoints are created per device at run time; the grant is limited to platform endpoints ' +
+          '(of the configured platform applications when given), never topics.',
+      })),
+    );
+  }
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,54 @@
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import type { ExistingQueue } from './notifier-props';
+import type { NotifierSettings } from './notifier-settings';
+
+/** The queue the sender consumes and its dead-letter queue. */
+export interface NotifierQueues {
+  /** The queue producers send notification events to. */
+  readonly queue: sqs.IQueue;
+  /** Its dead-letter queue (exhausted retries and invalid events). */
+  readonly deadLetterQueue: sqs.IQueue;
+}
+
+/** Where the notifier's queues come from. */
+export interface NotifierQueuesOptions {
+  /**
+   * Consume this queue instead of creating one (its settings are in `settings` already).
+   * @default - `Queue` and `DeadLetterQueue` are created in the scope
+   */
+  readonly existingQueue?: ExistingQueue;
+  /** Retention, visibility timeout and receive count of created queues. */
+  readonly settings: NotifierSettings;
+  /**
+   * KMS key of created queues.
+   * @default - SQS-managed server-side encryption (SSE-SQS)
+   */
+  readonly encryptionKey?: kms.IKey;
+}
+
+/**
+ * The existing queue pair, or `DeadLetterQueue` and `Queue` created in `scope`: encrypted, TLS-only,
+ * redriving to the dead-letter queue after `maxReceiveCount` receives.
+ */
+export function notifierQueues(scope: Construct, options: NotifierQueuesOptions): NotifierQueues {
+  const { existingQueue, settings, encryptionKey } = options;
+  if (existingQueue) return { queue: existingQueue.queue, deadLetterQueue: existingQueue.deadLetterQueue };
+  const encryption = encryptionKey
+    ? { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: encryptionKey }
+    : { encryption: sqs.QueueEncryption.SQS_MANAGED };
+  const deadLetterQueue = new sqs.Queue(scope, 'DeadLetterQueue', {
+    ...encryption,
+    enforceSSL: true,
+    retentionPeriod: settings.deadLetterQueueRetention,
+  });
+  const queue = new sqs.Queue(scope, 'Queue', {
+    ...encryption,
+    enforceSSL: true,
+    retentionPeriod: settings.queueRetention,
+    visibilityTimeout: settings.visibilityTimeout,
+    deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: settings.maxReceiveCount },
+  });
+  return { queue, deadLetterQueue };
+}

@@ -1,0 +1,42 @@
+import type { Duration } from 'aws-cdk-lib';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { createNotifierFunction, type NotifierFunction, type NotifierFunctionOptions } from './notifier-function';
+
+/** The sender: its handler and how it consumes the queue. */
+export interface SenderOptions extends Omit<NotifierFunctionOptions, 'description'> {
+  /** The queue it consumes. */
+  readonly queue: sqs.IQueue;
+  /** SQS records per invocation. */
+  readonly batchSize: number;
+  /**
+   * How long the event source waits to fill a batch.
+   * @default - no batching window
+   */
+  readonly maxBatchingWindow?: Duration;
+  /** Most concurrent invocations the event source starts; also the rate shares the environment states. */
+  readonly maxConcurrency: number;
+}
+
+/**
+ * The function `Sender` in `scope` (with `SenderLogs` and `SenderRole`), consuming `queue` with
+ * partial batch failures: a record the handler reports failed is retried alone.
+ */
+export function createSender(scope: Construct, options: SenderOptions): NotifierFunction {
+  const { queue, batchSize, maxBatchingWindow, maxConcurrency, ...fn } = options;
+  const sender = createNotifierFunction(scope, 'Sender', {
+    ...fn,
+    description: 'Idempotent notification sender: SQS -> ledger claim -> SES/SNS',
+  });
+  sender.fn.addEventSource(
+    new SqsEventSource(queue, {
+      reportBatchItemFailures: true,
+      batchSize,
+      maxBatchingWindow,
+      // Also the rate shares (SEND_RATE_SHARES, lib/notifier-environment.ts): change both together.
+      maxConcurrency,
+    }),
+  );
+  return sender;
+}

@@ -5,6 +5,14 @@ import { build, logicalId, propertiesOf, resolveDummy, resourcesOfType, synth } 
 const { stack, template } = synth();
 const n = stack.notifier;
 
+/** One statement of an IAM policy document. */
+interface Statement {
+  readonly Sid?: string;
+  readonly Effect: string;
+  readonly Action: string | string[];
+  readonly Resource?: unknown;
+}
+
 function fail(message: string): never {
   throw new Error(message);
 }

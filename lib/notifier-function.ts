@@ -1,5 +1,5 @@
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -7,17 +7,24 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { PACKAGE_ROOT } from './package-root';
 import { accountScopedServicePrincipal } from './service-principal';
 
-/** Repository root (this file lives in `lib/`). */
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** The handler entries shipped in this repository. */
+/** The handler entries shipped in this package (TypeScript sources, bundled at synth). */
 export const DEFAULT_ENTRIES = {
-  sender: join(REPO_ROOT, 'functions', 'sender', 'handler.ts'),
-  reclaimer: join(REPO_ROOT, 'functions', 'reclaimer', 'handler.ts'),
-  status: join(REPO_ROOT, 'functions', 'status', 'handler.ts'),
+  sender: join(PACKAGE_ROOT, 'functions', 'sender', 'handler.ts'),
+  reclaimer: join(PACKAGE_ROOT, 'functions', 'reclaimer', 'handler.ts'),
+  status: join(PACKAGE_ROOT, 'functions', 'status', 'handler.ts'),
 } as const;
+
+/**
+ * The lock file `NodejsFunction` wants under `projectRoot`: a checkout's package-lock.json. npm never packs that
+ * file, so an installed package names its package.json instead: NodejsFunction reads only the file's name, to
+ * pick the package manager that runs esbuild (npm), and installs nothing (no `nodeModules`).
+ */
+const DEPS_LOCK_FILE = existsSync(join(PACKAGE_ROOT, 'package-lock.json'))
+  ? join(PACKAGE_ROOT, 'package-lock.json')
+  : join(PACKAGE_ROOT, 'package.json');
 
 /**
  * How every notifier handler is bundled (local esbuild, no Docker).
@@ -110,8 +117,8 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
     logGroup,
     loggingFormat: lambda.LoggingFormat.JSON,
     environment: { ...options.environment },
-    depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
-    projectRoot: REPO_ROOT,
+    depsLockFilePath: DEPS_LOCK_FILE,
+    projectRoot: PACKAGE_ROOT,
     bundling: NOTIFIER_BUNDLING,
   });
   Validations.of(fn).acknowledge({

@@ -1,8 +1,10 @@
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as esbuild from 'esbuild';
-import { NOTIFIER_BUNDLING } from '../lib/notifier-function';
+import { DEFAULT_ENTRIES, NOTIFIER_BUNDLING } from '../lib/notifier-function';
+import { DEFAULT_TEMPLATES_DIR, writeTemplatesModule } from '../lib/notifier-templates';
 
 const REPO = resolve(import.meta.dirname, '..');
 
@@ -29,6 +31,8 @@ export function deployedBuildOptions(entry: string): esbuild.BuildOptions & { me
     mainFields: [...b.mainFields],
     banner: { js: b.banner },
     external: [...b.externalModules],
+    // The sender's bundle embeds the templates as synth embeds them (lib/notifier-templates.ts).
+    ...(resolve(REPO, entry) === DEFAULT_ENTRIES.sender ? { inject: [writeTemplatesModule(DEFAULT_TEMPLATES_DIR, tmpdir())] } : {}),
     metafile: true,
     write: false,
     logLevel: 'silent',

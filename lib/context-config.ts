@@ -67,6 +67,7 @@ export const CONTEXT_KEYS = [
   'backlogAgeMinutes',
   'dashboardName',
   'encryptionKeyArn',
+  'templatesDir',
 ] as const;
 
 /** A context key, without the prefix. */
@@ -214,6 +215,7 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     smsDeliveryStatusLogs: c.boolean('smsDeliveryStatusLogs'),
     smsDeliveryStatusSuccessSamplingPercent: c.number('smsDeliveryStatusSuccessSamplingPercent'),
     dashboardName: c.string('dashboardName'),
+    templatesDir: c.string('templatesDir'),
     encryptionKey: encryptionKeyArn ? kms.Key.fromKeyArn(scope, 'ImportedEncryptionKey', encryptionKeyArn) : undefined,
     alarms: {
       emails: c.list('alarmEmails')?.map(String),

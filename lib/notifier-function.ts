@@ -7,6 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { templateBundling } from './notifier-templates';
 import { PACKAGE_ROOT } from './package-root';
 import { accountScopedServicePrincipal } from './service-principal';
 
@@ -69,6 +70,11 @@ export interface NotifierFunctionOptions {
   readonly logEncryptionKey?: kms.IKey;
   /** Environment variables. */
   readonly environment: Readonly<Record<string, string>>;
+  /**
+   * Templates folder to validate at synth and embed in the bundle (the sender renders from it).
+   * @default - none embedded: the function renders no templates
+   */
+  readonly templatesDir?: string;
 }
 
 /** A notifier function with its own log group and execution role. */
@@ -119,7 +125,7 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
     environment: { ...options.environment },
     depsLockFilePath: DEPS_LOCK_FILE,
     projectRoot: PACKAGE_ROOT,
-    bundling: NOTIFIER_BUNDLING,
+    bundling: options.templatesDir ? { ...NOTIFIER_BUNDLING, inject: templateBundling(scope, options.templatesDir).inject } : NOTIFIER_BUNDLING,
   });
   Validations.of(fn).acknowledge({
     id: 'AwsSolutions-L1',

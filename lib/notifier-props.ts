@@ -229,6 +229,13 @@ export interface IdempotentNotifierProps {
    * @default - `functions/sender/handler.ts` of this repository
    */
   readonly senderEntry?: string;
+  /**
+   * Folder of template files (`<templateId>.json`) the sender renders. Synth validates every file
+   * (placeholders declared, SMS parts, subject length, push payload size, no unescaped HTML) and fails
+   * listing every problem; the files are embedded in the sender's bundle and validated again at cold start.
+   * @default - the `templates/` folder of this package
+   */
+  readonly templatesDir?: string;
 
   // ---- Ledger ----
   /**

@@ -20,6 +20,7 @@ import { type AlarmName, NotifierAlarms } from './notifier-alarms';
 import { NotifierDashboard } from './notifier-dashboard';
 import { notifierEnvironment } from './notifier-environment';
 import { DEFAULT_ENTRIES } from './notifier-function';
+import { DEFAULT_TEMPLATES_DIR } from './notifier-templates';
 import { createLedgerTable } from './notifier-ledger-table';
 import { grantNotifierPermissions } from './notifier-permissions';
 import type { IdempotentNotifierProps, ProducerEventRule } from './notifier-props';
@@ -138,6 +139,7 @@ export class IdempotentNotifier extends Construct {
     const sender = createSender(this, {
       ...functionSettings,
       entry: props.senderEntry ?? DEFAULT_ENTRIES.sender,
+      templatesDir: props.templatesDir ?? DEFAULT_TEMPLATES_DIR,
       queue: this.queue,
       batchSize: props.batchSize ?? 10,
       maxBatchingWindow: props.maxBatchingWindow,

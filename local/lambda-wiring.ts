@@ -4,7 +4,7 @@ import type { DeliveryProvider, DeliveryProviders } from '../functions/core/deli
 import type { LogPort } from '../functions/core/log-port';
 import type { MetricsRecorder } from '../functions/core/metrics-recorder';
 import type { SenderConfig } from '../functions/core/sender-config';
-import { BUILT_IN_TEMPLATES } from '../functions/core/templates';
+import { loadTemplateDirectory, repositoryTemplates } from '../functions/adapters/template-directory';
 import { createSenderHandler } from '../functions/sender/create-sender-handler';
 import { createDeadLetters, createLedger, createProviders, createRecordDeferral, governorFor } from '../functions/sender/wire-adapters';
 import { bindToEnvironment, type ExecutionEnvironment } from './execution-environment';
@@ -18,6 +18,8 @@ export interface LambdaWiringOptions {
   readonly log: LogPort;
   /** Wraps each channel's provider (the local runner prints every call). @default as built */
   readonly wrapProvider?: (provider: DeliveryProvider) => DeliveryProvider;
+  /** Folder of template files the sender renders, validated as at a cold start. @default the repository's templates/ */
+  readonly templatesDir?: string;
 }
 
 /** The sender and reclaimer as the Lambdas build them, one handler per execution environment. */
@@ -34,6 +36,7 @@ export interface LambdaWiring extends Pick<SenderUnderTest, 'createReclaimer'> {
  */
 export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOptions, visibilityTimeoutMs: number): LambdaWiring {
   const ledger = createLedger(config);
+  const templates = options.templatesDir ? loadTemplateDirectory(options.templatesDir) : repositoryTemplates();
   const built = createProviders(config);
   const wrap = options.wrapProvider ?? ((p: DeliveryProvider) => p);
   // SMS and push share one SnsProvider; wrap each distinct provider once.
@@ -68,7 +71,7 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         timing: { claimTimeoutMs: config.claimTimeoutMs, retentionMs: config.retentionMs },
         sendTimeoutMs: config.sendTimeoutMs,
         messageClasses: config.messageClasses,
-        templates: BUILT_IN_TEMPLATES,
+        templates,
         maxBodyBytes: config.maxBodyBytes,
         maxClockSkewMs: config.maxClockSkewMs,
         maxConcurrentSends: config.maxConcurrentSends,

@@ -2,7 +2,7 @@ import type { OutboxLine } from '../functions/adapters/outbox-provider';
 import type { LedgerRow } from '../functions/core/ledger-record';
 import { buildMessageClassRegistry } from '../functions/core/message-class';
 import { METRIC, type MetricName } from '../functions/core/metric-names';
-import { BUILT_IN_TEMPLATES } from '../functions/core/templates';
+import { repositoryTemplates } from '../functions/adapters/template-directory';
 import { planMessages } from '../functions/sender/message-plan';
 import type { ReclaimerRunSummary } from '../functions/reclaimer/create-reclaimer';
 import type { DynamoRequestTotals } from './dynamo-request-counter';
@@ -160,7 +160,7 @@ export function buildReport(input: ReportInput): SimulationReport {
   for (const event of input.workload.events) {
     const messageClass = classes.get(event.messageClass);
     if (!messageClass) continue;
-    for (const plan of planMessages(event, messageClass, BUILT_IN_TEMPLATES)) {
+    for (const plan of planMessages(event, messageClass, repositoryTemplates())) {
       messages += 1;
       const a = accOf(messageClass.name);
       const n = calls.get(plan.key) ?? 0;

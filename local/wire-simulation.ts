@@ -6,7 +6,7 @@ import { silentLog, type LogPort } from '../functions/core/log-port';
 import { METRIC } from '../functions/core/metric-names';
 import { InMemoryMetrics } from '../functions/core/metrics-recorder';
 import { loadSenderConfig } from '../functions/core/sender-config';
-import { BUILT_IN_TEMPLATES } from '../functions/core/templates';
+import { repositoryTemplates } from '../functions/adapters/template-directory';
 import { planMessages } from '../functions/sender/message-plan';
 import { startLocalAws } from './aws/local-aws';
 import { queueDepth, queueIsEmpty } from './aws/queue-inspection';
@@ -178,7 +178,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     const planned: string[] = [];
     const plansOf = (event: (typeof workload.events)[number]) => {
       const messageClass = config.messageClasses.get(event.messageClass);
-      return messageClass ? planMessages(event, messageClass, BUILT_IN_TEMPLATES) : [];
+      return messageClass ? planMessages(event, messageClass, repositoryTemplates()) : [];
     };
     for (const event of workload.events) for (const p of plansOf(event)) (p.outcome.ok ? deliverable : planned).push(p.key);
     const eventsByBody = new Map(workload.events.map((event) => [JSON.stringify(event), event]));

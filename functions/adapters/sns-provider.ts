@@ -1,6 +1,7 @@
 import { PublishCommand, type MessageAttributeValue, type SNSClient } from '@aws-sdk/client-sns';
 import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
+import { pushPayloads } from '../core/push-payload';
 import type { SendRequest } from '../core/rendered-message';
 
 /** Message attribute that carries our idempotency key on every SNS publish. */
@@ -84,16 +85,10 @@ export class SnsProvider implements DeliveryProvider {
       });
     }
     if (message.channel === 'push') {
-      const notification = { title: message.title, body: message.text };
       return new PublishCommand({
         TargetArn: message.to,
         MessageStructure: 'json',
-        Message: JSON.stringify({
-          default: message.text,
-          GCM: JSON.stringify({ notification, data: { idempotencyKey: request.key } }),
-          APNS: JSON.stringify({ aps: { alert: notification }, idempotencyKey: request.key }),
-          APNS_SANDBOX: JSON.stringify({ aps: { alert: notification }, idempotencyKey: request.key }),
-        }),
+        Message: JSON.stringify(pushPayloads(message.title, message.text, request.key)),
         MessageAttributes: keyAttribute,
       });
     }

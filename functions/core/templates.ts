@@ -1,64 +1,30 @@
 import type { Channel } from './idempotency-key';
+import { isGsm7 } from './sms-segments';
+import type { RenderedMessage } from './rendered-message';
+import { VARIANT_PARTS, type Template } from './template-definition';
+import { fillPlaceholders, scanPlaceholders, type TemplatePiece } from './template-placeholders';
 
-/** Per-channel content of one template. `{{field}}` placeholders are filled from event `data`. */
-export interface Template {
-  readonly email?: { readonly subject: string; readonly text: string; readonly html?: string };
-  readonly sms?: { readonly text: string };
-  readonly push?: { readonly title: string; readonly text: string };
-}
+export type { Template } from './template-definition';
 
+/** Validated templates by id (see `buildTemplateRegistry`). */
 export type TemplateRegistry = ReadonlyMap<string, Template>;
-
-/** Templates shipped with the product; a deployment replaces or extends this map. */
-export const BUILT_IN_TEMPLATES: TemplateRegistry = new Map<string, Template>([
-  [
-    'order-shipped',
-    {
-      email: {
-        subject: 'Your order {{orderId}} has shipped',
-        text: 'Good news: order {{orderId}} is on its way with {{carrier}}. Track it with {{trackingNumber}}.',
-      },
-      sms: { text: 'Order {{orderId}} shipped with {{carrier}}, tracking {{trackingNumber}}.' },
-      push: { title: 'Order shipped', text: 'Order {{orderId}} is on its way.' },
-    },
-  ],
-  [
-    'order-sold',
-    {
-      email: {
-        subject: 'You sold item {{itemId}}',
-        text: 'Order {{orderId}} includes your item {{itemId}}. Please ship it within {{shipWithinDays}} days.',
-      },
-      push: { title: 'Item sold', text: 'Order {{orderId}}: ship item {{itemId}}.' },
-    },
-  ],
-  [
-    'login-code',
-    {
-      email: { subject: 'Your sign-in code', text: 'Your sign-in code is {{code}}. It expires in {{expiresInMinutes}} minutes.' },
-      sms: { text: 'Your sign-in code is {{code}}. It expires in {{expiresInMinutes}} minutes.' },
-    },
-  ],
-  [
-    'weekly-offers',
-    {
-      email: { subject: 'This week: {{headline}}', text: '{{headline}}. See all offers at {{url}}.' },
-      push: { title: 'New offers', text: '{{headline}}' },
-    },
-  ],
-]);
 
 export type TemplateValue = string | number | boolean | null;
 
+/** A rendered channel variant: a message without its address. */
+export type RenderedContent = WithoutAddress<RenderedMessage>;
+type WithoutAddress<M> = M extends unknown ? Omit<M, 'to'> : never;
+
 export type RenderResult =
-  | { readonly ok: true; readonly content: Record<string, string> }
+  | { readonly ok: true; readonly content: RenderedContent }
   | { readonly ok: false; readonly reason: string };
 
 /**
- * Renders the template's variant for `channel`. A missing template, channel variant or
- * data field is a permanent failure with a reason; nothing is rendered as an empty string.
- * Hand-written: strict missing-field detection and no logic in templates in ~20 lines,
- * which mustache-style libraries only give with options and extra weight.
+ * Renders the template's variant for `channel`: each `{{field}}` replaced by its value. A missing template or channel variant,
+ * a missing (or null) field, or a value outside its declaration (longer than `maxLength`, or not GSM-7
+ * when declared so) is a permanent failure with a reason that names fields, never values; nothing is
+ * rendered as an empty string. The HTML part escapes every inserted value (validation refuses the tags
+ * that would not), and values are looked up in the declared fields only, never in inherited properties.
  */
 export function renderTemplate(
   templates: TemplateRegistry,
@@ -70,21 +36,59 @@ export function renderTemplate(
   if (!template) return { ok: false, reason: `MissingTemplate: no template "${templateId}"` };
   const variant = template[channel];
   if (!variant) return { ok: false, reason: `MissingTemplate: template "${templateId}" has no ${channel} variant` };
-  const content: Record<string, string> = {};
-  for (const [part, text] of Object.entries(variant)) {
-    if (typeof text !== 'string') continue;
-    const missing = new Set<string>();
-    content[part] = text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_match, field: string) => {
-      const value = Object.hasOwn(data, field) ? data[field] : undefined;
-      if (value === undefined || value === null) {
-        missing.add(field);
-        return '';
-      }
-      return String(value);
-    });
-    if (missing.size > 0) {
-      return { ok: false, reason: `MissingTemplateField: template "${templateId}" needs ${[...missing].join(', ')}` };
-    }
+  const parts: [string, readonly TemplatePiece[]][] = [];
+  for (const part of VARIANT_PARTS[channel]) {
+    const text = (variant as Readonly<Record<string, unknown>>)[part];
+    if (typeof text === 'string') parts.push([part, piecesOf(text)]);
   }
-  return { ok: true, content };
+
+  const used = [...new Set(parts.flatMap(([, pieces]) => pieces.flatMap((p) => ('field' in p ? [p.field] : []))))];
+  const missing = used.filter((field) => !Object.hasOwn(data, field) || data[field] === null || data[field] === undefined);
+  if (missing.length > 0) {
+    return { ok: false, reason: `MissingTemplateField: template "${templateId}" needs ${missing.join(', ')}` };
+  }
+  // No prototype: a field may be called `constructor` or `__proto__` like any other.
+  const view: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const field of used) {
+    const value = String(data[field]);
+    const declared = Object.hasOwn(template.fields, field) ? template.fields[field] : undefined;
+    if (declared && value.length > declared.maxLength) {
+      return {
+        ok: false,
+        reason: `InvalidTemplateField: template "${templateId}" field ${field} is ${value.length} characters, more than its maxLength ${declared.maxLength}`,
+      };
+    }
+    if (declared?.charset === 'gsm7' && !isGsm7(value)) {
+      return { ok: false, reason: `InvalidTemplateField: template "${templateId}" field ${field} is not GSM-7 text (declared charset gsm7)` };
+    }
+    view[field] = value;
+  }
+
+  const rendered: Record<string, string> = {};
+  for (const [part, pieces] of parts) rendered[part] = fillPlaceholders(pieces, view, part === 'html');
+  return { ok: true, content: toContent(channel, rendered) };
+}
+
+// Templates are a fixed set: each text is read once per process, not at every message.
+const readTexts = new Map<string, readonly TemplatePiece[]>();
+function piecesOf(text: string): readonly TemplatePiece[] {
+  let pieces = readTexts.get(text);
+  if (!pieces) {
+    const scan = scanPlaceholders(text);
+    // A text validation refused renders as it stands (only a registry built without validation holds one).
+    pieces = scan.ok ? scan.pieces : [{ text }];
+    readTexts.set(text, pieces);
+  }
+  return pieces;
+}
+
+function toContent(channel: Channel, r: Readonly<Record<string, string>>): RenderedContent {
+  switch (channel) {
+    case 'email':
+      return { channel, subject: r.subject ?? '', text: r.text ?? '', ...(r.html !== undefined ? { html: r.html } : {}) };
+    case 'sms':
+      return { channel, text: r.text ?? '' };
+    case 'push':
+      return { channel, title: r.title ?? '', text: r.body ?? '' };
+  }
 }

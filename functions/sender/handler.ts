@@ -3,8 +3,8 @@ import { createLambdaObservability } from '../adapters/lambda-observability';
 import { ConfigurationError } from '../core/errors';
 import { SERVICE } from '../core/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
-import { BUILT_IN_TEMPLATES } from '../core/templates';
 import { createSenderHandler } from './create-sender-handler';
+import { loadShippedTemplates } from './shipped-templates';
 import {
   createDeadLetters,
   createLambdaDeliveryContext,
@@ -14,6 +14,8 @@ import {
 } from './wire-adapters';
 
 // Cold start: an unsafe or incomplete configuration fails here, loudly, before any message is touched.
+// The templates first: a bad one is a build problem, whatever the environment.
+const templates = loadShippedTemplates();
 const config = loadSenderConfig(process.env);
 const observability = createLambdaObservability(SERVICE.sender);
 const deadLetters = createDeadLetters(config);
@@ -29,7 +31,7 @@ const ready = createSendRateGovernor(config, sendClients?.ses, observability.log
     backoff: config.backoff,
     redelivery: config.redelivery,
     deadLetters,
-    templates: BUILT_IN_TEMPLATES,
+    templates,
     maxBodyBytes: config.maxBodyBytes,
     maxClockSkewMs: config.maxClockSkewMs,
     maxConcurrentSends: config.maxConcurrentSends,

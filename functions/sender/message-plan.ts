@@ -1,5 +1,5 @@
 import { addressFor } from '../core/recipient-address';
-import { idempotencyKey, type Channel, type MessageIdentity } from '../core/idempotency-key';
+import { idempotencyKey, type MessageIdentity } from '../core/idempotency-key';
 import type { MessageClass } from '../core/message-class';
 import type { NotificationEvent } from '../core/notification-event';
 import type { RenderedMessage, SendRequest } from '../core/rendered-message';
@@ -29,7 +29,7 @@ export function planMessages(
       if (!address.ok) return { ...base, outcome: { ok: false, reason: address.reason } };
       const rendered = renderTemplate(templates, event.templateId, channel, event.data);
       if (!rendered.ok) return { ...base, outcome: { ok: false, reason: rendered.reason } };
-      const message = toMessage(channel, address.address, rendered.content);
+      const message: RenderedMessage = { ...rendered.content, to: address.address };
       return {
         ...base,
         outcome: {
@@ -39,16 +39,4 @@ export function planMessages(
       };
     }),
   );
-}
-
-function toMessage(channel: Channel, to: string, content: Record<string, string>): RenderedMessage {
-  const text = content.text ?? '';
-  switch (channel) {
-    case 'email':
-      return { channel, to, subject: content.subject ?? '', text, ...(content.html ? { html: content.html } : {}) };
-    case 'sms':
-      return { channel, to, text };
-    case 'push':
-      return { channel, to, title: content.title ?? '', text };
-  }
 }

@@ -4,7 +4,7 @@ import type { DeadLetterSink } from '../../functions/core/dead-letter-sink';
 import { InvalidEventError } from '../../functions/core/errors';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { parseNotificationBody } from '../../functions/core/notification-event';
-import { BUILT_IN_TEMPLATES } from '../../functions/core/templates';
+import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
 import type { BatchHandler } from '../lambda-event-source';
 import type { SenderPorts } from './sender-under-test';
@@ -34,7 +34,7 @@ export function baselineHandler(
           const parsed = parseNotificationBody(record.body).event;
           const messageClass = classes.get(parsed.messageClass);
           if (!messageClass) throw new InvalidEventError('UnknownMessageClass', parsed.messageClass);
-          const plans = planMessages(parsed, messageClass, BUILT_IN_TEMPLATES);
+          const plans = planMessages(parsed, messageClass, repositoryTemplates());
           const done = await Promise.all(plans.map((plan) => limit(() => deliver(plan).catch(() => false))));
           if (done.some((ok) => !ok)) failures.push({ itemIdentifier: record.messageId });
         } catch (error) {

@@ -1,22 +1,106 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_TEMPLATES, renderTemplate } from '../../functions/core/templates';
+import { repositoryTemplates } from '../../functions/adapters/template-directory';
+import { buildTemplateRegistry } from '../../functions/core/template-registry';
+import { renderTemplate } from '../../functions/core/templates';
 
-describe('templates', () => {
+/** A registry of one template file, validated as the sender's are. */
+function registryOf(id: string, content: Record<string, unknown>) {
+  return buildTemplateRegistry([{ name: `${id}.json`, text: JSON.stringify(content) }]);
+}
+
+describe('templates: the shipped ones render as they always did', () => {
   it('renders a channel variant from event data', () => {
-    expect(renderTemplate(BUILT_IN_TEMPLATES, 'login-code', 'sms', { code: '123456', expiresInMinutes: 5 })).toEqual({
+    expect(renderTemplate(repositoryTemplates(), 'login-code', 'sms', { code: '123456', expiresInMinutes: 5 })).toEqual({
       ok: true,
-      content: { text: 'Your sign-in code is 123456. It expires in 5 minutes.' },
+      content: { channel: 'sms', text: 'Your sign-in code is 123456. It expires in 5 minutes.' },
     });
   });
 
   it('treats null and missing fields alike: a permanent failure naming the fields, never an empty string', () => {
-    expect(renderTemplate(BUILT_IN_TEMPLATES, 'order-shipped', 'email', { orderId: '1', carrier: null })).toEqual({
+    expect(renderTemplate(repositoryTemplates(), 'order-shipped', 'email', { orderId: '1', carrier: null })).toEqual({
       ok: false,
       reason: 'MissingTemplateField: template "order-shipped" needs carrier, trackingNumber',
     });
   });
 
+  it('renders every part of an e-mail, and a push body as the message text', () => {
+    const data = { orderId: '1001', carrier: 'DHL', trackingNumber: 'JD0142' };
+    expect(renderTemplate(repositoryTemplates(), 'order-shipped', 'email', data)).toEqual({
+      ok: true,
+      content: {
+        channel: 'email',
+        subject: 'Your order 1001 has shipped',
+        text: 'Good news: order 1001 is on its way with DHL. Track it with JD0142.',
+      },
+    });
+    expect(renderTemplate(repositoryTemplates(), 'order-shipped', 'push', data)).toEqual({
+      ok: true,
+      content: { channel: 'push', title: 'Order shipped', text: 'Order 1001 is on its way.' },
+    });
+  });
+
+  it('names a missing template and a missing channel variant', () => {
+    expect(renderTemplate(repositoryTemplates(), 'nope', 'sms', {})).toEqual({ ok: false, reason: 'MissingTemplate: no template "nope"' });
+    expect(renderTemplate(repositoryTemplates(), 'order-sold', 'sms', {})).toEqual({
+      ok: false,
+      reason: 'MissingTemplate: template "order-sold" has no sms variant',
+    });
+  });
+});
+
+describe('rendering', () => {
+  const welcome = registryOf('welcome', {
+    fields: { name: { maxLength: 40 }, n: { maxLength: 5 }, b: { maxLength: 5 } },
+    email: { subject: 'Hi {{ name }}', text: 'Hello {{name}}, {{n}} {{b}}', html: '<p title="{{name}}">Hello {{name}}, {{n}} {{b}}</p>' },
+  });
+
+  it('escapes every inserted value in the HTML part, and only there', () => {
+    const name = `<b>"Tom" & 'Jerry'</b>`;
+    expect(renderTemplate(welcome, 'welcome', 'email', { name, n: 3, b: true })).toEqual({
+      ok: true,
+      content: {
+        channel: 'email',
+        subject: `Hi ${name}`,
+        text: `Hello ${name}, 3 true`,
+        html: '<p title="&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;&#x2F;b&gt;">Hello &lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;&#x2F;b&gt;, 3 true</p>',
+      },
+    });
+  });
+
+  it('inserts a value that looks like a placeholder as text, without rendering it again', () => {
+    const result = renderTemplate(welcome, 'welcome', 'email', { name: '{{n}}', n: 1, b: false });
+    expect(result.ok && result.content.channel === 'email' ? result.content.text : undefined).toBe('Hello {{n}}, 1 false');
+  });
+
   it('does not read inherited properties as data', () => {
-    expect(renderTemplate(new Map([['t', { sms: { text: '{{constructor}}' } }]]), 't', 'sms', {}).ok).toBe(false);
+    const registry = registryOf('t', { fields: { constructor: { maxLength: 10 } }, sms: { text: '{{constructor}}' } });
+    expect(renderTemplate(registry, 't', 'sms', {})).toEqual({ ok: false, reason: 'MissingTemplateField: template "t" needs constructor' });
+  });
+
+  it('refuses a value longer than its declared maxLength, naming the field and not the value', () => {
+    const registry = registryOf('code', { fields: { code: { maxLength: 6 } }, sms: { text: 'Code {{code}}' } });
+    expect(renderTemplate(registry, 'code', 'sms', { code: '123456' })).toEqual({ ok: true, content: { channel: 'sms', text: 'Code 123456' } });
+    expect(renderTemplate(registry, 'code', 'sms', { code: 1234567 })).toEqual({
+      ok: false,
+      reason: 'InvalidTemplateField: template "code" field code is 7 characters, more than its maxLength 6',
+    });
+  });
+
+  it('refuses a value outside GSM-7 in a field declared gsm7, and takes GSM-7 extension characters', () => {
+    const registry = registryOf('code', { fields: { code: { maxLength: 6, charset: 'gsm7' } }, sms: { text: 'Code {{code}}' } });
+    expect(renderTemplate(registry, 'code', 'sms', { code: '{€}' }).ok).toBe(true);
+    expect(renderTemplate(registry, 'code', 'sms', { code: '12あ' })).toEqual({
+      ok: false,
+      reason: 'InvalidTemplateField: template "code" field code is not GSM-7 text (declared charset gsm7)',
+    });
+  });
+
+  it('checks only the fields the rendered variant uses', () => {
+    const registry = registryOf('two', {
+      fields: { a: { maxLength: 3 }, b: { maxLength: 3 } },
+      sms: { text: '{{a}}' },
+      push: { title: 'T', body: '{{b}}' },
+    });
+    expect(renderTemplate(registry, 'two', 'sms', { a: 'x', b: 'too long' })).toEqual({ ok: true, content: { channel: 'sms', text: 'x' } });
   });
 });

@@ -9,7 +9,7 @@ import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import type { SendLedger } from '../../functions/core/send-ledger';
 import type { StalePendingSource } from '../../functions/core/stale-pending';
-import { BUILT_IN_TEMPLATES } from '../../functions/core/templates';
+import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import { createReclaimer, type Reclaimer, type ReclaimerRunSummary } from '../../functions/reclaimer/create-reclaimer';
 import type { ReclaimerLimits } from '../../functions/reclaimer/reclaimer-config';
 import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
@@ -64,7 +64,7 @@ export class ReclaimerHarness {
 export function plansOf(event: NotificationEvent): MessagePlan[] {
   const messageClass = buildMessageClassRegistry().get(event.messageClass);
   if (!messageClass) throw new Error(`unknown class ${event.messageClass}`);
-  return planMessages(event, messageClass, BUILT_IN_TEMPLATES);
+  return planMessages(event, messageClass, repositoryTemplates());
 }
 
 /**

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/adapters/outbox-provider';
+import { DEFAULT_TEMPLATES_DIR, readTemplateFiles } from '../../functions/adapters/template-directory';
+import { SHIPPED_TEMPLATES_IDENTIFIER } from '../../functions/sender/shipped-templates';
 import { loginCodeEvent } from '../support/events';
 import { startFakeSqs } from '../support/fake-sqs';
 import { startTestLedger, type TestLedger } from '../support/ledger-server';
@@ -16,13 +18,37 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
   await sqs.close();
   await db.stop();
 });
 
+/**
+ * Synth embeds the template files in the bundle (esbuild `inject`); unbundled, the module reads the same
+ * identifier as a global, which stands in for the embedding here.
+ */
+function embedTemplates(files = readTemplateFiles(DEFAULT_TEMPLATES_DIR)): void {
+  vi.stubGlobal(SHIPPED_TEMPLATES_IDENTIFIER, files);
+}
+
 describe('the Lambda entry module (functions/sender/handler.ts), configured only through its environment', () => {
+  it('fails its cold start on an invalid embedded template, before it reads its configuration', async () => {
+    vi.resetModules();
+    embedTemplates([...readTemplateFiles(DEFAULT_TEMPLATES_DIR), { name: 'bad.json', text: '{"fields":{},"sms":{"text":"{{code}}"}}' }]);
+    await expect(import('../../functions/sender/handler')).rejects.toThrow(
+      '1 template problem: bad.json sms.text: uses {{code}}, which is not declared in fields',
+    );
+    vi.unstubAllGlobals();
+  });
+
+  it('fails its cold start when the bundle holds no templates', async () => {
+    vi.resetModules();
+    await expect(import('../../functions/sender/handler')).rejects.toThrow(/No templates were embedded in this bundle/);
+  });
+
   it('fails its cold start on an unsafe configuration', async () => {
     vi.resetModules();
+    embedTemplates();
     vi.stubEnv('LEDGER_TABLE_NAME', db.tableName);
     vi.stubEnv('FUNCTION_TIMEOUT_SECONDS', '60');
     vi.stubEnv('CLAIM_TIMEOUT_SECONDS', '45');
@@ -46,6 +72,7 @@ describe('the Lambda entry module (functions/sender/handler.ts), configured only
     vi.stubEnv('DEAD_LETTER_QUEUE_URL', `${sqs.endpoint}/123456789012/notifications-dlq`);
     vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'true');
     vi.stubEnv('POWERTOOLS_DEV', 'true');
+    embedTemplates();
     const { handler } = await import('../../functions/sender/handler');
 
     const good = sqsRecord(JSON.stringify(loginCodeEvent({ eventId: 'evt-entry', occurredAt: new Date().toISOString() })));

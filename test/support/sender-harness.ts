@@ -12,7 +12,7 @@ import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { RecordDeferral } from '../../functions/core/record-deferral';
 import type { SendLedger } from '../../functions/core/send-ledger';
 import type { SendRateGovernor } from '../../functions/core/send-rate-governor';
-import { BUILT_IN_TEMPLATES } from '../../functions/core/templates';
+import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import type { RedeliveryPolicy } from '../../functions/core/stale-claim-discovery';
 import { createSenderHandler, type SenderHandler } from '../../functions/sender/create-sender-handler';
 import { ControlledClock } from './controlled-clock';
@@ -68,7 +68,7 @@ export class SenderHarness {
       timing: { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS },
       sendTimeoutMs: options.sendTimeoutMs ?? 2_000,
       messageClasses: buildMessageClassRegistry(),
-      templates: BUILT_IN_TEMPLATES,
+      templates: repositoryTemplates(),
       maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
       maxClockSkewMs: 300_000,
       maxConcurrentSends: 16,

@@ -1,0 +1,38 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TemplateFile } from '../core/template-definition';
+import { buildTemplateRegistry, TEMPLATE_FILE_SUFFIX } from '../core/template-registry';
+import type { TemplateRegistry } from '../core/templates';
+
+/** The templates shipped in this repository (`templates/` at its root). */
+export const DEFAULT_TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
+
+/**
+ * Every `*.json` file directly in `dir`, sorted by name (other files, such as a README, are left alone).
+ * @throws the file system's error when `dir` cannot be read.
+ */
+export function readTemplateFiles(dir: string): TemplateFile[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(TEMPLATE_FILE_SUFFIX))
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
+}
+
+/**
+ * The validated templates of `dir`: what the local runner, the CLI and the tests use, and what
+ * synth embeds in the sender's bundle.
+ * @throws TemplateValidationError listing every problem of every file.
+ */
+export function loadTemplateDirectory(dir: string = DEFAULT_TEMPLATES_DIR): TemplateRegistry {
+  return buildTemplateRegistry(readTemplateFiles(dir));
+}
+
+let repository: TemplateRegistry | undefined;
+
+/** The repository's own templates, read and validated once per process (local tools, benches and tests). */
+export function repositoryTemplates(): TemplateRegistry {
+  repository ??= loadTemplateDirectory(DEFAULT_TEMPLATES_DIR);
+  return repository;
+}

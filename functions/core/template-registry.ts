@@ -1,0 +1,96 @@
+import { CHANNELS } from './idempotency-key';
+import { TEMPLATE_ID, TemplateFileSchema, VARIANT_PARTS, type Template, type TemplateFile } from './template-definition';
+import { limitProblems, templateFigures, type TemplateFigures } from './template-limits';
+import { scanPlaceholders } from './template-placeholders';
+import { TemplateValidationError, type TemplateProblem } from './template-problems';
+import type { TemplateRegistry } from './templates';
+
+/** The outcome of checking a set of template files: the valid templates with their figures, and every problem. */
+export interface TemplateCheck {
+  readonly templates: readonly { readonly template: Template; readonly figures: TemplateFigures }[];
+  readonly problems: readonly TemplateProblem[];
+}
+
+/** Suffix of a template file; the rest of its name is the template id. */
+export const TEMPLATE_FILE_SUFFIX = '.json';
+
+/**
+ * Checks template files as a set: each file's name (the id), JSON and shape; every placeholder
+ * declared in `fields` and every declared field used; no tag but `{{field}}`; and the channel limits
+ * on the worst case the declarations allow (SMS parts, subject length, push payload size).
+ * Every problem of every file is collected; none stops the check of the others.
+ */
+export function checkTemplateFiles(files: readonly TemplateFile[]): TemplateCheck {
+  const templates: { template: Template; figures: TemplateFigures }[] = [];
+  const problems: TemplateProblem[] = [];
+  if (files.length === 0) problems.push({ file: '(none)', path: '', message: `no template files (*${TEMPLATE_FILE_SUFFIX}) were given` });
+  for (const file of files) {
+    const found = checkTemplateFile(file);
+    problems.push(...found.problems.map((p) => ({ file: file.name, ...p })));
+    if (found.valid) templates.push(found.valid);
+  }
+  return { templates, problems };
+}
+
+/**
+ * The registry of valid templates, for the sender.
+ * @throws TemplateValidationError listing every problem when any file is invalid.
+ */
+export function buildTemplateRegistry(files: readonly TemplateFile[]): TemplateRegistry {
+  const { templates, problems } = checkTemplateFiles(files);
+  if (problems.length > 0) throw new TemplateValidationError(problems);
+  return new Map(templates.map(({ template }) => [template.id, template]));
+}
+
+type Found = {
+  readonly valid?: { readonly template: Template; readonly figures: TemplateFigures };
+  readonly problems: readonly { path: string; message: string }[];
+};
+
+function checkTemplateFile(file: TemplateFile): Found {
+  if (!file.name.endsWith(TEMPLATE_FILE_SUFFIX)) return { problems: [{ path: '', message: `a template file name ends in ${TEMPLATE_FILE_SUFFIX}` }] };
+  const id = file.name.slice(0, -TEMPLATE_FILE_SUFFIX.length);
+  if (!TEMPLATE_ID.test(id)) {
+    return { problems: [{ path: '', message: `"${id}" is not a template id: letters, digits, '.', '_' and '-', starting with a letter or digit, at most 128` }] };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(file.text);
+  } catch (error) {
+    return { problems: [{ path: '', message: `is not JSON (${(error as Error).message})` }] };
+  }
+  const parsed = TemplateFileSchema.safeParse(json);
+  if (!parsed.success) return { problems: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
+  const template: Template = { id, ...parsed.data };
+
+  const problems: { path: string; message: string }[] = [];
+  const used = new Set<string>();
+  let everyTextRead = true;
+  for (const channel of CHANNELS) {
+    const variant = template[channel] as Readonly<Record<string, unknown>> | undefined;
+    if (!variant) continue;
+    for (const part of VARIANT_PARTS[channel]) {
+      const text = variant[part];
+      if (typeof text !== 'string') continue;
+      const path = `${channel}.${part}`;
+      const scan = scanPlaceholders(text);
+      if (!scan.ok) {
+        problems.push(...scan.problems.map((message) => ({ path, message })));
+        everyTextRead = false;
+        continue;
+      }
+      for (const field of scan.fields) {
+        used.add(field);
+        if (!Object.hasOwn(template.fields, field)) problems.push({ path, message: `uses {{${field}}}, which is not declared in fields` });
+      }
+    }
+  }
+  // A text that could not be read may use any field: only then is an unused declaration news.
+  for (const field of everyTextRead ? Object.keys(template.fields) : []) {
+    if (!used.has(field)) problems.push({ path: `fields.${field}`, message: 'is declared but no variant uses it' });
+  }
+  if (problems.length > 0) return { problems };
+  const figures = templateFigures(template);
+  const limits = limitProblems(figures);
+  return limits.length > 0 ? { problems: limits } : { valid: { template, figures }, problems: [] };
+}

@@ -1,0 +1,61 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Stack } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TEMPLATES_DIR } from '../../functions/adapters/template-directory';
+import { notifierPropsFromContext } from '../../lib/context-config';
+import { DEFAULT_ENTRIES } from '../../lib/notifier-function';
+import { NotifierStack } from '../../lib/notifier-stack';
+import { BASE_PROPS, errorOf, logicalId, newApp } from './helpers';
+
+/** A copy of the shipped templates folder, plus `extra` files (name -> content). */
+function templatesWith(extra: Record<string, unknown>): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'notifier-cdk-templates-')), 'templates');
+  cpSync(DEFAULT_TEMPLATES_DIR, dir, { recursive: true });
+  for (const [name, content] of Object.entries(extra)) writeFileSync(join(dir, name), JSON.stringify(content, null, 2));
+  return dir;
+}
+
+const PARCEL_DELAYED = {
+  fields: { orderId: { maxLength: 32 } },
+  email: { subject: 'Order {{orderId}} is delayed', text: 'Sorry: order {{orderId}} will arrive a day late.' },
+};
+
+describe('templates at synth', () => {
+  it('fails if a template is invalid, listing every problem of every file', () => {
+    const dir = templatesWith({
+      'too-long.json': { fields: { v: { maxLength: 200 } }, sms: { text: '{{v}}', maxSegments: 1 } },
+      'raw.json': { fields: { v: { maxLength: 5 } }, email: { subject: 'S', text: 'T {{v}}', html: '<p>{{{v}}}</p>' } },
+    });
+    const message = errorOf({ templatesDir: dir });
+    expect(message).toContain(`IdempotentNotifier: the templates in ${dir} are invalid:`);
+    expect(message).toContain('  - raw.json email.html: the tag {{{v}}} at character 3 inserts the value unescaped');
+    expect(message).toContain('  - too-long.json sms.text: can take 4 SMS parts (UCS-2) with every field at its maxLength; sms.maxSegments allows 1');
+  });
+
+  it('fails if the templates folder does not exist', () => {
+    expect(errorOf({ templatesDir: '/nonexistent/templates' })).toBe('IdempotentNotifier: templatesDir /nonexistent/templates does not exist');
+  });
+
+  it('embeds a template added as a file in the sender asset, with no code change', () => {
+    const dir = templatesWith({ 'parcel-delayed.json': PARCEL_DELAYED });
+    const app = newApp({ 'aws:cdk:bundling-stacks': ['**'] });
+    const stack = new NotifierStack(app, 'Test', { notifier: { ...BASE_PROPS, senderEntry: DEFAULT_ENTRIES.sender, templatesDir: dir } });
+    const assembly = app.synth();
+    const resources = assembly.getStackByName(stack.stackName).template.Resources as Record<string, { Properties: { Code: { S3Key: string } } }>;
+    const hash = resources[logicalId(stack.notifier.senderFunction)]?.Properties.Code.S3Key.replace(/\.zip$/, '');
+    const bundle = readFileSync(join(assembly.directory, `asset.${hash}`, 'index.mjs'), 'utf8');
+    // The file is in the bundle the sender validates at cold start (esbuild may re-quote the string).
+    expect(bundle).toContain('parcel-delayed.json');
+    expect(bundle).toContain('Sorry: order {{orderId}} will arrive a day late.');
+  }, 120_000);
+});
+
+describe('templates from context', () => {
+  it('takes the folder from notifier:templatesDir', () => {
+    const dir = templatesWith({});
+    const stack = new Stack(newApp({ 'notifier:templatesDir': dir }), 'FromContext');
+    expect(notifierPropsFromContext(stack).templatesDir).toBe(dir);
+  });
+});

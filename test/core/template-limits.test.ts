@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { pushPayloads, largestPlatformPayloadBytes } from '../../functions/core/push-payload';
+import { checkTemplateFiles } from '../../functions/core/template-registry';
+
+const problemsOf = (content: unknown) => checkTemplateFiles([{ name: 't.json', text: JSON.stringify(content) }]).problems;
+const figuresOf = (content: unknown) => checkTemplateFiles([{ name: 't.json', text: JSON.stringify(content) }]).templates[0]?.figures;
+
+/** An SMS template that is nothing but one field of `maxLength`. */
+const smsOf = (maxLength: number, charset: 'gsm7' | 'unicode', maxSegments: number) => ({
+  fields: { v: { maxLength, charset } },
+  sms: { text: '{{v}}', maxSegments },
+});
+
+describe('SMS: parts counted on the worst case the declarations allow', () => {
+  it('a unicode field is counted as UCS-2: 70 units are one part, 71 are two', () => {
+    expect(figuresOf(smsOf(70, 'unicode', 1))?.sms).toEqual({ encoding: 'UCS-2', segments: 1, maxSegments: 1 });
+    expect(problemsOf(smsOf(71, 'unicode', 1))).toEqual([
+      { file: 't.json', path: 'sms.text', message: 'can take 2 SMS parts (UCS-2) with every field at its maxLength; sms.maxSegments allows 1' },
+    ]);
+  });
+
+  it('a gsm7 field is counted with extension characters, two septets each: 80 fit in one part, 81 do not', () => {
+    expect(figuresOf(smsOf(80, 'gsm7', 1))?.sms).toEqual({ encoding: 'GSM-7', segments: 1, maxSegments: 1 });
+    expect(figuresOf(smsOf(81, 'gsm7', 2))?.sms).toEqual({ encoding: 'GSM-7', segments: 2, maxSegments: 2 });
+  });
+
+  it('surrogate pairs are tried too: a pair is never split, so 134 units can need three parts where 134 single units need two', () => {
+    expect(figuresOf(smsOf(134, 'unicode', 3))?.sms).toEqual({ encoding: 'UCS-2', segments: 3, maxSegments: 3 });
+  });
+
+  it('tries surrogate pairs in both alignments: after one static unit, a pair-first fill fits where a shifted one does not', () => {
+    expect(figuresOf({ fields: { v: { maxLength: 132 } }, sms: { text: 'x{{v}}', maxSegments: 2 } })?.sms).toEqual({
+      encoding: 'UCS-2',
+      segments: 2,
+      maxSegments: 2,
+    });
+    expect(problemsOf({ fields: { v: { maxLength: 133 } }, sms: { text: 'x{{v}}', maxSegments: 2 } })[0]?.message).toBe(
+      'can take 3 SMS parts (UCS-2) with every field at its maxLength; sms.maxSegments allows 2',
+    );
+  });
+
+  it('counts the static text with the fields, and a non-GSM character in it makes the whole text UCS-2', () => {
+    // 'Hi ' and 75 extension characters fill a 153-septet part exactly; 76 more need two parts.
+    const template = (maxLength: number, text: string, maxSegments: number) => ({
+      fields: { v: { maxLength, charset: 'gsm7' } },
+      sms: { text, maxSegments },
+    });
+    expect(figuresOf(template(151, 'Hi {{v}}', 2))?.sms).toEqual({ encoding: 'GSM-7', segments: 2, maxSegments: 2 });
+    expect(problemsOf(template(152, 'Hi {{v}}', 2))[0]?.message).toBe(
+      'can take 3 SMS parts (GSM-7) with every field at its maxLength; sms.maxSegments allows 2',
+    );
+    // In UCS-2 every character is one unit, extension characters included: 5 + 65 = 70 fit in one part.
+    expect(figuresOf(template(65, 'Hi ✓ {{v}}', 1))?.sms).toEqual({ encoding: 'UCS-2', segments: 1, maxSegments: 1 });
+    expect(problemsOf(template(66, 'Hi ✓ {{v}}', 1))[0]?.message).toBe(
+      'can take 2 SMS parts (UCS-2) with every field at its maxLength; sms.maxSegments allows 1',
+    );
+  });
+
+  it('allows three parts unless the template says otherwise', () => {
+    // Three UCS-2 parts hold 201 single units but only 99 surrogate pairs (66 units a part).
+    expect(figuresOf({ fields: { v: { maxLength: 199 } }, sms: { text: '{{v}}' } })?.sms).toEqual({ encoding: 'UCS-2', segments: 3, maxSegments: 3 });
+    expect(problemsOf({ fields: { v: { maxLength: 200 } }, sms: { text: '{{v}}' } })[0]?.message).toBe(
+      'can take 4 SMS parts (UCS-2) with every field at its maxLength; sms.maxSegments allows 3',
+    );
+  });
+});
+
+describe('e-mail subject: at most 150 characters with every field at its maxLength', () => {
+  it('counts the static text and the fields', () => {
+    const subject = (maxLength: number) => ({ fields: { v: { maxLength } }, email: { subject: 'Hi {{v}}', text: 'T' } });
+    expect(figuresOf(subject(147))?.email).toEqual({ subjectChars: 150 });
+    expect(problemsOf(subject(148))).toEqual([
+      { file: 't.json', path: 'email.subject', message: 'can be 151 characters with every field at its maxLength; the limit is 150' },
+    ]);
+  });
+
+  it('does not count the body', () => {
+    expect(problemsOf({ fields: { v: { maxLength: 4096 } }, email: { subject: 'S', text: '{{v}}', html: '<p>{{v}}</p>' } })).toEqual([]);
+  });
+});
+
+describe('push: the largest platform payload, every character of a unicode field JSON-escaped to 6 bytes', () => {
+  const key = 'f'.repeat(64);
+  const push = (maxLength: number, charset: 'gsm7' | 'unicode' = 'unicode') => ({ fields: { v: { maxLength, charset } }, push: { title: 'T', body: '{{v}}' } });
+
+  it('measures exactly the payload the SNS provider sends', () => {
+    // The FCM payload is the larger: 133 bytes of JSON and key around the body.
+    expect(largestPlatformPayloadBytes(pushPayloads('T', '\u0001'.repeat(100), key))).toBe(133 + 600);
+    expect(figuresOf(push(100))?.push).toEqual({ payloadBytes: 133 + 600 });
+    expect(figuresOf(push(100, 'gsm7'))?.push).toEqual({ payloadBytes: 133 + 300 });
+  });
+
+  it('fails over 4096 bytes', () => {
+    expect(figuresOf(push(660))?.push).toEqual({ payloadBytes: 4093 });
+    expect(problemsOf(push(661))).toEqual([
+      { file: 't.json', path: 'push', message: 'the platform payload can be 4099 bytes with every field at its maxLength; APNs and FCM take at most 4096' },
+    ]);
+  });
+});

@@ -1,0 +1,55 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ENTRIES, NOTIFIER_BUNDLING } from '../../lib/notifier-function';
+import { SHIPPED_TEMPLATES_IDENTIFIER } from '../../functions/sender/shipped-templates';
+
+const require = createRequire(import.meta.url);
+const NODE22 = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
+const dir = mkdtempSync(join(tmpdir(), 'notifier-cold-start-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * The sender bundled as synth bundles it, but with an embedded template synth would have refused
+ * (as a bundle built by other means could carry): its cold start must fail before anything else.
+ */
+describe('the bundled sender with an invalid embedded template', () => {
+  it('fails its cold start with a TemplateValidationError listing every problem', async () => {
+    const files = [
+      { name: 'ok.json', text: JSON.stringify({ fields: { a: { maxLength: 5 } }, sms: { text: 'A {{a}}' } }) },
+      { name: 'raw.json', text: JSON.stringify({ fields: { a: { maxLength: 5 } }, email: { subject: 'S', text: 'T {{a}}', html: '{{{a}}}' } }) },
+      { name: 'undeclared.json', text: JSON.stringify({ fields: {}, push: { title: 'T', body: '{{b}}' } }) },
+    ];
+    const inject = join(dir, 'templates.mjs');
+    writeFileSync(inject, `export const ${SHIPPED_TEMPLATES_IDENTIFIER} = ${JSON.stringify(files)};\n`);
+    const outfile = join(dir, 'index.mjs');
+    await build({
+      entryPoints: [DEFAULT_ENTRIES.sender],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: NOTIFIER_BUNDLING.target,
+      mainFields: [...NOTIFIER_BUNDLING.mainFields],
+      banner: { js: NOTIFIER_BUNDLING.banner },
+      inject: [inject],
+      outfile,
+      logLevel: 'silent',
+    });
+    // Loaded by Node 22 as Lambda loads it, with no environment at all: the templates are checked before the configuration.
+    const script = `import(${JSON.stringify(pathToFileURL(outfile).href)}).then(() => console.log('{}'), (e) => console.log(JSON.stringify({ name: e.name, message: e.message })))`;
+    const { stdout } = await promisify(execFile)(NODE22, ['--input-type=module', '-e', script], { env: {}, cwd: dir });
+    const error = JSON.parse(stdout) as { name?: string; message?: string };
+    expect(error.name).toBe('TemplateValidationError');
+    expect(error.message).toBe(
+      '2 template problems: raw.json email.html: the tag {{{a}}} at character 0 inserts the value unescaped ' +
+        '({{{x}}} or {{&x}}); use {{x}}: HTML variants escape it, text variants never do; ' +
+        'undeclared.json push.body: uses {{b}}, which is not declared in fields',
+    );
+  }, 60_000);
+});

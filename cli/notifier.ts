@@ -7,6 +7,7 @@ type CommandModule = { run(argv: string[]): Promise<number> };
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
   ledger: { summary: 'show a message by key, or every message of an event (support look-up)', load: () => import('./ledger-command') },
   simulate: { summary: 'chaos-test the real sender locally (dynalite, injected faults) and report per class', load: () => import('./simulate-command') },
+  templates: { summary: 'check the template files, or preview one rendered with your data', load: () => import('./templates-command') },
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,177 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { DEFAULT_TEMPLATES_DIR, readTemplateFiles } from '../functions/adapters/template-directory';
+import { CHANNELS, KEY_LENGTH, type Channel } from '../functions/core/idempotency-key';
+import { largestPlatformPayloadBytes, PUSH_PAYLOAD_MAX_BYTES, pushPayloads } from '../functions/core/push-payload';
+import { smsSize } from '../functions/core/sms-segments';
+import { EMAIL_SUBJECT_MAX_CHARS, type TemplateFigures } from '../functions/core/template-limits';
+import { formatTemplateProblem } from '../functions/core/template-problems';
+import * as z from '../functions/core/schema';
+import { checkTemplateFiles } from '../functions/core/template-registry';
+import { renderTemplate, type RenderedContent, type TemplateValue } from '../functions/core/templates';
+import { textTable } from '../local/text-table';
+
+/** Where the command writes; injectable for tests. */
+export interface TemplatesCommandIo {
+  /** @default process.stdout */
+  readonly out?: (text: string) => void;
+  /** @default process.stderr */
+  readonly err?: (text: string) => void;
+}
+
+export const TEMPLATES_USAGE = `usage: notifier templates check [--dir DIR]
+       notifier templates render <templateId> --data FILE [--channel email|sms|push] [--dir DIR]
+
+  check             validate every template file as synth and the sender's cold start do, and show
+                    each one's worst case (every field at its maxLength) against the channel limits
+  render <id>       preview a template with the data in FILE (a JSON object of fields, or an event
+                    whose "data" it takes); every variant, or only --channel's
+
+options:
+  --dir DIR         the templates folder (default: templates/ of this package)
+  --data FILE       the data to render with
+  --channel NAME    email, sms or push
+  -h, --help        this text
+
+Exit codes: 0 valid / rendered, 1 invalid templates or a render failure, 2 usage error.
+`;
+
+const DataSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+
+class UsageError extends Error {}
+
+/** `npx notifier templates check | render`. */
+export async function run(argv: string[], io: TemplatesCommandIo = {}): Promise<number> {
+  const out = io.out ?? ((text: string) => void process.stdout.write(text));
+  const err = io.err ?? ((text: string) => void process.stderr.write(text));
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        dir: { type: 'string' },
+        data: { type: 'string' },
+        channel: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    const [action, templateId, ...extra] = positionals;
+    if (values.help) {
+      out(TEMPLATES_USAGE);
+      return 0;
+    }
+    const dir = values.dir ?? DEFAULT_TEMPLATES_DIR;
+    if (action === 'check' && !templateId) return check(dir, out, err);
+    if (action === 'render' && templateId && extra.length === 0) {
+      if (!values.data) throw new UsageError('render needs --data FILE');
+      const channel = values.channel;
+      if (channel !== undefined && !CHANNELS.includes(channel as Channel)) throw new UsageError(`--channel must be one of ${CHANNELS.join(', ')}`);
+      return render(dir, templateId, values.data, channel as Channel | undefined, out, err);
+    }
+    throw new UsageError(action ? `unexpected arguments: ${positionals.join(' ')}` : 'which action: check or render?');
+  } catch (error) {
+    if (!(error instanceof UsageError) && !(error instanceof TypeError && 'code' in error)) throw error;
+    err(`${error.message}\n\n${TEMPLATES_USAGE}`);
+    return 2;
+  }
+}
+
+function loadChecked(dir: string, err: (text: string) => void) {
+  if (!existsSync(dir)) {
+    err(`no templates folder ${dir}\n`);
+    return undefined;
+  }
+  const result = checkTemplateFiles(readTemplateFiles(dir));
+  if (result.problems.length === 0) return result;
+  err(`${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${dir}:\n`);
+  for (const problem of result.problems) err(`  - ${formatTemplateProblem(problem)}\n`);
+  return undefined;
+}
+
+function check(dir: string, out: (text: string) => void, err: (text: string) => void): number {
+  const result = loadChecked(dir, err);
+  if (!result) return 1;
+  const rows = result.templates.map(({ template, figures }) => [
+    template.id,
+    CHANNELS.filter((c) => template[c]).join(', '),
+    ...figureCells(figures),
+  ]);
+  out(`${result.templates.length} valid template${result.templates.length === 1 ? '' : 's'} in ${dir}\n`);
+  out('worst case, with every field at its declared maxLength:\n\n');
+  out(`${textTable(['template', 'channels', 'sms parts', 'subject chars', 'push bytes'], rows)}\n`);
+  return 0;
+}
+
+function figureCells(figures: TemplateFigures): string[] {
+  return [
+    figures.sms ? `${figures.sms.segments}/${figures.sms.maxSegments} ${figures.sms.encoding}` : '-',
+    figures.email ? `${figures.email.subjectChars}/${EMAIL_SUBJECT_MAX_CHARS}` : '-',
+    figures.push ? `${figures.push.payloadBytes}/${PUSH_PAYLOAD_MAX_BYTES}` : '-',
+  ];
+}
+
+function render(
+  dir: string,
+  templateId: string,
+  dataFile: string,
+  only: Channel | undefined,
+  out: (text: string) => void,
+  err: (text: string) => void,
+): number {
+  const data = readData(dataFile);
+  const result = loadChecked(dir, err);
+  if (!result) return 1;
+  const found = result.templates.find(({ template }) => template.id === templateId);
+  if (!found) {
+    err(`no template "${templateId}" in ${dir} (there are: ${result.templates.map(({ template }) => template.id).join(', ')})\n`);
+    return 1;
+  }
+  const channels = only ? [only] : CHANNELS.filter((c) => found.template[c]);
+  const registry = new Map([[templateId, found.template]]);
+  let failed = false;
+  for (const channel of channels) {
+    const rendered = renderTemplate(registry, templateId, channel, data);
+    if (!rendered.ok) {
+      err(`${channel}: ${rendered.reason}\n`);
+      failed = true;
+      continue;
+    }
+    out(`${describeContent(rendered.content)}\n`);
+  }
+  return failed ? 1 : 0;
+}
+
+function readData(file: string): Record<string, TemplateValue> {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--data ${file}: ${(error as Error).message}`);
+  }
+  // An event file works too: its `data` is what the sender renders with.
+  const candidate = typeof json === 'object' && json !== null && 'templateId' in json && 'data' in json ? json.data : json;
+  const parsed = DataSchema.safeParse(candidate);
+  if (!parsed.success) throw new UsageError(`--data ${file}: a JSON object of strings, numbers, booleans or nulls is needed`);
+  return parsed.data;
+}
+
+function describeContent(content: RenderedContent): string {
+  switch (content.channel) {
+    case 'email':
+      return [
+        `== email (subject ${content.subject.length}/${EMAIL_SUBJECT_MAX_CHARS} characters)`,
+        `subject: ${content.subject}`,
+        '-- text',
+        content.text,
+        ...(content.html !== undefined ? ['-- html', content.html] : []),
+      ].join('\n');
+    case 'sms': {
+      const size = smsSize(content.text);
+      return [`== sms (${size.segments} part${size.segments === 1 ? '' : 's'}, ${size.encoding})`, content.text].join('\n');
+    }
+    case 'push': {
+      const bytes = largestPlatformPayloadBytes(pushPayloads(content.title, content.text, 'f'.repeat(KEY_LENGTH)));
+      return [`== push (platform payload ${bytes}/${PUSH_PAYLOAD_MAX_BYTES} bytes)`, `title: ${content.title}`, `body: ${content.text}`].join('\n');
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../cli/templates-command';
+
+/** Runs the command with captured output. */
+async function templates(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await run(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  return { code, out, err };
+}
+
+function tempDir(files: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'notifier-cli-templates-'));
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
+  return dir;
+}
+
+const dataFile = (data: unknown) => join(tempDir({ 'data.json': data }), 'data.json');
+
+describe('notifier templates check', () => {
+  it('lists every valid template with its worst case against each channel limit', async () => {
+    const { code, out } = await templates('check');
+    expect(code).toBe(0);
+    const lines = out.split('\n');
+    expect(lines[0]).toMatch(/^4 valid templates in .*templates\/?$/);
+    expect(lines.slice(3, 9)).toEqual([
+      'template               channels  sms parts  subject chars  push bytes',
+      '-------------  ----------------  ---------  -------------  ----------',
+      'login-code           email, sms  1/1 GSM-7         17/150           -',
+      'order-shipped  email, sms, push  3/3 UCS-2         55/150    358/4096',
+      'order-sold          email, push          -         78/150    736/4096',
+      'weekly-offers       email, push          -        131/150    862/4096',
+    ]);
+  });
+
+  it('exits 1 listing every problem of every file', async () => {
+    const dir = tempDir({
+      'a.json': { fields: {}, sms: { text: '{{x}}' } },
+      'b.json': { fields: { v: { maxLength: 200 } }, email: { subject: '{{v}}', text: 'T' } },
+    });
+    const { code, out, err } = await templates('check', '--dir', dir);
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(err).toBe(
+      `2 problems in ${dir}:\n` +
+        '  - a.json sms.text: uses {{x}}, which is not declared in fields\n' +
+        '  - b.json email.subject: can be 200 characters with every field at its maxLength; the limit is 150\n',
+    );
+  });
+
+  it('runs through the notifier bin', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['cli/notifier.mjs', 'templates', 'check'], { timeout: 30_000 });
+    expect(stdout).toMatch(/^4 valid templates in /);
+  }, 30_000);
+});
+
+describe('notifier templates render', () => {
+  it('previews every variant of a template with the data file', async () => {
+    const { code, out, err } = await templates('render', 'order-shipped', '--data', dataFile({ orderId: '1001', carrier: 'DHL', trackingNumber: 'JD0142' }));
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toBe(
+      [
+        '== email (subject 27/150 characters)',
+        'subject: Your order 1001 has shipped',
+        '-- text',
+        'Good news: order 1001 is on its way with DHL. Track it with JD0142.',
+        '== sms (1 part, GSM-7)',
+        'Order 1001 shipped with DHL, tracking JD0142.',
+        '== push (platform payload 170/4096 bytes)',
+        'title: Order shipped',
+        'body: Order 1001 is on its way.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('previews one channel, and takes an event file for its data', async () => {
+    const event = { templateId: 'login-code', data: { code: '482913', expiresInMinutes: 10 }, recipients: [] };
+    const { code, out } = await templates('render', 'login-code', '--data', dataFile(event), '--channel', 'sms');
+    expect(code).toBe(0);
+    expect(out).toBe('== sms (1 part, GSM-7)\nYour sign-in code is 482913. It expires in 10 minutes.\n');
+  });
+
+  it('shows the HTML part escaped, as it will be sent', async () => {
+    const dir = tempDir({ 'hello.json': { fields: { name: { maxLength: 40 } }, email: { subject: 'Hi {{name}}', text: 'Hi {{name}}', html: '<p>Hi {{name}}</p>' } } });
+    const { code, out } = await templates('render', 'hello', '--dir', dir, '--data', dataFile({ name: '<b>Ann</b>' }));
+    expect(code).toBe(0);
+    expect(out).toContain('-- text\nHi <b>Ann</b>\n-- html\n<p>Hi &lt;b&gt;Ann&lt;&#x2F;b&gt;</p>\n');
+  });
+
+  it('exits 1 with the reason the sender would record when the data does not fit', async () => {
+    const { code, out, err } = await templates('render', 'login-code', '--data', dataFile({ code: '1' }), '--channel', 'sms');
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(err).toBe('sms: MissingTemplateField: template "login-code" needs expiresInMinutes\n');
+  });
+
+  it('exits 1 on an unknown template, naming the known ones', async () => {
+    const { code, err } = await templates('render', 'nope', '--data', dataFile({}));
+    expect(code).toBe(1);
+    expect(err).toMatch(/^no template "nope" in .* \(there are: login-code, order-shipped, order-sold, weekly-offers\)\n$/);
+  });
+
+  it.each([
+    [['render', 'login-code'], 'render needs --data FILE'],
+    [['render', 'login-code', '--data', 'x.json', '--channel', 'fax'], '--channel must be one of email, sms, push'],
+    [[], 'which action: check or render?'],
+    [['check', 'extra'], 'unexpected arguments: check extra'],
+    [['check', '--bogus'], "Unknown option '--bogus'"],
+  ])('exits 2 on a usage error: %j', async (argv, message) => {
+    const { code, err } = await templates(...argv);
+    expect(code).toBe(2);
+    expect(err).toContain(message);
+    expect(err).toContain('usage: notifier templates check');
+  });
+});

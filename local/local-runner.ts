@@ -32,6 +32,8 @@ export interface LocalRunOptions {
   readonly concurrency?: number;
   /** Records per invocation. @default 10 */
   readonly batchSize?: number;
+  /** Folder of template files the sender renders (validated as at a cold start). @default the repository's templates/ */
+  readonly templatesDir?: string;
   /** Print every structured log line as JSON. @default false (only notable ones, compactly) */
   readonly verbose?: boolean;
   /**
@@ -110,6 +112,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
         metrics,
         log: options.verbose ? jsonLog(err) : compactLog(err),
         wrapProvider: (provider) => new PrintingProvider(provider, out),
+        ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}),
       },
       VISIBILITY_TIMEOUT_SECONDS * 1000,
     );

@@ -6,15 +6,17 @@
  *   npm start -- my-events.jsonl               # any JSON-lines file
  *   cat events.jsonl | npm start -- -          # stdin
  *   npm start -- --data .local-data/ledger     # keep the ledger between runs
+ *   npm start -- --templates my-templates/     # render with another templates folder
  */
 import { parseArgs } from 'node:util';
 import { readInputLines, rebaseTimestamps } from './input-lines';
 import { formatLocalSummary, runLocal } from './local-runner';
 
-const USAGE = `usage: npm start -- [file | -] [--data DIR] [--rate N] [--concurrency N] [--keep-timestamps] [--[no-]keep-open] [--verbose]
+const USAGE = `usage: npm start -- [file | -] [--data DIR] [--templates DIR] [--rate N] [--concurrency N] [--keep-timestamps] [--[no-]keep-open] [--verbose]
 
   file | -           JSON-lines events (default examples/order-events.jsonl; - reads stdin)
   --data DIR         persist the ledger in DIR (LevelDB); default in memory
+  --templates DIR    template files to render (default templates/; checked as at a cold start)
   --rate N           events sent to the local queue per second (default 20)
   --concurrency N    the event source's maximum concurrent invocations (default 4)
   --keep-timestamps  do not shift occurredAt so that the newest event is now
@@ -29,6 +31,7 @@ const { values, positionals } = parseArgs({
   allowNegative: true,
   options: {
     data: { type: 'string' },
+    templates: { type: 'string' },
     rate: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '4' },
     'keep-timestamps': { type: 'boolean', default: false },
@@ -51,6 +54,7 @@ await runLocal({
   concurrency: Number(values.concurrency),
   verbose: values.verbose,
   ...(values.data ? { dataDir: values.data } : {}),
+  ...(values.templates ? { templatesDir: values.templates } : {}),
   onStarted: (aws) => {
     mailboxUrl = aws.ses.mailboxUrl;
   },

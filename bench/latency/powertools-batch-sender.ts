@@ -1,4 +1,3 @@
-import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
@@ -14,7 +13,7 @@ import { planMessages, type MessagePlan } from '../../functions/sender/message-p
 import { bindToEnvironment, type ExecutionEnvironment } from '../../local/execution-environment';
 import { FaultInjectingProvider } from '../../local/fault-injecting-provider';
 import { dimensionsOf } from '../../local/senders/baseline-handler';
-import { POWERTOOLS_KEY_PATH } from '../../local/senders/powertools-sender';
+import { createPowertoolsTable, POWERTOOLS_KEY_PATH } from '../../local/senders/powertools-sender';
 import type { SenderPorts, SenderUnderTest } from '../../local/senders/sender-under-test';
 
 /** What the idempotent function stores as its result. */
@@ -38,16 +37,7 @@ export function powertoolsBatchSender(ports: SenderPorts, tableName = `powertool
   return {
     name: 'powertools',
     description: '@aws-lambda-powertools/batch BatchProcessor + processPartialResponse, makeIdempotent per message on DynamoDBPersistenceLayer',
-    async setup() {
-      await ports.adminClient.send(
-        new CreateTableCommand({
-          TableName: tableName,
-          BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
-          KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-        }),
-      );
-    },
+    setup: () => createPowertoolsTable(ports.adminClient, tableName),
     createHandler(env: ExecutionEnvironment) {
       // Module scope in a deployed function: one of each per execution environment.
       const processor = new BatchProcessor(EventType.SQS);

@@ -1,4 +1,4 @@
-import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { idempotencyKey, type MessageIdentity } from '../../functions/core/idempotency-key';
@@ -64,20 +64,23 @@ function withFaults(store: Persistence, plan: FaultPlan, env: ExecutionEnvironme
  * DynamoDB persistence layer on its own table, keyed on the same four fields. A non-`sent`,
  * non-`permanent` outcome throws, so Powertools deletes the record and a redelivery sends again.
  */
+/** The table Powertools' DynamoDBPersistenceLayer expects: on-demand, keyed by `id`. */
+export async function createPowertoolsTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+    }),
+  );
+}
+
 export function powertoolsSender(ports: SenderPorts, tableName = `powertools-${ports.runId}`): SenderUnderTest {
   return {
     name: 'powertools',
     description: '@aws-lambda-powertools/idempotency makeIdempotent + DynamoDBPersistenceLayer around the provider call',
-    async setup() {
-      await ports.adminClient.send(
-        new CreateTableCommand({
-          TableName: tableName,
-          BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
-          KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-        }),
-      );
-    },
+    setup: () => createPowertoolsTable(ports.adminClient, tableName),
     createHandler(env) {
       const persistence = bindToEnvironment(
         withFaults(new DynamoDBPersistenceLayer({ tableName, awsSdkV3Client: ports.client }), ports.plan, env),

@@ -34,3 +34,112 @@ describe('provider outcome classification (pure)', () => {
     );
   });
 });
+
+/** Rules that name nothing: whatever is classified below is classified by the rules every AWS API shares. */
+const NO_RULES = { permanent: new Set<string>(), throttling: new Set<string>(), configuration: new Set<string>() };
+
+describe('errors every AWS API may answer with, whatever the provider rules list', () => {
+  it.each(['Throttling', 'ThrottlingException', 'RequestThrottled', 'RequestThrottledException', 'RequestLimitExceeded'])(
+    '%s is a throttle: certainly not sent, retried after a backoff',
+    (name) => {
+      expect(classifyProviderError(err(name), NO_RULES)).toMatchObject({ kind: 'transient', cause: 'throttled' });
+    },
+  );
+
+  it.each([
+    'AccessDenied',
+    'AccessDeniedException',
+    'UnrecognizedClientException',
+    'InvalidClientTokenId',
+    'SignatureDoesNotMatch',
+    'IncompleteSignature',
+    'MissingAuthenticationToken',
+    'ExpiredToken',
+    'ExpiredTokenException',
+    'OptInRequired',
+  ])('%s is a configuration fault: nothing sent, an operator must act', (name) => {
+    expect(classifyProviderError(err(name, { $metadata: { httpStatusCode: 403 } }), NO_RULES)).toMatchObject({
+      kind: 'transient',
+      cause: 'configuration',
+    });
+  });
+
+  it.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH'])(
+    'network code %s (no connection was made) is unavailable: nothing sent, and the reason starts with the code',
+    (code) => {
+      expect(classifyProviderError(err('Error', { code }), NO_RULES)).toEqual({
+        kind: 'transient',
+        cause: 'unavailable',
+        reason: `${code}: Error: Error happened`,
+      });
+    },
+  );
+});
+
+describe('the reason a classification stores', () => {
+  it.each([
+    ['a string', 'weird', 'UnknownError: weird'],
+    ['null', null, 'UnknownError: null'],
+    ['undefined', undefined, 'UnknownError: undefined'],
+    ['a number', 42, 'UnknownError: 42'],
+  ] as const)('a thrown value that is not an object (%s) is ambiguous, named UnknownError', (_what, thrown, reason) => {
+    expect(classifyProviderError(thrown, NO_RULES)).toEqual({ kind: 'ambiguous', reason });
+  });
+
+  it('an abort at the send timeout says SendTimeout before the error', () => {
+    expect(classifyProviderError(err('AbortError', { message: 'The operation was aborted' }), NO_RULES)).toEqual({
+      kind: 'ambiguous',
+      reason: 'SendTimeout: AbortError: The operation was aborted',
+    });
+  });
+
+  it('a connect timeout says ConnectTimeout before the error', () => {
+    const message = 'socket did not establish a connection with the server within 3000 ms';
+    expect(classifyProviderError(err('TimeoutError', { message }), NO_RULES)).toEqual({
+      kind: 'transient',
+      cause: 'unavailable',
+      reason: `ConnectTimeout: TimeoutError: ${message}`,
+    });
+  });
+
+  it('is cut at 500 characters (a provider message can be long)', () => {
+    const outcome = classifyProviderError(err('InternalFailure', { message: 'x'.repeat(2_000) }), NO_RULES);
+    expect(outcome).toEqual({ kind: 'ambiguous', reason: `InternalFailure: ${'x'.repeat(2_000)}`.slice(0, 500) });
+  });
+});
+
+describe('an undocumented error by HTTP status', () => {
+  it.each([
+    [301, 'ambiguous'],
+    [399, 'ambiguous'],
+    [400, 'transient'],
+    [404, 'transient'],
+    [499, 'transient'],
+    [500, 'ambiguous'],
+    [503, 'ambiguous'],
+  ] as const)('status %i -> %s (only a 4xx says the request was refused)', (httpStatusCode, kind) => {
+    expect(classifyProviderError(err('SomethingNew', { $metadata: { httpStatusCode } }), NO_RULES).kind).toBe(kind);
+  });
+
+  it('an undocumented 4xx is counted as unrecognised, never FAILED', () => {
+    expect(classifyProviderError(err('SomethingNew', { $metadata: { httpStatusCode: 400 } }), NO_RULES)).toMatchObject({
+      kind: 'transient',
+      cause: 'unrecognised',
+    });
+  });
+});
+
+describe('phone numbers and addresses are redacted from reasons', () => {
+  it.each([
+    ['an E.164 number', 'not valid to publish to: +15550100123', 'not valid to publish to: <number>'],
+    ['a national number without +', 'call 07700900123 now', 'call <number> now'],
+    ['a number written with separators', 'number 555-010-0123 failed', 'number <number> failed'],
+    ['an address in angle brackets', 'rejected <jane@example.com>', 'rejected <<email>>'],
+  ])('%s', (_what, text, redacted) => {
+    expect(redactAddresses(text)).toBe(redacted);
+  });
+
+  it('short digit runs (counts, codes) are kept', () => {
+    expect(redactAddresses('Rate exceeded: 14 per second, code 4291')).toBe('Rate exceeded: 14 per second, code 4291');
+  });
+});

@@ -87,6 +87,8 @@ const rounds: Record<string, SimulationReport[]> = {};
 const runs: Record<string, SimulationReport> = {};
 const probes: Record<string, RequestProbe> = {};
 const costs: Record<string, CostEstimate> = {};
+/** Write units per message of each sender's pooled run, table and index writes as DynamoDB bills them. */
+const writeUnits: Record<string, number> = {};
 let bundles: BundleMeasure[] = [];
 let claimFirstProbe: RequestProbe | undefined;
 try {
@@ -132,9 +134,11 @@ for (const sender of SENDERS) {
   const d = r.dynamo;
   // On DynamoDB the item comes back with the failed condition: the follow-up GetItem disappears.
   const fallbackGets = d.conditionalFailuresWithoutItem / m;
+  // Every write request, failed conditions included, bills its item's units (items here are under 1 KB).
+  const writeUnitsPerMessage = d.writes / m + sender.gsiUnits(r) / m;
+  writeUnits[sender.name] = writeUnitsPerMessage;
   costs[sender.name] = estimateCost({
-    // Every write request, failed conditions included, bills its item's units (items here are under 1 KB).
-    writeUnitsPerMessage: d.writes / m + sender.gsiUnits(r) / m,
+    writeUnitsPerMessage,
     readUnitsPerMessage: d.reads / m - fallbackGets,
     dynamoRequestsPerMessage: d.requests / m - fallbackGets,
     providerCallsPerMessage: r.total.providerCalls / m,
@@ -169,6 +173,12 @@ const floors = [
     met: probe.delivered.capacityUnits + probe.delivered.gsiWriteUnits <= 2,
   },
   {
+    floor: 'DynamoDB write units per message, faulted workload (table + GSI)',
+    required: "<= Powertools'",
+    measured: `${round(writeUnits['this-sender'] ?? 0, 3)} vs ${round(writeUnits.powertools ?? 0, 3)}`,
+    met: (writeUnits['this-sender'] ?? Infinity) <= (writeUnits.powertools ?? 0),
+  },
+  {
     floor: 'requests per suppressed duplicate (server returns the item)',
     required: '<= 1',
     measured: `${probe.suppressed.requestsOnAws} (dynalite, which does not return it: ${probe.suppressed.requestsOnDynalite})`,
@@ -196,6 +206,7 @@ const headline: (string | number)[][] = [
   ['wall time to settle the workload, s (slowest round)', ...cell((r) => round(r.throughput.wallMs / 1000, 1))],
   ['latency p50 / p99 ms, inject to ack (worst round)', ...cell((r) => `${r.latencyMs.p50} / ${r.latencyMs.p99}`)],
   ['DynamoDB requests per message (whole run)', ...cell((r) => r.dynamo.requestsPerMessage)],
+  ['DynamoDB write units per message, table + GSI (whole run)', ...SENDERS.map((sd) => round(writeUnits[sd.name] ?? 0, 3))],
   ['DynamoDB writes per delivered message (probe)', ...cell((_, p) => p.delivered.writes)],
   ['requests per suppressed duplicate, dynalite / AWS', ...cell((_, p) => `${p.suppressed.requestsOnDynalite} / ${p.suppressed.requestsOnAws}`)],
   ['est. USD per million messages (DynamoDB + Lambda)', ...cell((_, __, c) => `${c.totalUsdPerMillion} (${c.dynamoUsdPerMillion} + ${c.lambdaUsdPerMillion})`)],

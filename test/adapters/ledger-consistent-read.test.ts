@@ -1,12 +1,15 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
 import { eventPartOf } from '../../functions/core/idempotency-key';
 
+// Mocks every DynamoDBDocumentClient in this worker: restored after the file, so test files that
+// share the worker (mutation runs use isolate: false) talk to their real dynalite.
 const documents = mockClient(DynamoDBDocumentClient);
 afterEach(() => documents.reset());
+afterAll(() => documents.restore());
 
 // dynalite is a single node and always consistent, so only the request itself can show this.
 describe('ledger reads', () => {

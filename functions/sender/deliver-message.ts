@@ -1,5 +1,4 @@
-import type { Clock } from '../core/clock';
-import type { DeliveryOutcome, DeliveryProviders, TransientCause } from '../core/delivery-provider';
+import type { DeliveryOutcome, TransientCause } from '../core/delivery-provider';
 import { gatherEvidence } from '../core/delivery-evidence';
 import { keyPrefix } from '../core/idempotency-key';
 import {
@@ -9,70 +8,18 @@ import {
   newClaimRow,
   takeoverFields,
   ttlSeconds,
-  type LedgerTiming,
   type Release,
   type TerminalOutcome,
 } from '../core/ledger-decision';
-import type { Claim, LedgerRow, TerminalState } from '../core/ledger-record';
-import type { LogPort } from '../core/log-port';
+import type { Claim, LedgerRow } from '../core/ledger-record';
 import { resolveAmbiguity } from '../core/message-class';
 import { METRIC, type MetricName } from '../core/metric-names';
-import type { MetricsRecorder } from '../core/metrics-recorder';
-import type { SendRateGovernor } from '../core/send-rate-governor';
-import type { SendLedger, UnconfirmedClaim } from '../core/send-ledger';
+import type { UnconfirmedClaim } from '../core/send-ledger';
+import type { DeliveryContext, MessageResult } from './delivery-context';
 import type { MessagePlan } from './message-plan';
+import { persistently } from './persistent-write';
 
-/** The ports and settings one delivery needs. */
-export interface DeliveryContext {
-  readonly ledger: SendLedger;
-  readonly providers: DeliveryProviders;
-  readonly metrics: MetricsRecorder;
-  readonly log: LogPort;
-  readonly clock: Clock;
-  /** A fresh random token per processing attempt; never a transport id. */
-  readonly newOwnerToken: () => string;
-  readonly timing: LedgerTiming;
-  readonly sendTimeoutMs: number;
-  /** Paces provider calls to the account's sending rate. @default no pacing */
-  readonly governor?: SendRateGovernor;
-  /**
-   * The latest moment (epoch ms, real time) a provider call may start and still have its outcome
-   * recorded before the invocation ends; a call that would have to wait longer for its send slot
-   * is deferred instead. @default one send timeout from now
-   */
-  readonly latestSendStartMs?: () => number;
-  /**
-   * Whether claims and takeovers enter the pending index, so the reclaimer finds them if this
-   * attempt dies: needed only when the queue may not deliver the message again
-   * (see stale-claim-discovery.ts). @default true
-   */
-  readonly claimsDiscoverable?: boolean;
-  /**
-   * Read the row (strongly consistent) before claiming. For a redelivered record the row almost
-   * always exists, and a read costs a fifth of the write a failed claim costs. @default false
-   */
-  readonly readBeforeClaim?: boolean;
-}
-
-/** Settled: the message is in a terminal state and its record may be acknowledged. */
-export type MessageResult =
-  | { readonly settled: true; readonly state: TerminalState; readonly via: 'this-attempt' | 'earlier-attempt' }
-  | { readonly settled: false; readonly why: 'transient-failure'; readonly cause: TransientCause }
-  | { readonly settled: false; readonly why: Exclude<UnsettledReason, 'transient-failure'> };
-
-export type UnsettledReason =
-  | 'owned-by-another-worker'
-  | 'transient-failure'
-  /** No send slot within the account's rate before the invocation ends: deferred, not sent. */
-  | 'rate-limited'
-  | 'ambiguous-outcome'
-  | 'waiting-for-evidence'
-  | 'claim-lost'
-  | 'ledger-error'
-  /** Not started: too little of the invocation left to record an outcome. */
-  | 'out-of-time'
-  /** Only from {@link resumeMessage}: the row is past its TTL and counts as absent. */
-  | 'row-expired';
+export type { DeliveryContext, MessageResult, UnsettledReason } from './delivery-context';
 
 /**
  * Claim, send, record: the at-most-once core for one logical message.
@@ -427,23 +374,3 @@ const TRANSIENT_CAUSE_METRIC: Readonly<Record<TransientCause, MetricName | undef
   unavailable: undefined,
   unrecognised: METRIC.ProviderErrorUnrecognised,
 };
-
-/** Rounds of an outcome write, each already retried by the SDK, before the attempt gives up. */
-const OUTCOME_WRITE_ROUNDS = 3;
-
-/**
- * An outcome or release write is what turns a send this attempt knows about into a fact on the row;
- * if it is lost, the next delivery can only see a claim whose owner died, an ambiguity nobody had.
- * Every such write is fenced on our own claim and safe to repeat after its own success, so it is
- * retried in a few more rounds (100 ms, 200 ms apart) before the error is let through.
- */
-async function persistently<T>(write: () => Promise<T>): Promise<T> {
-  for (let round = 1; ; round += 1) {
-    try {
-      return await write();
-    } catch (error) {
-      if (round >= OUTCOME_WRITE_ROUNDS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (round - 1)));
-    }
-  }
-}

@@ -1,0 +1,60 @@
+import type { Clock } from '../core/clock';
+import type { DeliveryProviders, TransientCause } from '../core/delivery-provider';
+import type { LedgerTiming } from '../core/ledger-decision';
+import type { TerminalState } from '../core/ledger-record';
+import type { LogPort } from '../core/log-port';
+import type { MetricsRecorder } from '../core/metrics-recorder';
+import type { SendRateGovernor } from '../core/send-rate-governor';
+import type { SendLedger } from '../core/send-ledger';
+
+/** The ports and settings one delivery needs. */
+export interface DeliveryContext {
+  readonly ledger: SendLedger;
+  readonly providers: DeliveryProviders;
+  readonly metrics: MetricsRecorder;
+  readonly log: LogPort;
+  readonly clock: Clock;
+  /** A fresh random token per processing attempt; never a transport id. */
+  readonly newOwnerToken: () => string;
+  readonly timing: LedgerTiming;
+  readonly sendTimeoutMs: number;
+  /** Paces provider calls to the account's sending rate. @default no pacing */
+  readonly governor?: SendRateGovernor;
+  /**
+   * The latest moment (epoch ms, real time) a provider call may start and still have its outcome
+   * recorded before the invocation ends; a call that would have to wait longer for its send slot
+   * is deferred instead. @default one send timeout from now
+   */
+  readonly latestSendStartMs?: () => number;
+  /**
+   * Whether claims and takeovers enter the pending index, so the reclaimer finds them if this
+   * attempt dies: needed only when the queue may not deliver the message again
+   * (see stale-claim-discovery.ts). @default true
+   */
+  readonly claimsDiscoverable?: boolean;
+  /**
+   * Read the row (strongly consistent) before claiming. For a redelivered record the row almost
+   * always exists, and a read costs a fifth of the write a failed claim costs. @default false
+   */
+  readonly readBeforeClaim?: boolean;
+}
+
+/** Settled: the message is in a terminal state and its record may be acknowledged. */
+export type MessageResult =
+  | { readonly settled: true; readonly state: TerminalState; readonly via: 'this-attempt' | 'earlier-attempt' }
+  | { readonly settled: false; readonly why: 'transient-failure'; readonly cause: TransientCause }
+  | { readonly settled: false; readonly why: Exclude<UnsettledReason, 'transient-failure'> };
+
+export type UnsettledReason =
+  | 'owned-by-another-worker'
+  | 'transient-failure'
+  /** No send slot within the account's rate before the invocation ends: deferred, not sent. */
+  | 'rate-limited'
+  | 'ambiguous-outcome'
+  | 'waiting-for-evidence'
+  | 'claim-lost'
+  | 'ledger-error'
+  /** Not started: too little of the invocation left to record an outcome. */
+  | 'out-of-time'
+  /** Only from {@link resumeMessage}: the row is past its TTL and counts as absent. */
+  | 'row-expired';

@@ -61,3 +61,72 @@ describe('sender configuration, validated at cold start', () => {
     );
   });
 });
+
+describe('sender configuration: values as the functions use them', () => {
+  it('trims text values, and a blank one counts as unset', () => {
+    const config = loadSenderConfig({ ...valid, EMAIL_FROM: '  orders@shop.example  ', SES_CONFIGURATION_SET: '   ' });
+    expect(config.delivery).toEqual({
+      mode: 'aws',
+      emailFrom: 'orders@shop.example',
+      sesConfigurationSet: undefined,
+      smsSenderId: undefined,
+      smsOriginationNumber: undefined,
+    });
+  });
+
+  it('stays in AWS mode when an OUTBOX_FILE is left over', () => {
+    expect(loadSenderConfig({ ...valid, OUTBOX_FILE: '/tmp/outbox.jsonl' }).delivery).toMatchObject({ mode: 'aws' });
+  });
+
+  it('reads the clock skew in seconds (default 300 s) and the retention in days', () => {
+    expect(loadSenderConfig(valid)).toMatchObject({ maxClockSkewMs: 300_000, retentionMs: 30 * 86_400_000 });
+    expect(loadSenderConfig({ ...valid, MAX_CLOCK_SKEW_SECONDS: '0', LEDGER_RETENTION_DAYS: '7' })).toMatchObject({
+      maxClockSkewMs: 0,
+      retentionMs: 7 * 86_400_000,
+    });
+  });
+
+  it('takes a body limit of up to 1 MiB', () => {
+    expect(loadSenderConfig({ ...valid, MAX_BODY_BYTES: String(1024 * 1024) }).maxBodyBytes).toBe(1024 * 1024);
+    expect(() => loadSenderConfig({ ...valid, MAX_BODY_BYTES: String(1024 * 1024 + 1) })).toThrow(/MAX_BODY_BYTES: /);
+  });
+
+  it('paces only the channels given a rate', () => {
+    expect(loadSenderConfig(valid).sendRates).toStrictEqual({});
+    expect(loadSenderConfig({ ...valid, SEND_RATE_SMS_PER_SECOND: '5' }).sendRates).toStrictEqual({ sms: 5 });
+  });
+
+  it('lists every unsafe timing at once', () => {
+    expect(() => loadSenderConfig({ ...valid, CLAIM_TIMEOUT_SECONDS: '30', SEND_TIMEOUT_MS: '30000' })).toThrow(
+      /^Unsafe sender configuration: claim timeout .*; send timeout /,
+    );
+  });
+});
+
+describe('sender configuration: how the queue redelivers', () => {
+  const queue = { QUEUE_MAX_RECEIVE_COUNT: '100', QUEUE_RETENTION_SECONDS: '345600', QUEUE_VISIBILITY_TIMEOUT_SECONDS: '180' };
+
+  it('without the queue settings there is no redelivery policy (every claim enters the pending index)', () => {
+    expect(loadSenderConfig(valid).redelivery).toBeUndefined();
+  });
+
+  it('with all three, the policy in milliseconds; the longest gap is the visibility timeout or the backoff cap, whichever is longer', () => {
+    expect(loadSenderConfig({ ...valid, ...queue }).redelivery).toEqual({
+      maxReceiveCount: 100,
+      retentionMs: 345_600_000,
+      longestRedeliveryGapMs: 2_400_000, // the default backoff cap (40 min) is longer than 180 s
+    });
+    expect(loadSenderConfig({ ...valid, ...queue, THROTTLE_BACKOFF_CAP_SECONDS: '60' }).redelivery?.longestRedeliveryGapMs).toBe(180_000);
+  });
+
+  it('one or two of them is refused, naming each missing one and the ones given', () => {
+    expect(() => loadSenderConfig({ ...valid, QUEUE_MAX_RECEIVE_COUNT: '100' })).toThrow(
+      "QUEUE_RETENTION_SECONDS: is required with QUEUE_MAX_RECEIVE_COUNT (the queue's redelivery is described by all three); " +
+        "QUEUE_VISIBILITY_TIMEOUT_SECONDS: is required with QUEUE_MAX_RECEIVE_COUNT (the queue's redelivery is described by all three)",
+    );
+    const { QUEUE_VISIBILITY_TIMEOUT_SECONDS: _left, ...two } = queue;
+    expect(() => loadSenderConfig({ ...valid, ...two })).toThrow(
+      /QUEUE_VISIBILITY_TIMEOUT_SECONDS: is required with QUEUE_MAX_RECEIVE_COUNT, QUEUE_RETENTION_SECONDS \(/,
+    );
+  });
+});

@@ -32,7 +32,7 @@ export class SendRateGovernor {
     private readonly clock: PaceClock = realPaceClock,
   ) {
     for (const [channel, rate] of Object.entries(rates)) {
-      if (!(typeof rate === 'number' && rate > 0 && Number.isFinite(rate))) {
+      if (!(rate > 0 && Number.isFinite(rate))) {
         throw new RangeError(`send rate for ${channel} must be a positive number, got ${String(rate)}`);
       }
     }

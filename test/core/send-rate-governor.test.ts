@@ -72,6 +72,17 @@ describe('send-rate governor (pure, fake pace clock)', () => {
     expect(governor.rateOf('push')).toBeUndefined();
   });
 
+  it('takes a free slot at once, without a timer', async () => {
+    const sleeps: number[] = [];
+    const governor = new SendRateGovernor({ sms: 1 }, { now: () => 5_000, sleep: async (ms) => void sleeps.push(ms) });
+    expect(await governor.acquire('sms', 5_000)).toBe(true);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('gives a single process the whole account rate', () => {
+    expect(ratePerProcess({ email: 14, sms: 20 }, 1)).toEqual({ email: 14, sms: 20 });
+  });
+
   it('splits an account rate evenly over the processes that may send at once', () => {
     expect(ratePerProcess({ email: 14, sms: 20 }, 11)).toEqual({ email: 14 / 11, sms: 20 / 11 });
     expect(() => ratePerProcess({ email: 14 }, 0)).toThrow(/whole number >= 1/);

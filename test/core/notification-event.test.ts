@@ -128,3 +128,34 @@ describe('parseNotificationBody: the event schema', () => {
     expect(parseNotificationBody(JSON.stringify(shipped)).event).toEqual(shipped);
   });
 });
+
+describe('parseNotificationBody: the envelope and the event fields at their edges', () => {
+  it.each([
+    ['null', 'null'],
+    ['a string', '"evt-1"'],
+    ['a number', '42'],
+    ['an array', '[{"Type":"Notification","TopicArn":"arn:aws:sns:us-east-1:123456789012:t"}]'],
+  ])('a body that is JSON but not an object (%s) is refused at the root', (_what, body) => {
+    expect(refusal(body)).toMatchObject({ reason: 'SchemaViolation', detail: expect.stringMatching(/^\(root\): /) });
+  });
+
+  it('takes occurredAt with a UTC offset as well as in UTC', () => {
+    const offset = { ...event, occurredAt: '2026-11-29T12:59:30.000+01:00' };
+    expect(parseNotificationBody(JSON.stringify(offset)).event.occurredAt).toBe('2026-11-29T12:59:30.000+01:00');
+  });
+
+  it('refuses an SNS envelope whose TopicArn or Subject is not text', () => {
+    const sns = snsEnvelope(JSON.stringify(event));
+    expect(refusal(JSON.stringify({ ...sns, TopicArn: 42 }))).toMatchObject({ detail: expect.stringMatching(/^SNS envelope: TopicArn: /) });
+    expect(refusal(JSON.stringify({ ...sns, Subject: 42 }))).toMatchObject({ detail: expect.stringMatching(/^SNS envelope: Subject: /) });
+    expect(parseNotificationBody(JSON.stringify({ ...sns, Subject: null })).envelope).toBe('sns');
+  });
+
+  it('refuses an SNS envelope whose message attribute lacks its Type or Value', () => {
+    const sns = snsEnvelope(JSON.stringify(event));
+    const withAttribute = (attribute: object) => JSON.stringify({ ...sns, MessageAttributes: { tenant: attribute } });
+    expect(parseNotificationBody(withAttribute({ Type: 'String', Value: 'shop' })).envelope).toBe('sns');
+    expect(refusal(withAttribute({ Value: 'shop' }))).toMatchObject({ detail: expect.stringMatching(/^SNS envelope: MessageAttributes\.tenant\.Type: /) });
+    expect(refusal(withAttribute({ Type: 'String' }))).toMatchObject({ detail: expect.stringMatching(/^SNS envelope: MessageAttributes\.tenant\.Value: /) });
+  });
+});

@@ -78,6 +78,7 @@ describe('maskAddress: enough to recognise, not enough to reuse', () => {
     [ENDPOINT, 'arn:aws:sns:us-east-1:123456789012:endpoint/GCM/shop-app/***'],
     ['@example.com', '***'],
     ['user-9', '***'],
+    ['not/an/arn', '***'],
   ])('%s -> %s', (address, masked) => {
     expect(maskAddress(address)).toBe(masked);
   });

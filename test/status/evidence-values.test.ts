@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceFromRow } from '../../functions/core/delivery-evidence';
+import { evidenceFromRow, gatherEvidence } from '../../functions/core/delivery-evidence';
 import { deliveryStatusRank, isKnownDeliveryStatus } from '../../functions/core/delivery-status';
 import { statusFromSesEvent } from '../../functions/status/ses-event';
 import { sesEvent } from './status-fixtures';
 
 describe('what a recorded delivery status proves', () => {
-  it.each(['Send', 'Delivery', 'DeliveryDelay', 'Bounce', 'Complaint', 'Open', 'Click', 'SUCCESS', 'FAILURE'])(
+  it.each(['Send', 'Delivery', 'DeliveryDelay', 'Bounce', 'Complaint', 'Open', 'Click', 'Subscription', 'SUCCESS', 'FAILURE'])(
     '%s: the provider acted on the call (sending again would be a second message)',
     (status) => expect(evidenceFromRow({ deliveryStatus: status })).toBe('sent'),
   );
@@ -31,5 +31,25 @@ describe('what a recorded delivery status proves', () => {
     expect(deliveryStatusRank('Reject')).toBeGreaterThan(deliveryStatusRank('Send'));
     expect(deliveryStatusRank('Delivery')).toBeGreaterThan(deliveryStatusRank('DeliveryDelay'));
     expect(deliveryStatusRank('Complaint')).toBeGreaterThan(deliveryStatusRank('Delivery'));
+  });
+});
+
+describe('where evidence comes from', () => {
+  it('the row’s own status settles it: the provider is not asked', async () => {
+    let asked = 0;
+    const lookup = async () => {
+      asked += 1;
+      return 'none' as const;
+    };
+    expect(await gatherEvidence({ deliveryStatus: 'Delivery' }, lookup)).toBe('sent');
+    expect(await gatherEvidence({ deliveryStatus: 'Reject' }, lookup)).toBe('not-sent');
+    expect(asked).toBe(0);
+  });
+
+  it('without row evidence the provider is asked, and a failed look-up proves nothing', async () => {
+    expect(await gatherEvidence({}, async () => 'sent')).toBe('sent');
+    expect(await gatherEvidence(undefined, async () => 'not-sent')).toBe('not-sent');
+    expect(await gatherEvidence({ deliveryStatus: 'Mystery' }, async () => Promise.reject(new Error('lookup down')))).toBe('none');
+    expect(await gatherEvidence({}, undefined)).toBe('none');
   });
 });

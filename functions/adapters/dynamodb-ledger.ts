@@ -165,7 +165,8 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
       updatedAt: nowMs,
       lastRelease: release.reason,
       failureReason: release.detail,
-      ...(release.lastAmbiguousAt !== undefined ? { lastAmbiguousAt: release.lastAmbiguousAt } : {}),
+      // A claim row has no earlier ambiguity; undefined is not written (the document client drops it).
+      lastAmbiguousAt: release.lastAmbiguousAt,
     };
     try {
       await this.doc.send(
@@ -290,7 +291,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
       }),
     );
     const key = result.Items?.[0]?.[SK];
-    return typeof key === 'string' ? key : undefined;
+    return key === undefined ? undefined : String(key);
   }
 
   async rowsForEvent(eventId: string): Promise<LedgerRow[]> {

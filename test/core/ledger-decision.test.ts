@@ -73,7 +73,30 @@ describe('ledger state machine (pure)', () => {
   });
 });
 
+describe('which takeovers enter the pending index', () => {
+  const outside = row({ pendingShard: undefined });
+
+  it('a takeover of a row outside the index puts it there, unless told the queue will bring the message back', () => {
+    expect(takeoverFields(outside, 'owner-2', t0 + 200_000, timing, undefined).pendingShard).toBe(base.pendingShard);
+    expect(takeoverFields(outside, 'owner-2', t0 + 200_000, timing, undefined, true).pendingShard).toBe(base.pendingShard);
+    expect(takeoverFields(outside, 'owner-2', t0 + 200_000, timing, undefined, false).pendingShard).toBeUndefined();
+  });
+
+  it('a row already in the index stays there without writing its shard again', () => {
+    expect(takeoverFields(base, 'owner-2', t0 + 200_000, timing, undefined).pendingShard).toBeUndefined();
+    expect(takeoverFields(base, 'owner-2', t0 + 200_000, timing, undefined, false).pendingShard).toBeUndefined();
+  });
+});
+
 describe('pending index shards', () => {
+  it('are FNV-1a (32 bit) of the key, so a key keeps its shard across deployments', async () => {
+    const { pendingShardOf } = await import('../../functions/core/ledger-table');
+    expect(pendingShardOf('', 2 ** 32)).toBe(String(0x811c9dc5));
+    expect(pendingShardOf('a', 2 ** 32)).toBe(String(0xe40c292c));
+    expect(pendingShardOf('foobar', 2 ** 32)).toBe(String(0xbf9cf968));
+    expect(pendingShardOf('foobar')).toBe(String(0xbf9cf968 % 16));
+  });
+
   it('spread hex keys evenly over all shards', async () => {
     const { pendingShardOf, PENDING_SHARD_COUNT } = await import('../../functions/core/ledger-table');
     const { idempotencyKey } = await import('../../functions/core/idempotency-key');

@@ -7,6 +7,7 @@ const onAws = process.env.TEST_LEDGER_ON_AWS === 'true';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/temp-root.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     testTimeout: 30_000,
     hookTimeout: 60_000,

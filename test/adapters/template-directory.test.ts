@@ -1,9 +1,9 @@
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATES_DIR, loadTemplateDirectory, readTemplateFiles, repositoryTemplates } from '../../functions/adapters/template-directory';
 import { TemplateValidationError } from '../../functions/core/template-problems';
+import { tempDir } from '../support/temp-dir';
 
 describe('the templates folder', () => {
   it('ships the four templates the sender always had, each valid', () => {
@@ -11,7 +11,7 @@ describe('the templates folder', () => {
   });
 
   it('reads only *.json files directly in the folder, sorted by name, as they are on disk', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'notifier-templates-'));
+    const dir = tempDir('notifier-templates-');
     writeFileSync(join(dir, 'b.json'), '{"b": 1}');
     writeFileSync(join(dir, 'a.json'), '{"a": 1}');
     writeFileSync(join(dir, 'README.md'), '# notes');
@@ -23,7 +23,7 @@ describe('the templates folder', () => {
   });
 
   it('picks up a template added as a file, and refuses the folder when any file is invalid', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'notifier-templates-')), 'templates');
+    const dir = join(tempDir('notifier-templates-'), 'templates');
     cpSync(DEFAULT_TEMPLATES_DIR, dir, { recursive: true });
     writeFileSync(join(dir, 'parcel-delayed.json'), JSON.stringify({ fields: { orderId: { maxLength: 32 } }, sms: { text: 'Order {{orderId}} is late.' } }));
     expect(loadTemplateDirectory(dir).has('parcel-delayed')).toBe(true);

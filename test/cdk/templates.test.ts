@@ -1,5 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
@@ -8,10 +7,11 @@ import { notifierPropsFromContext } from '../../lib/context-config';
 import { DEFAULT_ENTRIES } from '../../lib/notifier-function';
 import { NotifierStack } from '../../lib/notifier-stack';
 import { BASE_PROPS, errorOf, logicalId, newApp } from './helpers';
+import { tempDir } from '../support/temp-dir';
 
 /** A copy of the shipped templates folder, plus `extra` files (name -> content). */
 function templatesWith(extra: Record<string, unknown>): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'notifier-cdk-templates-')), 'templates');
+  const dir = join(tempDir('notifier-cdk-templates-'), 'templates');
   cpSync(DEFAULT_TEMPLATES_DIR, dir, { recursive: true });
   for (const [name, content] of Object.entries(extra)) writeFileSync(join(dir, name), JSON.stringify(content, null, 2));
   return dir;

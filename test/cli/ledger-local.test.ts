@@ -1,14 +1,14 @@
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../cli/ledger-command';
 import { loginCodeEvent } from '../support/events';
 import { runLocal } from '../../local/local-runner';
+import { tempDir } from '../support/temp-dir';
 
 describe('notifier ledger --local: the support look-up on a local run\'s own data', () => {
   it('reads the ledger `npm start -- --data DIR` kept, by event and by key', async () => {
-    const dataDir = join(mkdtempSync(join(tmpdir(), 'notifier-local-ledger-')), 'ledger');
+    const dataDir = join(tempDir('notifier-local-ledger-'), 'ledger');
     const event = loginCodeEvent({ eventId: 'evt-local-lookup', occurredAt: new Date().toISOString() });
     await runLocal({ lines: [JSON.stringify(event)], dataDir, concurrency: 1, out: () => undefined, err: () => undefined });
 

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../cli/templates-command';
+import { tempDir } from '../support/temp-dir';
 
 /** Runs the command with captured output. */
 async function templates(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -14,13 +14,13 @@ async function templates(...argv: string[]): Promise<{ code: number; out: string
   return { code, out, err };
 }
 
-function tempDir(files: Record<string, unknown>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'notifier-cli-templates-'));
+function folderWith(files: Record<string, unknown>): string {
+  const dir = tempDir('notifier-cli-templates-');
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
   return dir;
 }
 
-const dataFile = (data: unknown) => join(tempDir({ 'data.json': data }), 'data.json');
+const dataFile = (data: unknown) => join(folderWith({ 'data.json': data }), 'data.json');
 
 describe('notifier templates check', () => {
   it('lists every valid template with its worst case against each channel limit', async () => {
@@ -39,7 +39,7 @@ describe('notifier templates check', () => {
   });
 
   it('exits 1 listing every problem of every file', async () => {
-    const dir = tempDir({
+    const dir = folderWith({
       'a.json': { fields: {}, sms: { text: '{{x}}' } },
       'b.json': { fields: { v: { maxLength: 200 } }, email: { subject: '{{v}}', text: 'T' } },
     });
@@ -88,7 +88,7 @@ describe('notifier templates render', () => {
   });
 
   it('shows the HTML part escaped, as it will be sent', async () => {
-    const dir = tempDir({ 'hello.json': { fields: { name: { maxLength: 40 } }, email: { subject: 'Hi {{name}}', text: 'Hi {{name}}', html: '<p>Hi {{name}}</p>' } } });
+    const dir = folderWith({ 'hello.json': { fields: { name: { maxLength: 40 } }, email: { subject: 'Hi {{name}}', text: 'Hi {{name}}', html: '<p>Hi {{name}}</p>' } } });
     const { code, out } = await templates('render', 'hello', '--dir', dir, '--data', dataFile({ name: '<b>Ann</b>' }));
     expect(code).toBe(0);
     expect(out).toContain('-- text\nHi <b>Ann</b>\n-- html\n<p>Hi &lt;b&gt;Ann&lt;&#x2F;b&gt;</p>\n');

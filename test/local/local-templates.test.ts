@@ -1,14 +1,14 @@
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATES_DIR } from '../../functions/adapters/template-directory';
 import type { LocalAws } from '../../local/aws/local-aws';
 import { runLocal } from '../../local/local-runner';
+import { tempDir } from '../support/temp-dir';
 
 describe('npm start with a template added as a file', () => {
   it('renders and sends it, with no code change', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'notifier-local-templates-')), 'templates');
+    const dir = join(tempDir('notifier-local-templates-'), 'templates');
     cpSync(DEFAULT_TEMPLATES_DIR, dir, { recursive: true });
     writeFileSync(
       join(dir, 'parcel-delayed.json'),
@@ -42,7 +42,7 @@ describe('npm start with a template added as a file', () => {
   }, 60_000);
 
   it('refuses to start on an invalid templates folder, as the Lambda refuses its cold start', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'notifier-local-templates-'));
+    const dir = tempDir('notifier-local-templates-');
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ fields: {}, sms: { text: '{{x}}' } }));
     await expect(runLocal({ lines: [], templatesDir: dir, out: () => undefined, err: () => undefined })).rejects.toThrow(
       '1 template problem: bad.json sms.text: uses {{x}}, which is not declared in fields',

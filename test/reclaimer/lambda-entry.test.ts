@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/adapters/outbox-provider';
@@ -7,6 +5,7 @@ import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { lambdaContext } from '../support/sqs-event';
 import { seedDeadClaims } from './reclaimer-harness';
+import { tempDir } from '../support/temp-dir';
 
 const db = useTestLedger();
 afterAll(() => {
@@ -48,7 +47,7 @@ describe('the reclaimer Lambda entry (functions/reclaimer/handler.ts), configure
 
   it('settles a stale row on a scheduled invocation, logging no address or content', async () => {
     if (db.endpoint === 'aws') return; // needs the SDK's standard endpoint variable to point at loopback
-    const outboxFile = join(mkdtempSync(join(tmpdir(), 'notifier-reclaimer-entry-')), 'outbox.jsonl');
+    const outboxFile = join(tempDir('notifier-reclaimer-entry-'), 'outbox.jsonl');
     const [row] = await seedDeadClaims(db.ledger, loginCodeEvent({ eventId: 'evt-reclaimer-entry' }), Date.now() - 10 * 60_000);
     vi.resetModules();
     stubSenderEnv(outboxFile);

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/adapters/outbox-provider';
@@ -9,6 +7,7 @@ import { loginCodeEvent } from '../support/events';
 import { startFakeSqs } from '../support/fake-sqs';
 import { startTestLedger, type TestLedger } from '../support/ledger-server';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-event';
+import { tempDir } from '../support/temp-dir';
 
 let db: TestLedger;
 let sqs: Awaited<ReturnType<typeof startFakeSqs>>;
@@ -60,7 +59,7 @@ describe('the Lambda entry module (functions/sender/handler.ts), configured only
 
   it('sends through the outbox, records in the ledger and dead-letters bad input to SQS with its reason', async () => {
     if (db.endpoint === 'aws') return; // needs the SDK's standard endpoint variables to point at loopback servers
-    const outboxFile = join(mkdtempSync(join(tmpdir(), 'notifier-entry-')), 'outbox.jsonl');
+    const outboxFile = join(tempDir('notifier-entry-'), 'outbox.jsonl');
     vi.resetModules();
     vi.stubEnv('AWS_ENDPOINT_URL_DYNAMODB', db.endpoint);
     vi.stubEnv('AWS_ENDPOINT_URL_SQS', sqs.endpoint);

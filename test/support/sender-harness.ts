@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { OutboxProvider, readOutbox, type OutboxLine } from '../../functions/adapters/outbox-provider';
@@ -17,8 +15,17 @@ import type { RedeliveryPolicy } from '../../functions/core/stale-claim-discover
 import { createSenderHandler, type SenderHandler } from '../../functions/sender/create-sender-handler';
 import { ControlledClock } from './controlled-clock';
 import { lambdaContext, sqsEvent } from './sqs-event';
+import { tempDir } from './temp-dir';
 
 export const CLAIM_TIMEOUT_MS = 120_000;
+
+let outboxFolder: string | undefined;
+
+/** One temp folder per test process for every harness's outbox (a mutation run makes tens of thousands of harnesses). */
+function newOutboxFile(): string {
+  outboxFolder ??= tempDir('notifier-outbox-');
+  return join(outboxFolder, `${randomUUID()}.jsonl`);
+}
 export const RETENTION_MS = 30 * 86_400_000;
 
 export interface HarnessOptions {
@@ -49,7 +56,7 @@ export class SenderHarness {
   readonly clock: ControlledClock;
   readonly metrics = new InMemoryMetrics();
   readonly deadLetters: InMemoryDeadLetters;
-  readonly outboxFile = join(mkdtempSync(join(tmpdir(), 'notifier-outbox-')), 'outbox.jsonl');
+  readonly outboxFile = newOutboxFile();
   readonly handler: SenderHandler;
 
   constructor(options: HarnessOptions) {

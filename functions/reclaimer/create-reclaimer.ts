@@ -145,6 +145,7 @@ async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: Recl
 
   const { plan, classKnown } = planFromRow(row, deps.messageClasses);
   const dimensions = { channel: row.channel, messageClass: row.messageClass };
+  // Stryker disable next-line ObjectLiteral: the fields of this row's log lines only
   const context = {
     key: keyPrefix(row.key),
     eventId: row.eventId,

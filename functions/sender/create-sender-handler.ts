@@ -45,7 +45,7 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
   /** Makes a paced record invisible for its backoff; if that fails it still comes back, only sooner. */
   const backOff = async (record: SQSRecord, kind: RecordBackoff) => {
     if (!deps.deferral) return;
-    const receiveCount = Number(record.attributes?.ApproximateReceiveCount ?? '1') || 1;
+    const { receiveCount } = receiveOf(record);
     const seconds = kind === 'pause' ? backoff.capSeconds : backoffSeconds(receiveCount, backoff, deps.random);
     try {
       await deps.deferral.defer(record.receiptHandle, seconds);
@@ -95,7 +95,7 @@ export function receiveOf(record: Pick<SQSRecord, 'attributes'>): ReceiveInfo {
   const count = Number(record.attributes?.ApproximateReceiveCount);
   const sentAt = Number(record.attributes?.SentTimestamp);
   return {
-    receiveCount: Number.isInteger(count) && count >= 1 ? count : 1,
+    receiveCount: Number.isInteger(count) && count > 0 ? count : 1,
     sentAtMs: Number.isFinite(sentAt) && sentAt > 0 ? sentAt : undefined,
   };
 }

@@ -26,3 +26,26 @@ describe('reclaimer limits', () => {
     expect(() => loadReclaimerLimits(env, config)).toThrow(message);
   });
 });
+
+describe('reclaimer limits at their edges', () => {
+  it('a function timeout leaving exactly 1 s of work is enough; a millisecond less is not, and says what to raise', () => {
+    expect(loadReclaimerLimits({}, { ...sender, functionTimeoutMs: 13_000 }).timeBudgetMs).toBe(1_000);
+    expect(() => loadReclaimerLimits({}, { ...sender, functionTimeoutMs: 12_999 })).toThrow(
+      'Unsafe reclaimer configuration: function timeout (12999ms) leaves under 1s of work after the send timeout (10000ms) and a 2000ms margin; raise FUNCTION_TIMEOUT_SECONDS',
+    );
+  });
+
+  it('a budget of exactly the ceiling is allowed', () => {
+    expect(loadReclaimerLimits({ [RECLAIMER_ENV.timeBudgetMs]: '18000' }, sender).timeBudgetMs).toBe(18_000);
+  });
+
+  it('at most 10000 rows per run', () => {
+    expect(loadReclaimerLimits({ [RECLAIMER_ENV.maxRowsPerRun]: '10000' }, sender).maxRowsPerRun).toBe(10_000);
+  });
+
+  it('lists every malformed variable at once', () => {
+    expect(() => loadReclaimerLimits({ [RECLAIMER_ENV.timeBudgetMs]: 'soon', [RECLAIMER_ENV.maxRowsPerRun]: '0' }, sender)).toThrow(
+      /^Invalid reclaimer configuration: RECLAIMER_TIME_BUDGET_MS: .+; RECLAIMER_MAX_ROWS_PER_RUN: .+$/,
+    );
+  });
+});

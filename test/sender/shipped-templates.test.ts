@@ -9,6 +9,7 @@ describe('the sender\'s templates at cold start', () => {
     expect(embeddedTemplateFiles()).toBeUndefined();
     expect(() => loadShippedTemplates()).toThrow(ConfigurationError);
     expect(() => loadShippedTemplates()).toThrow(/No templates were embedded in this bundle \(__NOTIFIER_TEMPLATES__\)/);
+    expect(() => loadShippedTemplates()).toThrow(/: build the sender with the IdempotentNotifier construct, which validates the templates folder at synth and embeds it$/);
   });
 
   it('validates the embedded files again, with the rules synth used', () => {

@@ -1,0 +1,126 @@
+import { GetAccountCommand, SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { LogPort } from '../../functions/core/log-port';
+import type { SendRequest } from '../../functions/core/rendered-message';
+import type { SenderConfig } from '../../functions/core/sender-config';
+import { createLambdaSendClients, createProviders, createSendRateGovernor, governorFor } from '../../functions/sender/wire-adapters';
+
+/** SDK clients that never leave the process: every call is answered by the mocks below. */
+const ses = new SESv2Client({ region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } });
+const sns = new SNSClient({ region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } });
+const sesMock = mockClient(ses);
+const snsMock = mockClient(sns);
+beforeEach(() => {
+  sesMock.reset();
+  snsMock.reset();
+});
+
+const AWS_DELIVERY: SenderConfig['delivery'] = {
+  mode: 'aws',
+  emailFrom: 'orders@shop.example',
+  sesConfigurationSet: 'notifier-events',
+  smsSenderId: 'SHOP',
+  smsOriginationNumber: '+15550100999',
+};
+const OUTBOX_DELIVERY: SenderConfig['delivery'] = { mode: 'outbox', outboxFile: '/tmp/never-written.jsonl' };
+
+/** A log port that keeps every line. */
+function recordingLog(): LogPort & { lines: { level: string; message: string; attributes?: Record<string, unknown> }[] } {
+  const lines: { level: string; message: string; attributes?: Record<string, unknown> }[] = [];
+  const at = (level: string) => (message: string, attributes?: Record<string, unknown>) => void lines.push({ level, message, attributes });
+  return { lines, info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+const signal = () => new AbortController().signal;
+const request = (message: SendRequest['message']): SendRequest => ({ key: 'k'.repeat(64), message, messageClass: 'otp', smsType: 'Transactional', templateId: 't' });
+
+describe('the providers built from the configuration', () => {
+  it('in AWS mode: SES with the From address and configuration set, SNS with the sender id and origination number', async () => {
+    sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
+    snsMock.on(PublishCommand).resolves({ MessageId: 'sns-1' });
+    const providers = createProviders({ delivery: AWS_DELIVERY, sendTimeoutMs: 2_000 }, { ses, sns });
+    await providers.email.send(request({ channel: 'email', to: 'buyer@example.com', subject: 's', text: 't' }), signal());
+    await providers.sms.send(request({ channel: 'sms', to: '+14155550101', text: 't' }), signal());
+    expect(sesMock.commandCalls(SendEmailCommand)[0]!.args[0].input).toMatchObject({ FromEmailAddress: 'orders@shop.example', ConfigurationSetName: 'notifier-events' });
+    expect(snsMock.commandCalls(PublishCommand)[0]!.args[0].input.MessageAttributes).toMatchObject({
+      'AWS.SNS.SMS.SenderID': { DataType: 'String', StringValue: 'SHOP' },
+      'AWS.MM.SMS.OriginationNumber': { DataType: 'String', StringValue: '+15550100999' },
+    });
+    expect(providers.push).toBe(providers.sms);
+  });
+
+  it('send clients exist in AWS mode only', () => {
+    expect(createLambdaSendClients({ delivery: AWS_DELIVERY, sendTimeoutMs: 2_000 })).toMatchObject({ ses: expect.any(SESv2Client), sns: expect.any(SNSClient) });
+    expect(createLambdaSendClients({ delivery: OUTBOX_DELIVERY, sendTimeoutMs: 2_000 })).toBeUndefined();
+  });
+});
+
+describe('the send-rate governor at cold start', () => {
+  const config = (sendRates: SenderConfig['sendRates'], delivery: SenderConfig['delivery'] = AWS_DELIVERY) => ({ delivery, sendRates, sendRateShares: 2 });
+  const account = (quota: { MaxSendRate?: number }, sendingEnabled = true) => ({
+    SendQuota: { ...quota, Max24HourSend: 50_000, SentLast24Hours: 10 },
+    ProductionAccessEnabled: true,
+    SendingEnabled: sendingEnabled,
+  });
+
+  it('paces e-mail at SES’s own rate when none is configured, split over the processes, and logs the account', async () => {
+    sesMock.on(GetAccountCommand).resolves(account({ MaxSendRate: 14 }));
+    const log = recordingLog();
+    const governor = await createSendRateGovernor(config({}), ses, log);
+    expect(governor?.rateOf('email')).toBe(7);
+    expect(log.lines).toEqual([
+      {
+        level: 'info',
+        message: 'SES account at cold start',
+        attributes: { maxSendRate: 14, max24HourSend: 50_000, sentLast24Hours: 10, productionAccessEnabled: true, sendingEnabled: true, configuredEmailRate: null },
+      },
+      { level: 'info', message: 'Send rates of this process', attributes: { accountRates: { email: 14 }, shares: 2, perProcess: { email: 7 } } },
+    ]);
+  });
+
+  it('a configured e-mail rate wins over SES’s', async () => {
+    sesMock.on(GetAccountCommand).resolves(account({ MaxSendRate: 14 }));
+    const log = recordingLog();
+    expect((await createSendRateGovernor(config({ email: 4 }), ses, log))?.rateOf('email')).toBe(2);
+    expect(log.lines[0]?.attributes).toMatchObject({ configuredEmailRate: 4 });
+  });
+
+  it('a paused account is logged as an error (every e-mail will be refused)', async () => {
+    sesMock.on(GetAccountCommand).resolves(account({ MaxSendRate: 14 }, false));
+    const log = recordingLog();
+    await createSendRateGovernor(config({}), ses, log);
+    expect(log.lines[0]).toMatchObject({ level: 'error', message: 'SES account at cold start' });
+  });
+
+  it('without a rate from SES or the configuration, e-mail is not paced', async () => {
+    sesMock.on(GetAccountCommand).resolves(account({}));
+    const log = recordingLog();
+    expect(await createSendRateGovernor(config({}), ses, log)).toBeUndefined();
+    expect(log.lines.map((line) => line.message)).toEqual(['SES account at cold start']);
+  });
+
+  it('if SES cannot be asked, only the configured rates apply', async () => {
+    sesMock.on(GetAccountCommand).rejects(Object.assign(new Error('denied'), { name: 'AccessDeniedException' }));
+    const log = recordingLog();
+    const governor = await createSendRateGovernor(config({ sms: 10 }), ses, log);
+    expect([governor?.rateOf('sms'), governor?.rateOf('email')]).toEqual([5, undefined]);
+    expect(log.lines[0]).toMatchObject({ level: 'warn' });
+  });
+
+  it('in outbox mode SES is not asked', async () => {
+    expect(await createSendRateGovernor(config({}, OUTBOX_DELIVERY), ses, recordingLog())).toBeUndefined();
+    expect(sesMock.commandCalls(GetAccountCommand)).toHaveLength(0);
+  });
+
+  it('without an SES client SES is not asked', async () => {
+    expect((await createSendRateGovernor(config({ push: 8 }), undefined, recordingLog()))?.rateOf('push')).toBe(4);
+    expect(sesMock.commandCalls(GetAccountCommand)).toHaveLength(0);
+  });
+
+  it('no governor at all when no channel is paced', () => {
+    expect(governorFor({}, 3)).toBeUndefined();
+    expect(governorFor({ sms: 9 }, 3)?.rateOf('sms')).toBe(3);
+  });
+});

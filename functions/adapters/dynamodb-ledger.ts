@@ -77,13 +77,13 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
 
   async takeOver(key: string, f: TakeoverFields): Promise<boolean> {
     const ambiguous = f.lastAmbiguousAt !== undefined;
-    const indexed = f.pendingShard !== undefined;
+    const shard = pendingShardPart(f.pendingShard);
     return this.conditionalUpdate({
       Key: ledgerItemKey(key),
       UpdateExpression:
         'SET claimVersion = :version, ownerToken = :owner, claimedAt = :now, leaseExpiresAt = :lease, ' +
         `attempts = :attempts, updatedAt = :now, #expiresAt = :expiresAt${ambiguous ? ', lastAmbiguousAt = :since' : ''}` +
-        `${indexed ? ', #shard = :shard' : ''} REMOVE lastRelease`,
+        `${shard.set} REMOVE lastRelease`,
       // The old claim, or exactly this takeover already applied (an SDK retry after a lost response);
       // the lease tells a late copy of this request, arriving after our release, from a retry.
       ConditionExpression:
@@ -91,7 +91,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
       ExpressionAttributeNames: {
         '#state': 'state',
         '#expiresAt': LEDGER_TABLE.ttlAttribute,
-        ...(indexed ? { '#shard': LEDGER_TABLE.pendingIndex.partitionKey } : {}),
+        ...shard.names,
       },
       ExpressionAttributeValues: {
         ':version': f.claimVersion,
@@ -103,7 +103,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         ':pending': 'PENDING',
         ':expected': f.expectedClaimVersion,
         ...(ambiguous ? { ':since': f.lastAmbiguousAt } : {}),
-        ...(indexed ? { ':shard': f.pendingShard } : {}),
+        ...shard.values,
       },
     });
   }
@@ -195,18 +195,18 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
   /** The takeover and its release in one write: whether or not the takeover executed, the row ends released at its version. */
   private async releaseUnconfirmedTakeover(key: string, f: TakeoverFields, release: Release, nowMs: number): Promise<boolean> {
     const ambiguous = f.lastAmbiguousAt !== undefined || release.lastAmbiguousAt !== undefined;
-    const indexed = f.pendingShard !== undefined;
+    const shard = pendingShardPart(f.pendingShard);
     return this.conditionalUpdate({
       Key: ledgerItemKey(key),
       UpdateExpression:
         'SET claimVersion = :version, ownerToken = :owner, claimedAt = :claimedAt, leaseExpiresAt = :now, attempts = :attempts, ' +
         `updatedAt = :now, #expiresAt = :expiresAt, lastRelease = :reason, failureReason = :detail${ambiguous ? ', lastAmbiguousAt = :since' : ''}` +
-        (indexed ? ', #shard = :shard' : ''),
+        shard.set,
       ConditionExpression: '#state = :pending AND (claimVersion = :expected OR (claimVersion = :version AND ownerToken = :owner))',
       ExpressionAttributeNames: {
         '#state': 'state',
         '#expiresAt': LEDGER_TABLE.ttlAttribute,
-        ...(indexed ? { '#shard': LEDGER_TABLE.pendingIndex.partitionKey } : {}),
+        ...shard.names,
       },
       ExpressionAttributeValues: {
         ':version': f.claimVersion,
@@ -220,7 +220,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         ':pending': 'PENDING',
         ':expected': f.expectedClaimVersion,
         ...(ambiguous ? { ':since': release.lastAmbiguousAt ?? f.lastAmbiguousAt } : {}),
-        ...(indexed ? { ':shard': f.pendingShard } : {}),
+        ...shard.values,
       },
     });
   }
@@ -325,4 +325,15 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
       throw error;
     }
   }
+}
+
+/** The pending-index entry of a takeover whose claim must be discoverable; nothing when it need not be. */
+function pendingShardPart(pendingShard: string | undefined): {
+  readonly set: string;
+  readonly names: Record<string, string>;
+  readonly values: Record<string, string>;
+} {
+  return pendingShard === undefined
+    ? { set: '', names: {}, values: {} }
+    : { set: ', #shard = :shard', names: { '#shard': LEDGER_TABLE.pendingIndex.partitionKey }, values: { ':shard': pendingShard } };
 }

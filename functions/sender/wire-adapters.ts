@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDbLedger } from '../adapters/dynamodb-ledger';
 import { ledgerClientConfig } from '../adapters/ledger-client-config';
 import type { LambdaObservability } from '../adapters/lambda-observability';
 import { OutboxProvider } from '../adapters/outbox-provider';
 import { createSendClients, type SendClients } from '../adapters/send-clients';
 import { readSesAccount } from '../adapters/ses-account';
-import { SqsRecordDeferral } from '../adapters/sqs-record-deferral';
 import { SesEmailProvider } from '../adapters/ses-email-provider';
 import { SnsProvider } from '../adapters/sns-provider';
-import { SqsDeadLetters } from '../adapters/sqs-dead-letters';
+import { sqsOnDemand } from '../adapters/sqs-on-demand';
 import { systemClock } from '../core/clock';
 import type { DeadLetterSink } from '../core/dead-letter-sink';
 import type { DeliveryProviders } from '../core/delivery-provider';
@@ -55,8 +53,11 @@ export function createProviders(
   };
 }
 
+/** SQS of this process, loaded when a record first needs it (see sqs-on-demand.ts). */
+let sqs: ReturnType<typeof sqsOnDemand> | undefined;
+
 export function createDeadLetters(config: Pick<SenderConfig, 'deadLetterQueueUrl'>): DeadLetterSink | undefined {
-  return config.deadLetterQueueUrl ? new SqsDeadLetters(new SQSClient(ledgerClientConfig()), config.deadLetterQueueUrl) : undefined;
+  return config.deadLetterQueueUrl ? (sqs ??= sqsOnDemand()).deadLetters(config.deadLetterQueueUrl) : undefined;
 }
 
 /** The SDK clients that send, in `aws` delivery mode. */
@@ -66,7 +67,7 @@ export function createLambdaSendClients(config: Pick<SenderConfig, 'delivery' | 
 
 /** Backs paced records off on the queue they came from, when the queue is known. */
 export function createRecordDeferral(config: Pick<SenderConfig, 'sourceQueueUrl'>): RecordDeferral | undefined {
-  return config.sourceQueueUrl ? new SqsRecordDeferral(new SQSClient(ledgerClientConfig()), config.sourceQueueUrl) : undefined;
+  return config.sourceQueueUrl ? (sqs ??= sqsOnDemand()).deferral(config.sourceQueueUrl) : undefined;
 }
 
 /**

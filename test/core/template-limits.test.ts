@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pushPayloads, largestPlatformPayloadBytes } from '../../functions/core/push-payload';
+import { templateFigures } from '../../functions/core/template-limits';
 import { checkTemplateFiles } from '../../functions/core/template-registry';
 
 const problemsOf = (content: unknown) => checkTemplateFiles([{ name: 't.json', text: JSON.stringify(content) }]).problems;
@@ -95,5 +96,24 @@ describe('push: the largest platform payload, every character of a unicode field
     expect(problemsOf(push(661))).toEqual([
       { file: 't.json', path: 'push', message: 'the platform payload can be 4099 bytes with every field at its maxLength; APNs and FCM take at most 4096' },
     ]);
+  });
+
+  it('a push payload of exactly 4096 bytes is accepted; 4097 is refused', () => {
+    // Each character of the title is one byte in every platform payload: 'TTTT' brings push(660)'s 4093 bytes to 4096.
+    const titled = (title: string) => ({ fields: { v: { maxLength: 660 } }, push: { title, body: '{{v}}' } });
+    expect(problemsOf(titled('TTTT'))).toEqual([]);
+    expect(figuresOf(titled('TTTT'))?.push).toEqual({ payloadBytes: 4096 });
+    expect(problemsOf(titled('TTTTT'))).toEqual([
+      { file: 't.json', path: 'push', message: 'the platform payload can be 4097 bytes with every field at its maxLength; APNs and FCM take at most 4096' },
+    ]);
+  });
+});
+
+describe('figures of a template whose placeholders were not checked first', () => {
+  it('throws naming the template and why its worst case did not render', () => {
+    const unchecked = { id: 'unchecked', fields: {}, sms: { text: 'Code {{code}}', maxSegments: 3 } };
+    expect(() => templateFigures(unchecked)).toThrow(
+      new Error('the worst case of template "unchecked" did not render: MissingTemplateField: template "unchecked" needs code'),
+    );
   });
 });

@@ -35,6 +35,13 @@ describe('template placeholders', () => {
     expect(scanPlaceholders('{{{x}}')).toEqual({ ok: false, problems: ['the tag at character 0 is never closed (}}})'] });
   });
 
+  it('refuses a closing section tag on its own, saying it closes a section', () => {
+    expect(scanPlaceholders('Hi {{/x}}')).toEqual({
+      ok: false,
+      problems: ['the tag {{/x}} at character 3 closes a section; templates hold no logic: only {{field}} placeholders'],
+    });
+  });
+
   it('escapes exactly what mustache.js escapes, with the same entities', () => {
     expect(escapeHtml(`&<>"'/\`= plain`)).toBe('&amp;&lt;&gt;&quot;&#39;&#x2F;&#x60;&#x3D; plain');
   });

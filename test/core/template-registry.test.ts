@@ -86,6 +86,10 @@ describe('template files: what is refused, each problem located', () => {
     expect(problems[3]?.message).toBe('a template needs at least one of email, sms, push');
   });
 
+  it('fails on a file whose name does not end in .json', () => {
+    expect(problemsOf(file('login-code.txt', SMS_ONLY))).toEqual([{ file: 'login-code.txt', path: '', message: 'a template file name ends in .json' }]);
+  });
+
   it('fails when there are no template files at all', () => {
     expect(problemsOf()).toEqual([{ file: '(none)', path: '', message: 'no template files (*.json) were given' }]);
   });
@@ -103,6 +107,18 @@ describe('template files: what is refused, each problem located', () => {
     expect((caught as Error).message).toBe(
       '2 template problems: a.json sms.text: uses {{x}}, which is not declared in fields; ' +
         'b.json push.title: uses {{y}}, which is not declared in fields',
+    );
+  });
+
+  it('states a problem of the file as a whole without a location: "<file>: <message>"', () => {
+    expect(() => buildTemplateRegistry([file('login-code.txt', SMS_ONLY)])).toThrow(
+      expect.objectContaining({ message: '1 template problem: login-code.txt: a template file name ends in .json' }),
+    );
+  });
+
+  it('names its error TemplateValidationError, which Lambda reports as the errorType of a failed cold start', () => {
+    expect(() => buildTemplateRegistry([file('a.json', { fields: {}, sms: { text: '{{x}}' } })])).toThrow(
+      expect.objectContaining({ name: 'TemplateValidationError' }),
     );
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import { buildTemplateRegistry } from '../../functions/core/template-registry';
-import { renderTemplate } from '../../functions/core/templates';
+import { renderTemplate, type TemplateValue } from '../../functions/core/templates';
 
 /** A registry of one template file, validated as the sender's are. */
 function registryOf(id: string, content: Record<string, unknown>) {
@@ -70,6 +70,25 @@ describe('rendering', () => {
   it('inserts a value that looks like a placeholder as text, without rendering it again', () => {
     const result = renderTemplate(welcome, 'welcome', 'email', { name: '{{n}}', n: 1, b: false });
     expect(result.ok && result.content.channel === 'email' ? result.content.text : undefined).toBe('Hello {{n}}, 1 false');
+  });
+
+  it('treats a field set to undefined (as a JavaScript caller may pass) as missing, never rendering "undefined"', () => {
+    const registry = registryOf('code', { fields: { code: { maxLength: 9 } }, sms: { text: 'Code {{code}}' } });
+    const data = { code: undefined } as unknown as Record<string, TemplateValue>;
+    expect(renderTemplate(registry, 'code', 'sms', data)).toEqual({ ok: false, reason: 'MissingTemplateField: template "code" needs code' });
+  });
+
+  it('renders an e-mail without an HTML part as text only: no html key at all', () => {
+    const registry = registryOf('plain', { fields: { name: { maxLength: 9 } }, email: { subject: 'Hi', text: 'Hello {{name}}' } });
+    expect(renderTemplate(registry, 'plain', 'email', { name: 'Ann' })).toStrictEqual({
+      ok: true,
+      content: { channel: 'email', subject: 'Hi', text: 'Hello Ann' },
+    });
+  });
+
+  it('renders a text that validation would refuse as it stands, when the registry was built without validation', () => {
+    const unvalidated = new Map([['raw', { id: 'raw', fields: {}, sms: { text: 'Code {{code', maxSegments: 3 } }]]);
+    expect(renderTemplate(unvalidated, 'raw', 'sms', {})).toEqual({ ok: true, content: { channel: 'sms', text: 'Code {{code' } });
   });
 
   it('does not read inherited properties as data', () => {

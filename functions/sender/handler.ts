@@ -5,13 +5,8 @@ import { SERVICE } from '../core/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
 import { createSenderHandler } from './create-sender-handler';
 import { loadShippedTemplates } from './shipped-templates';
-import {
-  createDeadLetters,
-  createLambdaDeliveryContext,
-  createLambdaSendClients,
-  createRecordDeferral,
-  createSendRateGovernor,
-} from './wire-adapters';
+import { createLambdaSendClients, createProviders, createSendRateGovernor } from './provider-wiring';
+import { createDeadLetters, createLambdaDeliveryContext, createRecordDeferral } from './wire-adapters';
 
 // Cold start: an unsafe or incomplete configuration fails here, loudly, before any message is touched.
 // The templates first: a bad one is a build problem, whatever the environment.
@@ -25,7 +20,7 @@ const sendClients = createLambdaSendClients(config);
 // Also at cold start: the SES account's state and sending rate (one GetAccount), before the first batch.
 const ready = createSendRateGovernor(config, sendClients?.ses, observability.log).then((governor) =>
   createSenderHandler({
-    ...createLambdaDeliveryContext(config, observability, sendClients),
+    ...createLambdaDeliveryContext(config, observability, createProviders(config, sendClients)),
     governor,
     deferral: createRecordDeferral(config),
     backoff: config.backoff,

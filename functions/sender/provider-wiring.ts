@@ -1,0 +1,77 @@
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import { OutboxProvider } from '../adapters/outbox-provider';
+import { createSendClients, type SendClients } from '../adapters/send-clients';
+import { readSesAccount } from '../adapters/ses-account';
+import { SesEmailProvider } from '../adapters/ses-email-provider';
+import { SnsProvider } from '../adapters/sns-provider';
+import type { DeliveryProviders } from '../core/delivery-provider';
+import type { Channel } from '../core/idempotency-key';
+import type { LogPort } from '../core/log-port';
+import { ratePerProcess, SendRateGovernor, type ChannelRates } from '../core/send-rate-governor';
+import type { SenderConfig } from '../core/sender-config';
+
+// The sending edge, built from validated configuration: SES and SNS providers, their clients, and the
+// send-rate governor (which reads the SES account). The reclaimer reaches this module only through
+// import(), on its first send (on-demand-sending.ts).
+
+export function createProviders(
+  config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>,
+  clients: SendClients = createSendClients(config.sendTimeoutMs),
+): DeliveryProviders {
+  const delivery = config.delivery;
+  if (delivery.mode === 'outbox') {
+    const outbox = new OutboxProvider(delivery.outboxFile);
+    return { email: outbox, sms: outbox, push: outbox };
+  }
+  const sns = new SnsProvider(clients.sns, {
+    smsSenderId: delivery.smsSenderId,
+    smsOriginationNumber: delivery.smsOriginationNumber,
+  });
+  return {
+    email: new SesEmailProvider(clients.ses, {
+      fromAddress: delivery.emailFrom,
+      configurationSetName: delivery.sesConfigurationSet,
+    }),
+    sms: sns,
+    push: sns,
+  };
+}
+
+/** The SDK clients that send, in `aws` delivery mode. */
+export function createLambdaSendClients(config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>): SendClients | undefined {
+  return config.delivery.mode === 'aws' ? createSendClients(config.sendTimeoutMs) : undefined;
+}
+
+/**
+ * The send-rate governor of this process, from the configured account-wide rates; the e-mail rate,
+ * when not configured, is SES's own `MaxSendRate`. Logs the SES account's state once, at cold start:
+ * a sandboxed or paused account explains every refusal that follows.
+ */
+export async function createSendRateGovernor(
+  config: Pick<SenderConfig, 'delivery' | 'sendRates' | 'sendRateShares'>,
+  ses: SESv2Client | undefined,
+  log: LogPort,
+): Promise<SendRateGovernor | undefined> {
+  const rates: Partial<Record<Channel, number>> = { ...config.sendRates };
+  if (config.delivery.mode === 'aws' && ses) {
+    try {
+      const account = await readSesAccount(ses);
+      const logAccount = account.sendingEnabled === false ? log.error : log.info;
+      logAccount('SES account at cold start', { ...account, configuredEmailRate: config.sendRates.email ?? null });
+      if (rates.email === undefined && account.maxSendRate) rates.email = account.maxSendRate;
+    } catch (error) {
+      log.warn('Could not read the SES account (ses:GetAccount); e-mail is paced only if SEND_RATE_EMAIL_PER_SECOND is set', {
+        error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+      });
+    }
+  }
+  if (Object.keys(rates).length > 0) {
+    log.info('Send rates of this process', { accountRates: rates, shares: config.sendRateShares, perProcess: ratePerProcess(rates, config.sendRateShares) });
+  }
+  return governorFor(rates, config.sendRateShares);
+}
+
+/** A governor at this process's share of the account rates, or none when no channel is paced. */
+export function governorFor(accountRates: ChannelRates, shares: number): SendRateGovernor | undefined {
+  return Object.keys(accountRates).length > 0 ? new SendRateGovernor(ratePerProcess(accountRates, shares)) : undefined;
+}

@@ -37,7 +37,7 @@ export function scanPlaceholders(text: string): PlaceholderScan {
     const sigil = text.charAt(open + 2);
     const closing = sigil === '{' ? '}}}' : '}}';
     const close = text.indexOf(closing, open + 2);
-    if (close < 0) {
+    if (close === -1) {
       problems.push(`the tag at character ${open} is never closed (${closing})`);
       at = text.length;
       break;

@@ -57,6 +57,22 @@ describe('the Lambda entry module (functions/sender/handler.ts), configured only
     vi.unstubAllEnvs();
   });
 
+  it('fails its cold start without a dead-letter queue, even in outbox mode, which the configuration alone allows', async () => {
+    vi.resetModules();
+    embedTemplates();
+    vi.stubEnv('LEDGER_TABLE_NAME', db.tableName);
+    vi.stubEnv('FUNCTION_TIMEOUT_SECONDS', '30');
+    vi.stubEnv('CLAIM_TIMEOUT_SECONDS', '120');
+    vi.stubEnv('DELIVERY_MODE', 'outbox');
+    vi.stubEnv('OUTBOX_FILE', '/tmp/unused');
+    vi.stubEnv('DEAD_LETTER_QUEUE_URL', undefined);
+    await expect(import('../../functions/sender/handler')).rejects.toMatchObject({
+      name: 'ConfigurationError',
+      message: 'DEAD_LETTER_QUEUE_URL is required for the Lambda sender',
+    });
+    vi.unstubAllEnvs();
+  });
+
   it('sends through the outbox, records in the ledger and dead-letters bad input to SQS with its reason', async () => {
     if (db.endpoint === 'aws') return; // needs the SDK's standard endpoint variables to point at loopback servers
     const outboxFile = join(tempDir('notifier-entry-'), 'outbox.jsonl');

@@ -31,6 +31,7 @@ export default {
     'functions/adapters/ses-email-provider.ts',
     'functions/adapters/sns-provider.ts',
     'functions/adapters/send-clients.ts',
+    'functions/adapters/sqs-*.ts',
     'functions/sender/**/*.ts',
     'functions/reclaimer/**/*.ts',
   ],

@@ -5,6 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import config from '../stryker.config.mjs';
 
+export const MUTATE_SCOPE = config.mutate;
+
 /** A Stryker `mutate` glob as a regular expression (`**` any folders, `*` within one name). */
 export function globToRegExp(glob) {
   const source = glob
@@ -15,7 +17,7 @@ export function globToRegExp(glob) {
 }
 
 /** The staged files that mutation testing covers. */
-export function coveredFiles(files, globs = config.mutate) {
+export function coveredFiles(files, globs = MUTATE_SCOPE) {
   const patterns = globs.filter((g) => !g.startsWith('!')).map(globToRegExp);
   return files.filter((file) => patterns.some((pattern) => pattern.test(file)));
 }

@@ -1,12 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import * as v from 'valibot';
 import { DEFAULT_TEMPLATES_DIR, readTemplateFiles } from '../functions/adapters/template-directory';
 import { CHANNELS, KEY_LENGTH, type Channel } from '../functions/core/idempotency-key';
+import { jsonRecord } from '../functions/core/json-objects';
 import { largestPlatformPayloadBytes, PUSH_PAYLOAD_MAX_BYTES, pushPayloads } from '../functions/core/push-payload';
+import { validate } from '../functions/core/schema';
 import { smsSize } from '../functions/core/sms-segments';
 import { EMAIL_SUBJECT_MAX_CHARS, type TemplateFigures } from '../functions/core/template-limits';
 import { formatTemplateProblem } from '../functions/core/template-problems';
-import * as z from '../functions/core/schema';
 import { checkTemplateFiles } from '../functions/core/template-registry';
 import { renderTemplate, type RenderedContent, type TemplateValue } from '../functions/core/templates';
 import { textTable } from '../local/text-table';
@@ -36,7 +38,7 @@ options:
 Exit codes: 0 valid / rendered, 1 invalid templates or a render failure, 2 usage error.
 `;
 
-const DataSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+const DataSchema = jsonRecord(v.string(), v.union([v.string(), v.number(), v.boolean(), v.null()]));
 
 class UsageError extends Error {}
 
@@ -150,9 +152,9 @@ function readData(file: string): Record<string, TemplateValue> {
   }
   // An event file works too: its `data` is what the sender renders with.
   const candidate = typeof json === 'object' && json !== null && 'templateId' in json && 'data' in json ? json.data : json;
-  const parsed = DataSchema.safeParse(candidate);
+  const parsed = validate(DataSchema, candidate);
   if (!parsed.success) throw new UsageError(`--data ${file}: a JSON object of strings, numbers, booleans or nulls is needed`);
-  return parsed.data;
+  return parsed.output;
 }
 
 function describeContent(content: RenderedContent): string {

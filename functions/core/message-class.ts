@@ -1,5 +1,7 @@
+import * as v from 'valibot';
 import { ConfigurationError } from './errors';
-import * as z from './schema';
+import { jsonObject } from './json-objects';
+import { describeProblems, validate } from './schema';
 
 /**
  * What to do when a provider call's outcome is unknown (timeout, 5xx, crash mid-send):
@@ -10,15 +12,15 @@ import * as z from './schema';
  */
 export type AmbiguityPolicy = 'resend' | 'give-up' | 'lookup';
 
-const MessageClassSchema = z.object({
-  name: z.string().check(z.regex(/^[a-z][a-z0-9-]{0,63}$/)),
-  onAmbiguous: z.enum(['resend', 'give-up', 'lookup']),
-  lookupFallback: z._default(z.enum(['resend', 'give-up']), 'give-up'),
-  evidenceWaitSeconds: z._default(z.number().check(z.int(), z.minimum(0), z.maximum(86_400)), 300),
-  smsType: z._default(z.enum(['Transactional', 'Promotional']), 'Transactional'),
+const MessageClassSchema = jsonObject({
+  name: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)),
+  onAmbiguous: v.picklist(['resend', 'give-up', 'lookup']),
+  lookupFallback: v.optional(v.picklist(['resend', 'give-up']), 'give-up'),
+  evidenceWaitSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(86_400)), 300),
+  smsType: v.optional(v.picklist(['Transactional', 'Promotional']), 'Transactional'),
 });
 
-export type MessageClass = z.infer<typeof MessageClassSchema>;
+export type MessageClass = v.InferOutput<typeof MessageClassSchema>;
 
 /** Classes shipped with the product. A deployment may add or override by name. */
 export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
@@ -50,12 +52,9 @@ export function buildMessageClassRegistry(extraJson?: string): MessageClassRegis
   } catch (error) {
     throw new ConfigurationError(`MESSAGE_CLASSES is not JSON: ${(error as Error).message}`);
   }
-  const result = z.array(MessageClassSchema).safeParse(parsed);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new ConfigurationError(`MESSAGE_CLASSES is invalid at ${issue?.path.join('.')}: ${issue?.message}`);
-  }
-  for (const messageClass of result.data) registry.set(messageClass.name, messageClass);
+  const result = validate(v.array(MessageClassSchema), parsed);
+  if (!result.success) throw new ConfigurationError(`MESSAGE_CLASSES is invalid at ${describeProblems(result.problems, 1)}`);
+  for (const messageClass of result.output) registry.set(messageClass.name, messageClass);
   return registry;
 }
 

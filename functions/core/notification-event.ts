@@ -1,57 +1,70 @@
+import * as v from 'valibot';
 import { InvalidEventError } from './errors';
 import { EventBridgeSchema, SnsSqsNotificationSchema } from './event-envelopes';
 import { CHANNELS } from './idempotency-key';
-import * as z from './schema';
+import { jsonObject, jsonRecord } from './json-objects';
+import { describeProblems, validate } from './schema';
+import { isoDatetime } from './string-formats';
 
 /** Largest SQS body we accept; anything larger is dead-lettered, never half-processed. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 /** Most messages one event may fan out to; keeps one record's work bounded. */
 export const MAX_MESSAGES_PER_EVENT = 100;
+/** Problems a refusal lists: the first few say what to fix, and a dead letter's attribute stays short. */
+const MAX_PROBLEMS = 5;
 
-const idString = z.string().check(z.minLength(1), z.maxLength(256));
+const idString = v.pipe(v.string(), v.minLength(1), v.maxLength(256));
+const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
 
 // Addresses are only shape-checked here (strings); whether each is a valid email, E.164
 // number or endpoint ARN is decided per message, so one bad recipient fails alone.
-const RecipientSchema = z
-  .object({
+const RecipientSchema = v.pipe(
+  jsonObject({
     recipientId: idString,
-    email: z.optional(z.string().check(z.maxLength(320))),
-    phone: z.optional(z.string().check(z.maxLength(32))),
-    pushEndpointArn: z.optional(z.string().check(z.maxLength(1024))),
-    channels: z.array(z.enum(CHANNELS)).check(z.minLength(1), z.maxLength(CHANNELS.length)),
-  })
-  .check(
-    z.refine((r) => new Set(r.channels).size === r.channels.length, {
-      message: 'channels must not repeat',
-      path: ['channels'],
-    }),
-  );
+    email: v.optional(v.pipe(v.string(), v.maxLength(320))),
+    phone: v.optional(v.pipe(v.string(), v.maxLength(32))),
+    pushEndpointArn: v.optional(v.pipe(v.string(), v.maxLength(1024))),
+    channels: v.pipe(v.array(v.picklist(CHANNELS)), v.minLength(1), v.maxLength(CHANNELS.length)),
+  }),
+  v.forward(
+    v.partialCheck([['channels']], (r) => new Set(r.channels).size === r.channels.length, 'channels must not repeat'),
+    ['channels'],
+  ),
+);
 
-const TemplateValue = z.union([z.string().check(z.maxLength(4096)), z.number(), z.boolean(), z.null()]);
+const TemplateValue = v.union([v.pipe(v.string(), v.maxLength(4096)), v.number(), v.boolean(), v.null()]);
 
 /** The business event a producer publishes: one event, one or more messages. */
-export const NotificationEventSchema = z
-  .object({
+export const NotificationEventSchema = v.pipe(
+  jsonObject({
     eventId: idString,
-    occurredAt: z.iso.datetime({ offset: true }),
-    type: z.string().check(z.minLength(1), z.maxLength(128)),
-    templateId: z.string().check(z.minLength(1), z.maxLength(128)),
-    messageClass: z.string().check(z.minLength(1), z.maxLength(64)),
-    data: z._default(z.record(z.string(), TemplateValue), {}),
-    recipients: z.array(RecipientSchema).check(z.minLength(1), z.maxLength(MAX_MESSAGES_PER_EVENT)),
-  })
-  .check(
-    z.refine((e) => new Set(e.recipients.map((r) => r.recipientId)).size === e.recipients.length, {
-      message: 'recipientId must be unique within an event',
-      path: ['recipients'],
-    }),
-    z.refine((e) => e.recipients.reduce((n, r) => n + r.channels.length, 0) <= MAX_MESSAGES_PER_EVENT, {
-      message: `an event may fan out to at most ${MAX_MESSAGES_PER_EVENT} messages`,
-      path: ['recipients'],
-    }),
-  );
+    occurredAt: v.pipe(v.string(), isoDatetime({ offset: true })),
+    type: text(128),
+    templateId: text(128),
+    messageClass: text(64),
+    data: v.optional(jsonRecord(v.string(), TemplateValue), {}),
+    recipients: v.pipe(v.array(RecipientSchema), v.minLength(1), v.maxLength(MAX_MESSAGES_PER_EVENT)),
+  }),
+  // Partial checks: each runs once the fields it reads are valid, whatever else is wrong.
+  v.forward(
+    v.partialCheck(
+      [['recipients', '$', 'recipientId']],
+      (e) => new Set(e.recipients.map((r) => r.recipientId)).size === e.recipients.length,
+      'recipientId must be unique within an event',
+    ),
+    ['recipients'],
+  ),
+  v.forward(
+    v.partialCheck(
+      [['recipients', '$', 'channels']],
+      (e) => e.recipients.reduce((n, r) => n + r.channels.length, 0) <= MAX_MESSAGES_PER_EVENT,
+      `an event may fan out to at most ${MAX_MESSAGES_PER_EVENT} messages`,
+    ),
+    ['recipients'],
+  ),
+);
 
-export type NotificationEvent = z.infer<typeof NotificationEventSchema>;
+export type NotificationEvent = v.InferOutput<typeof NotificationEventSchema>;
 export type Recipient = NotificationEvent['recipients'][number];
 
 /** How the event reached the queue; logged, never used for identity. */
@@ -77,25 +90,23 @@ export function parseNotificationBody(body: string, maxBodyBytes = DEFAULT_MAX_B
   }
   const json = parseJson(body, 'body');
   const { payload, envelope } = unwrapEnvelope(json);
-  const result = NotificationEventSchema.safeParse(payload);
-  if (!result.success) {
-    throw new InvalidEventError('SchemaViolation', describeIssues(result.error));
-  }
-  return { event: result.data, envelope };
+  const result = validate(NotificationEventSchema, payload);
+  if (!result.success) throw new InvalidEventError('SchemaViolation', describeProblems(result.problems, MAX_PROBLEMS));
+  return { event: result.output, envelope };
 }
 
 function unwrapEnvelope(json: unknown): { payload: unknown; envelope: EventEnvelope } {
   if (isObject(json) && json.Type === 'Notification' && 'TopicArn' in json) {
-    const sns = SnsSqsNotificationSchema.safeParse(json);
-    if (!sns.success) throw new InvalidEventError('SchemaViolation', `SNS envelope: ${describeIssues(sns.error)}`);
-    return { payload: parseJson(sns.data.Message, 'SNS Message'), envelope: 'sns' };
+    const sns = validate(SnsSqsNotificationSchema, json);
+    if (!sns.success) throw new InvalidEventError('SchemaViolation', `SNS envelope: ${describeProblems(sns.problems, MAX_PROBLEMS)}`);
+    return { payload: parseJson(sns.output.Message, 'SNS Message'), envelope: 'sns' };
   }
   if (isObject(json) && 'detail-type' in json && 'detail' in json) {
-    const eventBridge = EventBridgeSchema.safeParse(json);
+    const eventBridge = validate(EventBridgeSchema, json);
     if (!eventBridge.success) {
-      throw new InvalidEventError('SchemaViolation', `EventBridge envelope: ${describeIssues(eventBridge.error)}`);
+      throw new InvalidEventError('SchemaViolation', `EventBridge envelope: ${describeProblems(eventBridge.problems, MAX_PROBLEMS)}`);
     }
-    return { payload: eventBridge.data.detail, envelope: 'eventbridge' };
+    return { payload: eventBridge.output.detail, envelope: 'eventbridge' };
   }
   return { payload: json, envelope: 'raw' };
 }
@@ -110,12 +121,4 @@ function parseJson(text: string, what: string): unknown {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Field paths and messages only: issue input values may hold addresses and must not be logged. */
-function describeIssues(error: z.core.$ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    .join('; ');
 }

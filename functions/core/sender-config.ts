@@ -1,8 +1,9 @@
+import * as v from 'valibot';
 import type { RedeliveryPolicy } from './stale-claim-discovery';
 import { ConfigurationError } from './errors';
 import { buildMessageClassRegistry, type MessageClassRegistry } from './message-class';
 import { DEFAULT_MAX_BODY_BYTES } from './notification-event';
-import * as z from './schema';
+import { describeProblems, validate } from './schema';
 import type { ChannelRates } from './send-rate-governor';
 import { timingViolations } from './timing-invariants';
 import { DEFAULT_BACKOFF, MAX_VISIBILITY_SECONDS, type BackoffSettings } from './visibility-backoff';
@@ -37,24 +38,26 @@ export const ENV = {
   queueVisibilityTimeoutSeconds: 'QUEUE_VISIBILITY_TIMEOUT_SECONDS',
 } as const;
 
-const positiveInt = z.coerce.number().check(z.int(), z.positive());
+/** A variable's text as `Number()` reads it (`''` is 0, `'soon'` NaN, which is refused), as zod's `coerce` did. */
+const coercedNumber = v.pipe(v.unknown(), v.transform(Number), v.number());
+const positiveInt = v.pipe(coercedNumber, v.safeInteger(), v.gtValue(0));
 /** A positive integer of at most `max`, `fallback` when unset. */
-const positiveIntUpTo = (max: number, fallback: number) => z._default(positiveInt.check(z.maximum(max)), fallback);
-const optionalRate = z.optional(z.coerce.number().check(z.positive(), z.maximum(100_000)));
-const optionalText = z.pipe(
-  z.optional(z.string()),
-  z.transform((v: string | undefined) => (v?.trim() ? v.trim() : undefined)),
+const positiveIntUpTo = (max: number, fallback: number) => v.optional(v.pipe(positiveInt, v.maxValue(max)), fallback);
+const optionalRate = v.optional(v.pipe(coercedNumber, v.gtValue(0), v.maxValue(100_000)));
+const optionalText = v.pipe(
+  v.optional(v.string()),
+  v.transform((value) => (value?.trim() ? value.trim() : undefined)),
 );
 
-const EnvSchema = z
-  .object({
-    [ENV.tableName]: z.string().check(z.minLength(3)),
+const EnvSchema = v.pipe(
+  v.object({
+    [ENV.tableName]: v.pipe(v.string(), v.minLength(3)),
     [ENV.functionTimeoutSeconds]: positiveInt,
     [ENV.claimTimeoutSeconds]: positiveInt,
-    [ENV.sendTimeoutMs]: z._default(positiveInt, 10_000),
-    [ENV.ledgerRetentionDays]: z._default(positiveInt, 30),
-    [ENV.maxClockSkewSeconds]: z._default(z.coerce.number().check(z.int(), z.minimum(0)), 300),
-    [ENV.deliveryMode]: z._default(z.enum(['aws', 'outbox']), 'aws'),
+    [ENV.sendTimeoutMs]: v.optional(positiveInt, 10_000),
+    [ENV.ledgerRetentionDays]: v.optional(positiveInt, 30),
+    [ENV.maxClockSkewSeconds]: v.optional(v.pipe(coercedNumber, v.safeInteger(), v.minValue(0)), 300),
+    [ENV.deliveryMode]: v.optional(v.picklist(['aws', 'outbox']), 'aws'),
     [ENV.outboxFile]: optionalText,
     [ENV.emailFrom]: optionalText,
     [ENV.sesConfigurationSet]: optionalText,
@@ -69,37 +72,43 @@ const EnvSchema = z
     [ENV.sendRatePushPerSecond]: optionalRate,
     [ENV.sendRateShares]: positiveIntUpTo(10_000, 1),
     [ENV.sourceQueueUrl]: optionalText,
-    [ENV.throttleBackoffBaseSeconds]: z._default(positiveInt, DEFAULT_BACKOFF.baseSeconds),
+    [ENV.throttleBackoffBaseSeconds]: v.optional(positiveInt, DEFAULT_BACKOFF.baseSeconds),
     [ENV.throttleBackoffCapSeconds]: positiveIntUpTo(MAX_VISIBILITY_SECONDS, DEFAULT_BACKOFF.capSeconds),
-    [ENV.queueMaxReceiveCount]: z.optional(positiveInt),
-    [ENV.queueRetentionSeconds]: z.optional(positiveInt),
-    [ENV.queueVisibilityTimeoutSeconds]: z.optional(positiveInt),
-  })
-  .check(
-    z.superRefine((env, ctx) => {
-      if (env[ENV.deliveryMode] === 'outbox' && !env[ENV.outboxFile]) {
-        ctx.addIssue({ code: 'custom', path: [ENV.outboxFile], message: 'is required when DELIVERY_MODE=outbox' });
-      }
-      if (env[ENV.deliveryMode] === 'aws' && !env[ENV.emailFrom]) {
-        ctx.addIssue({ code: 'custom', path: [ENV.emailFrom], message: 'is required when DELIVERY_MODE=aws' });
-      }
-      if (env[ENV.deliveryMode] === 'aws' && !env[ENV.deadLetterQueueUrl]) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [ENV.deadLetterQueueUrl],
-          message: 'is required when DELIVERY_MODE=aws (invalid events are moved there with their reason)',
-        });
-      }
-      const queue = [ENV.queueMaxReceiveCount, ENV.queueRetentionSeconds, ENV.queueVisibilityTimeoutSeconds] as const;
+    [ENV.queueMaxReceiveCount]: v.optional(positiveInt),
+    [ENV.queueRetentionSeconds]: v.optional(positiveInt),
+    [ENV.queueVisibilityTimeoutSeconds]: v.optional(positiveInt),
+  }),
+  // Rules across variables, each checked once the variables it reads are valid (whatever else is wrong),
+  // so one failed cold start lists them with the rest.
+  v.rawCheck(({ dataset, addIssue }) => {
+    const invalid = new Set(dataset.issues?.map((issue) => issue.path?.[0]?.key));
+    // An issue without a path: the environment itself is not an object.
+    if (invalid.has(undefined)) return;
+    const env = dataset.value as Readonly<Record<string, unknown>>;
+    const valid = (...names: string[]) => names.every((name) => !invalid.has(name));
+    const require = (name: string, message: string) =>
+      addIssue({ message, path: [{ type: 'object', origin: 'value', input: env, key: name, value: env[name] }] });
+
+    const mode = env[ENV.deliveryMode];
+    if (valid(ENV.deliveryMode, ENV.outboxFile) && mode === 'outbox' && !env[ENV.outboxFile]) {
+      require(ENV.outboxFile, 'is required when DELIVERY_MODE=outbox');
+    }
+    if (valid(ENV.deliveryMode, ENV.emailFrom) && mode === 'aws' && !env[ENV.emailFrom]) {
+      require(ENV.emailFrom, 'is required when DELIVERY_MODE=aws');
+    }
+    if (valid(ENV.deliveryMode, ENV.deadLetterQueueUrl) && mode === 'aws' && !env[ENV.deadLetterQueueUrl]) {
+      require(ENV.deadLetterQueueUrl, 'is required when DELIVERY_MODE=aws (invalid events are moved there with their reason)');
+    }
+    const queue = [ENV.queueMaxReceiveCount, ENV.queueRetentionSeconds, ENV.queueVisibilityTimeoutSeconds] as const;
+    if (valid(...queue)) {
       const given = queue.filter((name) => env[name] !== undefined);
       const missing = queue.filter((name) => env[name] === undefined);
       if (given.length > 0) {
-        for (const name of missing) {
-          ctx.addIssue({ code: 'custom', path: [name], message: `is required with ${given.join(', ')} (the queue's redelivery is described by all three)` });
-        }
+        for (const name of missing) require(name, `is required with ${given.join(', ')} (the queue's redelivery is described by all three)`);
       }
-    }),
-  );
+    }
+  }),
+);
 
 /** Validated sender configuration. */
 export interface SenderConfig {
@@ -138,19 +147,12 @@ export interface SenderConfig {
 
 /**
  * Reads and validates the environment once, at cold start.
- * @throws ConfigurationError listing every problem, each naming the variable and its value.
+ * @throws ConfigurationError listing every problem, each naming the variable and what it must be (never its value).
  */
 export function loadSenderConfig(env: Readonly<Record<string, string | undefined>>): SenderConfig {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => {
-      // Stryker disable next-line StringLiteral: every variable is a top-level key, so a path has one element and no separator
-      const variable = i.path.join('.');
-      return `${variable}: ${i.message}`;
-    });
-    throw new ConfigurationError(`Invalid sender configuration: ${problems.join('; ')}`);
-  }
-  const e = parsed.data;
+  const parsed = validate(EnvSchema, env);
+  if (!parsed.success) throw new ConfigurationError(`Invalid sender configuration: ${describeProblems(parsed.problems)}`);
+  const e = parsed.output;
   const violations = timingViolations({
     functionTimeoutSeconds: e[ENV.functionTimeoutSeconds],
     claimTimeoutSeconds: e[ENV.claimTimeoutSeconds],

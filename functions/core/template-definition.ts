@@ -1,4 +1,5 @@
-import * as z from './schema';
+import * as v from 'valibot';
+import { jsonRecord, jsonStrictObject } from './json-objects';
 
 /** A template's id is its file name without `.json`; events name it in `templateId`. */
 export const TEMPLATE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -11,43 +12,41 @@ export const MAX_SMS_SEGMENTS = 10;
 /** SMS parts a template allows unless it says otherwise: each part is billed, and long texts are split. */
 export const DEFAULT_SMS_MAX_SEGMENTS = 3;
 
-const text = z.string().check(z.minLength(1), z.maxLength(100_000));
+const text = v.pipe(v.string(), v.minLength(1), v.maxLength(100_000));
+const description = v.optional(v.pipe(v.string(), v.maxLength(1000)));
+const count = (max: number) => v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(max));
 
 /**
  * One data field a template uses. `maxLength` (in UTF-16 code units, as JavaScript counts) bounds
  * every value at send time, which is what lets the channel limits be checked before any event exists.
  * `charset: gsm7` promises values in the GSM 03.38 alphabet, so an SMS stays 160/153 characters a part.
  */
-const FieldSchema = z.strictObject({
-  maxLength: z.number().check(z.int(), z.minimum(1), z.maximum(MAX_FIELD_LENGTH)),
-  charset: z._default(z.enum(['gsm7', 'unicode']), 'unicode'),
-  description: z.optional(z.string().check(z.maxLength(1000))),
+const FieldSchema = jsonStrictObject({
+  maxLength: count(MAX_FIELD_LENGTH),
+  charset: v.optional(v.picklist(['gsm7', 'unicode']), 'unicode'),
+  description,
 });
 
 /** The JSON a template file holds (`templates/<id>.json`). Unknown keys are refused, so a typo is not ignored. */
-export const TemplateFileSchema = z
-  .strictObject({
-    description: z.optional(z.string().check(z.maxLength(1000))),
-    fields: z._default(
-      z.record(z.string().check(z.regex(FIELD_NAME, 'field names are letters, digits and _ (not first), at most 64')), FieldSchema),
+export const TemplateFileSchema = v.pipe(
+  jsonStrictObject({
+    description,
+    fields: v.optional(
+      jsonRecord(v.pipe(v.string(), v.regex(FIELD_NAME, 'field names are letters, digits and _ (not first), at most 64')), FieldSchema),
       {},
     ),
-    email: z.optional(z.strictObject({ subject: text, text, html: z.optional(text) })),
-    sms: z.optional(
-      z.strictObject({
-        text,
-        maxSegments: z._default(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_SMS_SEGMENTS)), DEFAULT_SMS_MAX_SEGMENTS),
-      }),
-    ),
-    push: z.optional(z.strictObject({ title: text, body: text })),
-  })
-  .check(
-    z.refine((t) => t.email !== undefined || t.sms !== undefined || t.push !== undefined, {
-      message: 'a template needs at least one of email, sms, push',
-    }),
-  );
+    email: v.optional(jsonStrictObject({ subject: text, text, html: v.optional(text) })),
+    sms: v.optional(jsonStrictObject({ text, maxSegments: v.optional(count(MAX_SMS_SEGMENTS), DEFAULT_SMS_MAX_SEGMENTS) })),
+    push: v.optional(jsonStrictObject({ title: text, body: text })),
+  }),
+  v.partialCheck(
+    [['email'], ['sms'], ['push']],
+    (t) => t.email !== undefined || t.sms !== undefined || t.push !== undefined,
+    'a template needs at least one of email, sms, push',
+  ),
+);
 
-export type TemplateFileContent = z.infer<typeof TemplateFileSchema>;
+export type TemplateFileContent = v.InferOutput<typeof TemplateFileSchema>;
 export type TemplateField = TemplateFileContent['fields'][string];
 
 /** A template that passed validation: its id and its content with defaults applied. */

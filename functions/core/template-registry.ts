@@ -1,4 +1,5 @@
 import { CHANNELS } from './idempotency-key';
+import { validate } from './schema';
 import { TEMPLATE_ID, TemplateFileSchema, VARIANT_PARTS, type Template, type TemplateFile } from './template-definition';
 import { limitProblems, templateFigures, type TemplateFigures } from './template-limits';
 import { scanPlaceholders } from './template-placeholders';
@@ -59,9 +60,9 @@ function checkTemplateFile(file: TemplateFile): Found {
   } catch (error) {
     return { problems: [{ path: '', message: `is not JSON (${(error as Error).message})` }] };
   }
-  const parsed = TemplateFileSchema.safeParse(json);
-  if (!parsed.success) return { problems: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
-  const template: Template = { id, ...parsed.data };
+  const parsed = validate(TemplateFileSchema, json);
+  if (!parsed.success) return { problems: parsed.problems };
+  const template: Template = { id, ...parsed.output };
 
   const problems: { path: string; message: string }[] = [];
   const used = new Set<string>();

@@ -1,5 +1,6 @@
+import * as v from 'valibot';
 import { ConfigurationError } from '../core/errors';
-import * as z from '../core/schema';
+import { describeProblems, validate } from '../core/schema';
 import type { SenderConfig } from '../core/sender-config';
 
 /** Optional variables only the reclaimer reads (it also reads every sender variable, see `ENV`). */
@@ -28,11 +29,16 @@ export interface ReclaimerLimits {
   readonly concurrency: number;
 }
 
-/** Unset or blank: the default; otherwise a positive integer. */
-const optionalPositiveInt = z.pipe(
-  z.transform((v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)),
-  z.optional(z.coerce.number().check(z.int(), z.positive())),
+/** Unset or blank: the default; otherwise a positive integer (as `Number()` reads the text). */
+const optionalPositiveInt = v.optional(
+  v.pipe(
+    v.unknown(),
+    v.transform((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value)),
+    v.optional(v.pipe(v.unknown(), v.transform(Number), v.number(), v.safeInteger(), v.gtValue(0))),
+  ),
 );
+
+const LimitsSchema = v.object({ [RECLAIMER_ENV.timeBudgetMs]: optionalPositiveInt, [RECLAIMER_ENV.maxRowsPerRun]: optionalPositiveInt });
 
 /**
  * Reads the reclaimer's own limits, checked against the sender configuration it shares.
@@ -42,17 +48,8 @@ export function loadReclaimerLimits(
   env: Readonly<Record<string, string | undefined>>,
   config: Pick<SenderConfig, 'functionTimeoutMs' | 'sendTimeoutMs' | 'maxConcurrentSends'>,
 ): ReclaimerLimits {
-  const parsed = z
-    .object({ [RECLAIMER_ENV.timeBudgetMs]: optionalPositiveInt, [RECLAIMER_ENV.maxRowsPerRun]: optionalPositiveInt })
-    .safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => {
-      // Stryker disable next-line StringLiteral: both variables are top-level keys, so a path has one element and no separator
-      const variable = i.path.join('.');
-      return `${variable}: ${i.message}`;
-    });
-    throw new ConfigurationError(`Invalid reclaimer configuration: ${problems.join('; ')}`);
-  }
+  const parsed = validate(LimitsSchema, env);
+  if (!parsed.success) throw new ConfigurationError(`Invalid reclaimer configuration: ${describeProblems(parsed.problems)}`);
   const ceiling = config.functionTimeoutMs - config.sendTimeoutMs - RECLAIMER_SAFETY_MARGIN_MS;
   if (ceiling < 1_000) {
     throw new ConfigurationError(
@@ -60,14 +57,14 @@ export function loadReclaimerLimits(
         `the send timeout (${config.sendTimeoutMs}ms) and a ${RECLAIMER_SAFETY_MARGIN_MS}ms margin; raise FUNCTION_TIMEOUT_SECONDS`,
     );
   }
-  const requested = parsed.data[RECLAIMER_ENV.timeBudgetMs];
+  const requested = parsed.output[RECLAIMER_ENV.timeBudgetMs];
   if (requested !== undefined && requested > ceiling) {
     throw new ConfigurationError(
       `Unsafe reclaimer configuration: ${RECLAIMER_ENV.timeBudgetMs} (${requested}ms) must be at most function timeout - ` +
         `send timeout - ${RECLAIMER_SAFETY_MARGIN_MS}ms = ${ceiling}ms, or Lambda kills a run in the middle of a send`,
     );
   }
-  const maxRows = parsed.data[RECLAIMER_ENV.maxRowsPerRun] ?? 500;
+  const maxRows = parsed.output[RECLAIMER_ENV.maxRowsPerRun] ?? 500;
   if (maxRows > 10_000) {
     throw new ConfigurationError(`Invalid reclaimer configuration: ${RECLAIMER_ENV.maxRowsPerRun} (${maxRows}) must be at most 10000`);
   }

@@ -1,4 +1,5 @@
 import { EventBridgeSchema } from '../core/event-envelopes';
+import { validate } from '../core/schema';
 import { statusFromSesEvent } from './ses-event';
 import { statusFromSmsDeliveryLog } from './sms-delivery-log';
 import { decodeCloudWatchLogs, SnsEventSchema } from './status-envelopes';
@@ -31,9 +32,9 @@ export function decodeStatusInput(input: unknown): DecodedStatusInput {
   };
 
   if (isObject(input) && 'Records' in input) {
-    const sns = SnsEventSchema.safeParse(input);
+    const sns = validate(SnsEventSchema, input);
     if (!sns.success) return { kind: 'sns', events, invalid: ['SNS event does not match the SNS schema'] };
-    for (const record of sns.data.Records) {
+    for (const record of sns.output.Records) {
       let message: unknown;
       try {
         message = JSON.parse(record.Sns.Message);
@@ -56,11 +57,11 @@ export function decodeStatusInput(input: unknown): DecodedStatusInput {
   }
 
   if (isObject(input) && 'detail-type' in input) {
-    const bridge = EventBridgeSchema.safeParse(input);
-    if (!bridge.success || bridge.data.source !== 'aws.ses') {
+    const bridge = validate(EventBridgeSchema, input);
+    if (!bridge.success || bridge.output.source !== 'aws.ses') {
       return { kind: 'eventbridge', events, invalid: ['EventBridge event is not from aws.ses'] };
     }
-    add(statusFromSesEvent(bridge.data.detail));
+    add(statusFromSesEvent(bridge.output.detail));
     return { kind: 'eventbridge', events, invalid };
   }
 

@@ -1,37 +1,40 @@
+import * as v from 'valibot';
 import { SES_KEY_TAG } from '../adapters/ses-email-provider';
 import type { DeliveryStatusUpdate } from '../core/delivery-status';
 import { isKnownDeliveryStatus } from '../core/delivery-status';
-import * as z from '../core/schema';
+import { jsonObject, jsonRecord } from '../core/json-objects';
+import { describeProblems, validate } from '../core/schema';
 import type { StatusEvent } from './status-event';
 
-const Stamped = z.object({ timestamp: z.string() });
+const Stamped = { timestamp: v.string() };
 
 /**
  * The parts of an SES v2 configuration-set event (event publishing to SNS or EventBridge) the
  * ledger uses. Everything else (addresses, headers, diagnostic codes) is deliberately not read.
  */
-export const SesEventSchema = z.object({
+export const SesEventSchema = jsonObject({
   // SES writes this one type with a space ("Rendering Failure"); the ledger stores it as one word.
-  eventType: z.pipe(
-    z.string().check(z.minLength(1)),
-    z.transform((type: string) => (type === 'Rendering Failure' ? 'RenderingFailure' : type)),
+  eventType: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.transform((type) => (type === 'Rendering Failure' ? 'RenderingFailure' : type)),
   ),
-  mail: z.object({
-    timestamp: z.string(),
-    messageId: z.string().check(z.minLength(1)),
-    tags: z.optional(z.record(z.string(), z.array(z.string()))),
+  mail: jsonObject({
+    timestamp: v.string(),
+    messageId: v.pipe(v.string(), v.minLength(1)),
+    tags: v.optional(jsonRecord(v.string(), v.array(v.string()))),
   }),
-  delivery: z.optional(Stamped),
-  bounce: z.optional(z.extend(Stamped, { bounceType: z.optional(z.string()), bounceSubType: z.optional(z.string()) })),
-  complaint: z.optional(z.extend(Stamped, { complaintFeedbackType: z.optional(z.string()) })),
-  deliveryDelay: z.optional(z.extend(Stamped, { delayType: z.optional(z.string()) })),
-  open: z.optional(Stamped),
-  click: z.optional(Stamped),
-  subscription: z.optional(Stamped),
-  reject: z.optional(z.object({ reason: z.optional(z.string()) })),
+  delivery: v.optional(jsonObject(Stamped)),
+  bounce: v.optional(jsonObject({ ...Stamped, bounceType: v.optional(v.string()), bounceSubType: v.optional(v.string()) })),
+  complaint: v.optional(jsonObject({ ...Stamped, complaintFeedbackType: v.optional(v.string()) })),
+  deliveryDelay: v.optional(jsonObject({ ...Stamped, delayType: v.optional(v.string()) })),
+  open: v.optional(jsonObject(Stamped)),
+  click: v.optional(jsonObject(Stamped)),
+  subscription: v.optional(jsonObject(Stamped)),
+  reject: v.optional(jsonObject({ reason: v.optional(v.string()) })),
 });
 /** The fields of an SES event the ledger reads. */
-export type SesEvent = z.infer<typeof SesEventSchema>;
+export type SesEvent = v.InferOutput<typeof SesEventSchema>;
 
 const KEY = /^[0-9a-f]{64}$/;
 
@@ -54,12 +57,9 @@ const STAMP_FIELD = {
  * @returns the status event, or a reason it is not one (never containing the event's content).
  */
 export function statusFromSesEvent(input: unknown): StatusEvent | { readonly invalid: string } {
-  const parsed = SesEventSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { invalid: `not an SES event: ${issue?.path.join('.') || 'root'} ${issue?.message}` };
-  }
-  const event = parsed.data;
+  const parsed = validate(SesEventSchema, input);
+  if (!parsed.success) return { invalid: `not an SES event: ${describeProblems(parsed.problems, 1)}` };
+  const event = parsed.output;
   if (!isKnownDeliveryStatus(event.eventType)) return { invalid: `SES event type ${safe(event.eventType)} is not recorded` };
   const field = STAMP_FIELD[event.eventType as keyof typeof STAMP_FIELD];
   const stamp = (field ? event[field]?.timestamp : undefined) ?? event.mail.timestamp;

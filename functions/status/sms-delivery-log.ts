@@ -1,4 +1,6 @@
-import * as z from '../core/schema';
+import * as v from 'valibot';
+import { jsonObject } from '../core/json-objects';
+import { describeProblems, validate } from '../core/schema';
 import type { StatusEvent } from './status-event';
 
 /**
@@ -6,9 +8,9 @@ import type { StatusEvent } from './status-event';
  * and its `/Failure` sibling). Only the message id and the status are read: the line also holds the
  * destination phone number, which is never read, stored or logged.
  */
-export const SmsDeliveryLogSchema = z.object({
-  notification: z.object({ messageId: z.string().check(z.minLength(1)) }),
-  status: z.enum(['SUCCESS', 'FAILURE']),
+export const SmsDeliveryLogSchema = jsonObject({
+  notification: jsonObject({ messageId: v.pipe(v.string(), v.minLength(1)) }),
+  status: v.picklist(['SUCCESS', 'FAILURE']),
 });
 
 /**
@@ -24,13 +26,11 @@ export function statusFromSmsDeliveryLog(message: string, loggedAt: number): Sta
   } catch {
     return { invalid: 'SMS delivery log line is not JSON' };
   }
-  const parsed = SmsDeliveryLogSchema.safeParse(json);
-  if (!parsed.success) {
-    return { invalid: `not an SNS SMS delivery log: ${parsed.error.issues[0]?.path.join('.') || 'root'} ${parsed.error.issues[0]?.message}` };
-  }
+  const parsed = validate(SmsDeliveryLogSchema, json);
+  if (!parsed.success) return { invalid: `not an SNS SMS delivery log: ${describeProblems(parsed.problems, 1)}` };
   return {
     channel: 'sms',
-    ref: { kind: 'sms-message-id', providerMessageId: parsed.data.notification.messageId },
-    update: { status: parsed.data.status, at: loggedAt, source: 'sns-sms' },
+    ref: { kind: 'sms-message-id', providerMessageId: parsed.output.notification.messageId },
+    update: { status: parsed.output.status, at: loggedAt, source: 'sns-sms' },
   };
 }

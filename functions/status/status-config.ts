@@ -1,5 +1,6 @@
+import * as v from 'valibot';
 import { ConfigurationError } from '../core/errors';
-import * as z from '../core/schema';
+import { validate } from '../core/schema';
 import { ENV } from '../core/sender-config';
 
 /** The status Lambda needs only the ledger table (`LEDGER_TABLE_NAME`). */
@@ -9,9 +10,9 @@ export interface StatusConfig {
 
 /** @throws ConfigurationError naming the missing or invalid variable. */
 export function loadStatusConfig(env: Readonly<Record<string, string | undefined>>): StatusConfig {
-  const parsed = z.object({ [ENV.tableName]: z.string().check(z.trim(), z.minLength(3)) }).safeParse(env);
+  const parsed = validate(v.object({ [ENV.tableName]: v.pipe(v.string(), v.trim(), v.minLength(3)) }), env);
   if (!parsed.success) {
     throw new ConfigurationError(`Invalid status configuration: ${ENV.tableName} must name the ledger table`);
   }
-  return { tableName: parsed.data[ENV.tableName] };
+  return { tableName: parsed.output[ENV.tableName] };
 }

@@ -53,6 +53,24 @@ describe('addressFor: one channel, one address, validated', () => {
   });
 
   it.each([
+    ["o'brien@example.com", true],
+    ['first.last+tag@mail.example.co.uk', true],
+    ['a_b-c@x-y.example', true],
+    ['.buyer@example.com', false],
+    ['buyer.@example.com', false],
+    ['bu..yer@example.com', false],
+    ["buyer'@example.com", false],
+    ['buyer@-example.com', false],
+    ['buyer@example', false],
+    ['buyer@example.c', false],
+    ['buyer@example.c0m', false],
+    ['büyer@example.com', false],
+    ['buyer @example.com', false],
+  ])('email: %s is an address: %s', (email, valid) => {
+    expect(resolve('email', { email })).toBe(valid ? `ok ${email}` : 'InvalidAddress: email address is not valid');
+  });
+
+  it.each([
     ['email', 'InvalidAddress: no email address for channel email'],
     ['sms', 'InvalidAddress: no phone number for channel sms'],
     ['push', 'InvalidAddress: no push endpoint ARN for channel push'],

@@ -74,7 +74,7 @@ describe('template files: what is refused, each problem located', () => {
     expect(problems.map((p) => [p.file, p.path])).toEqual([
       ['broken.json', ''],
       ['-dash.json', ''],
-      ['typo.json', 'email'],
+      ['typo.json', 'email.subjet'],
       ['empty.json', ''],
       ['long.json', 'sms.maxSegments'],
     ]);
@@ -82,7 +82,7 @@ describe('template files: what is refused, each problem located', () => {
     expect(problems[1]?.message).toBe(
       '"-dash" is not a template id: letters, digits, \'.\', \'_\' and \'-\', starting with a letter or digit, at most 128',
     );
-    expect(problems[2]?.message).toMatch(/subjet/);
+    expect(problems[2]?.message).toBe('Unrecognized key');
     expect(problems[3]?.message).toBe('a template needs at least one of email, sms, push');
   });
 

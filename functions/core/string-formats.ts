@@ -1,0 +1,43 @@
+import * as v from 'valibot';
+
+// Text formats the schemas check, each accepting exactly what zod 4.6 (the library before valibot)
+// accepted: valibot's own ISO timestamp takes forms zod refused (`+0100`, a space for `T`) and its
+// base64 and URL checks differ at the edges, so swapping libraries would have changed what is let in.
+
+const DATE =
+  '(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8])))';
+/** Seconds are required (RFC 3339), fractions of any length allowed. */
+const TIME = '(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?';
+const ISO_DATETIME_UTC = new RegExp(`^${DATE}T${TIME}Z$`);
+const ISO_DATETIME_WITH_OFFSET = new RegExp(`^${DATE}T${TIME}(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)$`);
+
+/** An RFC 3339 date and time (real calendar dates only) in UTC (`Z`), or with `offset` also at `+hh:mm`/`-hh:mm`. */
+export function isoDatetime(options: { readonly offset: boolean } = { offset: false }) {
+  return v.regex(options.offset ? ISO_DATETIME_WITH_OFFSET : ISO_DATETIME_UTC, 'Invalid ISO datetime');
+}
+
+/** Text the WHATWG URL parser takes once trimmed; trimmed, and without the tabs and line breaks the parser ignores. */
+export function urlString() {
+  return v.pipe(
+    v.string(),
+    v.check((value) => URL.canParse(value.trim()), 'Invalid URL'),
+    v.transform((value) => value.trim().replace(/[\t\n\r]/g, '')),
+  );
+}
+
+/** Standard base64 with its padding (or empty), no whitespace. */
+export function base64() {
+  return v.check(isBase64, 'Invalid base64-encoded string');
+}
+
+function isBase64(value: string): boolean {
+  if (value === '') return true;
+  // atob skips whitespace, which would let it in.
+  if (/\s/.test(value) || value.length % 4 !== 0) return false;
+  try {
+    atob(value);
+    return true;
+  } catch {
+    return false;
+  }
+}

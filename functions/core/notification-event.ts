@@ -115,8 +115,16 @@ function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new InvalidEventError('NotJson', `${what} is not JSON (${(error as Error).message})`);
+    throw new InvalidEventError('NotJson', `${what} is not JSON (${withoutQuotedText((error as Error).message)})`);
   }
+}
+
+/**
+ * V8 quotes the text around an unexpected token (`Unexpected token 'b', "bob@example.com" is not valid
+ * JSON`, `..."{"email": bob@exampl"...`), which may be an address: the reason keeps what precedes it.
+ */
+function withoutQuotedText(message: string): string {
+  return message.replace(/, (?:\.\.\.)?"[\s\S]*$/, '');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -73,6 +73,15 @@ describe('parseNotificationBody: three envelopes, one identity', () => {
     expect(refusal('{"eventId":')).toMatchObject({ reason: 'NotJson', detail: expect.stringMatching(/^body is not JSON \(/) });
     expect(refusal(JSON.stringify(snsEnvelope('hello')))).toMatchObject({ reason: 'NotJson', detail: expect.stringMatching(/^SNS Message is not JSON \(/) });
   });
+
+  it('says where the JSON breaks without quoting the text around it (an address, say)', () => {
+    expect(refusal('bob@example.com')).toEqual({ reason: 'NotJson', detail: "body is not JSON (Unexpected token 'b')" });
+    expect(refusal('{"recipients": [{"email": bob@example.com}]}')).toEqual({ reason: 'NotJson', detail: "body is not JSON (Unexpected token 'b')" });
+    expect(refusal(JSON.stringify(snsEnvelope('+447700900123 called')))).toEqual({ reason: 'NotJson', detail: "SNS Message is not JSON (Unexpected token '+')" });
+    // A message without quoted text stands as V8 words it (Node 22 adds the line and column).
+    const { detail } = refusal('{"email": "bob@example.com"');
+    expect(detail).toMatch(/^body is not JSON \(Expected ',' or '}' after property value in JSON at position 27( \(line 1 column 28\))?\)$/);
+  });
 });
 
 describe('parseNotificationBody: size, counted in UTF-8 bytes', () => {

@@ -78,34 +78,29 @@ const EnvSchema = v.pipe(
     [ENV.queueRetentionSeconds]: v.optional(positiveInt),
     [ENV.queueVisibilityTimeoutSeconds]: v.optional(positiveInt),
   }),
-  // Rules across variables, each checked once the variables it reads are valid (whatever else is wrong),
-  // so one failed cold start lists them with the rest.
+  // Rules across variables, checked whatever else is wrong, so one failed cold start lists them with the rest.
   v.rawCheck(({ dataset, addIssue }) => {
-    const invalid = new Set(dataset.issues?.map((issue) => issue.path?.[0]?.key));
-    // An issue without a path: the environment itself is not an object.
-    if (invalid.has(undefined)) return;
+    const refused = new Set(dataset.issues?.map((issue) => issue.path?.[0]?.key));
+    // An issue without a path: the environment itself is not an object, so there is nothing to relate.
+    if (refused.has(undefined)) return;
     const env = dataset.value as Readonly<Record<string, unknown>>;
-    const valid = (...names: string[]) => names.every((name) => !invalid.has(name));
     const require = (name: string, message: string) =>
       addIssue({ message, path: [{ type: 'object', origin: 'value', input: env, key: name, value: env[name] }] });
 
+    // A refused DELIVERY_MODE is neither mode, so it asks for nothing.
     const mode = env[ENV.deliveryMode];
-    if (valid(ENV.deliveryMode, ENV.outboxFile) && mode === 'outbox' && !env[ENV.outboxFile]) {
-      require(ENV.outboxFile, 'is required when DELIVERY_MODE=outbox');
-    }
-    if (valid(ENV.deliveryMode, ENV.emailFrom) && mode === 'aws' && !env[ENV.emailFrom]) {
-      require(ENV.emailFrom, 'is required when DELIVERY_MODE=aws');
-    }
-    if (valid(ENV.deliveryMode, ENV.deadLetterQueueUrl) && mode === 'aws' && !env[ENV.deadLetterQueueUrl]) {
+    if (mode === 'outbox' && !env[ENV.outboxFile]) require(ENV.outboxFile, 'is required when DELIVERY_MODE=outbox');
+    if (mode === 'aws' && !env[ENV.emailFrom]) require(ENV.emailFrom, 'is required when DELIVERY_MODE=aws');
+    if (mode === 'aws' && !env[ENV.deadLetterQueueUrl]) {
       require(ENV.deadLetterQueueUrl, 'is required when DELIVERY_MODE=aws (invalid events are moved there with their reason)');
     }
     const queue = [ENV.queueMaxReceiveCount, ENV.queueRetentionSeconds, ENV.queueVisibilityTimeoutSeconds] as const;
-    if (valid(...queue)) {
-      const given = queue.filter((name) => env[name] !== undefined);
-      const missing = queue.filter((name) => env[name] === undefined);
-      if (given.length > 0) {
-        for (const name of missing) require(name, `is required with ${given.join(', ')} (the queue's redelivery is described by all three)`);
-      }
+    // A refused queue variable is reported as such, not counted as given.
+    if (queue.some((name) => refused.has(name))) return;
+    const given = queue.filter((name) => env[name] !== undefined);
+    const missing = queue.filter((name) => env[name] === undefined);
+    if (given.length > 0) {
+      for (const name of missing) require(name, `is required with ${given.join(', ')} (the queue's redelivery is described by all three)`);
     }
   }),
 );

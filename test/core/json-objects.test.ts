@@ -58,4 +58,14 @@ describe('jsonRecord: every own key but __proto__', () => {
       problems: 'attributes.tenant: Invalid input: expected object',
     });
   });
+
+  it('is untyped when a key or a value is of the wrong type, so a check after it does not run on it', () => {
+    const checked = (schema: Parameters<typeof validate>[0]) => v.pipe(schema as v.GenericSchema, v.check(() => false, 'the check ran'));
+    expect(outcome(checked(jsonRecord(v.picklist(['a', 'b']), v.string())), { c: 'x' })).toEqual({ problems: 'c: Invalid option: expected one of "a"|"b"' });
+    expect(outcome(checked(jsonRecord(v.string(), v.string())), { c: 1 })).toEqual({ problems: 'c: Invalid input: expected string' });
+    // A value that only breaks a bound is still typed: the check runs, as after valibot's own record.
+    expect(outcome(checked(jsonRecord(v.string(), v.pipe(v.string(), v.maxLength(1)))), { c: 'xy' })).toEqual({
+      problems: 'c: Too big: expected length to be <=1; (root): the check ran',
+    });
+  });
 });

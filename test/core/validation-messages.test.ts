@@ -73,6 +73,28 @@ describe('validation messages say what is wrong, in words', () => {
     ]);
   });
 
+  it('across variables: the delivery mode and the queue trio, once the variables they read are valid', () => {
+    const valid = { LEDGER_TABLE_NAME: 'ledger', FUNCTION_TIMEOUT_SECONDS: '30', CLAIM_TIMEOUT_SECONDS: '60', EMAIL_FROM: 'n@shop.test', DEAD_LETTER_QUEUE_URL: 'q' };
+    expect(thrown(() => loadSenderConfig({ ...valid, CLAIM_TIMEOUT_SECONDS: '0', EMAIL_FROM: ' ', QUEUE_VISIBILITY_TIMEOUT_SECONDS: '60' }))).toBe(
+      'Invalid sender configuration: CLAIM_TIMEOUT_SECONDS: Too small: expected number to be >0; EMAIL_FROM: is required when DELIVERY_MODE=aws; ' +
+        "QUEUE_MAX_RECEIVE_COUNT: is required with QUEUE_VISIBILITY_TIMEOUT_SECONDS (the queue's redelivery is described by all three); " +
+        "QUEUE_RETENTION_SECONDS: is required with QUEUE_VISIBILITY_TIMEOUT_SECONDS (the queue's redelivery is described by all three)",
+    );
+    expect(thrown(() => loadSenderConfig({ ...valid, DELIVERY_MODE: 'Outbox', QUEUE_MAX_RECEIVE_COUNT: '0' }))).toBe(
+      'Invalid sender configuration: DELIVERY_MODE: Invalid option: expected one of "aws"|"outbox"; QUEUE_MAX_RECEIVE_COUNT: Too small: expected number to be >0',
+    );
+    expect(thrown(() => loadSenderConfig(null as unknown as Record<string, string>))).toBe('Invalid sender configuration: (root): Invalid input: expected object');
+  });
+
+  it('in an event whose recipients are not all objects with channels: each refused for that', () => {
+    expect(thrown(() => parseNotificationBody(JSON.stringify({ ...loginCodeEvent(), recipients: ['user-9', { recipientId: 'user-9' }] })))).toBe(
+      'recipients.0: Invalid input: expected object; recipients.1.channels: Required',
+    );
+    expect(thrown(() => parseNotificationBody(JSON.stringify({ ...loginCodeEvent(), recipients: [{ recipientId: 'a', channels: 'sms' }] })))).toBe(
+      'recipients.0.channels: Invalid input: expected array',
+    );
+  });
+
   it("in the status function: an SES event's or an SMS log line's first problem", () => {
     expect(statusFromSesEvent({ eventType: 'Delivery', mail: { timestamp: '2026-11-29T12:00:00Z' } })).toEqual({
       invalid: 'not an SES event: mail.messageId: Required',

@@ -318,7 +318,6 @@ class DeliveryAttempt {
         ? await persistently(() => this.ctx.ledger.releaseUnconfirmed(unconfirmed, release, this.ctx.clock()))
         : await this.ctx.ledger.release(claim, release, this.ctx.clock());
       if (released) this.count(METRIC.ClaimReleasedAfterLedgerError);
-      // Stryker disable next-line BlockStatement: the block holds only this comment; emptying it changes nothing
     } catch {
       // The lease runs out instead; the claim timeout bounds the delay.
     }

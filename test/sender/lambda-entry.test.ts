@@ -40,31 +40,30 @@ describe('the Lambda entry module (functions/sender/handler.ts), configured only
     vi.unstubAllGlobals();
   });
 
+  /** A fresh import of the entry, templates embedded, in outbox mode with these timeouts. */
+  function coldStartInOutboxMode(timeouts: { functionTimeoutSeconds: string; claimTimeoutSeconds: string }) {
+    vi.resetModules();
+    embedTemplates();
+    vi.stubEnv('LEDGER_TABLE_NAME', db.tableName);
+    vi.stubEnv('FUNCTION_TIMEOUT_SECONDS', timeouts.functionTimeoutSeconds);
+    vi.stubEnv('CLAIM_TIMEOUT_SECONDS', timeouts.claimTimeoutSeconds);
+    vi.stubEnv('DELIVERY_MODE', 'outbox');
+    vi.stubEnv('OUTBOX_FILE', '/tmp/unused');
+  }
+
   it('fails its cold start when the bundle holds no templates', async () => {
     vi.resetModules();
     await expect(import('../../functions/sender/handler')).rejects.toThrow(/No templates were embedded in this bundle/);
   });
 
   it('fails its cold start on an unsafe configuration', async () => {
-    vi.resetModules();
-    embedTemplates();
-    vi.stubEnv('LEDGER_TABLE_NAME', db.tableName);
-    vi.stubEnv('FUNCTION_TIMEOUT_SECONDS', '60');
-    vi.stubEnv('CLAIM_TIMEOUT_SECONDS', '45');
-    vi.stubEnv('DELIVERY_MODE', 'outbox');
-    vi.stubEnv('OUTBOX_FILE', '/tmp/unused');
+    coldStartInOutboxMode({ functionTimeoutSeconds: '60', claimTimeoutSeconds: '45' });
     await expect(import('../../functions/sender/handler')).rejects.toThrow(/claim timeout \(45s\) must exceed .* \(60s\)/);
     vi.unstubAllEnvs();
   });
 
   it('fails its cold start without a dead-letter queue, even in outbox mode, which the configuration alone allows', async () => {
-    vi.resetModules();
-    embedTemplates();
-    vi.stubEnv('LEDGER_TABLE_NAME', db.tableName);
-    vi.stubEnv('FUNCTION_TIMEOUT_SECONDS', '30');
-    vi.stubEnv('CLAIM_TIMEOUT_SECONDS', '120');
-    vi.stubEnv('DELIVERY_MODE', 'outbox');
-    vi.stubEnv('OUTBOX_FILE', '/tmp/unused');
+    coldStartInOutboxMode({ functionTimeoutSeconds: '30', claimTimeoutSeconds: '120' });
     vi.stubEnv('DEAD_LETTER_QUEUE_URL', undefined);
     await expect(import('../../functions/sender/handler')).rejects.toMatchObject({
       name: 'ConfigurationError',

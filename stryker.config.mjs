@@ -4,9 +4,10 @@
  * the pure core, the ledger adapter, the provider adapters and send clients, the sender
  * and the reclaimer (timing invariants included, under functions/core/).
  *
- * `npm run mutate` runs it all; `npm run mutate:changed` reuses the last run's results
- * for mutants whose code and covering tests did not change (reports/stryker-incremental.json,
- * kept out of git: see docs/testing.md, "Mutation testing").
+ * `npm run mutate` runs it all (`--incremental --force`: every mutant, and the results kept as the
+ * baseline); `npm run mutate:changed` reuses the last run's results for mutants whose code and
+ * covering tests did not change (reports/stryker-incremental.json, kept out of git: see
+ * docs/testing.md, "Mutation testing").
  *
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */

@@ -124,7 +124,7 @@ function parseJson(text: string, what: string): unknown {
  * JSON`, `..."{"email": bob@exampl"...`), which may be an address: the reason keeps what precedes it.
  */
 function withoutQuotedText(message: string): string {
-  return message.replace(/, (?:\.\.\.)?"[\s\S]*$/, '');
+  return message.replace(/, (?:\.\.\.)?"[\s\S]*/, '');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

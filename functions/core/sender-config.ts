@@ -80,6 +80,7 @@ const EnvSchema = v.pipe(
   }),
   // Rules across variables, checked whatever else is wrong, so one failed cold start lists them with the rest.
   v.rawCheck(({ dataset, addIssue }) => {
+    // Stryker disable next-line OptionalChaining: valibot gives a root issue no path, never an empty one
     const refused = new Set(dataset.issues?.map((issue) => issue.path?.[0]?.key));
     // An issue without a path: the environment itself is not an object, so there is nothing to relate.
     if (refused.has(undefined)) return;

@@ -25,13 +25,12 @@ export function urlString() {
   );
 }
 
-/** Standard base64 with its padding (or empty), no whitespace. */
+/** Standard base64 with its padding (or empty: atob('') is ''), no whitespace. */
 export function base64() {
   return v.check(isBase64, 'Invalid base64-encoded string');
 }
 
 function isBase64(value: string): boolean {
-  if (value === '') return true;
   // atob skips whitespace, which would let it in.
   if (/\s/.test(value) || value.length % 4 !== 0) return false;
   try {

@@ -63,7 +63,10 @@ describe('jsonRecord: every own key but __proto__', () => {
     const checked = (schema: Parameters<typeof validate>[0]) => v.pipe(schema as v.GenericSchema, v.check(() => false, 'the check ran'));
     expect(outcome(checked(jsonRecord(v.picklist(['a', 'b']), v.string())), { c: 'x' })).toEqual({ problems: 'c: Invalid option: expected one of "a"|"b"' });
     expect(outcome(checked(jsonRecord(v.string(), v.string())), { c: 1 })).toEqual({ problems: 'c: Invalid input: expected string' });
-    // A value that only breaks a bound is still typed: the check runs, as after valibot's own record.
+    // A key or a value that only breaks a bound is still typed: the check runs, as after valibot's own record.
+    expect(outcome(checked(jsonRecord(v.pipe(v.string(), v.maxLength(1)), v.string())), { ab: 'x' })).toEqual({
+      problems: 'ab: Too big: expected length to be <=1; (root): the check ran',
+    });
     expect(outcome(checked(jsonRecord(v.string(), v.pipe(v.string(), v.maxLength(1)))), { c: 'xy' })).toEqual({
       problems: 'c: Too big: expected length to be <=1; (root): the check ran',
     });

@@ -66,6 +66,8 @@ describe('addressFor: one channel, one address, validated', () => {
     ['buyer@example.c0m', false],
     ['büyer@example.com', false],
     ['buyer @example.com', false],
+    ['buyer@example.com>', false],
+    ['buyer@example.com, other@example.com', false],
   ])('email: %s is an address: %s', (email, valid) => {
     expect(resolve('email', { email })).toBe(valid ? `ok ${email}` : 'InvalidAddress: email address is not valid');
   });

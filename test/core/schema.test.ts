@@ -46,6 +46,7 @@ describe('validate', () => {
     ['not an integer', v.pipe(v.number(), v.safeInteger()), 1.5, '(root): Invalid input: expected integer'],
     ['not matching a pattern', v.pipe(v.string(), v.regex(/^\d+$/)), SECRET, '(root): Invalid string: must match pattern /^\\d+$/'],
     ['an e-mail check', v.pipe(v.string(), v.email()), 'bob@', '(root): Invalid input'],
+    ['any other rule that says what it expects', v.pipe(v.string(), v.length(3)), SECRET, '(root): Invalid input: expected 3'],
   ] as const)('words %s without the value', (_what, schema, input, expected) => {
     const result = validate(schema, input);
     expect(result.success ? 'accepted' : describeProblems(result.problems)).toBe(expected);

@@ -39,6 +39,9 @@ describe('urlString: what the URL parser takes, trimmed', () => {
   it.each([
     ['https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe', 'https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe'],
     [' https://example.com/a ', 'https://example.com/a'],
+    // The parser itself strips only spaces and controls; a leading no-break space or BOM is trimmed first.
+    ['\u00A0https://example.com/a', 'https://example.com/a'],
+    ['\uFEFFhttps://example.com/a', 'https://example.com/a'],
     ['https://exa\nmple.com/\ta', 'https://example.com/a'],
     ['mailto:someone@example.com', 'mailto:someone@example.com'],
   ])('takes %j as %j', (text, output) => {
@@ -67,5 +70,9 @@ describe('base64: padded, no whitespace', () => {
     ['aGVs-A==', false], // base64url is not base64
   ])('%j: %s', (text, valid) => {
     expect(accepts(schema, text)).toBe(valid);
+  });
+
+  it('says so without the value', () => {
+    expect(validate(schema, 'aGV sbA==')).toEqual({ success: false, problems: [{ path: '', message: 'Invalid base64-encoded string' }] });
   });
 });

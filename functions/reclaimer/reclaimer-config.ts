@@ -42,7 +42,7 @@ const LimitsSchema = v.object({ [RECLAIMER_ENV.timeBudgetMs]: optionalPositiveIn
 
 /**
  * Reads the reclaimer's own limits, checked against the sender configuration it shares.
- * @throws ConfigurationError naming the variable, its value and the bound it breaks.
+ * @throws ConfigurationError naming the variable and the rule it breaks (a numeric value over its bound is quoted with the bound).
  */
 export function loadReclaimerLimits(
   env: Readonly<Record<string, string | undefined>>,

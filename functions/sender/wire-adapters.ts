@@ -21,16 +21,14 @@ export function createLedger(config: Pick<SenderConfig, 'tableName'>): DynamoDbL
   return new DynamoDbLedger(new DynamoDBClient(ledgerClientConfig()), config.tableName);
 }
 
-/** SQS of this process, loaded when a record first needs it (see sqs-on-demand.ts). */
-let sqs: ReturnType<typeof sqsOnDemand> | undefined;
-
+/** Moves invalid records to the dead-letter queue; SQS loads when the first one does (see sqs-on-demand.ts). */
 export function createDeadLetters(config: Pick<SenderConfig, 'deadLetterQueueUrl'>): DeadLetterSink | undefined {
-  return config.deadLetterQueueUrl ? (sqs ??= sqsOnDemand()).deadLetters(config.deadLetterQueueUrl) : undefined;
+  return config.deadLetterQueueUrl ? sqsOnDemand().deadLetters(config.deadLetterQueueUrl) : undefined;
 }
 
 /** Backs paced records off on the queue they came from, when the queue is known. */
 export function createRecordDeferral(config: Pick<SenderConfig, 'sourceQueueUrl'>): RecordDeferral | undefined {
-  return config.sourceQueueUrl ? (sqs ??= sqsOnDemand()).deferral(config.sourceQueueUrl) : undefined;
+  return config.sourceQueueUrl ? sqsOnDemand().deferral(config.sourceQueueUrl) : undefined;
 }
 
 /**

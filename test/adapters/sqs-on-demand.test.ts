@@ -46,7 +46,7 @@ describe('SQS is loaded when a record first needs it', () => {
     await sqs.server?.close();
   });
 
-  it('no client at wiring; one client for the first dead letter, shared by backoff and every later record', async () => {
+  it('no client at wiring; one client for the first dead letter, kept for every later one; backoff loads its own on its first use', async () => {
     const queueUrl = `${sqs.server!.endpoint}/000000000000/notifier-dlq`;
     const deadLetters = createDeadLetters({ deadLetterQueueUrl: queueUrl });
     const deferral = createRecordDeferral({ sourceQueueUrl: queueUrl });
@@ -58,9 +58,10 @@ describe('SQS is loaded when a record first needs it', () => {
     expect(sqs.server!.sent()).toHaveLength(1);
 
     await deadLetters!.deadLetter({ ...letter, sourceMessageId: 'm-2' });
-    // The fake answers only SendMessage: the backoff's request reaching it proves it used the same, now loaded, client.
-    await expect(deferral!.defer('receipt-1', 30)).rejects.toThrow(/unsupported AmazonSQS.ChangeMessageVisibility/);
     expect(created.clients).toBe(1);
+    // The fake answers only SendMessage: the refusal shows the backoff's request reached it.
+    await expect(deferral!.defer('receipt-1', 30)).rejects.toThrow(/unsupported AmazonSQS.ChangeMessageVisibility/);
+    expect(created.clients).toBe(2);
     expect(sqs.server!.sent().map((m) => m.MessageAttributes['notifier.sourceMessageId']?.StringValue)).toEqual(['m-1', 'm-2']);
   });
 });

@@ -6,6 +6,7 @@ import type { LedgerRow } from '../../functions/core/ledger-record';
 import { pendingShardOf } from '../../functions/core/ledger-table';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, RETENTION_MS } from '../support/sender-harness';
+import { currentRow, refusedAndUnchanged as refusedWrite } from '../support/ledger-assertions';
 
 const db = useTestLedger();
 
@@ -29,17 +30,9 @@ function claimRow(owner: string, at = T0, discoverable = true): LedgerRow {
   );
 }
 
-async function current(key: string): Promise<LedgerRow> {
-  const row = await db.ledger.get(key);
-  if (!row) throw new Error(`no row ${key}`);
-  return row;
-}
+const current = (key: string) => currentRow(db.ledger, key);
 
-async function refusedAndUnchanged(key: string, write: () => Promise<boolean>): Promise<void> {
-  const before = await current(key);
-  expect(await write()).toBe(false);
-  expect(await current(key)).toEqual(before);
-}
+const refusedAndUnchanged = (key: string, write: () => Promise<boolean>) => refusedWrite(db.ledger, key, write);
 
 /**
  * A claim whose request failed with an unknown result is handed back as already released, whether

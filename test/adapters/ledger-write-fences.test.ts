@@ -4,6 +4,7 @@ import { newClaimRow, takeoverFields, type LedgerTiming } from '../../functions/
 import type { Claim, LedgerRow } from '../../functions/core/ledger-record';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, RETENTION_MS } from '../support/sender-harness';
+import { currentRow, refusedAndUnchanged as refusedWrite } from '../support/ledger-assertions';
 
 const db = useTestLedger();
 
@@ -34,18 +35,9 @@ async function takenOver(row: LedgerRow, owner: string, at = LATER): Promise<Cla
   return { key: row.key, ownerToken: owner, claimVersion: fields.claimVersion };
 }
 
-async function current(key: string): Promise<LedgerRow> {
-  const row = await db.ledger.get(key);
-  if (!row) throw new Error(`no row ${key}`);
-  return row;
-}
+const current = (key: string) => currentRow(db.ledger, key);
 
-/** Asserts that `write` is refused and leaves the row exactly as it was. */
-async function refusedAndUnchanged(key: string, write: () => Promise<boolean>): Promise<void> {
-  const before = await current(key);
-  expect(await write()).toBe(false);
-  expect(await current(key)).toEqual(before);
-}
+const refusedAndUnchanged = (key: string, write: () => Promise<boolean>) => refusedWrite(db.ledger, key, write);
 
 const claimOf = (row: LedgerRow): Claim => ({ key: row.key, ownerToken: row.ownerToken, claimVersion: row.claimVersion });
 const sent = { state: 'SENT', providerMessageId: 'provider-1' } as const;

@@ -55,6 +55,8 @@ describe('template placeholders', () => {
       fc.property(template, fc.record({ a: value, b: value, name_1: value }), (text, values) => {
         // A literal ending in `{` against a tag's `{{` reads differently in each; keep the comparison to clean texts.
         fc.pre(!text.includes('{{{') && !/\{\{[^}]*\{/.test(text));
+        // Two literals can join into a `{{` or `}}` that is no generated tag (an unclosed tag is a refusal, tested above).
+        fc.pre(!/\{\{|\}\}/.test(text.replace(/\{\{ ?(?:a|b|name_1) ?\}\}/g, '')));
         expect(fill(text, values, true)).toBe(Mustache.render(text, values));
         expect(fill(text, values, false)).toBe(Mustache.render(text, values, undefined, { escape: (v: unknown) => String(v) }));
       }),

@@ -1,75 +1,94 @@
 import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as esbuild from 'esbuild';
-import { DEFAULT_ENTRIES, NOTIFIER_BUNDLING } from '../lib/notifier-function';
-import { DEFAULT_TEMPLATES_DIR, writeTemplatesModule } from '../lib/notifier-templates';
+import { HANDLER_FILE, notifierBuildOptions } from '../lib/function-bundle';
+import { DEFAULT_ENTRIES } from '../lib/notifier-function';
+import { DEFAULT_TEMPLATES_DIR, templateBundling } from '../lib/notifier-templates';
 
 const REPO = resolve(import.meta.dirname, '..');
 
 /** The AWS SDK, left out of the "own code and non-AWS dependencies" count (issue 11). */
 export const SDK_PACKAGES = ['@aws-sdk/*', '@smithy/*'] as const;
 
+/** esbuild writes nothing here (`write: false`): it only names the files, flat, as in the asset folder. */
+const VIRTUAL_OUTDIR = resolve(tmpdir(), 'notifier-bench-asset');
+
 /**
- * esbuild's options for the flags `aws-lambda-nodejs` passes for {@link NOTIFIER_BUNDLING} (its
- * `Bundling.buildArgs`), so the bench measures the bytes the stack deploys; test/deploy checks that
- * this build and the synthesized asset are the same bytes.
+ * The stack's build of `entry` (lib/function-bundle.ts), in memory; the sender's with the shipped templates
+ * embedded as synth embeds them. test/deploy checks that these are the bytes `cdk synth` puts in the asset.
  */
 export function deployedBuildOptions(entry: string): esbuild.BuildOptions & { metafile: true; write: false } {
-  const b = NOTIFIER_BUNDLING;
-  return {
-    entryPoints: [resolve(REPO, entry)],
-    absWorkingDir: REPO,
-    bundle: true,
-    platform: 'node',
-    target: b.target,
-    format: b.format === OutputFormat.ESM ? 'esm' : 'cjs',
-    minify: b.minify,
-    keepNames: b.keepNames,
-    sourcemap: b.sourceMap,
-    mainFields: [...b.mainFields],
-    banner: { js: b.banner },
-    external: [...b.externalModules],
-    // The sender's bundle embeds the templates as synth embeds them (lib/notifier-templates.ts).
-    ...(resolve(REPO, entry) === DEFAULT_ENTRIES.sender ? { inject: [writeTemplatesModule(DEFAULT_TEMPLATES_DIR, tmpdir())] } : {}),
-    metafile: true,
-    write: false,
-    logLevel: 'silent',
-  };
+  const define = resolve(REPO, entry) === DEFAULT_ENTRIES.sender ? templateBundling(DEFAULT_TEMPLATES_DIR).define : {};
+  return { ...notifierBuildOptions(resolve(REPO, entry), VIRTUAL_OUTDIR, define), metafile: true, write: false, logLevel: 'silent' };
 }
 
-/** One esbuild output: its bytes and the minified bytes esbuild attributes to each package. */
-export interface BuiltBundle {
+/** One file of an asset, named as in the asset folder. */
+export interface BundleFile {
+  readonly name: string;
   readonly contents: Uint8Array;
+}
+
+/** One handler bundled as the stack bundles it: its files, their sizes, and the bytes esbuild attributes to each package. */
+export interface BuiltBundle {
+  /** `index.mjs` first, then its chunks. */
+  readonly files: readonly BundleFile[];
+  /** All files. */
   readonly bytes: number;
+  /** All files, each gzipped. */
   readonly gzipBytes: number;
-  /** Package name (or `(this repository)`) to minified bytes, largest first. */
+  /** `index.mjs` and the chunks it imports statically: what a cold import reads and compiles. */
+  readonly startupBytes: number;
+  /** Package name (or `(this repository)`) to minified bytes over all files, largest first. */
   readonly packages: ReadonlyArray<{ readonly name: string; readonly bytes: number }>;
   /** Every source file with bytes in the output, as esbuild names it (relative to the repository). */
   readonly inputs: readonly string[];
 }
 
-/** Bundles `entry` as the stack does; `withoutSdk` leaves the AWS SDK and smithy out (external). */
-export async function buildBundle(entry: string, { withoutSdk }: { readonly withoutSdk: boolean }): Promise<BuiltBundle> {
+/** How {@link buildBundle} departs from the stack's build. */
+export interface BundleVariant {
+  /** Leave the AWS SDK and smithy out (external): the count of own code and non-AWS dependencies. */
+  readonly withoutSdk: boolean;
+  /** Code splitting as the stack does it, or one file (the baseline as `NodejsFunction` bundles it). @default true */
+  readonly splitting?: boolean;
+}
+
+/** Bundles `entry` as the stack does, or as `variant` says. */
+export async function buildBundle(entry: string, { withoutSdk, splitting = true }: BundleVariant): Promise<BuiltBundle> {
   const options = deployedBuildOptions(entry);
-  const build = await esbuild.build({ ...options, external: [...(options.external ?? []), ...(withoutSdk ? SDK_PACKAGES : [])] });
-  const output = build.outputFiles[0];
-  if (!output) throw new Error(`esbuild produced nothing for ${entry}`);
+  const build = await esbuild.build({ ...options, splitting, external: [...(options.external ?? []), ...(withoutSdk ? SDK_PACKAGES : [])] });
+  const files = build.outputFiles
+    .map((file) => ({ name: basename(file.path), contents: file.contents }))
+    .sort((a, b) => Number(b.name === HANDLER_FILE) - Number(a.name === HANDLER_FILE) || a.name.localeCompare(b.name));
+  if (files[0]?.name !== HANDLER_FILE) throw new Error(`esbuild produced no ${HANDLER_FILE} for ${entry}`);
   const byPackage = new Map<string, number>();
-  const inputs: string[] = [];
-  for (const out of Object.values(build.metafile.outputs)) {
-    for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) {
-      if (bytesInOutput > 0) inputs.push(input);
+  const inputs = new Set<string>();
+  const staticImports = new Map<string, string[]>();
+  for (const [outputPath, output] of Object.entries(build.metafile.outputs)) {
+    staticImports.set(
+      basename(outputPath),
+      output.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => basename(i.path)),
+    );
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      if (bytesInOutput > 0) inputs.add(input);
       const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? '(this repository)';
       byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + bytesInOutput);
     }
   }
+  const startup = new Set<string>();
+  const visit = (name: string): void => {
+    if (startup.has(name)) return;
+    startup.add(name);
+    for (const imported of staticImports.get(name) ?? []) visit(imported);
+  };
+  visit(HANDLER_FILE);
+  const size = (names: Iterable<string>) => [...names].reduce((sum, name) => sum + (files.find((f) => f.name === name)?.contents.byteLength ?? 0), 0);
   return {
-    contents: output.contents,
-    bytes: output.contents.byteLength,
-    gzipBytes: gzipSync(output.contents).byteLength,
+    files,
+    bytes: size(files.map((f) => f.name)),
+    gzipBytes: files.reduce((sum, f) => sum + gzipSync(f.contents).byteLength, 0),
+    startupBytes: size(startup),
     packages: [...byPackage.entries()].sort((a, b) => b[1] - a[1]).map(([name, bytes]) => ({ name, bytes })),
-    inputs,
+    inputs: [...inputs],
   };
 }

@@ -3,6 +3,7 @@ export * from './notifier-alarms';
 export * from './alarm-options';
 export * from './notifier-dashboard';
 export * from './notifier-function';
+export { HANDLER_FILE, NOTIFIER_BUNDLING } from './function-bundle';
 export * from './notifier-templates';
 export * from './notifier-status';
 export * from './sms-delivery-status';

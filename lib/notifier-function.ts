@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { HANDLER_FILE, notifierHandlerCode } from './function-bundle';
 import { templateBundling } from './notifier-templates';
 import { PACKAGE_ROOT } from './package-root';
 import { accountScopedServicePrincipal } from './service-principal';
@@ -17,39 +16,6 @@ export const DEFAULT_ENTRIES = {
   reclaimer: join(PACKAGE_ROOT, 'functions', 'reclaimer', 'handler.ts'),
   status: join(PACKAGE_ROOT, 'functions', 'status', 'handler.ts'),
 } as const;
-
-/**
- * The lock file `NodejsFunction` wants under `projectRoot`: a checkout's package-lock.json. npm never packs that
- * file, so an installed package names its package.json instead: NodejsFunction reads only the file's name, to
- * pick the package manager that runs esbuild (npm), and installs nothing (no `nodeModules`).
- */
-const DEPS_LOCK_FILE = existsSync(join(PACKAGE_ROOT, 'package-lock.json'))
-  ? join(PACKAGE_ROOT, 'package-lock.json')
-  : join(PACKAGE_ROOT, 'package.json');
-
-/**
- * How every notifier handler is bundled (local esbuild, no Docker).
- *
- * - The AWS SDK clients are bundled (no external `@aws-sdk/*`): the code runs with the SDK versions in
- *   package-lock.json, the ones the tests run, not with whatever SDK the Lambda runtime preinstalls,
- *   mixed with the bundled `@smithy/node-http-handler` (its `throwOnRequestTimeout` exists only there).
- *   Minified and tree-shaken from the ESM builds (`module` first).
- * - No source maps: Lambda only applies them with `NODE_OPTIONS=--enable-source-maps`, which makes every
- *   `error.stack` access map through a ~2 MB map; the ledger's conditional writes fail by design on every
- *   duplicate, and the handlers log error names and messages, not stacks. `keepNames` keeps function
- *   and class names readable in the stacks that are printed.
- */
-export const NOTIFIER_BUNDLING = {
-  forceDockerBundling: false,
-  minify: true,
-  keepNames: true,
-  sourceMap: false,
-  target: 'node22',
-  format: OutputFormat.ESM,
-  mainFields: ['module', 'main'],
-  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-  externalModules: [],
-} as const satisfies BundlingOptions;
 
 /** Settings of one notifier function. */
 export interface NotifierFunctionOptions {
@@ -80,7 +46,7 @@ export interface NotifierFunctionOptions {
 /** A notifier function with its own log group and execution role. */
 export interface NotifierFunction {
   /** The function. */
-  readonly fn: NodejsFunction;
+  readonly fn: lambda.Function;
   /** Its log group (data-protection policy attached). */
   readonly logGroup: logs.LogGroup;
   /** Its execution role: write to its own log group only; callers add what the code calls. */
@@ -111,9 +77,9 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
       resources: [logGroup.logGroupArn],
     }),
   );
-  const fn = new NodejsFunction(scope, id, {
-    entry: options.entry,
-    handler: 'handler',
+  const fn = new lambda.Function(scope, id, {
+    code: notifierHandlerCode(options.entry, options.templatesDir ? templateBundling(options.templatesDir).define : {}),
+    handler: `${HANDLER_FILE.replace(/\.mjs$/, '')}.handler`,
     description: options.description,
     runtime: lambda.Runtime.NODEJS_22_X,
     architecture: lambda.Architecture.ARM_64,
@@ -123,9 +89,6 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
     logGroup,
     loggingFormat: lambda.LoggingFormat.JSON,
     environment: { ...options.environment },
-    depsLockFilePath: DEPS_LOCK_FILE,
-    projectRoot: PACKAGE_ROOT,
-    bundling: options.templatesDir ? { ...NOTIFIER_BUNDLING, inject: templateBundling(scope, options.templatesDir).inject } : NOTIFIER_BUNDLING,
   });
   Validations.of(fn).acknowledge({
     id: 'AwsSolutions-L1',

@@ -1,7 +1,7 @@
 import { ArnFormat, Aws, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { LEDGER_TABLE } from '../functions/core/ledger-table';
 import { domainOf, emailAddressOf } from './email-from';
@@ -16,11 +16,11 @@ export type PermissionProps = Pick<
 /** The functions and the resources they are granted on. */
 export interface NotifierPermissionTargets {
   /** The SQS consumer. */
-  readonly sender: NodejsFunction;
+  readonly sender: lambda.Function;
   /** The scheduled reclaimer. */
-  readonly reclaimer: NodejsFunction;
+  readonly reclaimer: lambda.Function;
   /** The delivery-status function (its own grants are made by `DeliveryStatus`; here only the KMS key). */
-  readonly status: NodejsFunction;
+  readonly status: lambda.Function;
   /** The send ledger. */
   readonly table: dynamodb.ITable;
   /** The dead-letter queue the sender forwards invalid events to. */
@@ -75,7 +75,7 @@ export function grantNotifierPermissions(props: PermissionProps, targets: Notifi
 
 /** What both functions need to settle a message: ledger item access (`itemActions`) and the provider calls. */
 function grantDelivery(
-  fn: NodejsFunction,
+  fn: lambda.Function,
   itemActions: readonly string[],
   props: PermissionProps,
   targets: NotifierPermissionTargets,

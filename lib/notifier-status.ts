@@ -6,7 +6,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambdaDestinations from 'aws-cdk-lib/aws-lambda-destinations';
 import type * as logs from 'aws-cdk-lib/aws-logs';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -80,7 +80,7 @@ export const STATUS_MAX_EVENT_AGE = Duration.hours(6);
  */
 export class DeliveryStatus extends Construct {
   /** The status function. */
-  public readonly fn: NodejsFunction;
+  public readonly fn: lambda.Function;
   /** Its log group (data-protection policy attached). */
   public readonly logGroup: logs.LogGroup;
   /** The rule on the default event bus that passes this configuration set's SES events to the function. */

@@ -5,7 +5,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -52,11 +52,11 @@ export class IdempotentNotifier extends Construct {
   /** The send ledger. */
   public readonly table: dynamodb.Table;
   /** The sender function (SQS consumer). */
-  public readonly senderFunction: NodejsFunction;
+  public readonly senderFunction: lambda.Function;
   /** The reclaimer function (scheduled). */
-  public readonly reclaimerFunction: NodejsFunction;
+  public readonly reclaimerFunction: lambda.Function;
   /** The delivery-status function (SES events, SMS delivery logs -> ledger). */
-  public readonly statusFunction: NodejsFunction;
+  public readonly statusFunction: lambda.Function;
   /** Log group of the status function (data-protection policy attached). */
   public readonly statusLogGroup: logs.LogGroup;
   /** The delivery-status wiring: SES event destination and rule, SMS log subscriptions. */

@@ -7,7 +7,8 @@ import type { SenderConfig } from '../functions/core/sender-config';
 import { loadTemplateDirectory, repositoryTemplates } from '../functions/adapters/template-directory';
 import { createSenderHandler } from '../functions/sender/create-sender-handler';
 import { createProviders, governorFor } from '../functions/sender/provider-wiring';
-import { createDeadLetters, createLedger, createRecordDeferral } from '../functions/sender/wire-adapters';
+import { createDeadLetters, createRecordDeferral } from '../functions/sender/queue-wiring';
+import { createLedger } from '../functions/sender/wire-adapters';
 import { bindToEnvironment, type ExecutionEnvironment } from './execution-environment';
 import type { BatchHandler } from './lambda-event-source';
 import { createLocalReclaimer, type LocalReclaimer } from './reclaimer-hook';
@@ -32,7 +33,7 @@ export interface LambdaWiring extends Pick<SenderUnderTest, 'createReclaimer'> {
 /**
  * The Lambda sender's wiring (functions/sender/handler.ts) from a loaded SenderConfig: the
  * DynamoDB ledger, the SES/SNS providers and the SQS dead-letter sink from the same
- * `wire-adapters` factories, so their SDK clients find their endpoints, region and credentials
+ * `wire-adapters` and `queue-wiring` factories, so their SDK clients find their endpoints, region and credentials
  * in the SDK's standard variables, as in Lambda. Only logs and metrics are the caller's.
  */
 export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOptions, visibilityTimeoutMs: number): LambdaWiring {

@@ -6,7 +6,8 @@ import { loadSenderConfig } from '../core/sender-config';
 import { createSenderHandler } from './create-sender-handler';
 import { loadShippedTemplates } from './shipped-templates';
 import { createLambdaSendClients, createProviders, createSendRateGovernor } from './provider-wiring';
-import { createDeadLetters, createLambdaDeliveryContext, createRecordDeferral } from './wire-adapters';
+import { createDeadLetters, createRecordDeferral } from './queue-wiring';
+import { createLambdaDeliveryContext } from './wire-adapters';
 
 // Cold start: an unsafe or incomplete configuration fails here, loudly, before any message is touched.
 // The templates first: a bad one is a build problem, whatever the environment.

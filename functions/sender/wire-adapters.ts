@@ -3,11 +3,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbLedger } from '../adapters/dynamodb-ledger';
 import { ledgerClientConfig } from '../adapters/ledger-client-config';
 import type { LambdaObservability } from '../adapters/lambda-observability';
-import { sqsOnDemand } from '../adapters/sqs-on-demand';
 import { systemClock } from '../core/clock';
-import type { DeadLetterSink } from '../core/dead-letter-sink';
 import type { DeliveryProviders } from '../core/delivery-provider';
-import type { RecordDeferral } from '../core/record-deferral';
 import type { SenderConfig } from '../core/sender-config';
 import type { DeliveryContext } from './deliver-message';
 
@@ -19,16 +16,6 @@ import type { DeliveryContext } from './deliver-message';
 export function createLedger(config: Pick<SenderConfig, 'tableName'>): DynamoDbLedger {
   // Every ledger write recognises its own earlier success (owner token), so SDK retries are safe here.
   return new DynamoDbLedger(new DynamoDBClient(ledgerClientConfig()), config.tableName);
-}
-
-/** Moves invalid records to the dead-letter queue; SQS loads when the first one does (see sqs-on-demand.ts). */
-export function createDeadLetters(config: Pick<SenderConfig, 'deadLetterQueueUrl'>): DeadLetterSink | undefined {
-  return config.deadLetterQueueUrl ? sqsOnDemand().deadLetters(config.deadLetterQueueUrl) : undefined;
-}
-
-/** Backs paced records off on the queue they came from, when the queue is known. */
-export function createRecordDeferral(config: Pick<SenderConfig, 'sourceQueueUrl'>): RecordDeferral | undefined {
-  return config.sourceQueueUrl ? sqsOnDemand().deferral(config.sourceQueueUrl) : undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { onFirstUse } from '../../functions/adapters/sqs-on-demand';
-import { createDeadLetters, createRecordDeferral } from '../../functions/sender/wire-adapters';
+import { createDeadLetters, createRecordDeferral } from '../../functions/sender/queue-wiring';
 import { startFakeSqs } from '../support/fake-sqs';
 
 const created = vi.hoisted(() => ({ clients: 0 }));

@@ -2,7 +2,8 @@ import { Duration } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ENTRIES, E164_LOG_MASK_PATTERN, NOTIFIER_BUNDLING } from '../../lib/notifier-function';
+import { HANDLER_FILE, NOTIFIER_BUNDLING } from '../../lib/function-bundle';
+import { DEFAULT_ENTRIES, E164_LOG_MASK_PATTERN } from '../../lib/notifier-function';
 import { logicalId, propertiesOf, resourcesOfType, synth } from './helpers';
 
 const { stack, template } = synth();
@@ -84,11 +85,16 @@ describe('functions', () => {
   });
 
   it('bundles the AWS SDK (no external module) and ships no source map, so needs no --enable-source-maps', () => {
-    expect(NOTIFIER_BUNDLING).toMatchObject({ externalModules: [], sourceMap: false, minify: true, format: 'esm', forceDockerBundling: false });
+    expect(NOTIFIER_BUNDLING).toMatchObject({ external: [], sourcemap: false, minify: true, format: 'esm', splitting: true });
     for (const fn of [n.senderFunction, n.reclaimerFunction, n.statusFunction]) {
       const variables = (propertiesOf(template, fn)['Environment'] as { Variables: Record<string, unknown> }).Variables;
       expect(variables['NODE_OPTIONS']).toBeUndefined();
     }
+  });
+
+  it(`points Lambda at the handler export of the bundle's ${HANDLER_FILE}`, () => {
+    expect(HANDLER_FILE).toBe('index.mjs');
+    for (const fn of [n.senderFunction, n.reclaimerFunction, n.statusFunction]) expect(propertiesOf(template, fn)['Handler']).toBe('index.handler');
   });
 
   it('bundles the repository handlers by default', () => {

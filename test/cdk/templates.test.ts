@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
@@ -45,8 +45,11 @@ describe('templates at synth', () => {
     const assembly = app.synth();
     const resources = assembly.getStackByName(stack.stackName).template.Resources as Record<string, { Properties: { Code: { S3Key: string } } }>;
     const hash = resources[logicalId(stack.notifier.senderFunction)]?.Properties.Code.S3Key.replace(/\.zip$/, '');
-    const bundle = readFileSync(join(assembly.directory, `asset.${hash}`, 'index.mjs'), 'utf8');
-    // The file is in the bundle the sender validates at cold start (esbuild may re-quote the string).
+    const asset = join(assembly.directory, `asset.${hash}`);
+    const bundle = readdirSync(asset)
+      .map((file) => readFileSync(join(asset, file), 'utf8'))
+      .join('\n');
+    // The file is in the bundle (index.mjs or a chunk it imports) the sender validates at cold start (esbuild may re-quote the string).
     expect(bundle).toContain('parcel-delayed.json');
     expect(bundle).toContain('Sorry: order {{orderId}} will arrive a day late.');
   }, 120_000);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ENTRIES, NOTIFIER_BUNDLING } from '../../lib/notifier-function';
+import { notifierBuildOptions } from '../../lib/function-bundle';
+import { DEFAULT_ENTRIES } from '../../lib/notifier-function';
 import { SHIPPED_TEMPLATES_IDENTIFIER } from '../../functions/sender/shipped-templates';
 
 const require = createRequire(import.meta.url);
@@ -26,24 +27,12 @@ describe('the bundled sender with an invalid embedded template', () => {
       { name: 'raw.json', text: JSON.stringify({ fields: { a: { maxLength: 5 } }, email: { subject: 'S', text: 'T {{a}}', html: '{{{a}}}' } }) },
       { name: 'undeclared.json', text: JSON.stringify({ fields: {}, push: { title: 'T', body: '{{b}}' } }) },
     ];
-    const inject = join(dir, 'templates.mjs');
-    writeFileSync(inject, `export const ${SHIPPED_TEMPLATES_IDENTIFIER} = ${JSON.stringify(files)};\n`);
-    const outfile = join(dir, 'index.mjs');
-    await build({
-      entryPoints: [DEFAULT_ENTRIES.sender],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: NOTIFIER_BUNDLING.target,
-      mainFields: [...NOTIFIER_BUNDLING.mainFields],
-      banner: { js: NOTIFIER_BUNDLING.banner },
-      inject: [inject],
-      outfile,
-      logLevel: 'silent',
-    });
+    const outdir = join(dir, 'asset');
+    const outfile = join(outdir, 'index.mjs');
+    await build({ ...notifierBuildOptions(DEFAULT_ENTRIES.sender, outdir, { [SHIPPED_TEMPLATES_IDENTIFIER]: JSON.stringify(files) }), logLevel: 'silent' });
     // Loaded by Node 22 as Lambda loads it, with no environment at all: the templates are checked before the configuration.
     const script = `import(${JSON.stringify(pathToFileURL(outfile).href)}).then(() => console.log('{}'), (e) => console.log(JSON.stringify({ name: e.name, message: e.message })))`;
-    const { stdout } = await promisify(execFile)(NODE22, ['--input-type=module', '-e', script], { env: {}, cwd: dir });
+    const { stdout } = await promisify(execFile)(NODE22, ['--input-type=module', '-e', script], { env: {}, cwd: outdir });
     const error = JSON.parse(stdout) as { name?: string; message?: string };
     expect(error.name).toBe('TemplateValidationError');
     expect(error.message).toBe(

@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { relative, resolve } from 'node:path';
+import { AssetHashType, type BundlingOptions, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { BuildOptions } from 'esbuild';
+import { PACKAGE_ROOT } from './package-root';
+
+/**
+ * How every notifier handler is bundled: esbuild, run in-process at synth (no Docker).
+ *
+ * - The AWS SDK clients are bundled (no external `@aws-sdk/*`): the code runs with the SDK versions in
+ *   package-lock.json, the ones the tests run, not with whatever SDK the Lambda runtime preinstalls,
+ *   mixed with the bundled `@smithy/node-http-handler` (its `throwOnRequestTimeout` exists only there).
+ *   Minified and tree-shaken from the ESM builds (`module` first).
+ * - Split into chunks (ESM code splitting): whatever a handler reaches only through `import()` is a file
+ *   of its own that a cold start neither reads nor compiles. In Lambda that is most of the SDK's
+ *   credential chain (SSO, shared INI files, STS web identity, the login and process providers: the
+ *   runtime's credentials come from the environment), the SQS client of the sender until its first dead
+ *   letter or back-off, and SES and SNS in the reclaimer until its first resend. `index.mjs` imports the
+ *   chunks it needs at once. The cold import CPU measured by `npm run bench` fell by about a quarter.
+ * - No source maps: Lambda only applies them with `NODE_OPTIONS=--enable-source-maps`, which makes every
+ *   `error.stack` access map through a ~2 MB map; the ledger's conditional writes fail by design on every
+ *   duplicate, and the handlers log error names and messages, not stacks. `keepNames` keeps function
+ *   and class names readable in the stacks that are printed.
+ */
+export const NOTIFIER_BUNDLING = {
+  target: 'node22',
+  format: 'esm',
+  minify: true,
+  keepNames: true,
+  sourcemap: false,
+  splitting: true,
+  mainFields: ['module', 'main'],
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  external: [],
+} as const;
+
+/** The file Lambda loads (handler `index.handler`); every other file of the asset is a chunk it imports. */
+export const HANDLER_FILE = 'index.mjs';
+
+/**
+ * esbuild's options for bundling `entry` into `outdir` as the stack deploys it. The bench and the
+ * deploy tests build with these very options, so they measure the bytes that are deployed.
+ *
+ * @param define identifiers esbuild replaces (the sender's embedded templates, lib/notifier-templates.ts).
+ */
+export function notifierBuildOptions(entry: string, outdir: string, define: Readonly<Record<string, string>> = {}): BuildOptions {
+  const b = NOTIFIER_BUNDLING;
+  return {
+    entryPoints: { index: resolve(entry) },
+    absWorkingDir: PACKAGE_ROOT,
+    bundle: true,
+    platform: 'node',
+    target: b.target,
+    format: b.format,
+    minify: b.minify,
+    keepNames: b.keepNames,
+    sourcemap: b.sourcemap,
+    splitting: b.splitting,
+    mainFields: [...b.mainFields],
+    banner: { js: b.banner },
+    external: [...b.external],
+    outdir,
+    entryNames: '[name]',
+    outExtension: { '.js': '.mjs' },
+    define: { ...define },
+    logLevel: 'warning',
+  };
+}
+
+/**
+ * Bundles `entry` into `outdir` (synchronously: CDK's local bundling is synchronous).
+ * @throws Error when esbuild cannot be loaded or the build fails (esbuild prints each error).
+ */
+export function bundleNotifierHandler(entry: string, outdir: string, define: Readonly<Record<string, string>> = {}): void {
+  loadEsbuild().buildSync(notifierBuildOptions(entry, outdir, define));
+}
+
+/**
+ * esbuild, loaded only when a stack is bundled: an app that skips bundling (unit tests of its stacks) needs none.
+ * @param load resolves a package from this module's folder.
+ * @default load - Node's `require` from this file
+ */
+export function loadEsbuild(load: (name: string) => unknown = createRequire(import.meta.url)): typeof import('esbuild') {
+  try {
+    return load('esbuild') as typeof import('esbuild');
+  } catch (error) {
+    throw new Error(
+      'IdempotentNotifier bundles its Lambda handlers with esbuild at synth, and esbuild is not installed: add it to your app (npm install --save-dev esbuild)',
+      { cause: error },
+    );
+  }
+}
+
+/** CDK bundling options that build one handler locally with {@link bundleNotifierHandler}. */
+class NotifierHandlerBundling implements BundlingOptions {
+  /** Never pulled or run: the local build always succeeds or throws (the pattern `NodejsFunction` uses). */
+  public readonly image = DockerImage.fromRegistry('dummy');
+  /**
+   * Never run either; CDK keys its per-process asset cache on these options' JSON, so naming the entry, a hash
+   * of what is defined (the templates) and the build settings here gives each handler an asset of its own.
+   */
+  public readonly command: string[];
+  public readonly local: ILocalBundling;
+
+  public constructor(entry: string, define: Readonly<Record<string, string>>) {
+    const defined = createHash('sha256').update(JSON.stringify(define)).digest('hex');
+    this.command = ['esbuild', relative(PACKAGE_ROOT, entry), `--define-sha256=${defined}`, JSON.stringify(NOTIFIER_BUNDLING)];
+    this.local = {
+      tryBundle: (outputDir: string) => {
+        bundleNotifierHandler(entry, outputDir, define);
+        return true;
+      },
+    };
+  }
+}
+
+/** The Lambda code of one notifier handler: `entry` bundled at synth into an asset hashed by its output. */
+export function notifierHandlerCode(entry: string, define: Readonly<Record<string, string>> = {}): lambda.Code {
+  return lambda.Code.fromAsset(PACKAGE_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: new NotifierHandlerBundling(entry, define),
+  });
+}

@@ -214,6 +214,15 @@ describe.skipIf(process.env.TEST_LEDGER_ON_AWS === 'true')('bundled Lambda asset
     expect(row).toMatchObject({ state: 'SENT', providerMessageId: 'ses-smoke-1' });
   });
 
+  it('the sender loads its SQS chunk on first use and dead-letters a malformed record', async () => {
+    const { result } = await invoke('senderFunction', sqsEvent(sqsRecord('{"eventId": "evt-smoke-malformed"')));
+    expect(result).toEqual({ batchItemFailures: [] });
+    const [deadLetter] = sqs.sent();
+    expect(sqs.sent()).toHaveLength(1);
+    expect(deadLetter?.MessageBody).toBe('{"eventId": "evt-smoke-malformed"');
+    expect(deadLetter?.MessageAttributes['notifier.failureReason']?.StringValue).toBe('NotJson');
+  });
+
   it('the reclaimer settles a stale claim found through the pending index', async () => {
     const [seeded] = await seedDeadClaims(db.ledger, emailEvent('evt-smoke-reclaimer'), Date.now() - 10 * 60_000);
     const { node, result } = await invoke('reclaimerFunction', {
@@ -237,6 +246,6 @@ describe.skipIf(process.env.TEST_LEDGER_ON_AWS === 'true')('bundled Lambda asset
 
   it('contacted nothing but the loopback stand-ins', () => {
     expect(unreachable.requests).toEqual([]);
-    expect(sqs.requests).toEqual([]);
+    expect(sqs.requests.map((r) => r.headers['x-amz-target'])).toEqual(['AmazonSQS.SendMessage']);
   });
 });

@@ -5,7 +5,7 @@ import type { TemplateRegistry } from '../core/templates';
 
 /**
  * The identifier the template files are embedded under: synth (lib/notifier-templates.ts) hands esbuild
- * a module exporting it as `inject`, which replaces this free identifier in the bundle with the files.
+ * a `define` for it, which replaces this free identifier in the bundle with the files.
  * Unbundled (tests of this module), it is a plain global.
  */
 export const SHIPPED_TEMPLATES_IDENTIFIER = '__NOTIFIER_TEMPLATES__';

@@ -20,6 +20,10 @@ describe('JSON objects: an array is not one', () => {
     expect(outcome(schema, {})).toEqual({ output: {} });
   });
 
+  it.each([5, 'text', true])('jsonRecord refuses %j: a value that is no object at all', (input) => {
+    expect(outcome(jsonRecord(v.string(), v.string()), input)).toEqual({ problems: '(root): Invalid input: expected object' });
+  });
+
   it('keeps what valibot does otherwise: unknown keys dropped, or refused by the strict one', () => {
     expect(outcome(jsonObject({ a: v.string() }), { a: 'x', b: 1 })).toEqual({ output: { a: 'x' } });
     expect(outcome(jsonStrictObject({ a: v.string() }), { a: 'x', b: 1 })).toEqual({ problems: 'b: Unrecognized key' });

@@ -86,6 +86,12 @@ describe('template files: what is refused, each problem located', () => {
     expect(problems[3]?.message).toBe('a template needs at least one of email, sms, push');
   });
 
+  it.each(['login code', 'login-code!', 'a'.repeat(129)])('refuses the template id %j: only the allowed characters, to the end, at most 128', (id) => {
+    expect(problemsOf(file(`${id}.json`, SMS_ONLY))).toEqual([
+      { file: `${id}.json`, path: '', message: `"${id}" is not a template id: letters, digits, '.', '_' and '-', starting with a letter or digit, at most 128` },
+    ]);
+  });
+
   it('fails on a file whose name does not end in .json', () => {
     expect(problemsOf(file('login-code.txt', SMS_ONLY))).toEqual([{ file: 'login-code.txt', path: '', message: 'a template file name ends in .json' }]);
   });

@@ -233,6 +233,8 @@ describe.skipIf(process.env.TEST_LEDGER_ON_AWS === 'true')('bundled Lambda asset
     expect(node).toMatch(/^v22\./);
     expect(result).toMatchObject({ found: 1 });
     expect((await db.ledger.get(seeded?.key ?? ''))?.state).not.toBe('PENDING');
+    // A login code is resent with the same key: the reclaimer loaded its SES chunk on this first resend.
+    expect(ses.requests.filter((r) => r.url === '/v2/email/outbound-emails')).toHaveLength(2);
   });
 
   it('the status function records an SES event from EventBridge on the row', async () => {

@@ -53,6 +53,22 @@ describe('templates at synth', () => {
     expect(bundle).toContain('parcel-delayed.json');
     expect(bundle).toContain('Sorry: order {{orderId}} will arrive a day late.');
   }, 120_000);
+
+  it('gives two senders with different templates two assets, also in one app (CDK caches assets by their bundling options)', () => {
+    const app = newApp({ 'aws:cdk:bundling-stacks': ['**'] });
+    const stacks = [templatesWith({}), templatesWith({ 'parcel-delayed.json': PARCEL_DELAYED }), templatesWith({})].map(
+      (templatesDir, i) => new NotifierStack(app, `Brand${i}`, { notifier: { ...BASE_PROPS, senderEntry: DEFAULT_ENTRIES.sender, templatesDir } }),
+    );
+    const assembly = app.synth();
+    const [shipped, withParcel, shippedAgain] = stacks.map((stack) => {
+      const resources = assembly.getStackByName(stack.stackName).template.Resources as Record<string, { Properties: { Code: { S3Key: string } } }>;
+      return resources[logicalId(stack.notifier.senderFunction)]?.Properties.Code.S3Key ?? '';
+    });
+    expect(shipped).toMatch(/^[0-9a-f]{64}\.zip$/);
+    expect(withParcel).toMatch(/^[0-9a-f]{64}\.zip$/);
+    expect(withParcel).not.toBe(shipped);
+    expect(shippedAgain).toBe(shipped);
+  }, 120_000);
 });
 
 describe('templates from context', () => {

@@ -14,12 +14,19 @@ export const SDK_PACKAGES = ['@aws-sdk/*', '@smithy/*'] as const;
 /** esbuild writes nothing here (`write: false`): it only names the files, flat, as in the asset folder. */
 const VIRTUAL_OUTDIR = resolve(tmpdir(), 'notifier-bench-asset');
 
+let shippedTemplates: Readonly<Record<string, string>> | undefined;
+/** The shipped templates as synth embeds them, read and validated once per process. */
+function shippedTemplatesDefine(): Readonly<Record<string, string>> {
+  shippedTemplates ??= templateBundling(DEFAULT_TEMPLATES_DIR).define;
+  return shippedTemplates;
+}
+
 /**
  * The stack's build of `entry` (lib/function-bundle.ts), in memory; the sender's with the shipped templates
  * embedded as synth embeds them. test/deploy checks that these are the bytes `cdk synth` puts in the asset.
  */
 export function deployedBuildOptions(entry: string): esbuild.BuildOptions & { metafile: true; write: false } {
-  const define = resolve(REPO, entry) === DEFAULT_ENTRIES.sender ? templateBundling(DEFAULT_TEMPLATES_DIR).define : {};
+  const define = resolve(REPO, entry) === DEFAULT_ENTRIES.sender ? shippedTemplatesDefine() : {};
   return { ...notifierBuildOptions(resolve(REPO, entry), VIRTUAL_OUTDIR, define), metafile: true, write: false, logLevel: 'silent' };
 }
 
@@ -82,10 +89,11 @@ export async function buildBundle(entry: string, { withoutSdk, splitting = true 
     for (const imported of staticImports.get(name) ?? []) visit(imported);
   };
   visit(HANDLER_FILE);
-  const size = (names: Iterable<string>) => [...names].reduce((sum, name) => sum + (files.find((f) => f.name === name)?.contents.byteLength ?? 0), 0);
+  const bytesOf = new Map(files.map((f) => [f.name, f.contents.byteLength]));
+  const size = (names: Iterable<string>) => [...names].reduce((sum, name) => sum + (bytesOf.get(name) ?? 0), 0);
   return {
     files,
-    bytes: size(files.map((f) => f.name)),
+    bytes: size(bytesOf.keys()),
     gzipBytes: files.reduce((sum, f) => sum + gzipSync(f.contents).byteLength, 0),
     startupBytes: size(startup),
     packages: [...byPackage.entries()].sort((a, b) => b[1] - a[1]).map(([name, bytes]) => ({ name, bytes })),

@@ -4,7 +4,7 @@ import { relative, resolve } from 'node:path';
 import { AssetHashType, type BundlingOptions, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { BuildOptions } from 'esbuild';
-import { PACKAGE_ROOT } from './package-root';
+import { PACKAGE_ROOT } from '../functions/adapters/package-root';
 
 /**
  * How every notifier handler is bundled: esbuild, run in-process at synth (no Docker).

@@ -7,7 +7,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { HANDLER_FILE, notifierHandlerCode } from './function-bundle';
 import { templateBundling } from './notifier-templates';
-import { PACKAGE_ROOT } from './package-root';
+import { PACKAGE_ROOT } from '../functions/adapters/package-root';
 import { accountScopedServicePrincipal } from './service-principal';
 
 /** The handler entries shipped in this package (TypeScript sources, bundled at synth). */

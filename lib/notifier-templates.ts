@@ -1,16 +1,11 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { readTemplateFiles } from '../functions/adapters/template-directory';
 import { checkTemplateFiles } from '../functions/core/template-registry';
 import { formatTemplateProblem } from '../functions/core/template-problems';
 import { SHIPPED_TEMPLATES_IDENTIFIER } from '../functions/sender/shipped-templates';
-import { PACKAGE_ROOT } from './package-root';
 
-/**
- * The `templates/` folder of this package, found from the package root: the compiled construct runs from
- * `dist/lib/`, where a path relative to its own file would miss it.
- */
-export const DEFAULT_TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates');
+export { DEFAULT_TEMPLATES_DIR } from '../functions/adapters/template-directory';
 
 /** What embedding the templates adds to the sender's bundling options. */
 export interface TemplateBundling {

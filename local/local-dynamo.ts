@@ -2,7 +2,6 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
 
 /** Dummy credentials: dynalite does not check signatures, and nothing here may reach AWS. */
 export const LOOPBACK_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
@@ -52,7 +51,25 @@ export async function startLocalDynamo(options: LocalDynamoOptions = {}): Promis
 
 const SERVER_OPTIONS = { createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 } as const;
 
+/** dynalite is an optional dependency of the installed package (only `notifier ledger --local` needs it). */
+export class LocalDynamoUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('the local DynamoDB server (dynalite, an optional dependency) is not installed: run `npm install dynalite`', { cause });
+    this.name = 'LocalDynamoUnavailableError';
+  }
+}
+
+async function loadDynalite(): Promise<typeof import('dynalite')['default']> {
+  try {
+    return (await import('dynalite')).default;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') throw new LocalDynamoUnavailableError(error);
+    throw error;
+  }
+}
+
 async function startInProcess(dataDir: string | undefined): Promise<{ port: number; stop: () => Promise<void> }> {
+  const dynalite = await loadDynalite();
   const server = dynalite({ ...SERVER_OPTIONS, ...(dataDir ? { path: dataDir } : {}) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,12 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TemplateFile } from '../core/template-definition';
 import { buildTemplateRegistry, TEMPLATE_FILE_SUFFIX } from '../core/template-registry';
 import type { TemplateRegistry } from '../core/templates';
+import { PACKAGE_ROOT } from './package-root';
 
-/** The templates shipped in this repository (`templates/` at its root). */
-export const DEFAULT_TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
+/**
+ * The `templates/` folder of this package, found from the package root: compiled code runs from `dist/`,
+ * where a path relative to its own file would miss it.
+ */
+export const DEFAULT_TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates');
 
 /**
  * Every `*.json` file directly in `dir`, sorted by name (other files, such as a README, are left alone).

@@ -1,15 +1,22 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runLocal } from '../../local/local-runner';
+import { loginCodeEvent } from '../support/events';
+import { tempDir } from '../support/temp-dir';
 
 /**
- * examples/adopter-app as an adopter runs it: the package is built and packed with npm, the tarball unpacked
- * into a temporary project's node_modules (outside this repository), the dependencies an `npm install` would
- * add linked from this checkout's node_modules (no network), and the app type-checked and synthesized there
- * with the CDK CLI, bundling the three handlers with esbuild from the installed package.
+ * examples/adopter-app as an adopter builds it, step by step: this repository is built and packed with npm, a
+ * fresh project outside the repository depends on the tarball, and a plain `npm install` installs it with its
+ * dependencies, running whatever install scripts the package ships. The app is then type-checked and
+ * synthesized there with the CDK CLI, each handler bundled from the installed package, and the installed
+ * `notifier` bin is run.
+ *
+ * The install is offline (no test leaves loopback): the project's lockfile pins every dependency at the version
+ * this repository's lockfile has, so the tarballs `npm ci` put in npm's cache are all it needs. That is the one
+ * departure from an adopter's first install, which resolves the same ranges against the registry.
  */
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,8 +25,11 @@ const PACKAGE = 'idempotent-notifier';
 
 interface PackageJson {
   readonly name: string;
+  readonly scripts?: Record<string, string>;
+  readonly bin?: Record<string, string>;
   readonly dependencies?: Record<string, string>;
   readonly devDependencies?: Record<string, string>;
+  readonly optionalDependencies?: Record<string, string>;
 }
 
 interface PackResult {
@@ -29,13 +39,24 @@ interface PackResult {
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
+/** The environment of an adopter's shell: nothing of this repository's npm run, on this process's Node. */
+function adopterEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!/^npm_/i.test(name)) env[name] = value;
+  const path = (env.PATH ?? '').split(':').filter((dir) => !dir.startsWith(REPO));
+  return {
+    ...env,
+    PATH: [dirname(process.execPath), ...path].join(':'),
+    CDK_DISABLE_VERSION_CHECK: 'true',
+    CDK_DISABLE_CLI_TELEMETRY: 'true',
+    npm_config_update_notifier: 'false',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+  };
+}
+
 function run(command: string, args: readonly string[], cwd: string): SpawnSyncReturns<string> {
-  return spawnSync(command, args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, CDK_DISABLE_VERSION_CHECK: 'true', CDK_DISABLE_CLI_TELEMETRY: 'true', npm_config_update_notifier: 'false' },
-    timeout: 240_000,
-  });
+  return spawnSync(command, args, { cwd, encoding: 'utf8', env: adopterEnv(), timeout: 240_000 });
 }
 
 function ok(result: SpawnSyncReturns<string>, what: string): SpawnSyncReturns<string> {
@@ -43,78 +64,96 @@ function ok(result: SpawnSyncReturns<string>, what: string): SpawnSyncReturns<st
   return result;
 }
 
-/** `node_modules/<name>` of `project` as a link to this checkout's copy (what `npm install` would put there). */
-function linkDependency(project: string, name: string): void {
-  const target = join(project, 'node_modules', name);
-  mkdirSync(dirname(target), { recursive: true });
-  symlinkSync(join(REPO, 'node_modules', name), target, 'dir');
+interface Lockfile {
+  readonly packages: Record<string, object>;
+}
+
+/**
+ * The adopter project's lockfile: this repository's resolved tree under the project's own root entry. The
+ * package itself has no entry, so npm reads the tarball as any install does (its manifest, its install scripts)
+ * and finds every dependency it declares already resolved.
+ */
+function adopterLockfile(manifest: PackageJson & { version: string }): Lockfile & Record<string, unknown> {
+  const lock = readJson<Lockfile & Record<string, unknown>>(join(REPO, 'package-lock.json'));
+  const { '': _repository, ...resolved } = lock.packages;
+  return {
+    ...lock,
+    name: manifest.name,
+    version: manifest.version,
+    packages: {
+      '': { name: manifest.name, version: manifest.version, dependencies: manifest.dependencies, devDependencies: manifest.devDependencies },
+      ...resolved,
+    },
+  };
 }
 
 let project: string;
 let packed: PackResult;
+let install: SpawnSyncReturns<string>;
 let typecheck: SpawnSyncReturns<string>;
 let synth: SpawnSyncReturns<string>;
 
+const bin = (name: string): string => join(project, 'node_modules', '.bin', name);
+
 beforeAll(() => {
-  project = mkdtempSync(join(tmpdir(), 'notifier-adopter-'));
+  project = tempDir('notifier-adopter-');
   ok(run('npm', ['run', 'build', '--silent'], REPO), 'npm run build');
+  // The build just ran; --ignore-scripts only stops prepack from running it again.
   const pack = ok(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', project], REPO), 'npm pack');
   [packed] = JSON.parse(pack.stdout) as [PackResult];
 
-  const modules = join(project, 'node_modules');
-  mkdirSync(modules);
-  ok(run('tar', ['-xzf', join(project, packed.filename), '-C', modules], project), 'tar');
-  renameSync(join(modules, 'package'), join(modules, PACKAGE));
+  for (const file of ['app.ts', 'cdk.json', 'tsconfig.json']) copyFileSync(join(EXAMPLE, file), join(project, file));
+  const example = readJson<PackageJson & { version: string }>(join(EXAMPLE, 'package.json'));
+  const manifest = { ...example, dependencies: { ...example.dependencies, [PACKAGE]: `file:./${packed.filename}` } };
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(project, 'package-lock.json'), `${JSON.stringify(adopterLockfile(manifest), null, 2)}\n`);
 
-  for (const file of ['app.ts', 'cdk.json', 'tsconfig.json', 'package.json']) copyFileSync(join(EXAMPLE, file), join(project, file));
-  const example = readJson<PackageJson>(join(project, 'package.json'));
-  const installed = readJson<PackageJson>(join(modules, PACKAGE, 'package.json'));
-  const names = new Set([
-    ...Object.keys(example.dependencies ?? {}),
-    ...Object.keys(example.devDependencies ?? {}),
-    ...Object.keys(installed.dependencies ?? {}),
-  ]);
-  names.delete(PACKAGE);
-  for (const name of names) linkDependency(project, name);
-  mkdirSync(join(modules, '.bin'));
-  // NodejsFunction runs esbuild with `npx --no-install esbuild` from the package's folder.
-  symlinkSync(join(REPO, 'node_modules', 'esbuild', 'bin', 'esbuild'), join(modules, '.bin', 'esbuild'));
-
-  typecheck = run(process.execPath, [join(modules, 'typescript', 'bin', 'tsc'), '-p', project], project);
-  synth = run(process.execPath, [join(modules, 'aws-cdk', 'bin', 'cdk'), 'synth', '--quiet', '--no-notices', '-o', 'cdk.out'], project);
-}, 300_000);
-
-afterAll(() => {
-  if (project) rmSync(project, { recursive: true, force: true });
-});
+  install = run('npm', ['install', '--offline', '--no-audit', '--no-fund'], project);
+  if (install.status !== 0) return;
+  typecheck = run(bin('tsc'), ['-p', project], project);
+  synth = run(bin('cdk'), ['synth', '--quiet', '--no-notices', '-o', 'cdk.out'], project);
+}, 400_000);
 
 describe('the package an adopter installs', () => {
-  it('holds the compiled construct with its declarations, the handler sources and the templates', () => {
+  it('installs with a plain npm install of the tarball, install scripts included', () => {
+    expect(install.status, `${install.stdout}\n${install.stderr}`).toBe(0);
+    expect(existsSync(join(project, 'node_modules', PACKAGE, 'dist', 'lib', 'index.js'))).toBe(true);
+  });
+
+  it('holds the compiled construct and CLI with their declarations, the handler sources and the templates', () => {
     const files = new Set(packed.files.map((f) => f.path));
     for (const file of [
       'package.json',
       'dist/lib/index.js',
       'dist/lib/index.d.ts',
       'dist/lib/notifier.js',
+      'dist/cli/installed-notifier.js',
+      'cli/notifier.mjs',
       'functions/sender/handler.ts',
       'functions/reclaimer/handler.ts',
       'functions/status/handler.ts',
     ]) {
       expect(files, file).toContain(file);
     }
-    const templates = join(REPO, 'templates');
-    for (const template of existsSync(templates) ? readdirSync(templates) : []) expect(files).toContain(`templates/${template}`);
-    // Nothing else, apart from what npm always packs: package.json, the README and the `bin` launchers.
-    const root = readJson<PackageJson & { bin?: Record<string, string> }>(join(REPO, 'package.json'));
+    for (const template of readdirSync(join(REPO, 'templates'))) expect(files).toContain(`templates/${template}`);
+    // Nothing else, apart from what npm always packs: package.json, the README and the `bin` launcher.
+    const root = readJson<PackageJson>(join(REPO, 'package.json'));
     const alwaysPacked = new Set(['package.json', 'README.md', ...Object.values(root.bin ?? {})]);
-    const shipped = /^(dist|lib|functions|templates)\//;
+    const shipped = /^(dist|functions|templates)\//;
     expect([...files].filter((f) => !shipped.test(f) && !alwaysPacked.has(f))).toEqual([]);
+    // No TypeScript source of the CLI: the launcher would run it through tsx, which an adopter does not have.
+    expect(files.has('cli/notifier.ts')).toBe(false);
   });
 
-  it('declares the dependencies the example links, at the versions this repository tests', () => {
+  it('runs no script of this repository in an adopter\'s install (they need files the package does not ship)', () => {
+    const root = readJson<PackageJson>(join(REPO, 'package.json'));
+    for (const hook of ['preinstall', 'install', 'postinstall']) expect(root.scripts?.[hook], hook).toBeUndefined();
+  });
+
+  it('declares the dependencies the example uses, at the versions this repository tests', () => {
     const root = readJson<PackageJson>(join(REPO, 'package.json'));
     const example = readJson<PackageJson>(join(EXAMPLE, 'package.json'));
-    const rootVersions = { ...root.dependencies, ...root.devDependencies };
+    const rootVersions = { ...root.dependencies, ...root.optionalDependencies, ...root.devDependencies };
     for (const [name, version] of Object.entries({ ...example.dependencies, ...example.devDependencies })) {
       if (name !== PACKAGE) expect(`${name}@${version}`).toBe(`${name}@${rootVersions[name]}`);
     }
@@ -123,11 +162,11 @@ describe('the package an adopter installs', () => {
 
 describe('examples/adopter-app, depending on the installed package', () => {
   it('type-checks against the packed declarations (NodeNext resolution, as a Node ESM app)', () => {
-    expect(typecheck.status, `${typecheck.stdout}\n${typecheck.stderr}`).toBe(0);
+    expect(typecheck?.status, `${typecheck?.stdout}\n${typecheck?.stderr}`).toBe(0);
   });
 
   it('synthesizes with the CDK CLI, offline, each handler bundled from the installed package', () => {
-    expect(synth.status, `${synth.stdout}\n${synth.stderr}`).toBe(0);
+    expect(synth?.status, `${synth?.stdout}\n${synth?.stderr}`).toBe(0);
     const template = readJson<{
       Resources: Record<string, { Type: string; Properties: { Code?: { S3Key?: string }; Description?: string; Runtime?: string } }>;
     }>(join(project, 'cdk.out', 'ShopNotifications.template.json'));
@@ -146,4 +185,39 @@ describe('examples/adopter-app, depending on the installed package', () => {
       expect(statSync(bundle).size).toBeGreaterThan(50_000);
     }
   });
+});
+
+describe('the installed notifier CLI', () => {
+  it('lists the commands an adopter can run', () => {
+    const help = run(bin('notifier'), ['--help'], project);
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stderr).toMatch(/ledger .*support look-up/);
+    expect(help.stderr).toMatch(/templates .*check the template files/);
+  });
+
+  it('says where the simulator runs instead of failing on a missing dev dependency', () => {
+    const simulate = run(bin('notifier'), ['simulate'], project);
+    expect(simulate.status).toBe(2);
+    expect(simulate.stderr).toMatch(/runs from a clone of the idempotent-notifier repository/);
+  });
+
+  it('checks the templates the package ships', () => {
+    const check = run(bin('notifier'), ['templates', 'check'], project);
+    expect(check.status, `${check.stdout}\n${check.stderr}`).toBe(0);
+    expect(check.stdout).toMatch(new RegExp(`\\d+ valid templates in ${join(project, 'node_modules', PACKAGE, 'templates')}`));
+  });
+
+  it('looks a message up in a local ledger, by event and by key', async () => {
+    const dataDir = join(tempDir('notifier-adopter-ledger-'), 'ledger');
+    const event = loginCodeEvent({ eventId: 'evt-adopter-lookup', occurredAt: new Date().toISOString() });
+    await runLocal({ lines: [JSON.stringify(event)], dataDir, concurrency: 1, out: () => undefined, err: () => undefined });
+
+    const byEvent = run(bin('notifier'), ['ledger', 'event', 'evt-adopter-lookup', '--local', dataDir], project);
+    expect(byEvent.status, `${byEvent.stdout}\n${byEvent.stderr}`).toBe(0);
+    expect(byEvent.stdout).toMatch(/SENT/);
+    const key = /\b([0-9a-f]{64})\b/.exec(byEvent.stdout)?.[1];
+    const byKey = run(bin('notifier'), ['ledger', 'show', key ?? 'none', '--local', dataDir, '--json'], project);
+    expect(byKey.status, byKey.stderr).toBe(0);
+    expect(JSON.parse(byKey.stdout)).toMatchObject({ state: 'SENT', eventId: 'evt-adopter-lookup' });
+  }, 60_000);
 });

@@ -6,13 +6,17 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { bundleMarkdown, bundleText, measureBundles } from './bundle-size';
 import { NODE22 } from './cold-import';
+import { commandLineOrExit, integerOption, parseCommandLine } from '../local/command-line';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, out: { type: 'string' } } });
+const USAGE = 'usage: npx tsx bench/bundles.ts [--runs N] [--out DIR]\n';
+const values = commandLineOrExit(USAGE, () => {
+  const { values: raw } = parseCommandLine({ options: { runs: { type: 'string', default: '15' }, out: { type: 'string' } } });
+  return { runs: integerOption('runs', raw.runs, { min: 1, max: 1000 }), out: raw.out };
+});
 const RESULTS = resolve(values.out ?? join(import.meta.dirname, 'results'));
-const runs = Math.max(1, Number(values.runs));
+const runs = values.runs;
 
 const load = loadavg()[0]?.toFixed(1);
 const bundles = await measureBundles(runs);

@@ -14,7 +14,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
 import { HANDLER_FILE } from '../lib/function-bundle';
 import { quantile, round } from '../local/stats';
@@ -22,10 +21,15 @@ import { markdownTable, textTable } from '../local/text-table';
 import { deployedBuildOptions } from './bundle-build';
 import { BUNDLE_TARGETS } from './bundle-size';
 import { NODE22, timeColdImports } from './cold-import';
+import { commandLineOrExit, integerOption, parseCommandLine } from '../local/command-line';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, out: { type: 'string' } } });
+const USAGE = 'usage: npm run bench:cold-start -- [--runs N] [--out DIR]\n';
+const values = commandLineOrExit(USAGE, () => {
+  const { values: raw } = parseCommandLine({ options: { runs: { type: 'string', default: '15' }, out: { type: 'string' } } });
+  return { runs: integerOption('runs', raw.runs, { min: 1, max: 1000 }), out: raw.out };
+});
 const RESULTS = resolve(values.out ?? join(import.meta.dirname, 'results'));
-const runs = Math.max(1, Number(values.runs));
+const runs = values.runs;
 
 const SENDER_HANDLER = resolve(import.meta.dirname, '..', 'functions', 'sender', 'handler.ts');
 const sender = BUNDLE_TARGETS.find((t) => t.name === 'sender');

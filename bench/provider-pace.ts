@@ -7,15 +7,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { BackoffSettings } from '../functions/core/visibility-backoff';
+import { commandLineOrExit, integerOption, parseCommandLine } from '../local/command-line';
 import { ProgressLine } from '../local/progress-line';
 import { formatPaceMarkdown, formatPaceText, spread } from './pace/pace-report';
 import { paceGoals, type PaceRunResult } from './pace/pace-result';
 import { runPaceScenario, type PaceScenarioOptions } from './pace/pace-scenario';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const { values } = parseArgs({
+const USAGE =
+  'usage: npm run bench:pace -- [--messages N] [--rounds N] [--off-rounds N] [--off-backoff-base S] [--off-backoff-cap S] [--max-drain-minutes N] [--out DIR]\n';
+const { values } = commandLineOrExit(USAGE, () => parseCommandLine({
   options: {
     messages: { type: 'string', default: '10000' },
     rounds: { type: 'string', default: '3' },
@@ -25,15 +27,12 @@ const { values } = parseArgs({
     'max-drain-minutes': { type: 'string', default: '60' },
     out: { type: 'string' },
   },
-});
+}));
 const RESULTS = resolve(values.out ?? join(import.meta.dirname, 'results'));
 const progress = new ProgressLine();
 const log = (line: string) => progress.log(line);
-const whole = (name: string, text: string | undefined, min: number): number => {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number >= ${min} (got ${String(text)})`);
-  return n;
-};
+const whole = (name: string, text: string | undefined, min: number): number =>
+  commandLineOrExit(USAGE, () => integerOption(name, text ?? '', { min }));
 
 const QUOTAS = { email: 200, sms: 100 } as const;
 const MAXIMUM_CONCURRENCY = 16;

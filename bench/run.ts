@@ -6,7 +6,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { NO_FAULTS, type FaultRates } from '../local/fault-plan';
 import { startLocalDynamo } from '../local/local-dynamo';
 import { ProgressLine } from '../local/progress-line';
@@ -23,15 +22,25 @@ import { pool } from './pool-rounds';
 import { formatLatencyMarkdown, formatLatencyText, latencyJson } from './latency/latency-report';
 import { writeLatencyResults } from './latency/latency-results';
 import { runLatencyScenario } from './latency/latency-scenario';
+import { commandLineOrExit, integerOption, parseCommandLine } from '../local/command-line';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const { values } = parseArgs({
-  options: {
-    events: { type: 'string', default: '1500' },
-    rounds: { type: 'string', default: '4' },
-    seed: { type: 'string', default: '42' },
-    out: { type: 'string' },
-  },
+const USAGE = 'usage: npm run bench -- [--events N] [--rounds N] [--seed N] [--out DIR]\n';
+const values = commandLineOrExit(USAGE, () => {
+  const { values: raw } = parseCommandLine({
+    options: {
+      events: { type: 'string', default: '1500' },
+      rounds: { type: 'string', default: '4' },
+      seed: { type: 'string', default: '42' },
+      out: { type: 'string' },
+    },
+  });
+  return {
+    events: integerOption('events', raw.events, { min: 1 }),
+    rounds: integerOption('rounds', raw.rounds, { min: 1, max: 100 }),
+    seed: integerOption('seed', raw.seed, { min: 0 }),
+    out: raw.out,
+  };
 });
 const RESULTS = resolve(values.out ?? join(import.meta.dirname, 'results'));
 
@@ -47,14 +56,14 @@ const FAULTS: FaultRates = {
   dynamoThrottle: DEFAULT_CHAOS.dynamoThrottle,
 };
 const WORKLOAD = {
-  events: Number(values.events),
+  events: values.events,
   duplicateRate: 0.3,
   // Aimed above the floor so that timer lag on a loaded machine still leaves >= 1000/s injected.
   rate: 1100,
   concurrency: 16,
   batchSize: 10,
   sendsPerInvocation: 1,
-  seed: Number(values.seed),
+  seed: values.seed,
   faults: FAULTS,
   maxReceiveCount: 5,
 } as const;
@@ -81,7 +90,7 @@ const onProgress = progress.interactive
   : undefined;
 const started = Date.now();
 const dynamo = await startLocalDynamo({ separateProcess: true });
-const ROUNDS = Math.max(1, Number(values.rounds));
+const ROUNDS = values.rounds;
 const WARM_UP_EVENTS = 300;
 /** Every run of each sender, one per round; rounds rotate the order so drifting machine load hits all alike. */
 const rounds: Record<string, SimulationReport[]> = {};
@@ -125,7 +134,7 @@ try {
   await dynamo.stop();
 }
 log(`[${secs()}] latency scenario: provider and DynamoDB latency modelled, this sender vs Powertools BatchProcessor`);
-const latency = await runLatencyScenario({ rounds: ROUNDS, seed: Number(values.seed), outboxDir: join(RESULTS, '..', '..', '.local-data', 'bench', 'latency'), log: (line) => log(`[${secs()}] ${line}`) });
+const latency = await runLatencyScenario({ rounds: ROUNDS, seed: values.seed, outboxDir: join(RESULTS, '..', '..', '.local-data', 'bench', 'latency'), log: (line) => log(`[${secs()}] ${line}`) });
 log(`[${secs()}] bundling each Lambda and the Powertools baseline, timing their cold imports (Node 22)`);
 bundles = await measureBundles();
 

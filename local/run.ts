@@ -8,7 +8,9 @@
  *   npm start -- --data .local-data/ledger     # keep the ledger between runs
  *   npm start -- --templates my-templates/     # render with another templates folder
  */
-import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import { TemplateValidationError } from '../functions/core/template-problems';
+import { integerOption, numberOption, parseCommandLine, runCommandLine, UsageError } from './command-line';
 import { readInputLines, rebaseTimestamps } from './input-lines';
 import { formatLocalSummary, runLocal } from './local-runner';
 
@@ -26,42 +28,52 @@ const USAGE = `usage: npm start -- [file | -] [--data DIR] [--templates DIR] [--
 `;
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  allowNegative: true,
-  options: {
-    data: { type: 'string' },
-    templates: { type: 'string' },
-    rate: { type: 'string', default: '20' },
-    concurrency: { type: 'string', default: '4' },
-    'keep-timestamps': { type: 'boolean', default: false },
-    'keep-open': { type: 'boolean', default: process.stdout.isTTY === true },
-    verbose: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
-if (values.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseCommandLine({
+    allowPositionals: true,
+    allowNegative: true,
+    options: {
+      data: { type: 'string' },
+      templates: { type: 'string' },
+      rate: { type: 'string', default: '20' },
+      concurrency: { type: 'string', default: '4' },
+      'keep-timestamps': { type: 'boolean', default: false },
+      'keep-open': { type: 'boolean', default: process.stdout.isTTY === true },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (positionals.length > 1) throw new UsageError(`one events file at most (got ${positionals.length}: ${positionals.join(' ')})`);
+  const source = positionals[0] ?? 'examples/order-events.jsonl';
+  if (source !== '-' && !existsSync(source)) throw new UsageError(`no events file ${source}`);
+  if (values.templates !== undefined && !existsSync(values.templates)) throw new UsageError(`no templates folder ${values.templates}`);
+  const rate = numberOption('rate', values.rate, { above: 0, max: 10_000 });
+  const concurrency = integerOption('concurrency', values.concurrency, { min: 1, max: 1_000 });
+  const raw = await readInputLines(source);
+  const lines = values['keep-timestamps'] ? raw : rebaseTimestamps(raw, Date.now());
+  let mailboxUrl = '';
+  await runLocal({
+    lines,
+    rate,
+    concurrency,
+    verbose: values.verbose,
+    ...(values.data ? { dataDir: values.data } : {}),
+    ...(values.templates ? { templatesDir: values.templates } : {}),
+    onStarted: (aws) => {
+      mailboxUrl = aws.ses.mailboxUrl;
+    },
+    beforeStop: async (summary) => {
+      process.stdout.write(`\n${formatLocalSummary(summary)}\n`);
+      if (!values['keep-open']) return;
+      process.stdout.write(`\nMailbox still open at ${mailboxUrl} — press Ctrl-C to stop.\n`);
+      await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+    },
+  });
 }
-const source = positionals[0] ?? 'examples/order-events.jsonl';
-const raw = await readInputLines(source);
-const lines = values['keep-timestamps'] ? raw : rebaseTimestamps(raw, Date.now());
-let mailboxUrl = '';
-await runLocal({
-  lines,
-  rate: Number(values.rate),
-  concurrency: Number(values.concurrency),
-  verbose: values.verbose,
-  ...(values.data ? { dataDir: values.data } : {}),
-  ...(values.templates ? { templatesDir: values.templates } : {}),
-  onStarted: (aws) => {
-    mailboxUrl = aws.ses.mailboxUrl;
-  },
-  beforeStop: async (summary) => {
-    process.stdout.write(`\n${formatLocalSummary(summary)}\n`);
-    if (!values['keep-open']) return;
-    process.stdout.write(`\nMailbox still open at ${mailboxUrl} — press Ctrl-C to stop.\n`);
-    await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
-  },
-});
+
+await runCommandLine(USAGE, main, [TemplateValidationError]);

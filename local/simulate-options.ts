@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { UsageError } from './command-line';
 import { NO_FAULTS, type FaultRates } from './fault-plan';
 import { SENDER_NAMES, type SenderName } from './senders/sender-under-test';
 import type { SimulationOptions } from './simulate';
@@ -59,10 +62,7 @@ output
 Exit code: 0 when the invariants hold (0 unexplained duplicates, 0 lost), 1 when not, 2 on usage errors.
 `;
 
-/** Thrown for a command line that cannot be run. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError } from './command-line';
 
 export interface ParsedSimulateArgs {
   readonly help: boolean;
@@ -117,6 +117,9 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
     if (!(n >= 0 && n <= 1)) throw new UsageError(`--${name} must be a number from 0 to 1 (got "${raw}")`);
     return n;
   };
+  if (values.outbox !== undefined && !existsSync(dirname(resolve(values.outbox)))) {
+    throw new UsageError(`--outbox: no folder ${dirname(resolve(values.outbox))} to write ${values.outbox} in`);
+  }
   const sender = values.sender ?? 'this-sender';
   if (!(SENDER_NAMES as readonly string[]).includes(sender)) throw new UsageError(`--sender must be one of ${SENDER_NAMES.join(', ')}`);
 

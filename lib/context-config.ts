@@ -156,7 +156,7 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     throw new Error(
       `Context ${CONTEXT_PREFIX}emailFrom is required: the From address of every e-mail, on an identity verified in SES. ` +
         `Set it in cdk.json ("${CONTEXT_PREFIX}emailFrom") or on the command line: ` +
-        `npx cdk deploy -c ${CONTEXT_PREFIX}emailFrom=notifications@mail.yourcompany.com`,
+        `npm run synth -- -c ${CONTEXT_PREFIX}emailFrom=notifications@mail.yourcompany.com (npx cdk deploy takes the same -c)`,
     );
   }
   const logRetentionDays = c.number('logRetentionDays');

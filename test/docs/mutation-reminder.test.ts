@@ -24,10 +24,10 @@ describe('the pre-commit reminder to run mutation testing', () => {
     expect(MUTATE_SCOPE).toContain('functions/core/**/*.ts');
   });
 
-  it('is the project hook that npm install sets up', () => {
+  it('is the project hook that npm run hooks sets up', () => {
     accessSync('.githooks/pre-commit', constants.X_OK);
     expect(readFileSync('.githooks/pre-commit', 'utf8')).toContain('scripts/mutation-reminder.mjs');
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts.prepare).toContain('core.hooksPath .githooks');
+    expect(pkg.scripts.hooks).toBe('git config core.hooksPath .githooks');
   });
 });

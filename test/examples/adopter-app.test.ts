@@ -147,7 +147,7 @@ describe('the package an adopter installs', () => {
 
   it('runs no script of this repository in an adopter\'s install (they need files the package does not ship)', () => {
     const root = readJson<PackageJson>(join(REPO, 'package.json'));
-    for (const hook of ['preinstall', 'install', 'postinstall']) expect(root.scripts?.[hook], hook).toBeUndefined();
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(root.scripts?.[hook], hook).toBeUndefined();
   });
 
   it('declares the dependencies the example uses, at the versions this repository tests', () => {

@@ -25,6 +25,14 @@ export interface DispatchOptions {
   readonly err?: (text: string) => void;
 }
 
+/** `notifier ... | head` closes the pipe early: that ends the command quietly, not with an EPIPE stack trace. */
+export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream = process.stdout): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 /** Runs `argv`'s command; exit code 0 for help, 2 for an unknown or unavailable command. */
 export async function dispatch(argv: readonly string[], commands: Readonly<Record<string, Command>>, options: DispatchOptions = {}): Promise<number> {
   const err = options.err ?? ((text: string) => void process.stderr.write(text));

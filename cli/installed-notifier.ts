@@ -2,7 +2,9 @@
  * `npx notifier <command> ...` from the installed package (compiled to dist/cli/ by `npm run build`):
  * the commands an adopter needs, on the package's runtime dependencies only.
  */
-import { dispatch, PACKAGED_COMMANDS } from './command-table';
+import { dispatch, endQuietlyOnClosedPipe, PACKAGED_COMMANDS } from './command-table';
+
+endQuietlyOnClosedPipe();
 
 process.exitCode = await dispatch(process.argv.slice(2), PACKAGED_COMMANDS, {
   unavailable: {

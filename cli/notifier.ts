@@ -2,7 +2,9 @@
  * `npx notifier <command> ...` in a clone of this repository: every command, the simulator among them
  * (it needs the repository's dev dependencies: the local AWS stand-ins).
  */
-import { dispatch, PACKAGED_COMMANDS } from './command-table';
+import { dispatch, endQuietlyOnClosedPipe, PACKAGED_COMMANDS } from './command-table';
+
+endQuietlyOnClosedPipe();
 
 process.exitCode = await dispatch(process.argv.slice(2), {
   ...PACKAGED_COMMANDS,

@@ -24,6 +24,17 @@ export const METRIC = {
   RecordBackedOff: 'RecordBackedOff',
   /** A ledger request failed while this attempt may hold a claim; the claim was handed back. */
   ClaimReleasedAfterLedgerError: 'ClaimReleasedAfterLedgerError',
+  /**
+   * The ledger failed on a claim this attempt certainly never sent, and the release failed too: its
+   * owner "dies" before any provider call was possible. Its environment keeps it to release later.
+   */
+  UnsentClaimKept: 'UnsentClaimKept',
+  /** A kept unsent claim released (or taken back) by its environment: the next receive sees no ambiguity. */
+  UnsentClaimReleased: 'UnsentClaimReleased',
+  /** A kept unsent claim was taken over first: that takeover counted an ambiguity that never was. */
+  UnsentClaimAlreadyTaken: 'UnsentClaimAlreadyTaken',
+  /** A kept unsent claim dropped from a full environment memory: its next receive will see an owner that died. */
+  UnsentClaimForgotten: 'UnsentClaimForgotten',
   PermanentFailure: 'PermanentFailure',
   AmbiguousOutcome: 'AmbiguousOutcome',
   ResentAfterAmbiguity: 'ResentAfterAmbiguity',

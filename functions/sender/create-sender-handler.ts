@@ -9,6 +9,7 @@ import type { RecordDeferral } from '../core/record-deferral';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from '../core/visibility-backoff';
 import type { ReceiveInfo } from '../core/stale-claim-discovery';
 import { processRecord, type RecordContext } from './process-record';
+import { UnsentClaims } from './unsent-claims';
 
 /** Everything the sender handler needs, injected: real adapters in Lambda, fakes or local servers in tests. */
 export interface SenderDependencies extends Omit<RecordContext, 'limit'>, ObservabilityHooks {
@@ -37,6 +38,8 @@ export type SenderHandler = (event: SQSEvent, context: Context) => Promise<SQSBa
  */
 export function createSenderHandler(deps: SenderDependencies): SenderHandler {
   const limit = pLimit(deps.maxConcurrentSends);
+  // One per execution environment: outlives the invocation whose ledger requests failed.
+  const unsentClaims = deps.unsentClaims ?? new UnsentClaims();
   // Room for the send itself plus the claim and outcome writes.
   const timeNeededMs = deps.sendTimeoutMs + LEDGER_WRITES_ALLOWANCE_MS;
 
@@ -75,8 +78,11 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
   };
 
   const base = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    // Before new work: a record of this batch may be the one whose claim is kept.
+    await unsentClaims.releaseAll({ ...deps, concurrency: deps.maxConcurrentSends });
     const ctx: RecordContext = {
       ...deps,
+      unsentClaims,
       limit: (task) => limit(task),
       hasTimeForDelivery: () => context.getRemainingTimeInMillis() > timeNeededMs,
       latestSendStartMs: () => Date.now() + context.getRemainingTimeInMillis() - timeNeededMs,

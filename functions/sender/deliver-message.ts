@@ -89,7 +89,7 @@ class DeliveryAttempt {
   }
 
   async resume(row: LedgerRow): Promise<MessageResult> {
-    const decision = decideOnExistingRow(row, this.ctx.clock());
+    const decision = this.decide(row);
     if (decision.kind === 'expired') return { settled: false, why: 'row-expired' };
     const taken = await this.onExistingRow(row, decision);
     if ('settled' in taken) return taken;
@@ -115,7 +115,7 @@ class DeliveryAttempt {
     const { ledger, clock, timing } = this.ctx;
     if (this.ctx.readBeforeClaim) {
       const existing = await ledger.get(this.plan.key);
-      const decision = existing && decideOnExistingRow(existing, clock());
+      const decision = existing && this.decide(existing);
       if (existing && decision && decision.kind !== 'expired') return this.onExistingRow(existing, decision);
     }
     for (let round = 0; round < 2; round += 1) {
@@ -130,7 +130,7 @@ class DeliveryAttempt {
       const existing = result.existing ?? (await ledger.get(this.plan.key));
       if (!existing) continue; // deleted by TTL between the two requests: claim afresh
 
-      const decision = decideOnExistingRow(existing, clock());
+      const decision = this.decide(existing);
       if (decision.kind === 'expired') continue;
       return this.onExistingRow(existing, decision);
     }
@@ -164,6 +164,11 @@ class DeliveryAttempt {
         this.unconfirmed = { kind: 'takeover', key: this.plan.key, fields };
         const taken = await ledger.takeOver(this.plan.key, fields);
         this.unconfirmed = undefined;
+        if (this.ctx.unsentClaims?.holds(existing)) {
+          // Our own environment's claim, never sent: taken back, or someone else's by now.
+          this.ctx.unsentClaims.forget(existing);
+          this.count(taken ? METRIC.UnsentClaimReleased : METRIC.UnsentClaimAlreadyTaken);
+        }
         if (!taken) {
           this.held = undefined;
           this.count(METRIC.ConcurrentClaimBackoff);
@@ -319,8 +324,34 @@ class DeliveryAttempt {
         : await this.ctx.ledger.release(claim, release, this.ctx.clock());
       if (released) this.count(METRIC.ClaimReleasedAfterLedgerError);
     } catch {
-      // The lease runs out instead; the claim timeout bounds the delay.
+      this.keepUnsent(unconfirmed ? { kind: 'unconfirmed', attempt: unconfirmed } : { kind: 'held', claim }, release);
     }
+  }
+
+  /**
+   * The ledger is unreachable, and "never sent" must not die with this invocation: the execution
+   * environment keeps the claim and releases it before its next invocation's work. Without an
+   * environment memory (or if this environment never runs again) the lease runs out instead, and
+   * the next receive sees an owner that died.
+   */
+  private keepUnsent(entry: { kind: 'held'; claim: Claim } | { kind: 'unconfirmed'; attempt: UnconfirmedClaim }, release: Release): void {
+    const kept = this.ctx.unsentClaims;
+    if (!kept) return;
+    const dimensions = { channel: this.plan.identity.channel, messageClass: this.plan.messageClass.name };
+    const forgotten = kept.keep({ ...entry, release, dimensions });
+    this.count(METRIC.UnsentClaimKept);
+    this.ctx.log.warn('Ledger unreachable: keeping a claim that was never sent, to release it before the next invocation', this.logContext());
+    if (forgotten) {
+      this.ctx.metrics.count(METRIC.UnsentClaimForgotten, forgotten.dimensions);
+      this.ctx.log.error('Too many unsent claims kept: the oldest is forgotten, and its next receive will see an owner that died', {
+        kept: kept.size,
+      });
+    }
+  }
+
+  /** The state machine on a row, told whether the row's claim is one of this environment's unsent ones. */
+  private decide(row: LedgerRow): ExistingRowDecision {
+    return decideOnExistingRow(row, this.ctx.clock(), { abandonedUnsent: this.ctx.unsentClaims?.holds(row) ?? false });
   }
 
   private async finish(claim: Claim, outcome: TerminalOutcome): Promise<MessageResult> {

@@ -216,7 +216,7 @@ class DeliveryAttempt {
       case 'send':
         if (resolution.possibleDuplicate) {
           this.count(METRIC.ResentAfterAmbiguity);
-          this.ctx.log.warn('Resending after an unknown outcome (possible duplicate, per class policy)', this.logContext());
+          this.ctx.log.warn(RESENT_AFTER_AMBIGUITY_LOG, this.logContext());
         }
         return undefined;
     }
@@ -396,6 +396,9 @@ class DeliveryAttempt {
     };
   }
 }
+
+/** The warning logged beside each `ResentAfterAmbiguity`, with the key prefix (the wire simulation counts it per key). */
+export const RESENT_AFTER_AMBIGUITY_LOG = 'Resending after an unknown outcome (possible duplicate, per class policy)';
 
 /** The metric, beside `TransientRetry`, that names why a provider certainly did not send. */
 const TRANSIENT_CAUSE_METRIC: Readonly<Record<TransientCause, MetricName | undefined>> = {

@@ -33,8 +33,12 @@ export const METRIC = {
   UnsentClaimReleased: 'UnsentClaimReleased',
   /** A kept unsent claim was taken over first: that takeover counted an ambiguity that never was. */
   UnsentClaimAlreadyTaken: 'UnsentClaimAlreadyTaken',
-  /** A kept unsent claim dropped from a full environment memory: its next receive will see an owner that died. */
-  UnsentClaimForgotten: 'UnsentClaimForgotten',
+  /** The ledger failed on the outcome of a send this attempt knows; its environment keeps it to write later. */
+  OutcomeKept: 'OutcomeKept',
+  /** A kept outcome written by its environment after the ledger came back. */
+  OutcomeRecordedLater: 'OutcomeRecordedLater',
+  /** A kept write dropped from a full environment memory: its next receive will see an owner that died. */
+  KeptLedgerWriteForgotten: 'KeptLedgerWriteForgotten',
   PermanentFailure: 'PermanentFailure',
   AmbiguousOutcome: 'AmbiguousOutcome',
   ResentAfterAmbiguity: 'ResentAfterAmbiguity',

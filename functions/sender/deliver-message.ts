@@ -16,6 +16,7 @@ import { resolveAmbiguity } from '../core/message-class';
 import { METRIC, type MetricName } from '../core/metric-names';
 import type { UnconfirmedClaim } from '../core/send-ledger';
 import type { DeliveryContext, MessageResult } from './delivery-context';
+import type { KeptLedgerWrite } from './kept-ledger-writes';
 import type { MessagePlan } from './message-plan';
 import { persistently } from './persistent-write';
 
@@ -164,9 +165,9 @@ class DeliveryAttempt {
         this.unconfirmed = { kind: 'takeover', key: this.plan.key, fields };
         const taken = await ledger.takeOver(this.plan.key, fields);
         this.unconfirmed = undefined;
-        if (this.ctx.unsentClaims?.holds(existing)) {
+        if (this.ctx.keptWrites?.holdsUnsent(existing)) {
           // Our own environment's claim, never sent: taken back, or someone else's by now.
-          this.ctx.unsentClaims.forget(existing);
+          this.ctx.keptWrites.forgetUnsent(existing);
           this.count(taken ? METRIC.UnsentClaimReleased : METRIC.UnsentClaimAlreadyTaken);
         }
         if (!taken) {
@@ -324,39 +325,49 @@ class DeliveryAttempt {
         : await this.ctx.ledger.release(claim, release, this.ctx.clock());
       if (released) this.count(METRIC.ClaimReleasedAfterLedgerError);
     } catch {
-      this.keepUnsent(unconfirmed ? { kind: 'unconfirmed', attempt: unconfirmed } : { kind: 'held', claim }, release);
+      this.keep(unconfirmed ? { kind: 'release-unconfirmed', attempt: unconfirmed, release } : { kind: 'release', claim, release });
     }
   }
 
   /**
-   * The ledger is unreachable, and "never sent" must not die with this invocation: the execution
-   * environment keeps the claim and releases it before its next invocation's work. Without an
-   * environment memory (or if this environment never runs again) the lease runs out instead, and
-   * the next receive sees an owner that died.
+   * The ledger is unreachable, and what this attempt knows ("never sent", or the outcome of its send)
+   * must not die with the invocation: the execution environment keeps the write and makes it when
+   * the ledger answers again (see kept-ledger-writes.ts). Without an environment memory, or if this
+   * environment never runs again, the lease runs out instead and the next receive sees an owner
+   * that died. True when kept.
    */
-  private keepUnsent(entry: { kind: 'held'; claim: Claim } | { kind: 'unconfirmed'; attempt: UnconfirmedClaim }, release: Release): void {
-    const kept = this.ctx.unsentClaims;
-    if (!kept) return;
+  private keep(entry: DistributiveOmit<KeptLedgerWrite, 'dimensions'>): boolean {
+    const kept = this.ctx.keptWrites;
+    if (!kept) return false;
     const dimensions = { channel: this.plan.identity.channel, messageClass: this.plan.messageClass.name };
-    const forgotten = kept.keep({ ...entry, release, dimensions });
-    this.count(METRIC.UnsentClaimKept);
-    this.ctx.log.warn('Ledger unreachable: keeping a claim that was never sent, to release it before the next invocation', this.logContext());
+    const forgotten = kept.keep({ ...entry, dimensions });
+    this.count(entry.kind === 'complete' ? METRIC.OutcomeKept : METRIC.UnsentClaimKept);
+    this.ctx.log.warn('Ledger unreachable: keeping what this attempt knows, to write it when the ledger answers', { ...this.logContext(), write: entry.kind });
     if (forgotten) {
-      this.ctx.metrics.count(METRIC.UnsentClaimForgotten, forgotten.dimensions);
-      this.ctx.log.error('Too many unsent claims kept: the oldest is forgotten, and its next receive will see an owner that died', {
-        kept: kept.size,
-      });
+      this.ctx.metrics.count(METRIC.KeptLedgerWriteForgotten, forgotten.dimensions);
+      this.ctx.log.error('Too many ledger writes kept: the oldest is forgotten, and its next receive will see an owner that died', { kept: kept.size });
     }
+    return true;
   }
 
   /** The state machine on a row, told whether the row's claim is one of this environment's unsent ones. */
   private decide(row: LedgerRow): ExistingRowDecision {
-    return decideOnExistingRow(row, this.ctx.clock(), { abandonedUnsent: this.ctx.unsentClaims?.holds(row) ?? false });
+    return decideOnExistingRow(row, this.ctx.clock(), { abandonedUnsent: this.ctx.keptWrites?.holdsUnsent(row) ?? false });
   }
 
   private async finish(claim: Claim, outcome: TerminalOutcome): Promise<MessageResult> {
     const now = this.ctx.clock();
-    if (await persistently(() => this.ctx.ledger.complete(claim, outcome, now, ttlSeconds(now, this.ctx.timing)))) {
+    const expiresAt = ttlSeconds(now, this.ctx.timing);
+    let completed: boolean;
+    try {
+      completed = await persistently(() => this.ctx.ledger.complete(claim, outcome, now, expiresAt));
+    } catch (error) {
+      // The outcome of our own provider call is kept and written later (nothing left to release);
+      // one without a provider call is handed back instead, as any unsent claim.
+      if (this.mayHaveReachedProvider && this.keep({ kind: 'complete', claim, outcome, expiresAt })) this.held = undefined;
+      throw error;
+    }
+    if (completed) {
       this.held = undefined;
       return { settled: true, state: outcome.state, via: 'this-attempt' };
     }
@@ -408,3 +419,6 @@ const TRANSIENT_CAUSE_METRIC: Readonly<Record<TransientCause, MetricName | undef
   unavailable: undefined,
   unrecognised: METRIC.ProviderErrorUnrecognised,
 };
+
+/** Omit over each member of a union. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -6,7 +6,7 @@ import type { LogPort } from '../core/log-port';
 import type { MetricsRecorder } from '../core/metrics-recorder';
 import type { SendRateGovernor } from '../core/send-rate-governor';
 import type { SendLedger } from '../core/send-ledger';
-import type { UnsentClaims } from './unsent-claims';
+import type { KeptLedgerWrites } from './kept-ledger-writes';
 
 /** The ports and settings one delivery needs. */
 export interface DeliveryContext {
@@ -39,11 +39,11 @@ export interface DeliveryContext {
    */
   readonly readBeforeClaim?: boolean;
   /**
-   * The execution environment's memory of claims it never sent and could not release (the ledger
-   * failed), released before its next invocation. @default none: such a claim waits out its lease,
-   * and its next receive sees an owner that died (a possible send)
+   * The execution environment's memory of the ledger writes it owes (a release of a claim it never
+   * sent, an outcome it knows) and could not make: the ledger failed. @default none: such a claim
+   * waits out its lease, and its next receive sees an owner that died (a possible send)
    */
-  readonly unsentClaims?: UnsentClaims;
+  readonly keptWrites?: KeptLedgerWrites;
 }
 
 /** Settled: the message is in a terminal state and its record may be acknowledged. */

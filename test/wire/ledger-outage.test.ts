@@ -7,7 +7,7 @@ import { ControlledClock } from '../support/controlled-clock';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, failedIds, type SenderHarness } from '../support/sender-harness';
-import { sqsRecord } from '../support/sqs-event';
+import { lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-event';
 import { startWireRig, type WireRig } from './wire-harness';
 
 const db = useTestLedger();
@@ -153,6 +153,63 @@ describe('"not sent" outlives a ledger outage', () => {
     expect(rig.accepted(key)).toBe(1);
     expect(sender.metrics.get(METRIC.UnsentClaimReleased)).toBe(1);
     expect(sender.metrics.get(METRIC.ConcurrentClaimBackoff)).toBe(0);
+    expectNoAmbiguity(sender);
+  });
+
+  it('an outage shorter than the invocation\'s time left: the invocation waits, releases the claim itself, and any environment then sends once', async () => {
+    const { key, body } = message('waits', 'marketing');
+    const clock = new ControlledClock();
+    const sender = rig.sender(clock, undefined, undefined, { waitForLedgerBeforeReturning: true });
+    const outageEndsAt = Date.now() + 2_000;
+    let claimLost = false;
+    rig.dynamoProxy.setDecider((r) => {
+      if (Date.now() >= outageEndsAt) return undefined;
+      if (!claimLost && r.ledgerWrite === 'claim') {
+        claimLost = true;
+        return { kind: 'lose-response' };
+      }
+      return claimLost ? { kind: 'reset-before' } : undefined;
+    });
+    const first = sqsRecord(body);
+    // Time left for one more round of SDK attempts after the outage (4 x 1.5 s + backoff) and the pause before it.
+    const deadline = Date.now() + 14_000;
+    const answer = await sender.handler(sqsEvent(first), { ...lambdaContext(), getRemainingTimeInMillis: () => deadline - Date.now() });
+    expect(failedIds(answer)).toEqual([first.messageId]);
+    expect(Date.now()).toBeGreaterThanOrEqual(outageEndsAt);
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
+    expect(sender.metrics.get(METRIC.UnsentClaimReleased)).toBe(1);
+
+    clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+    const fresh = rig.sender(clock);
+    expect(failedIds(await fresh.invoke(redelivery(body)))).toEqual([]);
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT' });
+    expect(rig.accepted(key)).toBe(1);
+    expectNoAmbiguity(sender, fresh);
+  });
+
+  it('a SENT outcome lost to the outage is written later: the next receive finds it SENT and an otp code is not resent', async () => {
+    const { key, body } = message('outcome', 'otp');
+    const clock = new ControlledClock();
+    const sender = rig.sender(clock);
+    // The claim and the send go through; from the outcome write on, the ledger is down until the invocation ends.
+    let down = false;
+    rig.dynamoProxy.setDecider((r) => {
+      down ||= r.ledgerWrite === 'complete';
+      return down ? { kind: 'error-before', response: internalErrorResponse('dynamodb') } : undefined;
+    });
+    const first = sqsRecord(body);
+    expect(failedIds(await sender.invoke(first))).toEqual([first.messageId]);
+    rig.dynamoProxy.setDecider(() => undefined);
+    expect(rig.accepted(key)).toBe(1);
+    expect(sender.metrics.get(METRIC.OutcomeKept)).toBe(1);
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING' });
+
+    clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+    expect(failedIds(await sender.invoke(redelivery(body)))).toEqual([]);
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT' });
+    expect(rig.accepted(key)).toBe(1);
+    expect(sender.metrics.get(METRIC.OutcomeRecordedLater)).toBe(1);
+    expect(sender.metrics.get(METRIC.DuplicateSuppressed)).toBe(1);
     expectNoAmbiguity(sender);
   });
 });

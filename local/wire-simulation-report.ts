@@ -38,7 +38,7 @@ export function formatWireReport(report: WireSimulationReport): string {
     ),
     ...(s.ledgerOutage.seconds > 0
       ? [
-          `ledger outages of ${s.ledgerOutage.seconds} s (about every ${s.ledgerOutage.everySeconds} s): ${report.ledgerOutages.outages} started ` +
+          `ledger outages of ${s.ledgerOutage.seconds} s (about every ${s.ledgerOutage.everySeconds} s from the first ledger request): ${report.ledgerOutages.outages} started ` +
             `(${report.ledgerOutages.windows.map((w) => `${(w.fromMs / 1000).toFixed(1)}-${(w.toMs / 1000).toFixed(1)} s`).join(', ')}); ` +
             `DynamoDB requests refused ${report.ledgerOutages.refused}, executed with the answer lost ${report.ledgerOutages.executedAnswerLost}`,
         ]

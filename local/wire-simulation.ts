@@ -54,7 +54,7 @@ export interface WireSimulationReport {
   /** Messages the workload plans as FAILED (an unusable address), and how many of them any provider accepted. */
   readonly plannedFailures: { readonly messages: number; readonly failed: number; readonly accepted: number };
   readonly injected: Readonly<Record<WireFaultKind, number>>;
-  /** What the ledger outages failed, and when they were (ms from the start). */
+  /** What the ledger outages failed, and when they were (ms from the first ledger request). */
   readonly ledgerOutages: LedgerOutageCounts & { readonly windows: readonly { readonly fromMs: number; readonly toMs: number }[] };
   readonly requests: { readonly dynamodb: number; readonly sesv2: number; readonly sns: number };
   readonly metrics: Readonly<Record<string, number>>;
@@ -111,7 +111,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     sqs: { visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS, maxReceiveCount: settings.maxReceiveCount },
   });
   const plan = new WireFaultPlan(settings.seed, settings.faults, { clientTimeoutMs: LEDGER_REQUEST_TIMEOUT_MS });
-  const outage = new LedgerOutageSchedule(settings.seed, settings.ledgerOutage, Date.now());
+  const outage = new LedgerOutageSchedule(settings.seed, settings.ledgerOutage);
   const [dynamoProxy, sesProxy, snsProxy] = await Promise.all([
     startWireFaultProxy({ service: 'dynamodb', target: aws.dynamo.endpoint, decide: outage.decider(plan.deciderFor('dynamodb')) }),
     startWireFaultProxy({ service: 'sesv2', target: aws.ses.endpoint, decide: plan.deciderFor('sesv2') }),

@@ -25,7 +25,7 @@ export interface LedgerOutageCounts {
 const EXECUTED_SHARE = 0.2;
 
 /**
- * Seeded windows from the start of the run in which every ledger request fails, as in a regional
+ * Seeded windows, placed from the first ledger request on, in which every ledger request fails, as in a regional
  * DynamoDB incident: most are refused (half a 500, half a reset connection), and one in five
  * executed before its answer was lost. Outside the windows it decides nothing, so the other wire
  * faults still apply. The windows depend on the seed alone; which requests fall into them depends
@@ -36,10 +36,12 @@ export class LedgerOutageSchedule {
   private readonly windows: { startMs: number; endMs: number }[] = [];
   private readonly seen = new Map<string, number>();
 
+  /** The first request's time: the windows are placed from there. */
+  private startedAtMs: number | undefined;
+
   constructor(
     private readonly seed: number,
     private readonly options: LedgerOutageOptions,
-    private readonly startedAtMs: number,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -49,13 +51,15 @@ export class LedgerOutageSchedule {
 
   /** The outage windows started so far, relative to the run's start (ms). */
   get startedWindows(): readonly { readonly fromMs: number; readonly toMs: number }[] {
-    return this.windows.filter((w) => w.startMs <= this.now()).map((w) => ({ fromMs: w.startMs - this.startedAtMs, toMs: w.endMs - this.startedAtMs }));
+    const origin = this.startedAtMs ?? 0;
+    return this.windows.filter((w) => w.startMs <= this.now()).map((w) => ({ fromMs: w.startMs - origin, toMs: w.endMs - origin }));
   }
 
   /** Whether the ledger is down at `atMs`. */
   isDown(atMs: number): boolean {
     if (!(this.options.seconds > 0)) return false;
-    while ((this.windows.at(-1)?.endMs ?? this.startedAtMs) <= atMs) this.windows.push(this.nextWindow());
+    this.startedAtMs ??= atMs;
+    while ((this.windows.at(-1)?.endMs ?? this.startedAtMs) <= atMs) this.windows.push(this.nextWindow(this.startedAtMs));
     return this.windows.some((w) => w.startMs <= atMs && atMs < w.endMs);
   }
 
@@ -77,9 +81,9 @@ export class LedgerOutageSchedule {
     return roll < EXECUTED_SHARE + (1 - EXECUTED_SHARE) / 2 ? { kind: 'error-before', response: internalErrorResponse('dynamodb') } : { kind: 'reset-before' };
   }
 
-  private nextWindow(): { startMs: number; endMs: number } {
+  private nextWindow(origin: number): { startMs: number; endMs: number } {
     const i = this.windows.length;
-    const previousEnd = this.windows.at(-1)?.endMs ?? this.startedAtMs;
+    const previousEnd = this.windows.at(-1)?.endMs ?? origin;
     const gapMs = this.options.everySeconds * 1000 * (0.5 + uniformOf(this.seed, 'ledger-outage-gap', i));
     const startMs = previousEnd + Math.round(gapMs);
     return { startMs, endMs: startMs + this.options.seconds * 1000 };

@@ -31,7 +31,10 @@ export const METRIC = {
   UnsentClaimKept: 'UnsentClaimKept',
   /** A kept unsent claim released (or taken back) by its environment: the next receive sees no ambiguity. */
   UnsentClaimReleased: 'UnsentClaimReleased',
-  /** A kept unsent claim was taken over first: that takeover counted an ambiguity that never was. */
+  /**
+   * A kept unsent claim's row had moved on before its environment came back: taken over (that takeover counted
+   * an ambiguity that never was) or, for a claim whose request never executed, claimed afresh by another attempt.
+   */
   UnsentClaimAlreadyTaken: 'UnsentClaimAlreadyTaken',
   /** The ledger failed on the outcome of a send this attempt knows; its environment keeps it to write later. */
   OutcomeKept: 'OutcomeKept',

@@ -36,7 +36,7 @@ export interface KeptLedgerWritesContext {
 /** What one {@link KeptLedgerWrites.writeAll} did. */
 export interface WriteRound {
   readonly written: number;
-  /** The claim had been taken over or settled by someone else: nothing left to write. */
+  /** The row had moved on (taken over, settled, or claimed afresh by someone else): nothing left to write. */
   readonly alreadyTaken: number;
   /** Still kept: the ledger did not answer. */
   readonly kept: number;
@@ -133,13 +133,13 @@ export class KeptLedgerWrites {
     if (written) round.written += 1;
     else round.alreadyTaken += 1;
     if (written) ctx.log.info('Wrote a ledger write kept through a ledger outage', { key, write: entry.kind });
-    else ctx.log.warn('A claim kept through a ledger outage was taken over first', { key, write: entry.kind });
+    else ctx.log.warn('A write kept through a ledger outage found its row moved on', { key, write: entry.kind });
     return true;
   }
 }
 
 const METRICS: Readonly<Record<'release' | 'complete', Readonly<Record<'written' | 'taken', MetricName>>>> = {
-  // Taken over first: that takeover counted an ambiguity that never was.
+  // The row moved on first: taken over (an ambiguity counted that never was), or claimed afresh after a claim that never executed.
   release: { written: METRIC.UnsentClaimReleased, taken: METRIC.UnsentClaimAlreadyTaken },
   // Taken over first: the outcome is lost, as when a lease runs out mid-attempt.
   complete: { written: METRIC.OutcomeRecordedLater, taken: METRIC.ClaimLost },

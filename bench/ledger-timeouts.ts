@@ -10,7 +10,7 @@
  * Needs Linux with a writable cgroup v1 `cpu` controller (run as root); prints the figures.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -24,7 +24,16 @@ import { startLocalDynamo } from '../local/local-dynamo';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 const INVOCATIONS = 8;
-const SHARE_512_MB = 512 / 1769;
+/** Lambda's CPU share by memory size: one vCPU at 1,769 MB. */
+const ONE_VCPU_MB = 1769;
+/** The sizes measured: the stack's 512 MB, the smallest (a bound), and no limit. */
+const LIMITS: readonly { readonly label: string; readonly memoryMb: number | undefined }[] = [
+  { label: '512 MB', memoryMb: 512 },
+  { label: '128 MB', memoryMb: 128 },
+  { label: 'no limit', memoryMb: undefined },
+];
+/** Lambda's runtime (the `node` devDependency's Node 22), else the Node running this. */
+const NODE = existsSync('node_modules/node/bin/node') ? join(process.cwd(), 'node_modules/node/bin/node') : process.execPath;
 const CGROUP_ROOT = '/sys/fs/cgroup/cpu';
 const PROVIDER_LATENCY_MS = 80;
 
@@ -72,7 +81,7 @@ function cpuStat(cgroup: string | undefined): { nrThrottled: number; throttledMs
 
 async function runChild(env: Record<string, string>, cgroup: string | undefined): Promise<ChildResult> {
   const tsx = join(process.cwd(), 'node_modules/tsx/dist/loader.mjs');
-  const node = `exec "${process.execPath}" --import "${tsx}" bench/timeouts/cpu-limited-sender.ts`;
+  const node = `exec "${NODE}" --import "${tsx}" bench/timeouts/cpu-limited-sender.ts`;
   // Enter the cgroup before the sender's first instruction.
   const script = cgroup ? `echo $$ > ${join(cgroup, 'cgroup.procs')} && ${node}` : node;
   const child = spawn('sh', ['-c', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -107,7 +116,6 @@ async function main(): Promise<void> {
   const cgroup = join(CGROUP_ROOT, `notifier-ledger-timeouts-${process.pid}`);
   mkdirSync(cgroup);
   writeFileSync(join(cgroup, 'cpu.cfs_period_us'), '100000');
-  writeFileSync(join(cgroup, 'cpu.cfs_quota_us'), String(Math.round(SHARE_512_MB * 100_000)));
   const env = {
     NODE_EXTRA_CA_CERTS: certFile,
     DYNAMO_ENDPOINT: dynamoTls!.endpoint,
@@ -120,8 +128,11 @@ async function main(): Promise<void> {
   const byLimit = new Map<string, { p99: number[]; max: number[]; coldMax: number[]; loopMax: number[]; over500: number[]; timeouts: number[] }>();
   try {
     for (let round = 1; round <= ROUNDS; round += 1) {
-      for (const limited of [true, false]) {
-        const label = limited ? `512 MB share (${(SHARE_512_MB * 100).toFixed(1)}% of a CPU)` : 'no limit';
+      for (const limit of LIMITS) {
+        const limited = limit.memoryMb !== undefined;
+        const share = limited ? limit.memoryMb! / ONE_VCPU_MB : 1;
+        if (limited) writeFileSync(join(cgroup, 'cpu.cfs_quota_us'), String(Math.round(share * 100_000)));
+        const label = limited ? `${limit.label} (${(share * 100).toFixed(1)}% of a CPU)` : limit.label;
         const before = cpuStat(limited ? cgroup : undefined);
         const load = loadavg()[0]!;
         const r = await runChild(env, limited ? cgroup : undefined);
@@ -180,7 +191,7 @@ async function main(): Promise<void> {
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   console.log(
     `ledger client: connect ${LEDGER_CONNECT_TIMEOUT_MS} ms, request ${LEDGER_REQUEST_TIMEOUT_MS} ms, ${LEDGER_MAX_ATTEMPTS} attempts; ` +
-      `${INVOCATIONS} invocations of 10 records x 4 messages, 16 in flight, TLS, providers ${PROVIDER_LATENCY_MS} ms; the first invocation opens every connection`,
+      `${INVOCATIONS} invocations of 10 records x 4 messages, 16 in flight, TLS, providers ${PROVIDER_LATENCY_MS} ms; the first invocation opens every connection; sender on ${NODE.includes('node_modules') ? 'Node 22 (node_modules/node)' : process.version}`,
   );
   console.log(line(header));
   console.log(line(header.map((_, i) => '-'.repeat(widths[i]!))));

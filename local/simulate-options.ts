@@ -53,7 +53,8 @@ SQS emulator and local SES v2 / SNS servers; judged from the providers' own coun
                               refusal, rejection, accepted-then-500, hang, lost answer at the providers) (default 0.01)
   --ledger-outage <seconds>   whole-ledger outages of this length at seeded times: every DynamoDB request fails
                               (4 in 5 refused, 1 in 5 executed with its answer lost) (default 0: none)
-  --ledger-outage-every <s>   mean gap between outages, each drawn from 0.5x to 1.5x it (default 30)
+  --ledger-outage-every <s>   mean gap between outages, each drawn from 0.5x to 1.5x it, the first from 0 to
+                              0.5x after the first ledger request (default 30)
 output
   --json                      the full report as JSON
   --outbox <file>             keep every provider call in this JSON-lines file

@@ -7,7 +7,7 @@ import { ledgerKeyOf } from './wire-fault-plan';
 export interface LedgerOutageOptions {
   /** How long each outage lasts (s); 0 turns them off. */
   readonly seconds: number;
-  /** Mean time from the end of one outage to the start of the next (s); each gap is drawn from 0.5x to 1.5x it. */
+  /** Mean time from the end of one outage to the start of the next (s); each gap is drawn from 0.5x to 1.5x it, the first from 0 to 0.5x. */
   readonly everySeconds: number;
 }
 
@@ -84,7 +84,8 @@ export class LedgerOutageSchedule {
   private nextWindow(origin: number): { startMs: number; endMs: number } {
     const i = this.windows.length;
     const previousEnd = this.windows.at(-1)?.endMs ?? origin;
-    const gapMs = this.options.everySeconds * 1000 * (0.5 + uniformOf(this.seed, 'ledger-outage-gap', i));
+    // The first within half a gap of the first request (a run's busiest seconds), then 0.5x to 1.5x the mean apart.
+    const gapMs = this.options.everySeconds * 1000 * (i === 0 ? 0.5 : 1) * (i === 0 ? uniformOf(this.seed, 'ledger-outage-gap', i) : 0.5 + uniformOf(this.seed, 'ledger-outage-gap', i));
     const startMs = previousEnd + Math.round(gapMs);
     return { startMs, endMs: startMs + this.options.seconds * 1000 };
   }

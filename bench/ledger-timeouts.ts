@@ -7,7 +7,8 @@
  * below; the quota is enforced the same way, per 100 ms period), and for comparison without a
  * limit. It talks TLS, as in Lambda, to dynalite and to the local SES v2 and SNS servers through
  * TLS forwarders in this process (providers answer after 80 ms, about SES's and SNS's own latency).
- * Needs Linux with a writable cgroup v1 `cpu` controller (run as root); prints the figures.
+ * Needs Linux with a writable cgroup v1 `cpu` controller (run as root); prints the figures and
+ * writes them to bench/results/ledger-timeouts.txt.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -189,20 +190,24 @@ async function main(): Promise<void> {
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  console.log(
+  const out: string[] = [];
+  const print = (text: string) => out.push(text);
+  print(
     `ledger client: connect ${LEDGER_CONNECT_TIMEOUT_MS} ms, request ${LEDGER_REQUEST_TIMEOUT_MS} ms, ${LEDGER_MAX_ATTEMPTS} attempts; ` +
       `${INVOCATIONS} invocations of 10 records x 4 messages, 16 in flight, TLS, providers ${PROVIDER_LATENCY_MS} ms; the first invocation opens every connection; sender on ${NODE.includes('node_modules') ? 'Node 22 (node_modules/node)' : process.version}`,
   );
-  console.log(line(header));
-  console.log(line(header.map((_, i) => '-'.repeat(widths[i]!))));
-  for (const row of rows) console.log(line(row));
+  print(line(header));
+  print(line(header.map((_, i) => '-'.repeat(widths[i]!))));
+  for (const row of rows) print(line(row));
   for (const [label, s] of byLimit) {
     const range = (v: number[]) => `${ms(median(v))} (${ms(Math.min(...v))}-${ms(Math.max(...v))})`;
-    console.log(
+    print(
       `${label}, median (range) of ${ROUNDS} rounds: attempt p99 ${range(s.p99)} ms, max ${range(s.max)} ms, cold max ${range(s.coldMax)} ms, ` +
         `event loop max ${range(s.loopMax)} ms, attempts >= 500 ms ${range(s.over500)}, timeouts ${range(s.timeouts)}`,
     );
   }
+  console.log(out.join('\n'));
+  writeFileSync('bench/results/ledger-timeouts.txt', `${out.join('\n')}\n`);
 }
 
 await main();

@@ -155,6 +155,12 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
     ...defined('maxReceiveCount', int('max-receive-count', values['max-receive-count'], 1, 1000)),
     ...defined('outboxFile', values.outbox),
   };
+  if (!values.wire && (values['ledger-outage'] !== undefined || values['ledger-outage-every'] !== undefined)) {
+    throw new UsageError('--ledger-outage and --ledger-outage-every need --wire (outages are injected on the wire)');
+  }
+  if (values['ledger-outage-every'] !== undefined && values['ledger-outage'] === undefined) {
+    throw new UsageError('--ledger-outage-every needs --ledger-outage <seconds>');
+  }
   if (values.wire) {
     const wireRate = values['no-faults'] ? 0 : rate('wire-faults', values['wire-faults'], 0.01);
     const outageSeconds = int('ledger-outage', values['ledger-outage'], 0, 3600);

@@ -83,6 +83,7 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         deferral: createRecordDeferral(config),
         backoff: config.backoff,
         redelivery: config.redelivery,
+        waitForLedgerBeforeReturning: true,
       }),
     createReclaimer: (env): LocalReclaimer =>
       createLocalReclaimer({

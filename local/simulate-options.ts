@@ -54,6 +54,10 @@ SQS emulator and local SES v2 / SNS servers; judged from the providers' own coun
   --wire                      run at the protocol level instead of through the ports
   --wire-faults <rate>        rate of each wire fault per request (lost/delayed/reset/5xx on DynamoDB;
                               refusal, rejection, accepted-then-500, hang, lost answer at the providers) (default 0.01)
+  --ledger-outage <seconds>   whole-ledger outages of this length at seeded times: every DynamoDB request fails
+                              (4 in 5 refused, 1 in 5 executed with its answer lost) (default 0: none)
+  --ledger-outage-every <s>   mean gap between outages, each drawn from 0.5x to 1.5x it, the first from 0 to
+                              0.5x after the first ledger request (default 30)
 output
   --json                      the full report as JSON
   --outbox <file>             keep every provider call in this JSON-lines file
@@ -97,6 +101,8 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
         'no-faults': { type: 'boolean', default: false },
         wire: { type: 'boolean', default: false },
         'wire-faults': { type: 'string' },
+        'ledger-outage': { type: 'string' },
+        'ledger-outage-every': { type: 'string' },
         json: { type: 'boolean', default: false },
         outbox: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -152,10 +158,21 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
     ...defined('maxReceiveCount', int('max-receive-count', values['max-receive-count'], 1, 1000)),
     ...defined('outboxFile', values.outbox),
   };
+  if (!values.wire && (values['ledger-outage'] !== undefined || values['ledger-outage-every'] !== undefined)) {
+    throw new UsageError('--ledger-outage and --ledger-outage-every need --wire (outages are injected on the wire)');
+  }
+  if (values['ledger-outage-every'] !== undefined && values['ledger-outage'] === undefined) {
+    throw new UsageError('--ledger-outage-every needs --ledger-outage <seconds>');
+  }
   if (values.wire) {
     const wireRate = values['no-faults'] ? 0 : rate('wire-faults', values['wire-faults'], 0.01);
+    const outageSeconds = int('ledger-outage', values['ledger-outage'], 0, 3600);
     const wire: WireSimulationOptions = {
       faults: wireFaults(wireRate),
+      ...defined(
+        'ledgerOutage',
+        outageSeconds === undefined ? undefined : { seconds: outageSeconds, everySeconds: int('ledger-outage-every', values['ledger-outage-every'], 1, 86_400) ?? 30 },
+      ),
       ...defined('events', options.events),
       ...defined('duplicateRate', options.duplicateRate),
       ...defined('seed', options.seed),

@@ -25,6 +25,7 @@ export function formatWireReport(report: WireSimulationReport): string {
         ['lost (not terminal, or dead-lettered)', v.lost],
         ['UNKNOWN without a request that may have reached the provider', v.unknownWithoutAmbiguity],
         ['FAILED without a rejection', v.failedWithoutRejection],
+        ['resends counted as possible duplicates without a request that may have reached the provider', v.possibleDuplicatesWithoutAmbiguity],
         ['final SENT / FAILED / UNKNOWN / PENDING / missing', `${v.states.SENT} / ${v.states.FAILED} / ${v.states.UNKNOWN} / ${v.states.PENDING} / ${v.states.missing}`],
         ['planned failures (unusable address): FAILED / accepted', `${report.plannedFailures.failed} of ${report.plannedFailures.messages} / ${report.plannedFailures.accepted}`],
         ['dead-lettered records', report.deadLettered],
@@ -35,6 +36,13 @@ export function formatWireReport(report: WireSimulationReport): string {
       ['fault injected on the wire', 'count'],
       WIRE_FAULT_KINDS.map((kind) => [kind, report.injected[kind]]),
     ),
+    ...(s.ledgerOutage.seconds > 0
+      ? [
+          `ledger outages of ${s.ledgerOutage.seconds} s (about every ${s.ledgerOutage.everySeconds} s from the first ledger request): ${report.ledgerOutages.outages} started ` +
+            `(${report.ledgerOutages.windows.map((w) => `${(w.fromMs / 1000).toFixed(1)}-${(w.toMs / 1000).toFixed(1)} s`).join(', ')}); ` +
+            `DynamoDB requests refused ${report.ledgerOutages.refused}, executed with the answer lost ${report.ledgerOutages.executedAnswerLost}`,
+        ]
+      : []),
     `invocations killed at the function timeout: ${report.killedInvocations}; requests through the proxies: DynamoDB ${report.requests.dynamodb}, SES v2 ${report.requests.sesv2}, SNS ${report.requests.sns}; reclaimer runs ${report.reclaimerRuns}`,
     `sender metrics: ${Object.entries(report.metrics).map(([name, n]) => `${name} ${n}`).join(', ')}`,
     '',

@@ -7,9 +7,11 @@ import { METRIC } from '../functions/core/metric-names';
 import { InMemoryMetrics } from '../functions/core/metrics-recorder';
 import { loadSenderConfig } from '../functions/core/sender-config';
 import { repositoryTemplates } from '../functions/adapters/template-directory';
+import { RESENT_AFTER_AMBIGUITY_LOG } from '../functions/sender/deliver-message';
 import { planMessages } from '../functions/sender/message-plan';
 import { startLocalAws } from './aws/local-aws';
 import { queueDepth, queueIsEmpty } from './aws/queue-inspection';
+import { LedgerOutageSchedule, type LedgerOutageCounts, type LedgerOutageOptions } from './aws/ledger-outage';
 import { startWireFaultProxy } from './aws/wire-fault-proxy';
 import { ledgerKeyOf, providerKeyOf, WireFaultPlan, wireFaults, type WireFaultKind, type WireFaultRates } from './aws/wire-fault-plan';
 import { judgeWireRun, type WireVerdict } from './aws/wire-verdict';
@@ -37,6 +39,8 @@ export interface WireSimulationOptions {
   readonly maxReceiveCount?: number;
   /** Per-request fault rates. @default every kind at 0.01 */
   readonly faults?: Partial<WireFaultRates>;
+  /** Whole-ledger outages at seeded times (every DynamoDB request fails while one lasts). @default none (seconds 0) */
+  readonly ledgerOutage?: LedgerOutageOptions;
   /** @default silent */
   readonly log?: LogPort;
   /** About once a second. */
@@ -50,6 +54,8 @@ export interface WireSimulationReport {
   /** Messages the workload plans as FAILED (an unusable address), and how many of them any provider accepted. */
   readonly plannedFailures: { readonly messages: number; readonly failed: number; readonly accepted: number };
   readonly injected: Readonly<Record<WireFaultKind, number>>;
+  /** What the ledger outages failed, and when they were (ms from the first ledger request). */
+  readonly ledgerOutages: LedgerOutageCounts & { readonly windows: readonly { readonly fromMs: number; readonly toMs: number }[] };
   readonly requests: { readonly dynamodb: number; readonly sesv2: number; readonly sns: number };
   readonly metrics: Readonly<Record<string, number>>;
   readonly deadLettered: number;
@@ -97,6 +103,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     sendsPerInvocation: options.sendsPerInvocation ?? 4,
     maxReceiveCount: options.maxReceiveCount ?? 100,
     faults: { ...wireFaults(0.01), ...options.faults },
+    ledgerOutage: options.ledgerOutage ?? { seconds: 0, everySeconds: 30 },
   };
   const started = Date.now();
   const aws = await startLocalAws({
@@ -104,8 +111,9 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     sqs: { visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS, maxReceiveCount: settings.maxReceiveCount },
   });
   const plan = new WireFaultPlan(settings.seed, settings.faults, { clientTimeoutMs: LEDGER_REQUEST_TIMEOUT_MS });
+  const outage = new LedgerOutageSchedule(settings.seed, settings.ledgerOutage);
   const [dynamoProxy, sesProxy, snsProxy] = await Promise.all([
-    startWireFaultProxy({ service: 'dynamodb', target: aws.dynamo.endpoint, decide: plan.deciderFor('dynamodb') }),
+    startWireFaultProxy({ service: 'dynamodb', target: aws.dynamo.endpoint, decide: outage.decider(plan.deciderFor('dynamodb')) }),
     startWireFaultProxy({ service: 'sesv2', target: aws.ses.endpoint, decide: plan.deciderFor('sesv2') }),
     startWireFaultProxy({ service: 'sns', target: aws.sns.endpoint, decide: plan.deciderFor('sns') }),
   ]);
@@ -200,6 +208,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       providerRequests,
       senderTimeouts: timeouts.perKeyPrefix,
       killedInFlight: killed,
+      countedResends: timeouts.resendsPerKeyPrefix,
     });
     const named = [...new Set(Object.values(verdict.examples).flat())].slice(0, 5);
     const traces = Object.fromEntries(
@@ -226,6 +235,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         accepted: planned.reduce((sum, key) => sum + (accepted.get(key) ?? 0), 0),
       },
       injected: { ...plan.injected },
+      ledgerOutages: { ...outage.injected, windows: outage.startedWindows },
       requests: { dynamodb: dynamoProxy.requests.length, sesv2: sesProxy.requests.length, sns: snsProxy.requests.length },
       metrics: Object.fromEntries(Object.values(METRIC).map((name) => [name, metrics.get(name)]).filter(([, n]) => Number(n) > 0)),
       deadLettered: dlq.visible + dlq.inFlight,
@@ -279,6 +289,8 @@ function killedKeys(
  */
 class SendTimeoutLog implements LogPort {
   readonly perKeyPrefix = new Map<string, number>();
+  /** Resends the sender counted as possible duplicates (`ResentAfterAmbiguity`), per key prefix. */
+  readonly resendsPerKeyPrefix = new Map<string, number>();
   constructor(private readonly inner: LogPort) {}
   info(message: string, attributes?: Record<string, unknown>): void {
     this.inner.info(message, attributes);
@@ -289,6 +301,7 @@ class SendTimeoutLog implements LogPort {
     if (message === 'Provider outcome unknown' && key && /^(SendTimeout|TimeoutError)/.test(reason)) {
       this.perKeyPrefix.set(key, (this.perKeyPrefix.get(key) ?? 0) + 1);
     }
+    if (message === RESENT_AFTER_AMBIGUITY_LOG && key) this.resendsPerKeyPrefix.set(key, (this.resendsPerKeyPrefix.get(key) ?? 0) + 1);
     this.inner.warn(message, attributes);
   }
   error(message: string, attributes?: Record<string, unknown>): void {

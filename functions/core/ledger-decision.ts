@@ -67,10 +67,15 @@ export type ExistingRowDecision =
  * is ambiguous, and the latest moment it could have sent is its lease's end (the claim
  * timeout exceeds the function timeout). A row released after a transient failure was
  * certainly not sent by that attempt, but keeps any earlier attempt's ambiguity.
+ *
+ * `abandonedUnsent` says the row's claim is one this execution environment made, certainly never
+ * sent, and could not hand back (the ledger failed; see functions/sender/kept-ledger-writes.ts): it
+ * counts as released, whatever its lease says, since its owner is the one asking.
  */
-export function decideOnExistingRow(row: LedgerRow, nowMs: number): ExistingRowDecision {
+export function decideOnExistingRow(row: LedgerRow, nowMs: number, { abandonedUnsent = false }: { readonly abandonedUnsent?: boolean } = {}): ExistingRowDecision {
   if (isExpired(row, nowMs)) return { kind: 'expired' };
   if (isTerminal(row.state)) return { kind: 'done', state: row.state };
+  if (abandonedUnsent) return { kind: 'take-over', lastAmbiguousAt: row.lastAmbiguousAt };
   if (row.leaseExpiresAt > nowMs) return { kind: 'back-off', leaseRemainingMs: row.leaseExpiresAt - nowMs };
   if (row.lastRelease !== undefined) return { kind: 'take-over', lastAmbiguousAt: row.lastAmbiguousAt };
   return { kind: 'take-over', lastAmbiguousAt: row.leaseExpiresAt };

@@ -24,6 +24,24 @@ export const METRIC = {
   RecordBackedOff: 'RecordBackedOff',
   /** A ledger request failed while this attempt may hold a claim; the claim was handed back. */
   ClaimReleasedAfterLedgerError: 'ClaimReleasedAfterLedgerError',
+  /**
+   * The ledger failed on a claim this attempt certainly never sent, and the release failed too: its
+   * owner "dies" before any provider call was possible. Its environment keeps it to release later.
+   */
+  UnsentClaimKept: 'UnsentClaimKept',
+  /** A kept unsent claim released (or taken back) by its environment: the next receive sees no ambiguity. */
+  UnsentClaimReleased: 'UnsentClaimReleased',
+  /**
+   * A kept unsent claim's row had moved on before its environment came back: taken over (that takeover counted
+   * an ambiguity that never was) or, for a claim whose request never executed, claimed afresh by another attempt.
+   */
+  UnsentClaimAlreadyTaken: 'UnsentClaimAlreadyTaken',
+  /** The ledger failed on the outcome of a send this attempt knows; its environment keeps it to write later. */
+  OutcomeKept: 'OutcomeKept',
+  /** A kept outcome written by its environment after the ledger came back. */
+  OutcomeRecordedLater: 'OutcomeRecordedLater',
+  /** A kept write dropped from a full environment memory: its next receive will see an owner that died. */
+  KeptLedgerWriteForgotten: 'KeptLedgerWriteForgotten',
   PermanentFailure: 'PermanentFailure',
   AmbiguousOutcome: 'AmbiguousOutcome',
   ResentAfterAmbiguity: 'ResentAfterAmbiguity',

@@ -2,13 +2,14 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import pLimit from 'p-limit';
 import { instrumentHandler, type ObservabilityHooks } from '../adapters/lambda-observability';
-import { LEDGER_REQUEST_TIMEOUT_MS } from '../adapters/ledger-client-config';
+import { LEDGER_MAX_ATTEMPTS, LEDGER_REQUEST_TIMEOUT_MS } from '../adapters/ledger-client-config';
 import { RetryLaterError, type RecordBackoff } from '../core/errors';
 import { METRIC } from '../core/metric-names';
 import type { RecordDeferral } from '../core/record-deferral';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from '../core/visibility-backoff';
 import type { ReceiveInfo } from '../core/stale-claim-discovery';
 import { processRecord, type RecordContext } from './process-record';
+import { KeptLedgerWrites } from './kept-ledger-writes';
 
 /** Everything the sender handler needs, injected: real adapters in Lambda, fakes or local servers in tests. */
 export interface SenderDependencies extends Omit<RecordContext, 'limit'>, ObservabilityHooks {
@@ -23,10 +24,21 @@ export interface SenderDependencies extends Omit<RecordContext, 'limit'>, Observ
   readonly backoff?: BackoffSettings;
   /** Jitter source of the backoff, in [0, 1). @default Math.random */
   readonly random?: () => number;
+  /**
+   * When the ledger failed on writes this invocation owes (see `keptWrites`), retry them until
+   * the invocation's time runs out before returning, so that an outage shorter than that costs no
+   * ambiguity even if this environment is never invoked again. @default false (they wait for the
+   * environment's next invocation); the Lambda handler turns it on
+   */
+  readonly waitForLedgerBeforeReturning?: boolean;
 }
 
 /** Room for the claim and the outcome write, one request timeout each. */
 const LEDGER_WRITES_ALLOWANCE_MS = 2 * LEDGER_REQUEST_TIMEOUT_MS;
+/** The longest one ledger request can take: every SDK attempt timing out, plus the SDK's backoff between them. */
+const LEDGER_REQUEST_ROUND_MS = LEDGER_MAX_ATTEMPTS * LEDGER_REQUEST_TIMEOUT_MS + 2_000;
+/** Left for the batch response after the last retry of the kept writes. */
+const RESPONSE_MARGIN_MS = 500;
 
 export type SenderHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
@@ -37,6 +49,9 @@ export type SenderHandler = (event: SQSEvent, context: Context) => Promise<SQSBa
  */
 export function createSenderHandler(deps: SenderDependencies): SenderHandler {
   const limit = pLimit(deps.maxConcurrentSends);
+  // One per execution environment: outlives the invocation whose ledger requests failed.
+  const keptWrites = deps.keptWrites ?? new KeptLedgerWrites();
+  const keptWritesContext = { ...deps, concurrency: deps.maxConcurrentSends };
   // Room for the send itself plus the claim and outcome writes.
   const timeNeededMs = deps.sendTimeoutMs + LEDGER_WRITES_ALLOWANCE_MS;
 
@@ -75,17 +90,25 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
   };
 
   const base = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    // Before new work: a record of this batch may be the one whose claim is kept.
+    await keptWrites.writeAll(keptWritesContext);
     const ctx: RecordContext = {
       ...deps,
+      keptWrites,
       limit: (task) => limit(task),
       hasTimeForDelivery: () => context.getRemainingTimeInMillis() > timeNeededMs,
       latestSendStartMs: () => Date.now() + context.getRemainingTimeInMillis() - timeNeededMs,
     };
     // One processor per invocation: it holds the batch's failure list.
-    return processPartialResponse(event, (record: SQSRecord) => handleRecord(record, ctx), new BatchProcessor(EventType.SQS), {
+    const response = await processPartialResponse(event, (record: SQSRecord) => handleRecord(record, ctx), new BatchProcessor(EventType.SQS), {
       context,
       throwOnFullBatchFailure: false,
     });
+    if (deps.waitForLedgerBeforeReturning && keptWrites.size > 0) {
+      const deadlineMs = Date.now() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS;
+      await keptWrites.writeUntil(keptWritesContext, { deadlineMs, roundMs: LEDGER_REQUEST_ROUND_MS });
+    }
+    return response;
   };
   return instrumentHandler(base, deps);
 }

@@ -16,6 +16,7 @@ import { resolveAmbiguity } from '../core/message-class';
 import { METRIC, type MetricName } from '../core/metric-names';
 import type { UnconfirmedClaim } from '../core/send-ledger';
 import type { DeliveryContext, MessageResult } from './delivery-context';
+import type { KeptLedgerWrite } from './kept-ledger-writes';
 import type { MessagePlan } from './message-plan';
 import { persistently } from './persistent-write';
 
@@ -89,7 +90,7 @@ class DeliveryAttempt {
   }
 
   async resume(row: LedgerRow): Promise<MessageResult> {
-    const decision = decideOnExistingRow(row, this.ctx.clock());
+    const decision = this.decide(row);
     if (decision.kind === 'expired') return { settled: false, why: 'row-expired' };
     const taken = await this.onExistingRow(row, decision);
     if ('settled' in taken) return taken;
@@ -115,7 +116,7 @@ class DeliveryAttempt {
     const { ledger, clock, timing } = this.ctx;
     if (this.ctx.readBeforeClaim) {
       const existing = await ledger.get(this.plan.key);
-      const decision = existing && decideOnExistingRow(existing, clock());
+      const decision = existing && this.decide(existing);
       if (existing && decision && decision.kind !== 'expired') return this.onExistingRow(existing, decision);
     }
     for (let round = 0; round < 2; round += 1) {
@@ -130,7 +131,7 @@ class DeliveryAttempt {
       const existing = result.existing ?? (await ledger.get(this.plan.key));
       if (!existing) continue; // deleted by TTL between the two requests: claim afresh
 
-      const decision = decideOnExistingRow(existing, clock());
+      const decision = this.decide(existing);
       if (decision.kind === 'expired') continue;
       return this.onExistingRow(existing, decision);
     }
@@ -164,6 +165,11 @@ class DeliveryAttempt {
         this.unconfirmed = { kind: 'takeover', key: this.plan.key, fields };
         const taken = await ledger.takeOver(this.plan.key, fields);
         this.unconfirmed = undefined;
+        if (this.ctx.keptWrites?.holdsUnsent(existing)) {
+          // Our own environment's claim, never sent: taken back, or someone else's by now.
+          this.ctx.keptWrites.forgetUnsent(existing);
+          this.count(taken ? METRIC.UnsentClaimReleased : METRIC.UnsentClaimAlreadyTaken);
+        }
         if (!taken) {
           this.held = undefined;
           this.count(METRIC.ConcurrentClaimBackoff);
@@ -211,7 +217,7 @@ class DeliveryAttempt {
       case 'send':
         if (resolution.possibleDuplicate) {
           this.count(METRIC.ResentAfterAmbiguity);
-          this.ctx.log.warn('Resending after an unknown outcome (possible duplicate, per class policy)', this.logContext());
+          this.ctx.log.warn(RESENT_AFTER_AMBIGUITY_LOG, this.logContext());
         }
         return undefined;
     }
@@ -319,13 +325,49 @@ class DeliveryAttempt {
         : await this.ctx.ledger.release(claim, release, this.ctx.clock());
       if (released) this.count(METRIC.ClaimReleasedAfterLedgerError);
     } catch {
-      // The lease runs out instead; the claim timeout bounds the delay.
+      this.keep(unconfirmed ? { kind: 'release-unconfirmed', attempt: unconfirmed, release } : { kind: 'release', claim, release });
     }
+  }
+
+  /**
+   * The ledger is unreachable, and what this attempt knows ("never sent", or the outcome of its send)
+   * must not die with the invocation: the execution environment keeps the write and makes it when
+   * the ledger answers again (see kept-ledger-writes.ts). Without an environment memory, or if this
+   * environment never runs again, the lease runs out instead and the next receive sees an owner
+   * that died. True when kept.
+   */
+  private keep(entry: DistributiveOmit<KeptLedgerWrite, 'dimensions'>): boolean {
+    const kept = this.ctx.keptWrites;
+    if (!kept) return false;
+    const dimensions = { channel: this.plan.identity.channel, messageClass: this.plan.messageClass.name };
+    const forgotten = kept.keep({ ...entry, dimensions });
+    this.count(entry.kind === 'complete' ? METRIC.OutcomeKept : METRIC.UnsentClaimKept);
+    this.ctx.log.warn('Ledger unreachable: keeping what this attempt knows, to write it when the ledger answers', { ...this.logContext(), write: entry.kind });
+    if (forgotten) {
+      this.ctx.metrics.count(METRIC.KeptLedgerWriteForgotten, forgotten.dimensions);
+      this.ctx.log.error('Too many ledger writes kept: the oldest is forgotten, and its next receive will see an owner that died', { kept: kept.size });
+    }
+    return true;
+  }
+
+  /** The state machine on a row, told whether the row's claim is one of this environment's unsent ones. */
+  private decide(row: LedgerRow): ExistingRowDecision {
+    return decideOnExistingRow(row, this.ctx.clock(), { abandonedUnsent: this.ctx.keptWrites?.holdsUnsent(row) ?? false });
   }
 
   private async finish(claim: Claim, outcome: TerminalOutcome): Promise<MessageResult> {
     const now = this.ctx.clock();
-    if (await persistently(() => this.ctx.ledger.complete(claim, outcome, now, ttlSeconds(now, this.ctx.timing)))) {
+    const expiresAt = ttlSeconds(now, this.ctx.timing);
+    let completed: boolean;
+    try {
+      completed = await persistently(() => this.ctx.ledger.complete(claim, outcome, now, expiresAt));
+    } catch (error) {
+      // The outcome of our own provider call is kept and written later (nothing left to release);
+      // one without a provider call is handed back instead, as any unsent claim.
+      if (this.mayHaveReachedProvider && this.keep({ kind: 'complete', claim, outcome, expiresAt })) this.held = undefined;
+      throw error;
+    }
+    if (completed) {
       this.held = undefined;
       return { settled: true, state: outcome.state, via: 'this-attempt' };
     }
@@ -366,6 +408,9 @@ class DeliveryAttempt {
   }
 }
 
+/** The warning logged beside each `ResentAfterAmbiguity`, with the key prefix (the wire simulation counts it per key). */
+export const RESENT_AFTER_AMBIGUITY_LOG = 'Resending after an unknown outcome (possible duplicate, per class policy)';
+
 /** The metric, beside `TransientRetry`, that names why a provider certainly did not send. */
 const TRANSIENT_CAUSE_METRIC: Readonly<Record<TransientCause, MetricName | undefined>> = {
   throttled: METRIC.ProviderThrottled,
@@ -374,3 +419,6 @@ const TRANSIENT_CAUSE_METRIC: Readonly<Record<TransientCause, MetricName | undef
   unavailable: undefined,
   unrecognised: METRIC.ProviderErrorUnrecognised,
 };
+
+/** Omit over each member of a union. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

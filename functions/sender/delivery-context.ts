@@ -6,6 +6,7 @@ import type { LogPort } from '../core/log-port';
 import type { MetricsRecorder } from '../core/metrics-recorder';
 import type { SendRateGovernor } from '../core/send-rate-governor';
 import type { SendLedger } from '../core/send-ledger';
+import type { KeptLedgerWrites } from './kept-ledger-writes';
 
 /** The ports and settings one delivery needs. */
 export interface DeliveryContext {
@@ -37,6 +38,12 @@ export interface DeliveryContext {
    * always exists, and a read costs a fifth of the write a failed claim costs. @default false
    */
   readonly readBeforeClaim?: boolean;
+  /**
+   * The execution environment's memory of the ledger writes it owes (a release of a claim it never
+   * sent, an outcome it knows) and could not make: the ledger failed. @default none: such a claim
+   * waits out its lease, and its next receive sees an owner that died (a possible send)
+   */
+  readonly keptWrites?: KeptLedgerWrites;
 }
 
 /** Settled: the message is in a terminal state and its record may be acknowledged. */

@@ -31,6 +31,7 @@ const ready = createSendRateGovernor(config, sendClients?.ses, observability.log
     maxBodyBytes: config.maxBodyBytes,
     maxClockSkewMs: config.maxClockSkewMs,
     maxConcurrentSends: config.maxConcurrentSends,
+    waitForLedgerBeforeReturning: true,
   }),
 );
 

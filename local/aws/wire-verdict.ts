@@ -24,10 +24,15 @@ export interface WireVerdict {
   readonly unknownWithoutAmbiguity: number;
   /** Messages FAILED although the provider never rejected them. */
   readonly failedWithoutRejection: number;
+  /**
+   * Resends the sender counted as possible duplicates (`ResentAfterAmbiguity`) beyond the requests
+   * of that key that may have reached the provider: an ambiguity counted that never was.
+   */
+  readonly possibleDuplicatesWithoutAmbiguity: number;
   /** Final states of the deliverable messages. */
   readonly states: Readonly<Record<LedgerState | 'missing', number>>;
   /** Up to 10 keys of each kind of violation, for a reader to look up. */
-  readonly examples: Readonly<Record<'duplicate' | 'lost' | 'unknown' | 'failed', readonly string[]>>;
+  readonly examples: Readonly<Record<'duplicate' | 'lost' | 'unknown' | 'failed' | 'counted', readonly string[]>>;
 }
 
 /** One send request as the proxy saw it. */
@@ -57,6 +62,8 @@ export function judgeWireRun(input: {
   readonly senderTimeouts?: ReadonlyMap<string, number>;
   /** Per key: invocations Lambda killed (its timeout) while the key's record was in the batch. @default none */
   readonly killedInFlight?: ReadonlyMap<string, number>;
+  /** Resends counted as possible duplicates, per key prefix (as `senderTimeouts`). @default none */
+  readonly countedResends?: ReadonlyMap<string, number>;
 }): WireVerdict {
   const reachedWithoutAnswer = new Map<string, number>();
   const rejected = new Set<string>();
@@ -65,7 +72,7 @@ export function judgeWireRun(input: {
     if (request.rejected) rejected.add(request.key);
   }
   const states: Record<LedgerState | 'missing', number> = { PENDING: 0, SENT: 0, FAILED: 0, UNKNOWN: 0, missing: 0 };
-  const examples = { duplicate: [] as string[], lost: [] as string[], unknown: [] as string[], failed: [] as string[] };
+  const examples = { duplicate: [] as string[], lost: [] as string[], unknown: [] as string[], failed: [] as string[], counted: [] as string[] };
   const note = (kind: keyof typeof examples, key: string) => {
     if (examples[kind].length < 10) examples[kind].push(key);
   };
@@ -78,6 +85,7 @@ export function judgeWireRun(input: {
   let lost = 0;
   let unknownWithoutAmbiguity = 0;
   let failedWithoutRejection = 0;
+  let possibleDuplicatesWithoutAmbiguity = 0;
 
   for (const key of input.deliverableKeys) {
     messages += 1;
@@ -87,6 +95,11 @@ export function judgeWireRun(input: {
     const byKills = input.killedInFlight?.get(key) ?? 0;
     const allowed = byFaults + byKills + (input.senderTimeouts?.get(keyPrefix(key)) ?? 0);
     const extra = Math.max(0, accepted - 1);
+    const countedBeyond = (input.countedResends?.get(keyPrefix(key)) ?? 0) - allowed;
+    if (countedBeyond > 0) {
+      possibleDuplicatesWithoutAmbiguity += countedBeyond;
+      note('counted', key);
+    }
     explainedDuplicates += Math.min(extra, allowed);
     explainedBySenderTimeouts += Math.max(0, Math.min(extra, allowed) - byFaults - byKills);
     explainedByKills += Math.max(0, Math.min(extra, byFaults + byKills) - byFaults);
@@ -117,6 +130,7 @@ export function judgeWireRun(input: {
     lost,
     unknownWithoutAmbiguity,
     failedWithoutRejection,
+    possibleDuplicatesWithoutAmbiguity,
     states,
     examples,
   };

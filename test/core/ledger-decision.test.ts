@@ -57,6 +57,20 @@ describe('ledger state machine (pure)', () => {
     });
   });
 
+  it('a PENDING row whose claim this environment abandoned unsent is taken over at once, keeping only an earlier ambiguity', () => {
+    const abandoned = { abandonedUnsent: true };
+    // Within its lease (no back-off from our own dead claim), and after it (no "owner died" ambiguity).
+    expect(decideOnExistingRow(base, t0 + 1, abandoned)).toEqual({ kind: 'take-over', lastAmbiguousAt: undefined });
+    expect(decideOnExistingRow(base, t0 + 130_000, abandoned)).toEqual({ kind: 'take-over', lastAmbiguousAt: undefined });
+    expect(decideOnExistingRow(row({ lastAmbiguousAt: t0 - 5_000 }), t0 + 130_000, abandoned)).toEqual({
+      kind: 'take-over',
+      lastAmbiguousAt: t0 - 5_000,
+    });
+    // Settled or expired rows are what they are.
+    expect(decideOnExistingRow(row({ state: 'SENT' }), t0 + 1, abandoned)).toEqual({ kind: 'done', state: 'SENT' });
+    expect(decideOnExistingRow(base, base.expiresAt * 1000, abandoned)).toEqual({ kind: 'expired' });
+  });
+
   it('a row past its TTL counts as absent, whatever its state', () => {
     expect(decideOnExistingRow(row({ state: 'SENT' }), base.expiresAt * 1000)).toEqual({ kind: 'expired' });
   });

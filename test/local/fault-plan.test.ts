@@ -40,4 +40,13 @@ describe('notifier simulate options', () => {
     expect(() => parseSimulateArgs(['--duplicates', '1.5'])).toThrow(UsageError);
     expect(() => parseSimulateArgs(['--sender', 'other'])).toThrow(UsageError);
   });
+
+  it('takes whole-ledger outages on the wire only', () => {
+    expect(parseSimulateArgs(['--wire', '--ledger-outage', '8', '--ledger-outage-every', '12']).wire?.ledgerOutage).toEqual({ seconds: 8, everySeconds: 12 });
+    expect(parseSimulateArgs(['--wire', '--ledger-outage', '5']).wire?.ledgerOutage).toEqual({ seconds: 5, everySeconds: 30 });
+    expect(parseSimulateArgs(['--wire']).wire?.ledgerOutage).toBeUndefined();
+    expect(() => parseSimulateArgs(['--ledger-outage', '5'])).toThrow(/need --wire/);
+    expect(() => parseSimulateArgs(['--wire', '--ledger-outage-every', '5'])).toThrow(/needs --ledger-outage/);
+    expect(() => parseSimulateArgs(['--wire', '--ledger-outage', '-1'])).toThrow(UsageError);
+  });
 });

@@ -5,14 +5,17 @@ import { runWireSimulation } from '../../local/wire-simulation';
 
 describe('the wire-level simulation', () => {
   it(
-    'drives the Lambda sender through every wire fault and keeps the promise, judged at the providers',
+    'drives the Lambda sender through every wire fault and whole-ledger outages and keeps the promise, judged at the providers',
     async () => {
-      const report = await runWireSimulation({ events: 250, seed: 7, faults: wireFaults(0.04) });
+      // Whole-ledger outages on top: what an attempt knows must outlive them.
+      const report = await runWireSimulation({ events: 250, seed: 7, faults: wireFaults(0.04), ledgerOutage: { seconds: 4, everySeconds: 10 } });
       for (const kind of WIRE_FAULT_KINDS) expect(report.injected[kind], kind).toBeGreaterThan(0);
       expect(report.verdict.messages).toBeGreaterThan(250);
       expect(report.verdict.unexplainedDuplicates, JSON.stringify(report.traces)).toBe(0);
       expect(report.verdict.lost).toBe(0);
       expect(report.verdict.unknownWithoutAmbiguity).toBe(0);
+      expect(report.ledgerOutages.refused).toBeGreaterThan(0);
+      expect(report.verdict.possibleDuplicatesWithoutAmbiguity, JSON.stringify(report.verdict.examples.counted)).toBe(0);
       expect(report.verdict.failedWithoutRejection).toBe(0);
       expect(report.deadLettered).toBe(0);
       expect(wireVerdictHolds(report.verdict)).toBe(true);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { keyPrefix } from '../../functions/core/idempotency-key';
 import { judgeWireRun, wireVerdictHolds } from '../../local/aws/wire-verdict';
 
 const judge = (overrides: Partial<Parameters<typeof judgeWireRun>[0]>) =>
@@ -11,6 +12,17 @@ const judge = (overrides: Partial<Parameters<typeof judgeWireRun>[0]>) =>
   });
 
 describe('wire verdict: judged from the providers\' counts, not the sender\'s', () => {
+  it('a resend counted as a possible duplicate is judged against the requests that may have reached the provider', () => {
+    const key = `${'e'.repeat(16)}${'k'.repeat(48)}`;
+    const prefix = keyPrefix(key); // what the sender logs
+    const one = (overrides: Partial<Parameters<typeof judgeWireRun>[0]>) =>
+      judge({ deliverableKeys: [key], acceptedPerKey: new Map([[key, 1]]), finalStates: new Map([[key, 'SENT']]), providerRequests: [], ...overrides });
+    expect(one({ countedResends: new Map([[prefix, 1]]) })).toMatchObject({ possibleDuplicatesWithoutAmbiguity: 1, examples: { counted: [key] } });
+    const explained = one({ countedResends: new Map([[prefix, 1]]), providerRequests: [{ key, reachedWithoutAnswer: true, rejected: false }] });
+    expect(explained.possibleDuplicatesWithoutAmbiguity).toBe(0);
+    expect(one({ countedResends: new Map([[prefix, 2]]), killedInFlight: new Map([[key, 1]]) }).possibleDuplicatesWithoutAmbiguity).toBe(1);
+  });
+
   it('one accepted send and SENT holds', () => {
     expect(wireVerdictHolds(judge({}))).toBe(true);
   });

@@ -49,6 +49,8 @@ export interface HarnessOptions {
   readonly redelivery?: RedeliveryPolicy;
   /** @default the sender's default (true) */
   readonly readBeforeClaimOnRedelivery?: boolean;
+  /** @default the sender's default (false; the Lambda handler turns it on) */
+  readonly waitForLedgerBeforeReturning?: boolean;
 }
 
 /** The real sender handler over a real ledger, with an outbox provider and in-memory metrics. */
@@ -84,6 +86,7 @@ export class SenderHarness {
       random: options.random,
       redelivery: options.redelivery,
       readBeforeClaimOnRedelivery: options.readBeforeClaimOnRedelivery,
+      waitForLedgerBeforeReturning: options.waitForLedgerBeforeReturning,
     });
   }
 

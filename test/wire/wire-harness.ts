@@ -12,7 +12,7 @@ import { startLocalSes, type LocalSes, type LocalSesOptions } from '../../local/
 import { startLocalSns, type LocalSns, type LocalSnsOptions } from '../../local/aws/local-sns-server';
 import { startWireFaultProxy, type FaultDecider, type WireFaultProxy } from '../../local/aws/wire-fault-proxy';
 import type { WireRequest } from '../../local/aws/wire-operation';
-import { SenderHarness } from '../support/sender-harness';
+import { SenderHarness, type HarnessOptions } from '../support/sender-harness';
 import type { TestLedger } from '../support/ledger-server';
 import type { ControlledClock } from '../support/controlled-clock';
 
@@ -37,7 +37,7 @@ export interface WireRig {
    * A sender over this rig; each call builds a fresh one (a new execution environment).
    * `deferral` backs paced records off. @default none
    */
-  sender(clock?: ControlledClock, governor?: SendRateGovernor, deferral?: RecordDeferral): SenderHarness;
+  sender(clock?: ControlledClock, governor?: SendRateGovernor, deferral?: RecordDeferral, options?: Pick<HarnessOptions, 'waitForLedgerBeforeReturning'>): SenderHarness;
   /** Accepted sends for `key` at the local providers. */
   accepted(key: string): number;
   stop(): Promise<void>;
@@ -67,7 +67,7 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
     ses,
     sns,
     ledger,
-    sender(clock, governor, deferral) {
+    sender(clock, governor, deferral, options = {}) {
       const sesClient = new SESv2Client({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: sesProxy.endpoint });
       const snsClient = new SNSClient({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: snsProxy.endpoint });
       clients.push(sesClient, snsClient);
@@ -78,6 +78,7 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
         sendTimeoutMs: WIRE_SEND_TIMEOUT_MS,
         governor,
         deferral,
+        ...options,
         providers: { email: new SesEmailProvider(sesClient, { fromAddress: 'orders@shop.test' }), sms: snsProvider, push: snsProvider },
       });
     },

@@ -3,7 +3,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import type { MessageClass } from '../functions/core/message-class';
+import type { MessageClassDefinition } from '../functions/core/message-class';
 import type { IdempotentNotifierProps, ProducerEventRule } from './notifier';
 
 /** Prefix of every context key this app reads (in cdk.json or `cdk synth -c notifier:KEY=VALUE`). */
@@ -182,7 +182,7 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     pushEnabled: c.boolean('pushEnabled'),
     pushPlatformApplications: c.list('pushPlatformApplications')?.map(String),
     // Shape-checked by the construct (buildMessageClassRegistry), which names the bad entry.
-    messageClasses: c.list('messageClasses') as MessageClass[] | undefined,
+    messageClasses: c.list('messageClasses') as MessageClassDefinition[] | undefined,
     producerTopicArns: c.list('producerTopicArns')?.map(String),
     producerEventRules: c.list('producerEventRules') as ProducerEventRule[] | undefined,
     functionTimeout: seconds(c.number('functionTimeoutSeconds')),

@@ -3,7 +3,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import type { MessageClass } from '../functions/core/message-class';
+import type { MessageClassDefinition } from '../functions/core/message-class';
 import type { NotifierAlarmOptions } from './alarm-options';
 import type { SendRates, ThrottleBackoff } from './send-pace';
 
@@ -105,7 +105,7 @@ export interface IdempotentNotifierProps {
    * Message classes added to (or overriding) the built-in ones, passed to the functions as `MESSAGE_CLASSES`.
    * @default - only the built-in classes
    */
-  readonly messageClasses?: readonly MessageClass[];
+  readonly messageClasses?: readonly MessageClassDefinition[];
 
   // ---- Producers ----
   /**

@@ -25,6 +25,10 @@ export const METRIC = {
   /** A ledger request failed while this attempt may hold a claim; the claim was handed back. */
   ClaimReleasedAfterLedgerError: 'ClaimReleasedAfterLedgerError',
   PermanentFailure: 'PermanentFailure',
+  /** A message never sent by a limit of its class or a destination rule (dimension `reason`). */
+  Suppressed: 'Suppressed',
+  /** The limit store failed: the claim was handed back unsent and the record backs off. */
+  LimitStoreError: 'LimitStoreError',
   AmbiguousOutcome: 'AmbiguousOutcome',
   ResentAfterAmbiguity: 'ResentAfterAmbiguity',
   GaveUpAfterAmbiguity: 'GaveUpAfterAmbiguity',
@@ -65,4 +69,6 @@ export const DIMENSION = {
   service: 'service',
   channel: 'channel',
   messageClass: 'messageClass',
+  /** Why a message was suppressed (with `Suppressed` only). */
+  reason: 'reason',
 } as const;

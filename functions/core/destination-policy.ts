@@ -1,4 +1,5 @@
 import type { RenderedMessage } from './rendered-message';
+import { countryOfNumber, type SmsCountryTable } from './sms-country-table';
 import type { Suppression } from './suppression';
 
 /**
@@ -6,8 +7,8 @@ import type { Suppression } from './suppression';
  * of its channel (tests, local runs); the stack always sets both.
  */
 export interface DestinationPolicy {
-  /** ISO 3166-1 alpha-2 codes an SMS may be sent to. @default any country */
-  readonly smsCountries?: ReadonlySet<string>;
+  /** The countries an SMS may be sent to, and how to tell their numbers (lib/sms-countries.ts). @default any country */
+  readonly sms?: SmsCountryTable;
   /** Platform application ARNs (`arn:aws:sns:<region>:<account>:app/<PLATFORM>/<name>`) whose endpoints push may reach. @default any */
   readonly pushApplicationArns?: readonly string[];
 }
@@ -18,21 +19,15 @@ export function endpointPrefixOf(applicationArn: string): string {
 }
 
 /**
- * Why a message may not go to its destination, or undefined when it may. The detail names the
- * country or nothing, never the address. Pure; `countryOf` maps a number to its country.
+ * Why a message may not go to its destination, or undefined when it may. The detail never names the
+ * address. Pure.
  */
-export function destinationSuppression(
-  message: RenderedMessage,
-  policy: DestinationPolicy,
-  countryOf: (phoneNumber: string) => string | undefined,
-): Suppression | undefined {
-  if (message.channel === 'sms' && policy.smsCountries) {
-    const country = countryOf(message.to);
-    if (country === undefined || !policy.smsCountries.has(country)) {
-      return {
-        reason: 'CountryNotAllowed',
-        detail: `CountryNotAllowed: ${country ? `country ${country} is` : 'the number belongs to no country and is'} not in the SMS country list`,
-      };
+export function destinationSuppression(message: RenderedMessage, policy: DestinationPolicy): Suppression | undefined {
+  if (message.channel === 'sms' && policy.sms) {
+    const country = countryOfNumber(policy.sms, message.to);
+    if (country === undefined || !policy.sms.allowed.includes(country)) {
+      // The table names only allowed countries (and their calling-code neighbours): any other number is "not in the list".
+      return { reason: 'CountryNotAllowed', detail: `CountryNotAllowed: the number is in none of the SMS countries (${policy.sms.allowed.join(', ') || 'none'})` };
     }
   }
   if (message.channel === 'push' && policy.pushApplicationArns) {
@@ -42,16 +37,4 @@ export function destinationSuppression(
     }
   }
   return undefined;
-}
-
-/** `"US, gb"` or `["US","GB"]` → the set, upper-cased; every entry that is not two letters is reported. */
-export function parseCountryList(list: readonly string[]): { readonly countries: ReadonlySet<string>; readonly invalid: readonly string[] } {
-  const countries = new Set<string>();
-  const invalid: string[] = [];
-  for (const raw of list) {
-    const code = raw.trim().toUpperCase();
-    if (/^[A-Z]{2}$/.test(code)) countries.add(code);
-    else invalid.push(raw);
-  }
-  return { countries, invalid };
 }

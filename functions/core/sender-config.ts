@@ -37,7 +37,6 @@ export const ENV = {
   queueMaxReceiveCount: 'QUEUE_MAX_RECEIVE_COUNT',
   queueRetentionSeconds: 'QUEUE_RETENTION_SECONDS',
   queueVisibilityTimeoutSeconds: 'QUEUE_VISIBILITY_TIMEOUT_SECONDS',
-  smsCountries: 'SMS_COUNTRIES',
   pushApplicationArns: 'PUSH_APPLICATION_ARNS',
 } as const;
 
@@ -52,19 +51,15 @@ const optionalText = v.pipe(
   v.transform((value) => (value?.trim() ? value.trim() : undefined)),
 );
 
-/**
- * A comma-separated list where unset and empty differ: unset allows every destination (local runs),
- * empty allows none (the stack sets it so when the channel is off).
- */
+/** A comma-separated list; `none` is the empty list (the stack's value when the channel is off), unset allows any. */
 const optionalList = (item: v.GenericSchema<string, string>) =>
   v.optional(
     v.pipe(
       v.string(),
-      v.transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean)),
+      v.transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((entry) => entry.trim()).filter(Boolean))),
       v.array(item),
     ),
   );
-const COUNTRY_CODE = v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, 'must be ISO 3166-1 alpha-2 country codes (two capital letters)'));
 const APPLICATION_ARN = v.pipe(
   v.string(),
   v.regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:app\/[A-Za-z_]+\/[A-Za-z0-9_.-]+$/, 'must be SNS platform application ARNs'),
@@ -98,7 +93,6 @@ const EnvSchema = v.pipe(
     [ENV.queueMaxReceiveCount]: v.optional(positiveInt),
     [ENV.queueRetentionSeconds]: v.optional(positiveInt),
     [ENV.queueVisibilityTimeoutSeconds]: v.optional(positiveInt),
-    [ENV.smsCountries]: optionalList(COUNTRY_CODE),
     [ENV.pushApplicationArns]: optionalList(APPLICATION_ARN),
   }),
   // Rules across variables, checked whatever else is wrong, so one failed cold start lists them with the rest.
@@ -162,7 +156,7 @@ export interface SenderConfig {
   readonly backoff: BackoffSettings;
   /** How the source queue redelivers; absent, every claim enters the pending index. */
   readonly redelivery: RedeliveryPolicy | undefined;
-  /** SMS countries and push applications allowed (from SMS_COUNTRIES, PUSH_APPLICATION_ARNS; unset: any). */
+  /** Push applications allowed (PUSH_APPLICATION_ARNS; unset: any). The SMS countries are embedded in the bundle (see shipped-sms-countries.ts). */
   readonly destinations: DestinationPolicy;
 }
 
@@ -220,10 +214,7 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
       e[ENV.queueVisibilityTimeoutSeconds],
       e[ENV.throttleBackoffCapSeconds],
     ),
-    destinations: {
-      ...(e[ENV.smsCountries] ? { smsCountries: new Set(e[ENV.smsCountries]) } : {}),
-      ...(e[ENV.pushApplicationArns] ? { pushApplicationArns: e[ENV.pushApplicationArns] } : {}),
-    },
+    destinations: e[ENV.pushApplicationArns] ? { pushApplicationArns: e[ENV.pushApplicationArns] } : {},
   };
 }
 

@@ -1,6 +1,5 @@
 import { destinationSuppression } from '../core/destination-policy';
 import { countDigest, describeLimits, scopeCounts } from '../core/message-limits';
-import { countryOfNumber } from '../core/phone-country';
 import type { SendRequest } from '../core/rendered-message';
 import { LIMIT_REASON, type Suppression } from '../core/suppression';
 import type { DeliveryContext } from './delivery-context';
@@ -28,7 +27,7 @@ export async function guardMessage(
   ctx: Pick<DeliveryContext, 'destinations' | 'limitStore'>,
 ): Promise<GuardVerdict> {
   if (ctx.destinations) {
-    const refused = destinationSuppression(request.message, ctx.destinations, countryOfNumber);
+    const refused = destinationSuppression(request.message, ctx.destinations);
     if (refused) return { kind: 'suppress', suppression: refused };
   }
   const store = ctx.limitStore;

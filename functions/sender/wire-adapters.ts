@@ -8,6 +8,7 @@ import { systemClock } from '../core/clock';
 import type { DeliveryProviders } from '../core/delivery-provider';
 import type { SenderConfig } from '../core/sender-config';
 import type { DeliveryContext } from './deliver-message';
+import { shippedSmsCountries } from './shipped-sms-countries';
 
 /**
  * The AWS edges, built from validated configuration. Endpoints come from the SDK's own
@@ -32,7 +33,7 @@ export function createLambdaDeliveryContext(config: SenderConfig, observability:
   return {
     ledger: createLedger(config),
     limitStore: createLimitStore(config),
-    destinations: config.destinations,
+    destinations: { ...config.destinations, sms: shippedSmsCountries() },
     providers,
     ...observability,
     clock: systemClock,

@@ -6,6 +6,7 @@ import type { LimitStore } from '../../functions/core/limit-store';
 import { scopeCounts } from '../../functions/core/message-limits';
 import { METRIC } from '../../functions/core/metric-names';
 import type { NotificationEvent } from '../../functions/core/notification-event';
+import { smsCountryTable } from '../../lib/sms-countries';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness, failedIds } from '../support/sender-harness';
@@ -172,7 +173,7 @@ describe('limits on a real DynamoDB-compatible server', () => {
 
 describe('destinations', () => {
   it('an SMS to a country outside the list is SUPPRESSED CountryNotAllowed, and never sent; one inside is sent', async () => {
-    const harness = new SenderHarness({ ledger: db.ledger, limitStore: limits(), destinations: { smsCountries: new Set(['US']) } });
+    const harness = new SenderHarness({ ledger: db.ledger, limitStore: limits(), destinations: { sms: smsCountryTable(['US']) } });
     const jamaica = code('evt-jm', '+18762345678');
     const premium = code('evt-882', '+882123456789');
     const us = code('evt-us', '+14155550199');
@@ -181,7 +182,7 @@ describe('destinations', () => {
     expect(await db.ledger.get(keyOf(jamaica))).toMatchObject({
       state: 'SUPPRESSED',
       suppressionReason: 'CountryNotAllowed',
-      failureReason: 'CountryNotAllowed: country JM is not in the SMS country list',
+      failureReason: 'CountryNotAllowed: the number is in none of the SMS countries (US)',
     });
     expect(await db.ledger.get(keyOf(premium))).toMatchObject({ state: 'SUPPRESSED', suppressionReason: 'CountryNotAllowed' });
     expect(harness.metrics.byDimensions.get('Suppressed|-|otp|CountryNotAllowed')).toBe(2);

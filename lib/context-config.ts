@@ -22,6 +22,7 @@ export const CONTEXT_KEYS = [
   'smsEnabled',
   'smsSenderId',
   'smsOriginationNumber',
+  'smsCountries',
   'smsMonthlySpendLimitUsd',
   'smsSpendAlarmThresholdUsd',
   'pushEnabled',
@@ -177,6 +178,8 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     smsEnabled: c.boolean('smsEnabled'),
     smsSenderId: c.string('smsSenderId'),
     smsOriginationNumber: c.string('smsOriginationNumber'),
+    // Checked by the construct, which names every code that is no country.
+    smsCountries: c.list('smsCountries')?.map((code) => String(code).trim().toUpperCase()),
     smsMonthlySpendLimitUsd: c.number('smsMonthlySpendLimitUsd'),
     smsSpendAlarmThresholdUsd: c.number('smsSpendAlarmThresholdUsd'),
     pushEnabled: c.boolean('pushEnabled'),

@@ -171,16 +171,8 @@ async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: Recl
 
   // The shared core reports what it did through its metrics; a per-row tally tells a resend from evidence.
   const tally = new InMemoryMetrics();
-  const result = await resumeMessage(plan, row, {
-    ledger: deps.ledger,
-    providers: deps.providers,
-    metrics: new FanOutMetrics(deps.metrics, tally),
-    log: deps.log,
-    clock: deps.clock,
-    newOwnerToken: deps.newOwnerToken,
-    timing: deps.timing,
-    sendTimeoutMs: deps.sendTimeoutMs,
-  });
+  // The whole delivery context (limits, destinations, governor included), never a field-by-field copy.
+  const result = await resumeMessage(plan, row, { ...deps, metrics: new FanOutMetrics(deps.metrics, tally) });
   const outcome = outcomeOf(result, tally);
   if (outcome === 'sent') deps.metrics.count(METRIC.ReclaimedSent, dimensions);
   if (outcome === 'resent') deps.metrics.count(METRIC.ReclaimedResent, dimensions);

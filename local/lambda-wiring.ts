@@ -100,6 +100,8 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         metrics: options.metrics,
         log: options.log,
         timing,
+        limitStore: bindToEnvironment(limitStore, env),
+        destinations,
       }),
   };
 }

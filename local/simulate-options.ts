@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { NO_FAULTS, type FaultRates } from './fault-plan';
 import { SENDER_NAMES, type SenderName } from './senders/sender-under-test';
+import type { AttackOptions } from './attack-simulation';
 import type { SimulationOptions } from './simulate';
 import { wireFaults } from './aws/wire-fault-plan';
 import type { WireSimulationOptions } from './wire-simulation';
@@ -51,6 +52,10 @@ SQS emulator and local SES v2 / SNS servers; judged from the providers' own coun
   --wire                      run at the protocol level instead of through the ports
   --wire-faults <rate>        rate of each wire fault per request (lost/delayed/reset/5xx on DynamoDB;
                               refusal, rejection, accepted-then-500, hang, lost answer at the providers) (default 0.01)
+abuse (--attack): SMS pumping to premium blocks and to countries outside the SMS list, 200 legitimate
+users tapping "resend code" 1-9 times, every event delivered 1-3 times with crashes and lost responses;
+judged from the provider's side (sends per user, per block, outside the list; counted twice; lost)
+  --attack                    run the attack scenario (with --seed; the other workload options do not apply)
 output
   --json                      the full report as JSON
   --outbox <file>             keep every provider call in this JSON-lines file
@@ -70,6 +75,8 @@ export interface ParsedSimulateArgs {
   readonly options: SimulationOptions;
   /** Set with --wire: run at the protocol level. @default undefined (port level) */
   readonly wire?: WireSimulationOptions;
+  /** Set with --attack: the SMS-pumping scenario. @default undefined */
+  readonly attack?: AttackOptions;
 }
 
 /** Parses `notifier simulate` arguments into simulation options. */
@@ -96,6 +103,7 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
         'dynamodb-throttling': { type: 'string' },
         'no-faults': { type: 'boolean', default: false },
         wire: { type: 'boolean', default: false },
+        attack: { type: 'boolean', default: false },
         'wire-faults': { type: 'string' },
         json: { type: 'boolean', default: false },
         outbox: { type: 'string' },
@@ -149,6 +157,10 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
     ...defined('maxReceiveCount', int('max-receive-count', values['max-receive-count'], 1, 1000)),
     ...defined('outboxFile', values.outbox),
   };
+  if (values.attack) {
+    if (values.wire) throw new UsageError('--attack and --wire cannot be combined');
+    return { help: values.help, json: values.json, options, attack: { ...defined('seed', options.seed) } };
+  }
   if (values.wire) {
     const wireRate = values['no-faults'] ? 0 : rate('wire-faults', values['wire-faults'], 0.01);
     const wire: WireSimulationOptions = {

@@ -1,8 +1,10 @@
+import { createRequire } from 'node:module';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { countRequest, DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-store';
+import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { countDigest, scopeCounts, type MessageLimit } from '../../functions/core/message-limits';
 import { useTestLedger } from '../support/ledger-server';
 
@@ -103,5 +105,40 @@ describe('the exact request', () => {
     } finally {
       documents.restore();
     }
+  });
+});
+
+describe('what a counter write costs (DynamoDB bills an update on the larger of the old and new item, 1 write unit per KB)', () => {
+  const { itemSize } = createRequire(import.meta.url)('dynalite/db/index.js') as { itemSize(item: Record<string, unknown>): number };
+  const registry = buildMessageClassRegistry();
+
+  /**
+   * The largest a counter item of these limits can be: the longest window full, and as many digests again
+   * left in earlier short windows (every counted event is in the longest window too, so they are at most
+   * its max), each in an attribute of its own.
+   */
+  function fullestItemBytes(limits: readonly MessageLimit[]): number {
+    const counter = scopeCounts('x', limits, { eventId: 'e', recipientId: 'r', channel: 'sms', templateId: 't', address: '+14155550100' }, T0)[0]!;
+    const longest = counter.windows[counter.windows.length - 1]!;
+    const digests = (n: number) => ({ BS: Array.from({ length: n }, (_, i) => Buffer.from(countDigest(`event-${i}`)).toString('base64')) });
+    const item: Record<string, unknown> = {
+      pk: { S: counter.partition },
+      sk: { S: counter.sort },
+      expiresAt: { N: String(counter.expiresAt) },
+      [longest.attribute]: digests(longest.max),
+    };
+    if (counter.windows.length > 1) for (let i = 0; i < longest.max; i += 1) item[`w600_${2_900_000 + i}`] = digests(1);
+    return itemSize(item);
+  }
+
+  it.each([
+    ['otp', 'address'],
+    ['otp', 'recipient'],
+    ['otp', 'number-block'],
+    ['transactional', 'address'],
+    ['marketing', 'recipient'],
+  ] as const)('%s %s counter: at most 1 write unit, however full', (className, scope) => {
+    const limits = registry.get(className)!.limits.filter((l) => l.scope === scope);
+    expect(fullestItemBytes(limits)).toBeLessThanOrEqual(1024);
   });
 });

@@ -114,7 +114,7 @@ export async function runAttackSimulation(options: AttackOptions = {}): Promise<
     const outbox = await readOutbox(outboxFile);
     const rows = await scanLedger({ adminClient: dynamo.client() }, tableName);
     const counted = await addressCounts(dynamo.client(), tableName, workload, clock());
-    return judge({ seed, countries, workload, outbox, rows, counted, wallMs, faults: simulation.faultsInjected, parked: simulation.total.parkedInDeadLetterQueue });
+    return judgeAttack({ seed, countries, workload, outbox, rows, counted, wallMs, faults: simulation.faultsInjected, parked: simulation.total.parkedInDeadLetterQueue });
   } finally {
     await dynamo.stop();
   }
@@ -136,7 +136,7 @@ async function addressCounts(client: Parameters<typeof DynamoDBDocumentClient.fr
   return counts;
 }
 
-interface JudgeInput {
+export interface JudgeInput {
   readonly seed: number;
   readonly countries: readonly string[];
   readonly workload: AttackWorkload;
@@ -148,7 +148,8 @@ interface JudgeInput {
   readonly parked: number;
 }
 
-function judge(input: JudgeInput): AttackReport {
+/** The checks, from what the provider got (`outbox`), the rows and the counters. Pure. */
+export function judgeAttack(input: JudgeInput): AttackReport {
   const { workload, outbox, rows } = input;
   const otp = buildMessageClassRegistry().get('otp')!.limits;
   const limit = Math.min(...otp.filter((l) => l.scope !== 'number-block').map((l) => l.max));

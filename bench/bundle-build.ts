@@ -3,6 +3,7 @@ import { basename, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { HANDLER_FILE, notifierBuildOptions } from '../lib/function-bundle';
+import { smsCountriesDefine } from '../lib/destination-options';
 import { DEFAULT_ENTRIES } from '../lib/notifier-function';
 import { DEFAULT_TEMPLATES_DIR, templateBundling } from '../lib/notifier-templates';
 
@@ -25,8 +26,11 @@ function shippedTemplatesDefine(): Readonly<Record<string, string>> {
  * The stack's build of `entry` (lib/function-bundle.ts), in memory; the sender's with the shipped templates
  * embedded as synth embeds them. test/deploy checks that these are the bytes `cdk synth` puts in the asset.
  */
-export function deployedBuildOptions(entry: string): esbuild.BuildOptions & { metafile: true; write: false } {
-  const define = resolve(REPO, entry) === DEFAULT_ENTRIES.sender ? shippedTemplatesDefine() : {};
+export function deployedBuildOptions(entry: string, smsCountries: readonly string[] = []): esbuild.BuildOptions & { metafile: true; write: false } {
+  const path = resolve(REPO, entry);
+  // The sender and the reclaimer carry the SMS country table (none by default: cdk.json lists no countries).
+  const sms = path === DEFAULT_ENTRIES.sender || path === DEFAULT_ENTRIES.reclaimer ? smsCountriesDefine({ smsCountries: smsCountries }) : {};
+  const define = { ...sms, ...(path === DEFAULT_ENTRIES.sender ? shippedTemplatesDefine() : {}) };
   return { ...notifierBuildOptions(resolve(REPO, entry), VIRTUAL_OUTDIR, define), metafile: true, write: false, logLevel: 'silent' };
 }
 
@@ -58,11 +62,13 @@ export interface BundleVariant {
   readonly withoutSdk: boolean;
   /** Code splitting as the stack does it, or one file (the baseline as `NodejsFunction` bundles it). @default true */
   readonly splitting?: boolean;
+  /** SMS countries embedded in the sender and the reclaimer. @default none, as cdk.json */
+  readonly smsCountries?: readonly string[];
 }
 
 /** Bundles `entry` as the stack does, or as `variant` says. */
-export async function buildBundle(entry: string, { withoutSdk, splitting = true }: BundleVariant): Promise<BuiltBundle> {
-  const options = deployedBuildOptions(entry);
+export async function buildBundle(entry: string, { withoutSdk, splitting = true, smsCountries }: BundleVariant): Promise<BuiltBundle> {
+  const options = deployedBuildOptions(entry, smsCountries);
   const build = await esbuild.build({ ...options, splitting, external: [...(options.external ?? []), ...(withoutSdk ? SDK_PACKAGES : [])] });
   const files = build.outputFiles
     .map((file) => ({ name: basename(file.path), contents: file.contents }))

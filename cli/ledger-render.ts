@@ -20,6 +20,8 @@ export interface LedgerRowView {
   readonly deliveryStatusSource: string | null;
   readonly deliveryStatusDetail: string | null;
   readonly failureReason: string | null;
+  /** Only for SUPPRESSED: which limit or destination rule stopped the message. */
+  readonly suppressionReason: string | null;
   readonly lastRelease: string | null;
   readonly occurredAt: string;
   readonly createdAt: string;
@@ -52,6 +54,7 @@ export function ledgerRowView(row: LedgerRow): LedgerRowView {
     deliveryStatusSource: row.deliveryStatusSource ?? null,
     deliveryStatusDetail: row.deliveryStatusDetail ?? null,
     failureReason: row.failureReason ?? null,
+    suppressionReason: row.suppressionReason ?? null,
     lastRelease: row.lastRelease ?? null,
     occurredAt: row.occurredAt,
     createdAt: iso(row.createdAt)!,
@@ -73,7 +76,7 @@ export function renderLedgerRow(row: LedgerRow): string {
     : '- (no delivery event received)';
   const lines: [string, string][] = [
     ['key', v.key],
-    ['state', v.state],
+    ['state', v.suppressionReason ? `${v.state} (${v.suppressionReason}: never sent)` : v.state],
     ['message', `${v.channel}, class ${v.messageClass}, template ${v.templateId}`],
     ['event', v.eventId],
     ['recipient', v.recipientId],
@@ -98,7 +101,7 @@ export function renderLedgerRow(row: LedgerRow): string {
 /** Every row of one event, with a one-line summary first. */
 export function renderEventRows(eventId: string, rows: readonly LedgerRow[]): string {
   if (rows.length === 0) return `no ledger rows for event ${eventId}`;
-  const summary = (['SENT', 'FAILED', 'UNKNOWN', 'PENDING'] as const)
+  const summary = (['SENT', 'FAILED', 'UNKNOWN', 'SUPPRESSED', 'PENDING'] as const)
     .map((state) => [state, rows.filter((r) => r.state === state).length] as const)
     .filter(([, n]) => n > 0)
     .map(([state, n]) => `${n} ${state}`)

@@ -1,3 +1,4 @@
+import { formatAttackReport, runAttackSimulation } from '../local/attack-simulation';
 import { ProgressLine, type ProgressStream } from '../local/progress-line';
 import { formatReport } from '../local/simulation-report';
 import { parseSimulateArgs, SIMULATE_USAGE, UsageError } from '../local/simulate-options';
@@ -35,6 +36,11 @@ export async function run(argv: string[], io: SimulateCommandIo = {}): Promise<n
   }
   // With --json, stdout is the report and stderr stays quiet.
   const progress = parsed.json ? undefined : new ProgressLine(io.progress ?? process.stderr);
+  if (parsed.attack) {
+    const report = await runAttackSimulation(parsed.attack);
+    out(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatAttackReport(report)}\n`);
+    return report.ok ? 0 : 1;
+  }
   if (parsed.wire) {
     const report = await runWireSimulation({
       ...parsed.wire,

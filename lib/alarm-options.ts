@@ -34,6 +34,13 @@ export interface NotifierAlarmOptions {
    */
   readonly permanentFailureRatePercent?: number;
   /**
+   * Alarm when suppressed messages (a limit or a destination rule stopped them) exceed this percentage of
+   * messages the sender decided (Suppressed / (Suppressed + Sent)): a likely SMS-pumping or sign-up attack,
+   * or a producer in a loop.
+   * @default 10
+   */
+  readonly suppressedRatePercent?: number;
+  /**
    * Consecutive periods a rate must stay above its threshold before its alarm fires.
    * @default 3
    */

@@ -3,7 +3,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import type { MessageClass } from '../functions/core/message-class';
+import type { MessageClassDefinition } from '../functions/core/message-class';
 import type { IdempotentNotifierProps, ProducerEventRule } from './notifier';
 
 /** Prefix of every context key this app reads (in cdk.json or `cdk synth -c notifier:KEY=VALUE`). */
@@ -22,6 +22,7 @@ export const CONTEXT_KEYS = [
   'smsEnabled',
   'smsSenderId',
   'smsOriginationNumber',
+  'smsCountries',
   'smsMonthlySpendLimitUsd',
   'smsSpendAlarmThresholdUsd',
   'pushEnabled',
@@ -61,6 +62,7 @@ export const CONTEXT_KEYS = [
   'alarmPeriodMinutes',
   'duplicateSuppressedRatePercent',
   'permanentFailureRatePercent',
+  'suppressedRatePercent',
   'oldestMessageAgeMinutes',
   'providerThrottledRatePercent',
   'sustainedRateLimitingMinutes',
@@ -177,12 +179,14 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     smsEnabled: c.boolean('smsEnabled'),
     smsSenderId: c.string('smsSenderId'),
     smsOriginationNumber: c.string('smsOriginationNumber'),
+    // Checked by the construct, which names every code that is no country.
+    smsCountries: c.list('smsCountries')?.map((code) => String(code).trim().toUpperCase()),
     smsMonthlySpendLimitUsd: c.number('smsMonthlySpendLimitUsd'),
     smsSpendAlarmThresholdUsd: c.number('smsSpendAlarmThresholdUsd'),
     pushEnabled: c.boolean('pushEnabled'),
     pushPlatformApplications: c.list('pushPlatformApplications')?.map(String),
     // Shape-checked by the construct (buildMessageClassRegistry), which names the bad entry.
-    messageClasses: c.list('messageClasses') as MessageClass[] | undefined,
+    messageClasses: c.list('messageClasses') as MessageClassDefinition[] | undefined,
     producerTopicArns: c.list('producerTopicArns')?.map(String),
     producerEventRules: c.list('producerEventRules') as ProducerEventRule[] | undefined,
     functionTimeout: seconds(c.number('functionTimeoutSeconds')),
@@ -223,6 +227,7 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
       period: minutes(c.number('alarmPeriodMinutes')),
       duplicateSuppressedRatePercent: c.number('duplicateSuppressedRatePercent'),
       permanentFailureRatePercent: c.number('permanentFailureRatePercent'),
+      suppressedRatePercent: c.number('suppressedRatePercent'),
       oldestMessageAge: minutes(c.number('oldestMessageAgeMinutes')),
       providerThrottledRatePercent: c.number('providerThrottledRatePercent'),
       sustainedRateLimiting: minutes(c.number('sustainedRateLimitingMinutes')),

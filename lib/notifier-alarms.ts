@@ -61,6 +61,8 @@ export const ALARM = {
   providerThrottledRate: 'ProviderThrottledRate',
   rateLimitedDeferralSustained: 'RateLimitedDeferralSustained',
   providerErrorUnrecognised: 'ProviderErrorUnrecognised',
+  suppressedRate: 'SuppressedRate',
+  limitStoreError: 'LimitStoreError',
   backlogAgeNearLimit: 'BacklogAgeNearLimit',
 } as const;
 
@@ -185,6 +187,19 @@ export class NotifierAlarms extends Construct {
         props.permanentFailureRatePercent ?? 5,
         'Providers rejected messages permanently (bad addresses, unverified identity, opted-out numbers, disabled endpoints).',
         rateEvaluationPeriods,
+      ),
+      [ALARM.suppressedRate]: alarm(
+        ALARM.suppressedRate,
+        ratePercent(METRIC.Suppressed, 'Suppressed %'),
+        props.suppressedRatePercent ?? 10,
+        'Limits or destination rules stopped an unusual share of messages (never sent): a likely SMS-pumping or sign-up attack, or a producer in a loop. The metric Suppressed has the reason and class as dimensions.',
+        rateEvaluationPeriods,
+      ),
+      [ALARM.limitStoreError]: alarm(
+        ALARM.limitStoreError,
+        sendingFunctions(METRIC.LimitStoreError, 'limitStoreError'),
+        0,
+        'The limit counters could not be written (DynamoDB throttled or unreachable): messages of limited classes wait unsent, their records backing off.',
       ),
       [ALARM.invalidEvent]: alarm(
         ALARM.invalidEvent,

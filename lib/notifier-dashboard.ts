@@ -3,7 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRIC, type MetricName } from '../functions/core/metric-names';
+import { DIMENSION, METRIC, METRICS_NAMESPACE, type MetricName } from '../functions/core/metric-names';
 import type { NotifierFunctions } from './notifier-alarms';
 import { SERVICE, byChannel, notifierMetric, sendingFunctionsMetric, statusByChannel, type ServiceName } from './metrics';
 
@@ -86,6 +86,17 @@ export class NotifierDashboard extends Construct {
       graph('Transient retries and ambiguous outcomes by channel', [
         ...byChannel(METRIC.TransientRetry),
         ...byChannel(METRIC.AmbiguousOutcome),
+      ]),
+      graph('Suppressed by reason (limits, destination rules; never sent)', [
+        m(SERVICE.sender, METRIC.Suppressed),
+        new cloudwatch.MathExpression({
+          expression:
+            `SEARCH('{${METRICS_NAMESPACE},${DIMENSION.messageClass},${DIMENSION.reason},${DIMENSION.service}} ` +
+            `MetricName="${METRIC.Suppressed}"', 'Sum', 300)`,
+          label: 'by class and reason',
+          period: Duration.minutes(5),
+        }),
+        m(SERVICE.sender, METRIC.LimitStoreError),
       ]),
       graph('Invalid events, dead-lettered, ledger errors', [
         m(SERVICE.sender, METRIC.InvalidEvent),

@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { ENV, loadSenderConfig } from '../functions/core/sender-config';
 import { loadReclaimerLimits } from '../functions/reclaimer/reclaimer-config';
+import { pushEnabled } from './destination-options';
 import type { IdempotentNotifierProps } from './notifier-props';
 import type { NotifierSettings } from './notifier-settings';
 import { sendPaceEnvironment } from './send-pace';
@@ -54,6 +55,8 @@ export function notifierEnvironment(
   if (props.smsSenderId) environment[ENV.smsSenderId] = props.smsSenderId;
   if (props.smsOriginationNumber) environment[ENV.smsOriginationNumber] = props.smsOriginationNumber;
   if (messageClassesJson) environment[ENV.messageClasses] = messageClassesJson;
+  // Always set: `none` when push is off, so a push message is suppressed rather than sent anywhere.
+  environment[ENV.pushApplicationArns] = pushEnabled(props) && props.pushPlatformApplications?.length ? props.pushPlatformApplications.join(',') : 'none';
   try {
     // Both handlers validate the same variables at cold start (message classes included; the
     // reclaimer also its time budget): refuse to synth what they would refuse to run.

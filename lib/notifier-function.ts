@@ -41,6 +41,11 @@ export interface NotifierFunctionOptions {
    * @default - none embedded: the function renders no templates
    */
   readonly templatesDir?: string;
+  /**
+   * Further identifiers esbuild replaces in the bundle (the SMS country table, lib/destination-options.ts).
+   * @default - none
+   */
+  readonly define?: Readonly<Record<string, string>>;
 }
 
 /** A notifier function with its own log group and execution role. */
@@ -78,7 +83,10 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
     }),
   );
   const fn = new lambda.Function(scope, id, {
-    code: notifierHandlerCode(options.entry, options.templatesDir ? templateBundling(options.templatesDir).define : {}),
+    code: notifierHandlerCode(options.entry, {
+      ...options.define,
+      ...(options.templatesDir ? templateBundling(options.templatesDir).define : {}),
+    }),
     handler: `${HANDLER_FILE.replace(/\.mjs$/, '')}.handler`,
     description: options.description,
     runtime: lambda.Runtime.NODEJS_22_X,

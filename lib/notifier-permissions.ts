@@ -4,13 +4,14 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { LEDGER_TABLE } from '../functions/core/ledger-table';
+import { endpointArnsOf, pushEnabled, smsEnabled } from './destination-options';
 import { domainOf, emailAddressOf } from './email-from';
 import type { IdempotentNotifierProps } from './notifier-props';
 
 /** The props that decide what the functions may do. */
 export type PermissionProps = Pick<
   IdempotentNotifierProps,
-  'emailFrom' | 'sesIdentity' | 'smsEnabled' | 'pushEnabled' | 'pushPlatformApplications' | 'encryptionKey' | 'queueEncryptionKey'
+  'emailFrom' | 'sesIdentity' | 'smsEnabled' | 'smsCountries' | 'pushEnabled' | 'pushPlatformApplications' | 'encryptionKey' | 'queueEncryptionKey'
 >;
 
 /** The functions and the resources they are granted on. */
@@ -120,9 +121,10 @@ function grantDelivery(
       conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
     }),
   );
-  if (props.smsEnabled ?? true) {
+  if (smsEnabled(props)) {
     // SNS allows no narrower grant for SMS: a publish to a phone number has no resource ARN, so IAM can
-    // only match it as a resource that is not an SNS ARN. This allows phone numbers, and no topic or endpoint.
+    // only match it as a resource that is not an SNS ARN. This allows phone numbers, and no topic or endpoint;
+    // which countries is the sender's check (smsCountries), as is how many (the message classes' limits).
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         sid: 'PublishSmsToPhoneNumbersOnly',
@@ -131,28 +133,16 @@ function grantDelivery(
       }),
     );
   }
-  if (props.pushEnabled ?? true) {
-    const applications = props.pushPlatformApplications?.length ? props.pushPlatformApplications : undefined;
+  if (pushEnabled(props)) {
+    // destinationViolations has checked that push comes with its applications.
+    const endpoints = (props.pushPlatformApplications ?? []).map(endpointArnsOf);
     fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        sid: 'PublishToPlatformEndpoints',
-        actions: ['sns:Publish'],
-        resources: (applications ?? ['']).map((application) =>
-          stack.formatArn({
-            service: 'sns',
-            resource: 'endpoint',
-            resourceName: application ? `${application}/*` : '*',
-            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-          }),
-        ),
-      }),
+      new iam.PolicyStatement({ sid: 'PublishToPlatformEndpoints', actions: ['sns:Publish'], resources: endpoints }),
     );
     Validations.of(fn.role ?? fn).acknowledge(
-      ...(applications ?? ['']).map((application) => ({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sns:<AWS::Region>:<AWS::AccountId>:endpoint/${application ? `${application}/` : ''}*]`,
-        reason:
-          'Push endpoints are created per device at run time; the grant is limited to platform endpoints ' +
-          '(of the configured platform applications when given), never topics.',
+      ...endpoints.map((endpoint) => ({
+        id: `AwsSolutions-IAM5[Resource::${endpoint}]`,
+        reason: 'Push endpoints are created per device at run time; the grant is limited to the endpoints of the configured platform applications, never topics.',
       })),
     );
   }

@@ -3,7 +3,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import type { MessageClass } from '../functions/core/message-class';
+import type { MessageClassDefinition } from '../functions/core/message-class';
 import type { NotifierAlarmOptions } from './alarm-options';
 import type { SendRates, ThrottleBackoff } from './send-pace';
 
@@ -61,10 +61,19 @@ export interface IdempotentNotifierProps {
 
   // ---- SMS (SNS) ----
   /**
-   * Allow SMS: `sns:Publish` to phone numbers (never to topics).
-   * @default true
+   * Allow SMS: `sns:Publish` to phone numbers (never to topics). Needs `smsCountries`: synth fails without them.
+   * @default - true when `smsCountries` are given, else false
    */
   readonly smsEnabled?: boolean;
+  /**
+   * The countries an SMS may go to, ISO 3166-1 alpha-2 (`['US', 'CA']`). A number of any other country, or of
+   * none (international networks such as +882), is never sent: its message ends `SUPPRESSED` `CountryNotAllowed`.
+   * IAM cannot narrow `sns:Publish` to countries; this list and the message classes' limits are what stand
+   * between a producer and the SMS bill. Synth embeds what telling these countries' numbers apart takes
+   * (from libphonenumber-js's metadata) in the sender and the reclaimer.
+   * @default - none (SMS off)
+   */
+  readonly smsCountries?: readonly string[];
   /**
    * Alphanumeric sender ID for SMS (only honoured in some countries).
    * @default - none
@@ -90,13 +99,15 @@ export interface IdempotentNotifierProps {
 
   // ---- Push (SNS mobile push) ----
   /**
-   * Allow mobile push: `sns:Publish` on platform endpoints.
-   * @default true
+   * Allow mobile push: `sns:Publish` on the endpoints of `pushPlatformApplications`. Needs them: synth fails without.
+   * @default - true when `pushPlatformApplications` are given, else false
    */
   readonly pushEnabled?: boolean;
   /**
-   * Platform applications (`PLATFORM/name`, e.g. `APNS/my-app`) whose endpoints may be published to.
-   * @default - every platform endpoint of this account and region (`endpoint/*`)
+   * ARNs of the platform applications (`arn:aws:sns:<region>:<account>:app/<PLATFORM>/<name>`) whose endpoints may
+   * be published to; `sns:Publish` is granted on their endpoints only, and a message to an endpoint of any other
+   * application ends `SUPPRESSED` `PushApplicationNotAllowed`.
+   * @default - none (push off)
    */
   readonly pushPlatformApplications?: readonly string[];
 
@@ -105,7 +116,7 @@ export interface IdempotentNotifierProps {
    * Message classes added to (or overriding) the built-in ones, passed to the functions as `MESSAGE_CLASSES`.
    * @default - only the built-in classes
    */
-  readonly messageClasses?: readonly MessageClass[];
+  readonly messageClasses?: readonly MessageClassDefinition[];
 
   // ---- Producers ----
   /**

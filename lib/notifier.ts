@@ -14,6 +14,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { alarmOptionViolations } from './alarm-options';
 import { backlogLossHorizonSeconds, defaultBacklogAgeAlarmSeconds } from './backlog-age';
+import { destinationViolations, smsCountriesDefine, smsEnabled } from './destination-options';
 import { emailFromViolations } from './email-from';
 import { allowLogsToUse } from './logs-key-policy';
 import { type AlarmName, NotifierAlarms } from './notifier-alarms';
@@ -95,6 +96,7 @@ export class IdempotentNotifier extends Construct {
       ...emailFromViolations(props.emailFrom),
       ...sendPaceViolations(props.sendRates, resolved.throttleBackoff),
       ...alarmOptionViolations(props.alarms ?? {}, Duration.seconds(backlogLossHorizonSeconds(backlogQueue))),
+      ...destinationViolations(props),
     ]);
     const queueKey = props.queueEncryptionKey ?? props.encryptionKey;
     if (props.encryptionKey) allowLogsToUse(props.encryptionKey, Stack.of(this));
@@ -135,6 +137,8 @@ export class IdempotentNotifier extends Construct {
       logRetention,
       logEncryptionKey: props.encryptionKey,
       environment: this.environment,
+      // Both may send an SMS (the reclaimer resends): both carry the country table.
+      define: smsCountriesDefine(props),
     };
     const sender = createSender(this, {
       ...functionSettings,
@@ -158,7 +162,7 @@ export class IdempotentNotifier extends Construct {
 
     // ---- Delivery status ----
     const smsDeliveryStatusLogs = props.smsDeliveryStatusLogs ?? false;
-    if (smsDeliveryStatusLogs && !(props.smsEnabled ?? true)) {
+    if (smsDeliveryStatusLogs && !smsEnabled(props)) {
       throw new Error('IdempotentNotifier: smsDeliveryStatusLogs needs smsEnabled');
     }
     this.deliveryStatus = new DeliveryStatus(this, 'DeliveryStatus', {

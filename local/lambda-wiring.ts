@@ -8,7 +8,8 @@ import { loadTemplateDirectory, repositoryTemplates } from '../functions/adapter
 import { createSenderHandler } from '../functions/sender/create-sender-handler';
 import { createProviders, governorFor } from '../functions/sender/provider-wiring';
 import { createDeadLetters, createRecordDeferral } from '../functions/sender/queue-wiring';
-import { createLedger } from '../functions/sender/wire-adapters';
+import type { SmsCountryTable } from '../functions/core/sms-country-table';
+import { createLedger, createLimitStore } from '../functions/sender/wire-adapters';
 import { bindToEnvironment, type ExecutionEnvironment } from './execution-environment';
 import type { BatchHandler } from './lambda-event-source';
 import { createLocalReclaimer, type LocalReclaimer } from './reclaimer-hook';
@@ -22,6 +23,8 @@ export interface LambdaWiringOptions {
   readonly wrapProvider?: (provider: DeliveryProvider) => DeliveryProvider;
   /** Folder of template files the sender renders, validated as at a cold start. @default the repository's templates/ */
   readonly templatesDir?: string;
+  /** The SMS countries (what the stack embeds in the bundle). @default any country */
+  readonly smsCountries?: SmsCountryTable;
 }
 
 /** The sender and reclaimer as the Lambdas build them, one handler per execution environment. */
@@ -38,6 +41,8 @@ export interface LambdaWiring extends Pick<SenderUnderTest, 'createReclaimer'> {
  */
 export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOptions, visibilityTimeoutMs: number): LambdaWiring {
   const ledger = createLedger(config);
+  const limitStore = createLimitStore(config);
+  const destinations = { ...config.destinations, ...(options.smsCountries ? { sms: options.smsCountries } : {}) };
   const templates = options.templatesDir ? loadTemplateDirectory(options.templatesDir) : repositoryTemplates();
   const built = createProviders(config);
   const wrap = options.wrapProvider ?? ((p: DeliveryProvider) => p);
@@ -84,6 +89,8 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         backoff: config.backoff,
         redelivery: config.redelivery,
         waitForLedgerBeforeReturning: true,
+        limitStore: bindToEnvironment(limitStore, env),
+        destinations,
       }),
     createReclaimer: (env): LocalReclaimer =>
       createLocalReclaimer({
@@ -94,6 +101,8 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         metrics: options.metrics,
         log: options.log,
         timing,
+        limitStore: bindToEnvironment(limitStore, env),
+        destinations,
       }),
   };
 }

@@ -7,6 +7,7 @@ import type { LogPort } from '../functions/core/log-port';
 import { InMemoryMetrics } from '../functions/core/metrics-recorder';
 import { METRIC } from '../functions/core/metric-names';
 import { loadSenderConfig } from '../functions/core/sender-config';
+import { SuppressionBoard } from './aws/suppression-board';
 import { startLocalAws, type LocalAws } from './aws/local-aws';
 import { queueDepth, queueIsEmpty, readAllVisible } from './aws/queue-inspection';
 import { applyLocalLambdaEnvironment, localEventSource } from './local-lambda';
@@ -62,6 +63,8 @@ export interface LocalRunSummary {
   readonly retried: number;
   readonly failed: Readonly<Record<string, number>>;
   readonly unknown: number;
+  /** SUPPRESSED (a limit or a destination rule; never sent), by reason. */
+  readonly suppressed: Readonly<Record<string, number>>;
   readonly pending: number;
   readonly deadLettered: Readonly<Record<string, number>>;
 }
@@ -97,8 +100,11 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
   const err = options.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
+  const suppressions = new SuppressionBoard();
   const aws = await startLocalAws({
     dynamo: options.dataDir ? { dataDir: options.dataDir } : {},
+    ses: { suppressions },
+    sns: { suppressions },
     sqs: { visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS, maxReceiveCount: MAX_RECEIVE_COUNT },
   });
   const restoreEnvironment = applyLocalLambdaEnvironment(aws, tableName, LOCAL_LAMBDA_ENVIRONMENT);
@@ -110,7 +116,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       config,
       {
         metrics,
-        log: options.verbose ? jsonLog(err) : compactLog(err),
+        log: noteSuppressions(options.verbose ? jsonLog(err) : compactLog(err), suppressions),
         wrapProvider: (provider) => new PrintingProvider(provider, out),
         ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}),
       },
@@ -166,7 +172,9 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     const failed = new Map<string, number>();
     let unknown = 0;
     let pending = 0;
+    const suppressed = new Map<string, number>();
     for (const row of rows.values()) {
+      if (row.state === 'SUPPRESSED') bump(suppressed, row.suppressionReason ?? 'unknown');
       if (row.state === 'FAILED') bump(failed, (row.failureReason ?? 'unknown').split(':')[0] ?? 'unknown');
       if (row.state === 'UNKNOWN') unknown += 1;
       if (row.state === 'PENDING') pending += 1;
@@ -187,6 +195,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       retried: source.stats.redeliveries,
       failed: Object.fromEntries(failed),
       unknown,
+      suppressed: Object.fromEntries(suppressed),
       pending,
       deadLettered: Object.fromEntries(deadLettered),
     };
@@ -214,6 +223,8 @@ export function formatLocalSummary(s: LocalRunSummary): string {
       ['failed', failedTotal],
       ...Object.entries(s.failed).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
       ['unknown outcome (class gave up)', s.unknown],
+      ['suppressed (limits, destinations; never sent)', Object.values(s.suppressed).reduce((a, b) => a + b, 0)],
+      ...Object.entries(s.suppressed).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
       ['still pending', s.pending],
       ['DLQ', dlqTotal],
       ...Object.entries(s.deadLettered).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
@@ -245,6 +256,29 @@ function compactLog(err: (line: string) => void): LogPort {
     },
     warn: (message, a) => line('warn', message, a),
     error: (message, a) => line('error', message, a),
+  };
+}
+
+/** Puts every suppression the sender logs on the local pages (its log line has no address, and neither has the board). */
+function noteSuppressions(log: LogPort, board: SuppressionBoard): LogPort {
+  return {
+    ...log,
+    warn: (message, a = {}) => {
+      if (message.startsWith('Message suppressed')) {
+        const text = (name: string) => (typeof a[name] === 'string' ? (a[name] as string) : '-');
+        board.note({
+          at: Date.now(),
+          eventId: text('eventId'),
+          recipientId: text('recipientId'),
+          channel: text('channel'),
+          templateId: text('templateId'),
+          messageClass: text('messageClass'),
+          reason: text('reason'),
+          key: text('key'),
+        });
+      }
+      log.warn(message, a);
+    },
   };
 }
 

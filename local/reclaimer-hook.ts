@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeliveryProviders } from '../functions/core/delivery-provider';
+import type { DestinationPolicy } from '../functions/core/destination-policy';
+import type { LimitStore } from '../functions/core/limit-store';
 import type { LogPort } from '../functions/core/log-port';
 import { buildMessageClassRegistry, type MessageClassRegistry } from '../functions/core/message-class';
 import type { MetricsRecorder } from '../functions/core/metrics-recorder';
@@ -26,6 +28,12 @@ export interface LocalReclaimerDeps {
   readonly concurrency?: number;
   /** The deployment's message classes, as the Lambda reclaimer reads them from MESSAGE_CLASSES. @default the built-in classes */
   readonly messageClasses?: MessageClassRegistry;
+  /** @default Date.now */
+  readonly clock?: () => number;
+  /** Where the classes' limits are counted, as in Lambda. @default none */
+  readonly limitStore?: LimitStore;
+  /** @default every destination allowed */
+  readonly destinations?: DestinationPolicy;
 }
 
 /**
@@ -39,8 +47,10 @@ export function createLocalReclaimer(deps: LocalReclaimerDeps): LocalReclaimer {
     providers: deps.providers,
     metrics: deps.metrics,
     log: deps.log,
-    clock: Date.now,
+    clock: deps.clock ?? Date.now,
     newOwnerToken: randomUUID,
+    ...(deps.limitStore ? { limitStore: deps.limitStore } : {}),
+    ...(deps.destinations ? { destinations: deps.destinations } : {}),
     timing: { claimTimeoutMs: deps.timing.claimTimeoutMs, retentionMs: deps.timing.retentionMs },
     sendTimeoutMs: deps.timing.sendTimeoutMs,
     messageClasses: deps.messageClasses ?? buildMessageClassRegistry(),

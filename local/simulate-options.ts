@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './command-line';
 import { NO_FAULTS, type FaultRates } from './fault-plan';
 import { SENDER_NAMES, type SenderName } from './senders/sender-under-test';
+import type { AttackOptions } from './attack-simulation';
 import type { SimulationOptions } from './simulate';
 import { wireFaults } from './aws/wire-fault-plan';
 import type { WireSimulationOptions } from './wire-simulation';
@@ -58,6 +59,10 @@ SQS emulator and local SES v2 / SNS servers; judged from the providers' own coun
                               (4 in 5 refused, 1 in 5 executed with its answer lost) (default 0: none)
   --ledger-outage-every <s>   mean gap between outages, each drawn from 0.5x to 1.5x it, the first from 0 to
                               0.5x after the first ledger request (default 30)
+abuse (--attack): SMS pumping to premium blocks and to countries outside the SMS list, 200 legitimate
+users tapping "resend code" 1-9 times, every event delivered 1-3 times with crashes and lost responses;
+judged from the provider's side (sends per user, per block, outside the list; counted twice; lost)
+  --attack                    run the attack scenario (with --seed; the other workload options do not apply)
 output
   --json                      the full report as JSON
   --outbox <file>             keep every provider call in this JSON-lines file
@@ -74,6 +79,8 @@ export interface ParsedSimulateArgs {
   readonly options: SimulationOptions;
   /** Set with --wire: run at the protocol level. @default undefined (port level) */
   readonly wire?: WireSimulationOptions;
+  /** Set with --attack: the SMS-pumping scenario. @default undefined */
+  readonly attack?: AttackOptions;
 }
 
 /** Parses `notifier simulate` arguments into simulation options. */
@@ -100,6 +107,7 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
         'dynamodb-throttling': { type: 'string' },
         'no-faults': { type: 'boolean', default: false },
         wire: { type: 'boolean', default: false },
+        attack: { type: 'boolean', default: false },
         'wire-faults': { type: 'string' },
         'ledger-outage': { type: 'string' },
         'ledger-outage-every': { type: 'string' },
@@ -163,6 +171,10 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
   }
   if (values['ledger-outage-every'] !== undefined && values['ledger-outage'] === undefined) {
     throw new UsageError('--ledger-outage-every needs --ledger-outage <seconds>');
+  }
+  if (values.attack) {
+    if (values.wire) throw new UsageError('--attack and --wire cannot be combined');
+    return { help: values.help, json: values.json, options, attack: { ...defined('seed', options.seed) } };
   }
   if (values.wire) {
     const wireRate = values['no-faults'] ? 0 : rate('wire-faults', values['wire-faults'], 0.01);

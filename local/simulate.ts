@@ -18,7 +18,7 @@ import { SCALED_TIMING, type SenderName, type SenderPorts, type SenderUnderTest,
 import { simulationTableIndexes, thisSender } from './senders/this-sender';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { buildReport, type SimulationReport } from './simulation-report';
-import { generateWorkload, type MessageMeta } from './workload';
+import { generateWorkload, type MessageMeta, type Workload } from './workload';
 
 /** The local queue expires nothing during a run; described to the sender as SQS's longest retention. */
 const LOCAL_QUEUE_RETENTION_MS = 14 * 86_400_000;
@@ -63,6 +63,8 @@ export interface SimulationOptions {
   readonly log?: LogPort;
   /** How often the reclaimer runs, for a sender that has one. @default the claim timeout */
   readonly reclaimIntervalMs?: number;
+  /** Inject this workload instead of generating one from `events` and `duplicateRate`. @default generated */
+  readonly workload?: Workload;
   /** Called about every 500 ms while the run is in progress. */
   readonly onProgress?: (progress: SimulationProgress) => void;
 }
@@ -135,7 +137,7 @@ export async function runSimulation(options: SimulationOptions = {}): Promise<Si
     const sender = options.senderFactory ? options.senderFactory(ports) : buildSender(settings.sender, ports);
     await sender.setup();
 
-    const workload = generateWorkload({ messages: settings.events, duplicateRate: settings.duplicateRate, seed: settings.seed });
+    const workload = options.workload ?? generateWorkload({ messages: settings.events, duplicateRate: settings.duplicateRate, seed: settings.seed });
     const queue = new LocalQueue<MessageMeta>({
       visibilityTimeoutMs: settings.timing.visibilityTimeoutMs,
       maxReceiveCount: settings.maxReceiveCount,

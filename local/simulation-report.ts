@@ -181,8 +181,8 @@ export function buildReport(input: ReportInput): SimulationReport {
             : 'none';
       bump(a.states, state);
       if (rows?.get(plan.key)?.smsMessageId !== undefined) a.smsIndexEntries += 1;
-      // Never reached the provider and not recorded as FAILED/UNKNOWN (a SENT row without a call counts as lost too).
-      if (n === 0 && state !== 'FAILED' && state !== 'UNKNOWN') {
+      // Never reached the provider and not recorded as FAILED/UNKNOWN/SUPPRESSED (a SENT row without a call counts as lost too).
+      if (n === 0 && state !== 'FAILED' && state !== 'UNKNOWN' && state !== 'SUPPRESSED') {
         if (parkedEvents.has(plan.identity.eventId)) a.parkedInDeadLetterQueue += 1;
         else a.lost += 1;
       }

@@ -82,7 +82,8 @@ function makeEvent(i: number, random: () => number, now: number, bad: number, se
     return {
       recipientId: `${role}-${n}`,
       email: `${role}${n}@example.com`,
-      phone: unusable ? '555-CALL-ME' : `+1415555${String(n % 10_000).padStart(4, '0')}`,
+      // Spread over 8,000 number blocks (the number without its last 3 digits), as real users are.
+      phone: unusable ? '555-CALL-ME' : `+1415${200 + (n % 800)}${String(Math.floor(n / 800) % 10_000).padStart(4, '0')}`,
       pushEndpointArn: `arn:aws:sns:us-east-1:123456789012:endpoint/GCM/shop-app/${n.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`,
       channels,
     };

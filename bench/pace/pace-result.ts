@@ -107,7 +107,7 @@ export function summarisePaceRun(input: PaceRunInputs): PaceRunResult {
   const providerRequests = CHANNELS.reduce((n, c) => n + byChannel[c].requests, 0);
   const throttlingResponses = CHANNELS.reduce((n, c) => n + byChannel[c].throttled + byChannel[c].quotaExhausted, 0);
 
-  const states = { SENT: 0, FAILED: 0, UNKNOWN: 0, PENDING: 0 };
+  const states = { SENT: 0, FAILED: 0, UNKNOWN: 0, SUPPRESSED: 0, PENDING: 0 };
   for (const row of input.rows) states[row.state] += 1;
   const acceptedPerKey = new Map<string, number>();
   for (const { key } of input.accepted) acceptedPerKey.set(key, (acceptedPerKey.get(key) ?? 0) + 1);
@@ -118,7 +118,7 @@ export function summarisePaceRun(input: PaceRunInputs): PaceRunResult {
     deadLetterReasons[name] = (deadLetterReasons[name] ?? 0) + 1;
   }
   const deadLettered = input.deadLetterReasons.length;
-  const accountedFor = states.SENT + states.FAILED + states.UNKNOWN + deadLettered + input.stillQueued;
+  const accountedFor = states.SENT + states.FAILED + states.UNKNOWN + states.SUPPRESSED + deadLettered + input.stillQueued;
   const lost = Math.max(0, workload.bodies.length - accountedFor) + sentNeverAccepted;
 
   const ideal = CHANNELS.map((c) => ({ channel: c, seconds: workload.perChannel[c] / options.quotas[c] })).reduce((a, b) => (b.seconds > a.seconds ? b : a));

@@ -112,14 +112,15 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
     const detail =
       outcome.state === 'SENT'
         ? { name: 'providerMessageId', value: outcome.providerMessageId }
-        : { name: 'failureReason', value: outcome.reason };
+        : { name: 'failureReason', value: outcome.state === 'SUPPRESSED' ? outcome.suppression.detail : outcome.reason };
     const smsMessageId = outcome.state === 'SENT' ? outcome.smsMessageId : undefined;
     const smsIndex = smsMessageId ? `, ${LEDGER_TABLE.smsMessageIndex.partitionKey} = :smsMessageId` : '';
+    const suppression = outcome.state === 'SUPPRESSED' ? ', suppressionReason = :suppression' : '';
     return this.conditionalUpdate({
       Key: ledgerItemKey(claim.key),
       // The rendered request (addresses, content) is only needed while a resend is possible.
       UpdateExpression:
-        `SET #state = :state, updatedAt = :now, resolvedAt = :now, #expiresAt = :expiresAt, ${detail.name} = :detail${smsIndex} ` +
+        `SET #state = :state, updatedAt = :now, resolvedAt = :now, #expiresAt = :expiresAt, ${detail.name} = :detail${smsIndex}${suppression} ` +
         `REMOVE ${LEDGER_TABLE.pendingIndex.partitionKey}, lastRelease, #request`,
       ConditionExpression: 'ownerToken = :owner AND claimVersion = :version',
       ExpressionAttributeNames: { '#state': 'state', '#expiresAt': LEDGER_TABLE.ttlAttribute, '#request': 'request' },
@@ -131,6 +132,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
         ':owner': claim.ownerToken,
         ':version': claim.claimVersion,
         ...(smsMessageId ? { ':smsMessageId': smsMessageId } : {}),
+        ...(outcome.state === 'SUPPRESSED' ? { ':suppression': outcome.suppression.reason } : {}),
       },
     });
   }

@@ -14,8 +14,8 @@ export class PowertoolsMetricsRecorder implements MetricsRecorder {
 
   count(name: MetricName, dimensions: MetricDimensions = {}, value = 1): void {
     this.metrics.addMetric(name, MetricUnit.Count, value);
-    if (!dimensions.channel && !dimensions.messageClass) return;
-    const id = `${name}|${dimensions.channel ?? ''}|${dimensions.messageClass ?? ''}`;
+    if (!dimensions.channel && !dimensions.messageClass && !dimensions.reason) return;
+    const id = `${name}|${dimensions.channel ?? ''}|${dimensions.messageClass ?? ''}|${dimensions.reason ?? ''}`;
     const entry = this.pending.get(id);
     if (entry) entry.value += value;
     else this.pending.set(id, { name, dimensions, value });
@@ -27,6 +27,7 @@ export class PowertoolsMetricsRecorder implements MetricsRecorder {
       const single = this.metrics.singleMetric();
       if (dimensions.channel) single.addDimension(DIMENSION.channel, dimensions.channel);
       if (dimensions.messageClass) single.addDimension(DIMENSION.messageClass, dimensions.messageClass);
+      if (dimensions.reason) single.addDimension(DIMENSION.reason, dimensions.reason);
       single.addMetric(name, MetricUnit.Count, value);
     }
     this.pending.clear();

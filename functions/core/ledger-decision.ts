@@ -1,6 +1,7 @@
 import { pendingShardOf } from './ledger-table';
 import type { Claim, LedgerRow, ReleaseReason, TerminalState } from './ledger-record';
 import { isTerminal } from './ledger-record';
+import type { Suppression } from './suppression';
 
 /** Ledger timing, validated at cold start (see sender-config). */
 export interface LedgerTiming {
@@ -129,7 +130,8 @@ export type TerminalOutcome =
       readonly smsMessageId?: string;
     }
   | { readonly state: 'FAILED'; readonly reason: string }
-  | { readonly state: 'UNKNOWN'; readonly reason: string };
+  | { readonly state: 'UNKNOWN'; readonly reason: string }
+  | { readonly state: 'SUPPRESSED'; readonly suppression: Suppression };
 
 /** A claim handed back so the next delivery may take it over at once. */
 export interface Release {

@@ -1,7 +1,10 @@
 import type { Channel } from './idempotency-key';
 import type { RenderedMessage } from './rendered-message';
 
-export type LedgerState = 'PENDING' | 'SENT' | 'FAILED' | 'UNKNOWN';
+import type { SuppressionReason } from './suppression';
+
+/** `SUPPRESSED`: never sent, by a limit or a destination rule (see suppression.ts). */
+export type LedgerState = 'PENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'SUPPRESSED';
 export type TerminalState = Exclude<LedgerState, 'PENDING'>;
 
 /** Why the last attempt handed its claim back. */
@@ -32,6 +35,8 @@ export interface LedgerRow {
   /** SMS rows completed `SENT` by a provider call only: SNS's id again, key of the sparse SMS index. */
   readonly smsMessageId?: string;
   readonly failureReason?: string;
+  /** Only on `SUPPRESSED` rows: which rule stopped the message (its detail is in `failureReason`). */
+  readonly suppressionReason?: SuppressionReason;
   readonly lastRelease?: ReleaseReason;
   /**
    * When the latest attempt whose outcome is unknown could last have reached the provider

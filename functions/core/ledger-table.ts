@@ -2,7 +2,8 @@ import { EVENT_PART_LENGTH, eventPartOf } from './idempotency-key';
 
 /**
  * The one definition of the send-ledger table: the CDK stack, the local runner and
- * the DynamoDB adapter all read names from here, so they cannot drift apart.
+ * the DynamoDB adapter all read names from here, so they cannot drift apart. The table also holds
+ * the limit counters, under partition keys starting `limit#` (adapters/dynamodb-limit-store.ts).
  */
 export const LEDGER_TABLE = {
   /** The key's event part: every message of one event in one partition, read by one Query. */

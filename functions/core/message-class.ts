@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { ConfigurationError } from './errors';
 import { jsonObject } from './json-objects';
 import { describeProblems, validate } from './schema';
+import { LIMITS_SCHEMA, type MessageLimit, type MessageLimitDefinition } from './message-limits';
 
 /**
  * What to do when a provider call's outcome is unknown (timeout, 5xx, crash mid-send):
@@ -18,21 +19,69 @@ const MessageClassSchema = jsonObject({
   lookupFallback: v.optional(v.picklist(['resend', 'give-up']), 'give-up'),
   evidenceWaitSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(86_400)), 300),
   smsType: v.optional(v.picklist(['Transactional', 'Promotional']), 'Transactional'),
+  /**
+   * Abuse limits (see message-limits.ts); `[]` means the class is never counted and costs no write.
+   * Left out: the built-in class's of that name (an override of `otp` keeps its limits), else none.
+   */
+  limits: v.optional(LIMITS_SCHEMA),
 });
 
-export type MessageClass = v.InferOutput<typeof MessageClassSchema>;
+export type MessageClass = Omit<v.InferOutput<typeof MessageClassSchema>, 'limits'> & { readonly limits: readonly MessageLimit[] };
+/** A class as a deployment gives it (optional fields may be left out). */
+export type MessageClassDefinition = Omit<v.InferInput<typeof MessageClassSchema>, 'limits'> & {
+  readonly limits?: readonly MessageLimitDefinition[];
+};
+
+const MINUTES = 60;
+const HOURS = 3600;
+
+/**
+ * One-time codes sit behind "resend code" buttons and sign-up forms: the SMS-pumping target.
+ * 5 per 10 minutes is Twilio Verify's per-verification limit; 10 per 24 hours sits between the AWS
+ * sms-pumping sample's 5 per number per day and Auth0's 10 MFA SMS per hour; 20 per hour for a
+ * number block (the number without its last 3 digits: pumping walks a premium range) lets a
+ * whole office or family ask at once while a pumping run stops after 20.
+ */
+const OTP_LIMITS: readonly MessageLimit[] = [
+  { scope: 'address', max: 5, windowSeconds: 10 * MINUTES, perChannel: false, perTemplate: false },
+  { scope: 'address', max: 10, windowSeconds: 24 * HOURS, perChannel: false, perTemplate: false },
+  { scope: 'recipient', max: 5, windowSeconds: 10 * MINUTES, perChannel: false, perTemplate: false },
+  { scope: 'recipient', max: 10, windowSeconds: 24 * HOURS, perChannel: false, perTemplate: false },
+  { scope: 'number-block', max: 20, windowSeconds: 1 * HOURS, perChannel: false, perTemplate: false },
+];
+
+/**
+ * Order updates: a bound no real shop reaches (50 messages to one address in an hour), there only
+ * so that a producer's runaway loop stops at the address instead of at the bill.
+ */
+const TRANSACTIONAL_LIMITS: readonly MessageLimit[] = [
+  { scope: 'address', max: 50, windowSeconds: 1 * HOURS, perChannel: false, perTemplate: false },
+];
+
+/** One campaign per person per day and channel: a second send of one template the same day is a bug or a replay. */
+const MARKETING_LIMITS: readonly MessageLimit[] = [
+  { scope: 'recipient', max: 1, windowSeconds: 24 * HOURS, perChannel: true, perTemplate: true },
+];
 
 /** Classes shipped with the product. A deployment may add or override by name. */
 export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
-  { name: 'otp', onAmbiguous: 'resend', lookupFallback: 'resend', evidenceWaitSeconds: 0, smsType: 'Transactional' },
+  { name: 'otp', onAmbiguous: 'resend', lookupFallback: 'resend', evidenceWaitSeconds: 0, smsType: 'Transactional', limits: OTP_LIMITS },
   {
     name: 'transactional',
     onAmbiguous: 'lookup',
     lookupFallback: 'resend',
     evidenceWaitSeconds: 300,
     smsType: 'Transactional',
+    limits: TRANSACTIONAL_LIMITS,
   },
-  { name: 'marketing', onAmbiguous: 'give-up', lookupFallback: 'give-up', evidenceWaitSeconds: 0, smsType: 'Promotional' },
+  {
+    name: 'marketing',
+    onAmbiguous: 'give-up',
+    lookupFallback: 'give-up',
+    evidenceWaitSeconds: 0,
+    smsType: 'Promotional',
+    limits: MARKETING_LIMITS,
+  },
 ];
 
 export type MessageClassRegistry = ReadonlyMap<string, MessageClass>;
@@ -54,7 +103,9 @@ export function buildMessageClassRegistry(extraJson?: string): MessageClassRegis
   }
   const result = validate(v.array(MessageClassSchema), parsed);
   if (!result.success) throw new ConfigurationError(`MESSAGE_CLASSES is invalid at ${describeProblems(result.problems, 1)}`);
-  for (const messageClass of result.output) registry.set(messageClass.name, messageClass);
+  for (const { limits, ...messageClass } of result.output) {
+    registry.set(messageClass.name, { ...messageClass, limits: limits ?? registry.get(messageClass.name)?.limits ?? [] });
+  }
   return registry;
 }
 

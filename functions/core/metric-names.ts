@@ -43,6 +43,10 @@ export const METRIC = {
   /** A kept write dropped from a full environment memory: its next receive will see an owner that died. */
   KeptLedgerWriteForgotten: 'KeptLedgerWriteForgotten',
   PermanentFailure: 'PermanentFailure',
+  /** A message never sent by a limit of its class or a destination rule (dimension `reason`). */
+  Suppressed: 'Suppressed',
+  /** The limit store failed: the claim was handed back unsent and the record backs off. */
+  LimitStoreError: 'LimitStoreError',
   AmbiguousOutcome: 'AmbiguousOutcome',
   ResentAfterAmbiguity: 'ResentAfterAmbiguity',
   GaveUpAfterAmbiguity: 'GaveUpAfterAmbiguity',
@@ -83,4 +87,6 @@ export const DIMENSION = {
   service: 'service',
   channel: 'channel',
   messageClass: 'messageClass',
+  /** Why a message was suppressed (with `Suppressed` only). */
+  reason: 'reason',
 } as const;

@@ -1,10 +1,13 @@
 import type { Channel } from './idempotency-key';
 import type { MetricName } from './metric-names';
+import type { SuppressionReason } from './suppression';
 
 /** Optional breakdown of a count. */
 export interface MetricDimensions {
   readonly channel?: Channel;
   readonly messageClass?: string;
+  /** Only with `Suppressed`: which rule stopped the message. */
+  readonly reason?: SuppressionReason;
 }
 
 /** Counting port: the Lambda adapter emits EMF, tests and the local runner keep totals. */
@@ -19,7 +22,7 @@ export class InMemoryMetrics implements MetricsRecorder {
 
   count(name: MetricName, dimensions: MetricDimensions = {}, value = 1): void {
     this.totals.set(name, (this.totals.get(name) ?? 0) + value);
-    const dimKey = `${name}|${dimensions.channel ?? '-'}|${dimensions.messageClass ?? '-'}`;
+    const dimKey = `${name}|${dimensions.channel ?? '-'}|${dimensions.messageClass ?? '-'}${dimensions.reason ? `|${dimensions.reason}` : ''}`;
     this.byDimensions.set(dimKey, (this.byDimensions.get(dimKey) ?? 0) + value);
   }
 

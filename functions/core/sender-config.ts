@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { DestinationPolicy } from './destination-policy';
 import type { RedeliveryPolicy } from './stale-claim-discovery';
 import { ConfigurationError } from './errors';
 import { buildMessageClassRegistry, type MessageClassRegistry } from './message-class';
@@ -36,6 +37,7 @@ export const ENV = {
   queueMaxReceiveCount: 'QUEUE_MAX_RECEIVE_COUNT',
   queueRetentionSeconds: 'QUEUE_RETENTION_SECONDS',
   queueVisibilityTimeoutSeconds: 'QUEUE_VISIBILITY_TIMEOUT_SECONDS',
+  pushApplicationArns: 'PUSH_APPLICATION_ARNS',
 } as const;
 
 /** A variable's text as `Number()` reads it (`''` is 0, `'soon'` NaN, which is refused), as zod's `coerce` did. */
@@ -47,6 +49,20 @@ const optionalRate = v.optional(v.pipe(coercedNumber, v.gtValue(0), v.maxValue(1
 const optionalText = v.pipe(
   v.optional(v.string()),
   v.transform((value) => (value?.trim() ? value.trim() : undefined)),
+);
+
+/** A comma-separated list; `none` is the empty list (the stack's value when the channel is off), unset allows any. */
+const optionalList = (item: v.GenericSchema<string, string>) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((entry) => entry.trim()).filter(Boolean))),
+      v.array(item),
+    ),
+  );
+const APPLICATION_ARN = v.pipe(
+  v.string(),
+  v.regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:app\/[A-Za-z_]+\/[A-Za-z0-9_.-]+$/, 'must be SNS platform application ARNs'),
 );
 
 const EnvSchema = v.pipe(
@@ -77,6 +93,7 @@ const EnvSchema = v.pipe(
     [ENV.queueMaxReceiveCount]: v.optional(positiveInt),
     [ENV.queueRetentionSeconds]: v.optional(positiveInt),
     [ENV.queueVisibilityTimeoutSeconds]: v.optional(positiveInt),
+    [ENV.pushApplicationArns]: optionalList(APPLICATION_ARN),
   }),
   // Rules across variables, checked whatever else is wrong, so one failed cold start lists them with the rest.
   v.rawCheck(({ dataset, addIssue }) => {
@@ -139,6 +156,8 @@ export interface SenderConfig {
   readonly backoff: BackoffSettings;
   /** How the source queue redelivers; absent, every claim enters the pending index. */
   readonly redelivery: RedeliveryPolicy | undefined;
+  /** Push applications allowed (PUSH_APPLICATION_ARNS; unset: any). The SMS countries are embedded in the bundle (see shipped-sms-countries.ts). */
+  readonly destinations: DestinationPolicy;
 }
 
 /**
@@ -195,6 +214,7 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
       e[ENV.queueVisibilityTimeoutSeconds],
       e[ENV.throttleBackoffCapSeconds],
     ),
+    destinations: e[ENV.pushApplicationArns] ? { pushApplicationArns: e[ENV.pushApplicationArns] } : {},
   };
 }
 

@@ -32,6 +32,8 @@ export interface ReclaimerRunSummary {
   readonly gaveUp: number;
   /** Ended FAILED (provider refused it, or it cannot be sent from the ledger). */
   readonly failed: number;
+  /** Ended SUPPRESSED (a limit of its class or a destination rule; never sent). */
+  readonly suppressed: number;
   /** Still PENDING: waiting for evidence, transient provider failure, outcome unknown again, or another worker won. */
   readonly leftPending: number;
   /** Index entries that were no longer stale when re-read (settled, re-claimed or past TTL). */
@@ -59,7 +61,7 @@ interface ShardCursor {
   readonly cursor: PageCursor | undefined;
 }
 
-type RowOutcome = 'sent' | 'resent' | 'gaveUp' | 'failed' | 'leftPending' | 'skipped' | 'deferred';
+type RowOutcome = 'sent' | 'resent' | 'gaveUp' | 'failed' | 'suppressed' | 'leftPending' | 'skipped' | 'deferred';
 
 /**
  * Finds PENDING rows whose claim outlived the claim timeout, shard by shard through the sparse
@@ -84,6 +86,7 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
         resent: 0,
         gaveUp: 0,
         failed: 0,
+        suppressed: 0,
         leftPending: 0,
         skipped: 0,
         deferred: 0,
@@ -116,7 +119,7 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
         active = (await Promise.all(active.map(visit))).filter((entry): entry is ShardCursor => entry !== undefined);
       }
 
-      const found = counts.sent + counts.resent + counts.gaveUp + counts.failed + counts.leftPending;
+      const found = counts.sent + counts.resent + counts.gaveUp + counts.failed + counts.suppressed + counts.leftPending;
       const summary: ReclaimerRunSummary = { found, ...counts, stoppedEarly: active.length > 0 || counts.deferred > 0 };
       deps.log.info('Reclaimer run finished', { ...summary, durationMs: deps.clock() - startedAt, budgetMs: budget });
       return summary;
@@ -168,16 +171,8 @@ async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: Recl
 
   // The shared core reports what it did through its metrics; a per-row tally tells a resend from evidence.
   const tally = new InMemoryMetrics();
-  const result = await resumeMessage(plan, row, {
-    ledger: deps.ledger,
-    providers: deps.providers,
-    metrics: new FanOutMetrics(deps.metrics, tally),
-    log: deps.log,
-    clock: deps.clock,
-    newOwnerToken: deps.newOwnerToken,
-    timing: deps.timing,
-    sendTimeoutMs: deps.sendTimeoutMs,
-  });
+  // The whole delivery context (limits, destinations, governor included), never a field-by-field copy.
+  const result = await resumeMessage(plan, row, { ...deps, metrics: new FanOutMetrics(deps.metrics, tally) });
   const outcome = outcomeOf(result, tally);
   if (outcome === 'sent') deps.metrics.count(METRIC.ReclaimedSent, dimensions);
   if (outcome === 'resent') deps.metrics.count(METRIC.ReclaimedResent, dimensions);
@@ -199,5 +194,7 @@ function outcomeOf(result: MessageResult, tally: InMemoryMetrics): RowOutcome {
       return 'gaveUp';
     case 'FAILED':
       return 'failed';
+    case 'SUPPRESSED':
+      return 'suppressed';
   }
 }

@@ -27,6 +27,7 @@ export function planFromRow(row: LedgerRow, classes: MessageClassRegistry): RowP
     lookupFallback: 'give-up',
     evidenceWaitSeconds: 0,
     smsType: 'Transactional',
+    limits: [],
   };
   const identity = { eventId: row.eventId, recipientId: row.recipientId, channel: row.channel, templateId: row.templateId };
   const base = { identity, key: row.key, messageClass, occurredAt: row.occurredAt };

@@ -17,6 +17,7 @@ import { METRIC, type MetricName } from '../core/metric-names';
 import type { UnconfirmedClaim } from '../core/send-ledger';
 import type { DeliveryContext, MessageResult } from './delivery-context';
 import type { KeptLedgerWrite } from './kept-ledger-writes';
+import { guardMessage } from './abuse-guard';
 import type { MessagePlan } from './message-plan';
 import { persistently } from './persistent-write';
 
@@ -62,6 +63,8 @@ interface Acquired {
   readonly claim: Claim;
   readonly lastAmbiguousAt: number | undefined;
   readonly previous: LedgerRow | undefined;
+  /** The message's first claim (the row's `createdAt`): the time its limits count it at. */
+  readonly countAtMs: number;
 }
 
 class DeliveryAttempt {
@@ -98,7 +101,7 @@ class DeliveryAttempt {
   }
 
   /** Holding the claim: settle an earlier ambiguous attempt per class policy, then send. */
-  private async proceed({ claim, lastAmbiguousAt, previous }: Acquired): Promise<MessageResult> {
+  private async proceed({ claim, lastAmbiguousAt, previous, countAtMs }: Acquired): Promise<MessageResult> {
     if (lastAmbiguousAt !== undefined) {
       const resolved = await this.resolvePreviousAmbiguity(claim, lastAmbiguousAt, previous);
       if (resolved) return resolved;
@@ -108,7 +111,33 @@ class DeliveryAttempt {
       this.ctx.log.warn('Message cannot be sent', { ...this.logContext(), reason: this.plan.outcome.reason });
       return this.finish(claim, { state: 'FAILED', reason: this.plan.outcome.reason });
     }
+    const guarded = await this.guard(claim, countAtMs, lastAmbiguousAt);
+    if (guarded) return guarded;
     return this.send(claim, lastAmbiguousAt);
+  }
+
+  /** Destination rules and the class's limits (see abuse-guard.ts): undefined when the message may be sent. */
+  private async guard(claim: Claim, countAtMs: number, lastAmbiguousAt: number | undefined): Promise<MessageResult | undefined> {
+    // Stryker disable next-line StringLiteral: unreachable (proceed() finishes a message that cannot be sent); the guard narrows the type
+    if (!this.plan.outcome.ok) throw new Error('guard() called for a message that cannot be sent');
+    const verdict = await guardMessage(this.plan, this.plan.outcome.request, countAtMs, this.ctx);
+    switch (verdict.kind) {
+      case 'send':
+        return undefined;
+      case 'suppress': {
+        const { reason, detail } = verdict.suppression;
+        this.ctx.metrics.count(METRIC.Suppressed, { messageClass: this.plan.messageClass.name, reason });
+        this.ctx.log.warn('Message suppressed: never sent', { ...this.logContext(), reason, detail });
+        return this.finish(claim, { state: 'SUPPRESSED', suppression: verdict.suppression });
+      }
+      case 'store-failed': {
+        const name = verdict.error instanceof Error ? verdict.error.name : 'unknown';
+        this.count(METRIC.LimitStoreError);
+        this.ctx.log.error('Limit store failed; the claim is handed back unsent and the record backs off', { ...this.logContext(), error: name });
+        await this.release(claim, { reason: 'transient', detail: `LimitStoreUnavailable: ${name}`, lastAmbiguousAt });
+        return { settled: false, why: 'limit-store-unavailable' };
+      }
+    }
   }
 
   /** Claims the key, or decides what the existing row means. At most two claim rounds (TTL-expired row). */
@@ -126,7 +155,7 @@ class DeliveryAttempt {
       this.unconfirmed = { kind: 'claim', row };
       const result = await ledger.claim(row, now);
       this.unconfirmed = undefined;
-      if (result.claimed) return { claim: claimOf(row), lastAmbiguousAt: undefined, previous: undefined };
+      if (result.claimed) return { claim: claimOf(row), lastAmbiguousAt: undefined, previous: undefined, countAtMs: row.createdAt };
       this.held = undefined;
       const existing = result.existing ?? (await ledger.get(this.plan.key));
       if (!existing) continue; // deleted by TTL between the two requests: claim afresh
@@ -185,6 +214,7 @@ class DeliveryAttempt {
           claim: { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion },
           lastAmbiguousAt: decision.lastAmbiguousAt,
           previous: existing,
+          countAtMs: existing.createdAt,
         };
       }
     }

@@ -1,5 +1,7 @@
 import type { Clock } from '../core/clock';
 import type { DeliveryProviders, TransientCause } from '../core/delivery-provider';
+import type { DestinationPolicy } from '../core/destination-policy';
+import type { LimitStore } from '../core/limit-store';
 import type { LedgerTiming } from '../core/ledger-decision';
 import type { TerminalState } from '../core/ledger-record';
 import type { LogPort } from '../core/log-port';
@@ -44,6 +46,13 @@ export interface DeliveryContext {
    * waits out its lease, and its next receive sees an owner that died (a possible send)
    */
   readonly keptWrites?: KeptLedgerWrites;
+  /**
+   * Where the message classes' limits are counted (after the claim, before the send). The Lambdas
+   * always have one. @default none: limits are not counted
+   */
+  readonly limitStore?: LimitStore;
+  /** Which SMS countries and push applications may be sent to. @default every destination */
+  readonly destinations?: DestinationPolicy;
 }
 
 /** Settled: the message is in a terminal state and its record may be acknowledged. */
@@ -61,6 +70,8 @@ export type UnsettledReason =
   | 'waiting-for-evidence'
   | 'claim-lost'
   | 'ledger-error'
+  /** The limit store failed: the claim was handed back unsent and the record backs off. */
+  | 'limit-store-unavailable'
   /** Not started: too little of the invocation left to record an outcome. */
   | 'out-of-time'
   /** Only from {@link resumeMessage}: the row is past its TTL and counts as absent. */

@@ -143,7 +143,8 @@ async function deadLetter(
  * other reason (another worker's claim, a ledger error) keeps the queue's visibility timeout.
  */
 function backoffFor(unsettled: readonly Extract<MessageResult, { settled: false }>[]): RecordBackoff | undefined {
-  const paced = unsettled.every((m) => m.why === 'rate-limited' || m.why === 'transient-failure');
+  // A failed limit store is waited out like a provider's pace: the message was neither sent nor suppressed.
+  const paced = unsettled.every((m) => m.why === 'rate-limited' || m.why === 'transient-failure' || m.why === 'limit-store-unavailable');
   if (!paced) return undefined;
   return unsettled.some((m) => m.why === 'transient-failure' && m.cause === 'quota-exhausted') ? 'pause' : 'throttle';
 }

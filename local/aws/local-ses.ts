@@ -5,6 +5,7 @@ import * as sesV2LocalModule from 'aws-ses-v2-local';
 import { SES_KEY_TAG } from '../../functions/adapters/ses-email-provider';
 import { countByKey } from './accepted-sends';
 import { closeServer, forwardToLoopback, listenOnLoopback, readBody, replay } from './loopback-http';
+import { type SuppressionBoard, withSuppressions } from './suppression-board';
 import { SendLimits, type SendLimitOptions } from './send-limits';
 
 /** Options of the local SES v2 server. */
@@ -18,6 +19,8 @@ export interface LocalSesOptions {
    * SendEmail limit error instead. @default 'TooManyRequestsException'
    */
   readonly dailyQuotaError?: 'TooManyRequestsException' | 'LimitExceededException';
+  /** Messages the sender suppressed, shown under the mailbox page. @default none shown */
+  readonly suppressions?: SuppressionBoard;
 }
 
 /** One SendEmail the server accepted. */
@@ -86,7 +89,12 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
         const email = acceptedEmail(body, answer.body.toString('utf8'));
         if (email) accepted.push(email);
       }
-      replay(res, answer);
+      const isPage = req.method === 'GET' && (req.url === '/' || req.url === '') && String(answer.headers['content-type'] ?? '').includes('text/html');
+      if (isPage && options.suppressions) {
+        replay(res, { ...answer, body: Buffer.from(withSuppressions(answer.body.toString('utf8'), options.suppressions), 'utf8') });
+      } else {
+        replay(res, answer);
+      }
     })().catch((error: unknown) => {
       if (!res.headersSent) writeSesV2Error(res, 500, 'InternalFailure', error instanceof Error ? error.message : 'local SES failed');
       else res.destroy();

@@ -4,6 +4,7 @@ import { SNS_KEY_ATTRIBUTE } from '../../functions/adapters/sns-provider';
 import { countByKey } from './accepted-sends';
 import { closeServer, listenOnLoopback, readBody } from './loopback-http';
 import { SendLimits, type SendLimitOptions } from './send-limits';
+import type { SuppressionBoard } from './suppression-board';
 import { escapeXml, messageAttributes, writePublishResult, writeSnsError } from './sns-query-protocol';
 
 /** Options of the local SNS server. */
@@ -21,6 +22,8 @@ export interface LocalSnsOptions {
   readonly throttlingError?: 'Throttled' | 'Throttling';
   /** Platform endpoint ARNs that answer EndpointDisabled. @default none */
   readonly disabledEndpoints?: readonly string[];
+  /** Messages the sender suppressed, listed under the published ones. @default none shown */
+  readonly suppressions?: SuppressionBoard;
 }
 
 /** One Publish the server accepted. */
@@ -70,7 +73,7 @@ export async function startLocalSns(options: LocalSnsOptions = {}): Promise<Loca
 
   const server = createServer((req, res) => {
     void (async () => {
-      if (req.method === 'GET') return writeOutboxPage(res, accepted);
+      if (req.method === 'GET') return writeOutboxPage(res, accepted, options.suppressions);
       const form = new URLSearchParams(await readBody(req));
       const action = form.get('Action');
       if (action !== 'Publish') return writeSnsError(res, 400, 'InvalidAction', `Could not find operation ${action ?? ''} for version 2010-03-31`);
@@ -144,14 +147,14 @@ function validatePublish(form: URLSearchParams, disabled: ReadonlySet<string>): 
   };
 }
 
-function writeOutboxPage(res: ServerResponse, accepted: readonly AcceptedPublish[]): void {
+function writeOutboxPage(res: ServerResponse, accepted: readonly AcceptedPublish[], suppressions: SuppressionBoard | undefined): void {
   const rows = accepted
     .map((p) => `<tr><td>${new Date(p.acceptedAt).toISOString()}</td><td>${p.channel}</td><td>${escapeXml(p.target)}</td><td>${escapeXml(p.key ?? '')}</td><td>${escapeXml(shownText(p))}</td></tr>`)
     .join('\n');
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>Local SNS: ${accepted.length} published</title></head><body>
 <h1>Local SNS: SMS and push published</h1>
 <table border="1" cellpadding="4"><thead><tr><th>accepted at</th><th>channel</th><th>to</th><th>idempotency key</th><th>text</th></tr></thead>
-<tbody>${rows}</tbody></table></body></html>`;
+<tbody>${rows}</tbody></table>${suppressions ? suppressions.html() : ''}</body></html>`;
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
   res.end(html);
 }

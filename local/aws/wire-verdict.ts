@@ -71,7 +71,7 @@ export function judgeWireRun(input: {
     if (request.reachedWithoutAnswer) reachedWithoutAnswer.set(request.key, (reachedWithoutAnswer.get(request.key) ?? 0) + 1);
     if (request.rejected) rejected.add(request.key);
   }
-  const states: Record<LedgerState | 'missing', number> = { PENDING: 0, SENT: 0, FAILED: 0, UNKNOWN: 0, missing: 0 };
+  const states: Record<LedgerState | 'missing', number> = { PENDING: 0, SENT: 0, FAILED: 0, UNKNOWN: 0, SUPPRESSED: 0, missing: 0 };
   const examples = { duplicate: [] as string[], lost: [] as string[], unknown: [] as string[], failed: [] as string[], counted: [] as string[] };
   const note = (kind: keyof typeof examples, key: string) => {
     if (examples[kind].length < 10) examples[kind].push(key);

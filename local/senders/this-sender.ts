@@ -2,6 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { paginateScan } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { DynamoDbLedger, itemToRow } from '../../functions/adapters/dynamodb-ledger';
+import { DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-store';
+import type { DestinationPolicy } from '../../functions/core/destination-policy';
+import { LEDGER_TABLE } from '../../functions/core/ledger-table';
+import { COUNTER_PARTITION_PREFIX } from '../../functions/core/message-limits';
+import { FaultInjectingLimitStore } from '../fault-injecting-limit-store';
 import { ensureLedgerTable } from '../../functions/adapters/ledger-table-setup';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
@@ -19,14 +24,26 @@ export function simulationTableIndexes(tableName: string): IndexKeys {
   return tableName.startsWith('ledger-') ? LEDGER_INDEX_KEYS : [];
 }
 
+/** What a run may change about this sender. */
+export interface ThisSenderOptions {
+  /** @default Date.now */
+  readonly clock?: () => number;
+  /** @default every destination allowed */
+  readonly destinations?: DestinationPolicy;
+}
+
 /**
- * The real sender handler (`createSenderHandler`) over the DynamoDB ledger, faults injected at its ports.
+ * The real sender handler (`createSenderHandler`) over the DynamoDB ledger and its limit counters (in
+ * the same table, as in Lambda), faults injected at its ports.
  */
 export function thisSender(
   ports: SenderPorts,
   tableName = `ledger-${ports.runId}`,
+  options: ThisSenderOptions = {},
 ): SenderUnderTest {
   const ledger = new DynamoDbLedger(ports.client, tableName);
+  const limitStore = new FaultInjectingLimitStore(new DynamoDbLimitStore(ports.client, tableName), ports.plan);
+  const clock = options.clock ?? Date.now;
   const messageClasses = buildMessageClassRegistry();
   return {
     name: 'this-sender',
@@ -40,7 +57,7 @@ export function thisSender(
         deadLetters: bindToEnvironment(ports.deadLetters, env),
         metrics: ports.metrics,
         log: ports.log,
-        clock: Date.now,
+        clock,
         newOwnerToken: randomUUID,
         timing: { claimTimeoutMs: ports.timing.claimTimeoutMs, retentionMs: ports.timing.retentionMs },
         sendTimeoutMs: ports.timing.sendTimeoutMs,
@@ -51,6 +68,8 @@ export function thisSender(
         maxConcurrentSends: ports.sendsPerInvocation,
         redelivery: ports.redelivery,
         readBeforeClaimOnRedelivery: ports.readBeforeClaimOnRedelivery,
+        limitStore: bindToEnvironment(limitStore, env),
+        destinations: options.destinations,
       });
     },
     finalRows: () => scanLedger(ports, tableName),
@@ -63,6 +82,9 @@ export function thisSender(
         metrics: ports.metrics,
         log: ports.log,
         timing: ports.timing,
+        clock,
+        limitStore: bindToEnvironment(limitStore, env),
+        destinations: options.destinations,
       });
     },
   };
@@ -73,6 +95,8 @@ export async function scanLedger(ports: Pick<SenderPorts, 'adminClient'>, tableN
   const rows = new Map<string, LedgerRow>();
   for await (const page of paginateScan({ client: ports.adminClient }, { TableName: tableName, ConsistentRead: true })) {
     for (const item of page.Items ?? []) {
+      // The limit counters share the table (dynamodb-limit-store.ts); they are no rows.
+      if (item[LEDGER_TABLE.partitionKey]?.S?.startsWith(COUNTER_PARTITION_PREFIX)) continue;
       const row = itemToRow(unmarshall(item));
       rows.set(row.key, row);
     }

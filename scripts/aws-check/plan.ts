@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import { emailFromViolations } from '../../lib/email-from';
 
@@ -122,6 +123,8 @@ export function planAwsCheck(o: AwsCheckOptions): AwsCheckPlan {
       'notifier:stackName': stackName,
       'notifier:emailFrom': o.emailFrom,
       'notifier:smsEnabled': String(o.smsTo !== undefined),
+      // SMS needs its country list: the test number's own country, and no other.
+      ...(o.smsTo !== undefined ? { 'notifier:smsCountries': countryOfTestNumber(o.smsTo) } : {}),
       'notifier:smsDeliveryStatusLogs': String(o.smsTo !== undefined),
       'notifier:pushEnabled': 'false',
       // A disposable copy: the table must be deletable after the run (it is RETAINed, then deleted by the runner).
@@ -132,6 +135,13 @@ export function planAwsCheck(o: AwsCheckOptions): AwsCheckPlan {
     sends,
     expected,
   };
+}
+
+/** The country of the number the check texts (libphonenumber-js), or an error naming why there is none. */
+function countryOfTestNumber(phone: string): string {
+  const country = parsePhoneNumberFromString(phone)?.country;
+  if (!country) throw new Error(`The SMS test number belongs to no country libphonenumber-js knows; give a real E.164 number`);
+  return country;
 }
 
 /** `cdk deploy` arguments for the plan (outputs written to `outputsFile`). */

@@ -53,7 +53,7 @@ describe('npm run test:aws plan', () => {
 
   it('adds one SMS, with delivery-status logs, only when a number is given', () => {
     const withSms = planAwsCheck({ ...options, smsTo: '+14155550100' });
-    expect(withSms.context).toMatchObject({ 'notifier:smsEnabled': 'true', 'notifier:smsDeliveryStatusLogs': 'true' });
+    expect(withSms.context).toMatchObject({ 'notifier:smsEnabled': 'true', 'notifier:smsCountries': 'US', 'notifier:smsDeliveryStatusLogs': 'true' });
     expect(withSms.sends.at(-1)?.recipients).toEqual([{ recipientId: 'sms', phone: '+14155550100', channels: ['sms'] }]);
     expect(withSms.expected.at(-1)).toMatchObject({ channel: 'sms', finalStatus: 'SUCCESS' });
   });

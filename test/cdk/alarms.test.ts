@@ -87,6 +87,16 @@ describe('rate alarms', () => {
     expect(stat('sent')).toEqual(metricStat(METRIC.Sent));
   });
 
+  it('SuppressedRate (a likely attack) is 100 x Suppressed / (Suppressed + Sent) above 10% for 3 periods, configurable', () => {
+    const props = alarmProps(ALARM.suppressedRate);
+    expect(props).toMatchObject({ Threshold: 10, EvaluationPeriods: 3, DatapointsToAlarm: 3 });
+    const metrics = props['Metrics'] as { Id: string; MetricStat?: { Metric: { MetricName: string } } }[];
+    expect(metrics.find((m) => m.Id === 'part')?.MetricStat?.Metric.MetricName).toBe(METRIC.Suppressed);
+    expect(String(props['AlarmDescription'])).toMatch(/SMS-pumping.*Runbook: docs\/operations\.md#suppressedrate/);
+    const s = synth({ alarms: { suppressedRatePercent: 25 } });
+    expect(alarmProps(ALARM.suppressedRate, s.template, s.stack)).toMatchObject({ Threshold: 25 });
+  });
+
   it('takes thresholds and periods from props', () => {
     const s = synth({
       alarms: {

@@ -27,8 +27,14 @@ describe('dashboard', () => {
     METRIC.ProviderErrorUnrecognised,
     METRIC.RateLimitedDeferral,
     METRIC.RecordBackedOff,
+    METRIC.Suppressed,
+    METRIC.LimitStoreError,
   ])('graphs %s', (metric) => {
     expect(body).toContain(`\\"${METRICS_NAMESPACE}\\",\\"${metric}\\"`);
+  });
+
+  it('graphs suppressed messages by class and reason with a SEARCH over the reason dimension', () => {
+    expect(body).toContain(`SEARCH('{${METRICS_NAMESPACE},messageClass,reason,service} MetricName=\\\\\\"${METRIC.Suppressed}\\\\\\"', 'Sum', 300)`);
   });
 
   it('graphs failures by channel with a SEARCH over the channel dimension', () => {

@@ -19,6 +19,7 @@ const extraClass: MessageClass = {
   lookupFallback: 'give-up',
   evidenceWaitSeconds: 120,
   smsType: 'Transactional',
+  limits: [],
 };
 
 describe('function environment', () => {

@@ -28,12 +28,18 @@ export const TEST_EMAIL_FROM = 'notifications@mail.acme-notifier.dev';
 export const TEST_EMAIL_DOMAIN = 'mail.acme-notifier.dev';
 
 /** Minimal props; handler entries point at the stub. An alarm subscriber keeps synth free of the no-subscriber warning. */
+/** The platform application whose endpoints the test stacks may push to. */
+export const TEST_PUSH_APPLICATION_ARN = 'arn:aws:sns:us-east-1:123456789012:app/GCM/shop-app';
+
 export const BASE_PROPS: IdempotentNotifierProps = {
   emailFrom: TEST_EMAIL_FROM,
   alarms: { emails: [`oncall@${TEST_EMAIL_DOMAIN}`] },
   senderEntry: STUB_ENTRY,
   reclaimerEntry: STUB_ENTRY,
   statusEntry: STUB_ENTRY,
+  // SMS and push need their destinations: as a shop that texts and pushes would deploy.
+  smsCountries: ['US', 'GB'],
+  pushPlatformApplications: [TEST_PUSH_APPLICATION_ARN],
 };
 
 /**

@@ -24,7 +24,9 @@ function acknowledgements(root: IConstruct): Map<string, string> {
 const variants: Record<string, Partial<IdempotentNotifierProps>> = {
   defaults: {},
   'SMS spend limit managed': { smsMonthlySpendLimitUsd: 20 },
-  'push limited to platform applications': { pushPlatformApplications: ['APNS/app', 'GCM/app'] },
+  'push to two platform applications': {
+    pushPlatformApplications: ['arn:aws:sns:us-east-1:123456789012:app/APNS/app', 'arn:aws:sns:us-east-1:123456789012:app/GCM/app'],
+  },
   'SMS and push disabled': { smsEnabled: false, pushEnabled: false },
   'SMS delivery-status logs consumed': { smsDeliveryStatusLogs: true },
   'SMS delivery-status logging and spend limit managed': {

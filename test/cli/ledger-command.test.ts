@@ -90,6 +90,24 @@ describe('ledger rendering', () => {
   });
 });
 
+describe('a suppressed row', () => {
+  it('shows the state with its reason and the address-free detail', () => {
+    const suppressed: LedgerRow = {
+      ...SENT_ROW,
+      state: 'SUPPRESSED',
+      providerMessageId: undefined,
+      deliveryStatus: undefined,
+      deliveryStatusAt: undefined,
+      deliveryStatusSource: undefined,
+      suppressionReason: 'NumberBlockLimit',
+      failureReason: 'NumberBlockLimit: class otp allows 20 per 1 h per number-block',
+    };
+    const text = renderLedgerRow(suppressed);
+    expect(text).toContain('state                SUPPRESSED (NumberBlockLimit: never sent)');
+    expect(text).toContain('failure reason       NumberBlockLimit: class otp allows 20 per 1 h per number-block');
+  });
+});
+
 describe('npx notifier ledger', () => {
   const capture = () => {
     const io = { stdout: '', stderr: '' };

@@ -42,6 +42,7 @@ describe('message classes and the ambiguous window', () => {
       lookupFallback: 'give-up',
       evidenceWaitSeconds: 300,
       smsType: 'Transactional',
+      limits: [],
     });
     expect(custom.get('marketing')?.onAmbiguous).toBe('lookup');
     expect(custom.get('otp')?.onAmbiguous).toBe('resend');

@@ -71,6 +71,6 @@ describe('wire verdict: judged from the providers\' counts, not the sender\'s', 
     });
     expect(v).toMatchObject({ unknownWithoutAmbiguity: 1, failedWithoutRejection: 1, lost: 2 });
     expect(v.examples).toMatchObject({ unknown: ['u'], failed: ['f2'], lost: ['p', 'm'] });
-    expect(v.states).toEqual({ PENDING: 1, SENT: 0, FAILED: 2, UNKNOWN: 2, missing: 1 });
+    expect(v.states).toEqual({ PENDING: 1, SENT: 0, FAILED: 2, UNKNOWN: 2, SUPPRESSED: 0, missing: 1 });
   });
 });

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/adapters/outbox-provider';
+import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../../functions/sender/shipped-sms-countries';
+import { smsCountryTable } from '../../lib/sms-countries';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { lambdaContext } from '../support/sqs-event';
@@ -10,6 +12,7 @@ import { tempDir } from '../support/temp-dir';
 const db = useTestLedger();
 afterAll(() => {
   vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
 });
 
 /** What EventBridge Scheduler / a schedule rule sends; the reclaimer ignores it. */
@@ -34,6 +37,8 @@ function stubSenderEnv(outboxFile: string) {
   vi.stubEnv('OUTBOX_FILE', outboxFile);
   vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'true');
   vi.stubEnv('POWERTOOLS_DEV', 'true');
+  // What synth embeds in the bundle (lib/destination-options.ts); unbundled, a global.
+  vi.stubGlobal(SHIPPED_SMS_COUNTRIES_IDENTIFIER, smsCountryTable(['US']));
 }
 
 describe('the reclaimer Lambda entry (functions/reclaimer/handler.ts), configured only through its environment', () => {

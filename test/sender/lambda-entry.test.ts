@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/adapters/outbox-provider';
 import { DEFAULT_TEMPLATES_DIR, readTemplateFiles } from '../../functions/adapters/template-directory';
+import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../../functions/sender/shipped-sms-countries';
 import { SHIPPED_TEMPLATES_IDENTIFIER } from '../../functions/sender/shipped-templates';
+import { smsCountryTable } from '../../lib/sms-countries';
 import { loginCodeEvent } from '../support/events';
 import { startFakeSqs } from '../support/fake-sqs';
 import { startTestLedger, type TestLedger } from '../support/ledger-server';
@@ -76,6 +78,8 @@ describe('the Lambda entry module (functions/sender/handler.ts), configured only
     if (db.endpoint === 'aws') return; // needs the SDK's standard endpoint variables to point at loopback servers
     const outboxFile = join(tempDir('notifier-entry-'), 'outbox.jsonl');
     vi.resetModules();
+    // The SMS countries synth embeds (lib/destination-options.ts); unbundled, a global.
+    vi.stubGlobal(SHIPPED_SMS_COUNTRIES_IDENTIFIER, smsCountryTable(['US']));
     vi.stubEnv('AWS_ENDPOINT_URL_DYNAMODB', db.endpoint);
     vi.stubEnv('AWS_ENDPOINT_URL_SQS', sqs.endpoint);
     vi.stubEnv('LEDGER_TABLE_NAME', db.tableName);

@@ -4,8 +4,11 @@ import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { OutboxProvider, readOutbox, type OutboxLine } from '../../functions/adapters/outbox-provider';
 import { InMemoryDeadLetters } from '../../functions/core/dead-letter-sink';
 import type { DeliveryProvider, DeliveryProviders } from '../../functions/core/delivery-provider';
+import type { DestinationPolicy } from '../../functions/core/destination-policy';
+import type { LimitStore } from '../../functions/core/limit-store';
 import { silentLog } from '../../functions/core/log-port';
-import { buildMessageClassRegistry } from '../../functions/core/message-class';
+import { buildMessageClassRegistry, type MessageClassRegistry } from '../../functions/core/message-class';
+import type { MessageLimit } from '../../functions/core/message-limits';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { RecordDeferral } from '../../functions/core/record-deferral';
 import type { SendLedger } from '../../functions/core/send-ledger';
@@ -51,6 +54,12 @@ export interface HarnessOptions {
   readonly readBeforeClaimOnRedelivery?: boolean;
   /** @default the sender's default (false; the Lambda handler turns it on) */
   readonly waitForLedgerBeforeReturning?: boolean;
+  /** Where limits are counted. @default none: limits are not counted */
+  readonly limitStore?: LimitStore;
+  /** @default every destination allowed */
+  readonly destinations?: DestinationPolicy;
+  /** MESSAGE_CLASSES, added to the built-in classes. @default only the built-in classes */
+  readonly messageClassesJson?: string;
 }
 
 /** The real sender handler over a real ledger, with an outbox provider and in-memory metrics. */
@@ -60,10 +69,12 @@ export class SenderHarness {
   readonly deadLetters: InMemoryDeadLetters;
   readonly outboxFile = newOutboxFile();
   readonly handler: SenderHandler;
+  readonly messageClasses: MessageClassRegistry;
 
   constructor(options: HarnessOptions) {
     this.clock = options.clock ?? new ControlledClock();
     this.deadLetters = options.deadLetters ?? new InMemoryDeadLetters();
+    this.messageClasses = buildMessageClassRegistry(options.messageClassesJson);
     const outbox = new OutboxProvider(this.outboxFile, this.clock.now);
     const provider = options.wrapProvider ? options.wrapProvider(outbox) : outbox;
     this.handler = createSenderHandler({
@@ -76,7 +87,7 @@ export class SenderHarness {
       newOwnerToken: randomUUID,
       timing: { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS },
       sendTimeoutMs: options.sendTimeoutMs ?? 2_000,
-      messageClasses: buildMessageClassRegistry(),
+      messageClasses: this.messageClasses,
       templates: repositoryTemplates(),
       maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
       maxClockSkewMs: 300_000,
@@ -87,7 +98,14 @@ export class SenderHarness {
       redelivery: options.redelivery,
       readBeforeClaimOnRedelivery: options.readBeforeClaimOnRedelivery,
       waitForLedgerBeforeReturning: options.waitForLedgerBeforeReturning,
+      limitStore: options.limitStore,
+      destinations: options.destinations,
     });
+  }
+
+  /** The limits of one of the harness's classes. */
+  classLimits(name: string): readonly MessageLimit[] {
+    return this.messageClasses.get(name)?.limits ?? [];
   }
 
   invoke(...records: SQSRecord[]): Promise<SQSBatchResponse> {

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-store';
+import { createLambdaObservability } from '../../functions/adapters/lambda-observability';
+import { loadSenderConfig } from '../../functions/core/sender-config';
+import { NO_SMS_COUNTRIES } from '../../functions/core/sms-country-table';
+import { createLambdaDeliveryContext } from '../../functions/sender/wire-adapters';
+
+const env = {
+  LEDGER_TABLE_NAME: 'ledger',
+  FUNCTION_TIMEOUT_SECONDS: '30',
+  CLAIM_TIMEOUT_SECONDS: '120',
+  DELIVERY_MODE: 'outbox',
+  OUTBOX_FILE: '/tmp/never-written.jsonl',
+};
+const observability = createLambdaObservability('sender');
+const unused = { send: async () => ({ kind: 'permanent', reason: 'unused' }) as const };
+const providers = { email: unused, sms: unused, push: unused };
+
+describe('the delivery context the Lambdas build', () => {
+  it('counts limits in the ledger table: a class with limits is never sent uncounted in Lambda', () => {
+    const ctx = createLambdaDeliveryContext(loadSenderConfig(env), observability, providers);
+    expect(ctx.limitStore).toBeInstanceOf(DynamoDbLimitStore);
+  });
+
+  it('texts no country when the bundle has no embedded table (built other than by the construct), and pushes per PUSH_APPLICATION_ARNS', () => {
+    const arn = 'arn:aws:sns:us-east-1:123456789012:app/GCM/shop';
+    const ctx = createLambdaDeliveryContext(loadSenderConfig({ ...env, PUSH_APPLICATION_ARNS: arn }), observability, providers);
+    expect(ctx.destinations).toEqual({ sms: NO_SMS_COUNTRIES, pushApplicationArns: [arn] });
+    expect(createLambdaDeliveryContext(loadSenderConfig({ ...env, PUSH_APPLICATION_ARNS: 'none' }), observability, providers).destinations.pushApplicationArns).toEqual([]);
+  });
+
+  it('refuses a PUSH_APPLICATION_ARNS entry that is no platform application ARN', () => {
+    expect(() => loadSenderConfig({ ...env, PUSH_APPLICATION_ARNS: 'GCM/shop' })).toThrow(/PUSH_APPLICATION_ARNS.*must be SNS platform application ARNs/);
+  });
+});

@@ -1,0 +1,147 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { NodeHttpHandler } from '@smithy/node-http-handler';
+import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
+import { ledgerClientConfig } from '../../functions/adapters/ledger-client-config';
+import { ledgerWriteOf } from '../../local/aws/wire-operation';
+import type { PortGates } from './port-gates';
+
+type HttpRequest = Parameters<NodeHttpHandler['handle']>[0];
+type HandlerOptions = Parameters<NodeHttpHandler['handle']>[1];
+type HandlerResult = Awaited<ReturnType<NodeHttpHandler['handle']>>;
+
+/** What the network does to one request attempt. */
+export type LedgerWireFault = 'lose-response' | 'late-copy';
+
+/** One request attempt that reached DynamoDB (dynalite) and what it answered: the ledger side of the history. */
+export interface LedgerWireRecord {
+  readonly seq: number;
+  readonly actor: string;
+  readonly operation: string;
+  readonly write: string;
+  readonly key: string | undefined;
+  readonly status: number;
+  /** For writes that succeeded: the state they wrote (complete) and the claim version they were fenced on. */
+  readonly body: Record<string, unknown>;
+}
+
+/** The network between the actors and dynalite, as the scheduler and the fault plan decide it. */
+export class LedgerNetwork {
+  /** Every attempt that executed at dynalite, in execution order. */
+  readonly executed: LedgerWireRecord[] = [];
+  private attempts = 0;
+  private down = false;
+  private enabled = true;
+  faultsInjected = 0;
+
+  constructor(
+    private readonly gates: PortGates,
+    private readonly real: NodeHttpHandler,
+    /** Which attempts (by global attempt number) the network mistreats. */
+    private readonly plan: ReadonlyMap<number, LedgerWireFault>,
+  ) {}
+
+  setDown(down: boolean): void {
+    if (down && this.enabled) this.faultsInjected += 1;
+    this.down = down && this.enabled;
+  }
+
+  /** From now on, every request goes through untouched (the faults stop). */
+  stopFaults(): void {
+    this.enabled = false;
+    this.down = false;
+  }
+
+  /** A real ledger adapter for one actor, on a real SDK client with the production settings, over this network. */
+  ledgerFor(actor: string, tableName: string, endpoint: string): { ledger: DynamoDbLedger; client: DynamoDBClient } {
+    const config = ledgerClientConfig();
+    const client = new DynamoDBClient({
+      ...config,
+      requestHandler: new ScheduledHandler(this, actor),
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
+    return { ledger: new DynamoDbLedger(client, tableName), client };
+  }
+
+  /** One SDK attempt: the request leaves when the scheduler says, then its answer arrives when it says. */
+  async attempt(actor: string, request: HttpRequest, options: HandlerOptions): Promise<HandlerResult> {
+    const target = String(request.headers['x-amz-target'] ?? '');
+    const operation = target.slice(target.lastIndexOf('.') + 1);
+    const body = typeof request.body === 'string' ? request.body : '';
+    const parsed = JSON.parse(body || '{}') as Record<string, unknown>;
+    const write = ledgerWriteOf(operation, body);
+    const key = keyOf(parsed);
+    const what = `${write}${key ? ` ${key.slice(0, 6)}` : ''}`;
+    this.attempts += 1;
+    const fault = this.enabled ? this.plan.get(this.attempts) : undefined;
+
+    await this.gates.pass(actor, `ledger-request ${what}`);
+    if (this.down) throw networkError('ECONNREFUSED', 'connect ECONNREFUSED (ledger unavailable)');
+    if (fault === 'late-copy') {
+      // The attempt is held up in the network: the caller times out and the SDK retries, while
+      // this copy reaches DynamoDB whenever the scheduler says (maybe after the outcome).
+      this.faultsInjected += 1;
+      void this.gates.pass('network', `late copy of ${actor}'s ${what}`).then(() => this.execute('network', request, options, operation, write, key, parsed));
+      throw timeoutError();
+    }
+    const result = await this.execute(actor, request, options, operation, write, key, parsed);
+    await this.gates.pass(actor, `ledger-response ${what} ${result.response.statusCode}`);
+    if (fault === 'lose-response') {
+      this.faultsInjected += 1;
+      throw timeoutError();
+    }
+    return result;
+  }
+
+  private async execute(
+    actor: string,
+    request: HttpRequest,
+    options: HandlerOptions,
+    operation: string,
+    write: string,
+    key: string | undefined,
+    parsed: Record<string, unknown>,
+  ): Promise<HandlerResult> {
+    return this.gates.io(async () => {
+      const { response } = await this.real.handle(request, options);
+      const chunks: Buffer[] = [];
+      for await (const chunk of response.body as AsyncIterable<Buffer>) chunks.push(Buffer.from(chunk));
+      const bytes = Buffer.concat(chunks);
+      this.executed.push({ seq: this.executed.length + 1, actor, operation, write, key, status: response.statusCode, body: parsed });
+      return { response: { statusCode: response.statusCode, reason: response.reason, headers: response.headers, body: bytes } };
+    });
+  }
+}
+
+/** The SDK's request handler for one actor: the production NodeHttpHandler, behind the scheduled network. */
+class ScheduledHandler {
+  readonly metadata = { handlerProtocol: 'http/1.1' };
+  constructor(
+    private readonly network: LedgerNetwork,
+    private readonly actor: string,
+  ) {}
+  handle(request: HttpRequest, options?: HandlerOptions): Promise<HandlerResult> {
+    return this.network.attempt(this.actor, request, options);
+  }
+  updateHttpClientConfig(): void {}
+  httpHandlerConfigs(): Record<string, never> {
+    return {};
+  }
+  destroy(): void {}
+}
+
+/** The ledger key (`sk`) a request is about, if it names one. */
+function keyOf(body: Record<string, unknown>): string | undefined {
+  const item = (body.Key ?? body.Item) as Record<string, { S?: string }> | undefined;
+  return item?.sk?.S;
+}
+
+function timeoutError(): Error {
+  // What the NodeHttpHandler throws when the response does not come in time: retryable by the SDK.
+  return Object.assign(new Error('Connection timed out after 1500 ms'), { name: 'TimeoutError' });
+}
+
+function networkError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}

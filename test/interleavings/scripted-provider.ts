@@ -1,0 +1,93 @@
+import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
+import type { SendRequest } from '../../functions/core/rendered-message';
+import type { PortGates } from './port-gates';
+
+/**
+ * What the provider does with one call:
+ * - `accept`: sends and answers with its message id;
+ * - `throttle`: refuses (certainly not sent);
+ * - `reject`: rejects permanently (bad address);
+ * - `accept-answer-lost`: sends, and the answer is lost (a timeout after the provider acted);
+ * - `lost-before`: the call times out before the provider saw it (ambiguous to the caller, nothing sent).
+ */
+export type ProviderAnswer = 'accept' | 'throttle' | 'reject' | 'accept-answer-lost' | 'lost-before';
+
+/** One send the provider accepted: the providers' side of the history. */
+export interface AcceptedSend {
+  readonly key: string;
+  readonly providerMessageId: string;
+  readonly channel: string;
+  readonly actor: string;
+  /** Whether the answer carried the id back to a caller (false: lost, or the caller died). */
+  answered: boolean;
+}
+
+/** The providers as the scheduler and the fault plan decide them; no look-up (as SES v2 and SNS). */
+export class ScriptedProviders {
+  readonly accepted: AcceptedSend[] = [];
+  /** Keys the provider rejected permanently at least once. */
+  readonly rejectedKeys = new Set<string>();
+  private calls = 0;
+  private enabled = true;
+  faultsInjected = 0;
+
+  constructor(
+    private readonly gates: PortGates,
+    /** Which provider calls (by global call number) answer otherwise than `accept`. */
+    private readonly plan: ReadonlyMap<number, ProviderAnswer>,
+  ) {}
+
+  stopFaults(): void {
+    this.enabled = false;
+  }
+
+  acceptedFor(key: string): AcceptedSend[] {
+    return this.accepted.filter((send) => send.key === key);
+  }
+
+  /** The provider port for one actor. */
+  forActor(actor: string): DeliveryProvider {
+    return { send: (request) => this.send(actor, request) };
+  }
+
+  private async send(actor: string, request: SendRequest): Promise<DeliveryOutcome> {
+    this.calls += 1;
+    const answer: ProviderAnswer = (this.enabled ? this.plan.get(this.calls) : undefined) ?? 'accept';
+    if (answer !== 'accept') this.faultsInjected += 1;
+    const what = `${request.message.channel} ${request.key.slice(-6)}`;
+    await this.gates.pass(actor, `provider-request ${what}`);
+    let outcome: DeliveryOutcome;
+    let send: AcceptedSend | undefined;
+    switch (answer) {
+      case 'accept':
+      case 'accept-answer-lost': {
+        send = {
+          key: request.key,
+          providerMessageId: `${request.message.channel}-msg-${this.accepted.length + 1}`,
+          channel: request.message.channel,
+          actor,
+          answered: false,
+        };
+        this.accepted.push(send);
+        outcome =
+          answer === 'accept'
+            ? { kind: 'sent', providerMessageId: send.providerMessageId }
+            : { kind: 'ambiguous', reason: 'SendTimeout: the answer was lost after the provider accepted' };
+        break;
+      }
+      case 'throttle':
+        outcome = { kind: 'transient', cause: 'throttled', reason: 'TooManyRequestsException: slow down' };
+        break;
+      case 'reject':
+        this.rejectedKeys.add(request.key);
+        outcome = { kind: 'permanent', reason: 'MessageRejected: Illegal address' };
+        break;
+      case 'lost-before':
+        outcome = { kind: 'ambiguous', reason: 'SendTimeout: no answer' };
+        break;
+    }
+    await this.gates.pass(actor, `provider-response ${what} ${answer}`);
+    if (send && answer === 'accept') send.answered = true;
+    return outcome;
+  }
+}

@@ -68,7 +68,7 @@ export type WorldEvent =
 
 /** One schedule's inputs besides the scheduler's own choices. */
 export interface Scenario {
-  /** SQS deliveries: every message at least once (the first `MESSAGE_COUNT`), then duplicates. */
+  /** SQS deliveries: every message at least once, some twice or more (at-least-once), in the order each worker receives them. */
   readonly deliveries: readonly Delivery[];
   readonly events: readonly WorldEvent[];
   /** Ledger request attempts (by global number) the network mistreats. */
@@ -79,15 +79,13 @@ export interface Scenario {
 
 const crashAt = fc.option(fc.integer({ min: 1, max: 12 }), { freq: 3, nil: undefined });
 const delivery = (message: fc.Arbitrary<number>) =>
-  fc.record({ message, worker: fc.nat(WORKERS - 1), readBeforeClaim: fc.boolean(), crashAt }).map(withoutUndefined);
+  fc.record({ message, worker: fc.nat(WORKERS - 1), readBeforeClaim: fc.boolean(), crashAt, order: fc.nat(99) }).map(withoutUndefined);
 
 export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
   deliveries: fc
-    .tuple(
-      fc.tuple(...Array.from({ length: MESSAGE_COUNT }, (_, i) => delivery(fc.constant(i)))),
-      fc.array(delivery(fc.nat(MESSAGE_COUNT - 1)), { maxLength: 6 }),
-    )
-    .map(([first, extra]) => [...first, ...extra]),
+    .tuple(...Array.from({ length: MESSAGE_COUNT }, (_, i) => fc.array(delivery(fc.constant(i)), { minLength: 1, maxLength: 3 })))
+    // A redelivery may reach a worker before the first delivery of another message.
+    .map((perMessage) => perMessage.flat().sort((a, b) => a.order - b.order).map(({ order: _order, ...d }) => d)),
   events: fc.array(
     fc.oneof(
       fc.record({ kind: fc.constant('clock' as const), jump: fc.constantFrom<ClockJump>('small', 'function-timeout', 'lease', 'evidence-wait') }),
@@ -97,7 +95,10 @@ export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
     ),
     { maxLength: 6 },
   ),
-  ledgerFaults: fc.array(fc.tuple(fc.integer({ min: 1, max: 60 }), fc.constantFrom<LedgerWireFault>('lose-response', 'late-copy')), { maxLength: 4 }),
+  ledgerFaults: fc.array(
+    fc.tuple(fc.integer({ min: 1, max: 60 }), fc.constantFrom<LedgerWireFault>('lose-response', 'late-copy', 'cut-off')),
+    { maxLength: 5 },
+  ),
   providerFaults: fc.array(
     fc.tuple(fc.integer({ min: 1, max: 10 }), fc.constantFrom<Exclude<ProviderAnswer, 'accept'>>('throttle', 'reject', 'accept-answer-lost', 'lost-before')),
     { maxLength: 4 },
@@ -132,7 +133,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   const run = `r${runCounter}`;
   const gates = new PortGates(s);
   const network = new LedgerNetwork(gates, server.requestHandler, new Map(scenario.ledgerFaults));
-  const providers = new ScriptedProviders(gates, new Map(scenario.providerFaults));
+  const providers = new ScriptedProviders(gates, new Map(scenario.providerFaults), () => now);
   const clients: DynamoDBClient[] = [];
   let now = START_MS;
   const clock = () => now;
@@ -169,6 +170,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   };
   const jump = (ms: number) => {
     now += ms;
+    if (ms > CLAIM_TIMEOUT_MS) network.leasePassed();
     for (const [actor, at] of startedAt) if (at + FUNCTION_TIMEOUT_MS <= now) gates.crash(actor);
   };
 
@@ -245,6 +247,8 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     await startActor(actor, () => handler(input, lambdaContext()));
   };
 
+  await gates.drive();
+  network.leasePassed();
   await gates.drive();
 
   // Phase 2: the faults stop. The queue redelivers what never reached the ledger; the reclaimer settles the rest.

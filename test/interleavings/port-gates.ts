@@ -59,6 +59,11 @@ export class PortGates {
     this.crashWaiters.delete(actor);
   }
 
+  /** Started, not yet returned, not crashed. */
+  isRunning(actor: string): boolean {
+    return this.running.has(actor) && !this.crashed.has(actor);
+  }
+
   isCrashed(actor: string): boolean {
     return this.crashed.has(actor);
   }

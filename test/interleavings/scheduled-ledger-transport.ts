@@ -9,8 +9,15 @@ type HttpRequest = Parameters<NodeHttpHandler['handle']>[0];
 type HandlerOptions = Parameters<NodeHttpHandler['handle']>[1];
 type HandlerResult = Awaited<ReturnType<NodeHttpHandler['handle']>>;
 
-/** What the network does to one request attempt. */
-export type LedgerWireFault = 'lose-response' | 'late-copy';
+/**
+ * What the network does to one request attempt:
+ * - `lose-response`: the write happens, its answer is lost; the SDK retries;
+ * - `late-copy`: the attempt is held up; the caller times out and retries, and the copy lands whenever the scheduler says;
+ * - `cut-off`: the caller's link to DynamoDB breaks (this attempt and all its later ones fail: it gives
+ *   up on a ledger error), and this attempt's copy lands only after a claim lease has passed, when
+ *   another worker may have taken the row over.
+ */
+export type LedgerWireFault = 'lose-response' | 'late-copy' | 'cut-off';
 
 /** One request attempt that reached DynamoDB (dynalite) and what it answered: the ledger side of the history. */
 export interface LedgerWireRecord {
@@ -31,6 +38,11 @@ export class LedgerNetwork {
   private attempts = 0;
   private down = false;
   private enabled = true;
+  private readonly cutOff = new Set<string>();
+  private releaseHeld: () => void = () => undefined;
+  private readonly pastLease = new Promise<void>((resolve) => {
+    this.releaseHeld = resolve;
+  });
   faultsInjected = 0;
 
   constructor(
@@ -43,6 +55,11 @@ export class LedgerNetwork {
   setDown(down: boolean): void {
     if (down && this.enabled) this.faultsInjected += 1;
     this.down = down && this.enabled;
+  }
+
+  /** A claim lease has passed on the clock: copies held that long may land now. */
+  leasePassed(): void {
+    this.releaseHeld();
   }
 
   /** From now on, every request goes through untouched (the faults stop). */
@@ -78,11 +95,16 @@ export class LedgerNetwork {
 
     await this.gates.pass(actor, `ledger-request ${what}`);
     if (this.down) throw networkError('ECONNREFUSED', 'connect ECONNREFUSED (ledger unavailable)');
-    if (fault === 'late-copy') {
+    if (this.enabled && this.cutOff.has(actor)) throw networkError('ECONNREFUSED', 'connect ECONNREFUSED (cut off)');
+    if (fault === 'cut-off') this.cutOff.add(actor);
+    if (fault === 'late-copy' || fault === 'cut-off') {
       // The attempt is held up in the network: the caller times out and the SDK retries, while
       // this copy reaches DynamoDB whenever the scheduler says (maybe after the outcome).
       this.faultsInjected += 1;
-      void this.gates.pass('network', `late copy of ${actor}'s ${what}`).then(() => this.execute('network', request, options, operation, write, key, parsed));
+      const held = fault === 'late-copy' ? Promise.resolve() : this.pastLease;
+      void held
+        .then(() => this.gates.pass('network', `late copy of ${actor}'s ${what}`))
+        .then(() => this.execute('network', request, options, operation, write, key, parsed));
       throw timeoutError();
     }
     const result = await this.execute(actor, request, options, operation, write, key, parsed);

@@ -20,6 +20,10 @@ export interface AcceptedSend {
   readonly actor: string;
   /** Whether the answer carried the id back to a caller (false: lost, or the caller died). */
   answered: boolean;
+  /** The model clock when the provider acted. */
+  readonly at: number;
+  /** Whether the caller of this key's previous accepted send was still running (alive, not returned) when this one was made. */
+  readonly previousSenderRunning: boolean;
 }
 
 /** The providers as the scheduler and the fault plan decide them; no look-up (as SES v2 and SNS). */
@@ -35,6 +39,7 @@ export class ScriptedProviders {
     private readonly gates: PortGates,
     /** Which provider calls (by global call number) answer otherwise than `accept`. */
     private readonly plan: ReadonlyMap<number, ProviderAnswer>,
+    private readonly clock: () => number,
   ) {}
 
   stopFaults(): void {
@@ -61,8 +66,11 @@ export class ScriptedProviders {
     switch (answer) {
       case 'accept':
       case 'accept-answer-lost': {
+        const previous = this.acceptedFor(request.key).at(-1);
         send = {
           key: request.key,
+          at: this.clock(),
+          previousSenderRunning: previous !== undefined && this.gates.isRunning(previous.actor),
           providerMessageId: `${request.message.channel}-msg-${this.accepted.length + 1}`,
           channel: request.message.channel,
           actor,

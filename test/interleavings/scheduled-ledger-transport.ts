@@ -85,11 +85,11 @@ export class LedgerNetwork {
   async attempt(actor: string, request: HttpRequest, options: HandlerOptions): Promise<HandlerResult> {
     const target = String(request.headers['x-amz-target'] ?? '');
     const operation = target.slice(target.lastIndexOf('.') + 1);
-    const body = typeof request.body === 'string' ? request.body : '';
+    const body = typeof request.body === 'string' ? request.body : request.body instanceof Uint8Array ? Buffer.from(request.body).toString('utf8') : '';
     const parsed = JSON.parse(body || '{}') as Record<string, unknown>;
     const write = ledgerWriteOf(operation, body);
     const key = keyOf(parsed);
-    const what = `${write}${key ? ` ${key.slice(0, 6)}` : ''}`;
+    const what = `${write}${key ? ` ${key.slice(-6)}` : ''}`;
     this.attempts += 1;
     const fault = this.enabled ? this.plan.get(this.attempts) : undefined;
 

@@ -285,6 +285,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   jump(CLAIM_TIMEOUT_MS + 1);
   void reclaim('recovery.reclaimer-1');
   await gates.drive();
+  if (network.releaseHeldCopies()) await gates.drive();
   const afterOneReclaim = await readRows();
   jump(EVIDENCE_WAIT_MS + 1);
   void reclaim('recovery.reclaimer-2');

@@ -14,8 +14,9 @@ type HandlerResult = Awaited<ReturnType<NodeHttpHandler['handle']>>;
  * - `lose-response`: the write happens, its answer is lost; the SDK retries;
  * - `late-copy`: the attempt is held up; the caller times out and retries, and the copy lands whenever the scheduler says;
  * - `cut-off`: the caller's link to DynamoDB breaks (this attempt and all its later ones fail: it gives
- *   up on a ledger error), and this attempt's copy lands only after a claim lease has passed, when
- *   another worker may have taken the row over.
+ *   up on a ledger error), and this attempt's copy lands only after a claim lease has passed and
+ *   another actor's write on the same row has executed (a takeover, typically), or when nothing
+ *   else can move.
  */
 export type LedgerWireFault = 'lose-response' | 'late-copy' | 'cut-off';
 
@@ -39,6 +40,7 @@ export class LedgerNetwork {
   private down = false;
   private enabled = true;
   private readonly cutOff = new Set<string>();
+  private readonly heldCopies: { key: string | undefined; actor: string; resolve: () => void }[] = [];
   private releaseHeld: () => void = () => undefined;
   private readonly pastLease = new Promise<void>((resolve) => {
     this.releaseHeld = resolve;
@@ -55,6 +57,19 @@ export class LedgerNetwork {
   setDown(down: boolean): void {
     if (down && this.enabled) this.faultsInjected += 1;
     this.down = down && this.enabled;
+  }
+
+  /** Resolves once another actor's write on `key` has executed, or when {@link releaseHeldCopies} is called. */
+  private nextRequestOn(key: string | undefined, actor: string): Promise<void> {
+    return new Promise((resolve) => this.heldCopies.push({ key, actor, resolve }));
+  }
+
+  /** Lets every held copy land (nothing else can move). True if there was any. */
+  releaseHeldCopies(): boolean {
+    this.releaseHeld();
+    const held = this.heldCopies.splice(0);
+    for (const copy of held) copy.resolve();
+    return held.length > 0;
   }
 
   /** A claim lease has passed on the clock: copies held that long may land now. */
@@ -101,7 +116,7 @@ export class LedgerNetwork {
       // The attempt is held up in the network: the caller times out and the SDK retries, while
       // this copy reaches DynamoDB whenever the scheduler says (maybe after the outcome).
       this.faultsInjected += 1;
-      const held = fault === 'late-copy' ? Promise.resolve() : this.pastLease;
+      const held = fault === 'late-copy' ? Promise.resolve() : this.pastLease.then(() => this.nextRequestOn(key, actor));
       void held
         .then(() => this.gates.pass('network', `late copy of ${actor}'s ${what}`))
         .then(() => this.execute('network', request, options, operation, write, key, parsed));
@@ -131,6 +146,12 @@ export class LedgerNetwork {
       for await (const chunk of response.body as AsyncIterable<Buffer>) chunks.push(Buffer.from(chunk));
       const bytes = Buffer.concat(chunks);
       this.executed.push({ seq: this.executed.length + 1, actor, operation, write, key, status: response.statusCode, body: parsed });
+      if (key !== undefined && write !== 'get' && write !== 'query') {
+        for (const copy of this.heldCopies.filter((c) => c.key === key && c.actor !== actor)) {
+          this.heldCopies.splice(this.heldCopies.indexOf(copy), 1);
+          copy.resolve();
+        }
+      }
       return { response: { statusCode: response.statusCode, reason: response.reason, headers: response.headers, body: bytes } };
     });
   }

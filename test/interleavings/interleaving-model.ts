@@ -173,10 +173,20 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     };
   };
   /** Starts an actor; it is killed by Lambda's timeout once the model clock passes it. */
+  /**
+   * Starts an actor; it is killed by Lambda's timeout once the model clock passes it. An invocation
+   * that fails (the reclaimer's index query or the status Lambda on a ledger error: Lambda retries
+   * them) counts as crashed.
+   */
   const startActor = <T>(actor: string, work: () => Promise<T>): Promise<T | 'crashed'> => {
     startedAt.set(actor, now);
-    return Promise.race([gates.start(actor, work), gates.whenCrashed(actor).then(() => 'crashed' as const)]);
+    const done = gates.start(actor, work).catch(() => {
+      invocationErrors += 1;
+      return 'crashed' as const;
+    });
+    return Promise.race([done, gates.whenCrashed(actor).then(() => 'crashed' as const)]);
   };
+  let invocationErrors = 0;
   const jump = (ms: number) => {
     now += ms;
     if (ms > CLAIM_TIMEOUT_MS) network.leasePassed();

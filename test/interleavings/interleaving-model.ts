@@ -79,7 +79,8 @@ export interface Scenario {
   readonly providerFaults: readonly (readonly [number, Exclude<ProviderAnswer, 'accept'>])[];
 }
 
-const crashAt = fc.option(fc.integer({ min: 1, max: 12 }), { freq: 3, nil: undefined });
+/** One invocation in four dies at one of its awaits. */
+const crashAt = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) });
 const delivery = (message: fc.Arbitrary<number>) =>
   fc.record({ message, worker: fc.nat(WORKERS - 1), readBeforeClaim: fc.boolean(), crashAt, order: fc.nat(99) }).map(withoutUndefined);
 
@@ -118,7 +119,8 @@ export interface ScheduleResult {
   readonly violations: readonly Violation[];
   /** The gates in the order the scheduler released them. */
   readonly schedule: readonly string[];
-  readonly faultsInjected: number;
+  /** Faults injected, by kind. */
+  readonly faults: ReadonlyMap<string, number>;
   /** Resends after a recorded ambiguity that the class permits: counted, not violations. */
   readonly permittedResends: number;
   readonly rows: readonly LedgerRow[];
@@ -172,7 +174,6 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
       readBeforeClaim,
     };
   };
-  /** Starts an actor; it is killed by Lambda's timeout once the model clock passes it. */
   /**
    * Starts an actor; it is killed by Lambda's timeout once the model clock passes it. An invocation
    * that fails (the reclaimer's index query or the status Lambda on a ledger error: Lambda retries
@@ -187,6 +188,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     return Promise.race([done, gates.whenCrashed(actor).then(() => 'crashed' as const)]);
   };
   let invocationErrors = 0;
+  let clockJumps = 0;
   const jump = (ms: number) => {
     now += ms;
     if (ms > CLAIM_TIMEOUT_MS) network.leasePassed();
@@ -241,7 +243,12 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     const actor = `e${i}`;
     switch (event.kind) {
       case 'clock':
-        work.push(gates.pass(actor, `clock +${event.jump}`).then(() => jump(JUMP_MS[event.jump])));
+        work.push(
+          gates.pass(actor, `clock +${event.jump}`).then(() => {
+            clockJumps += 1;
+            jump(JUMP_MS[event.jump]);
+          }),
+        );
         break;
       case 'outage':
         work.push(
@@ -315,7 +322,13 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   return {
     violations,
     schedule: gates.released,
-    faultsInjected: network.faultsInjected + providers.faultsInjected + gates.crashes,
+    faults: new Map([
+      ...network.faults,
+      ...providers.faults,
+      ['worker crash at an await', gates.crashesAtAwait],
+      ['invocation killed by Lambda timeout', gates.crashes - gates.crashesAtAwait],
+      ['clock jump', clockJumps],
+    ]),
     permittedResends: checked.permittedResends,
     rows,
   };

@@ -11,8 +11,10 @@ import { runSchedule, scenarioArbitrary, type ScheduleResult } from './interleav
  * code, every port await ordered by fast-check's scheduler, with faults. `npm test` runs the
  * bounded size; `npm run check:interleavings` sets INTERLEAVING_RUNS for the long one.
  */
-const RUNS = Number(process.env.INTERLEAVING_RUNS ?? 200);
+const RUNS = Number(process.env.INTERLEAVING_RUNS ?? 250);
+/** Replay a reported failure: the seed and path fast-check printed. */
 const SEED = process.env.INTERLEAVING_SEED === undefined ? undefined : Number(process.env.INTERLEAVING_SEED);
+const PATH = process.env.INTERLEAVING_PATH;
 const db = useTestLedger();
 const requestHandler = ledgerClientConfig().requestHandler;
 
@@ -27,7 +29,7 @@ afterAll(() => {
 
 describe('interleavings of senders, the reclaimer and the status Lambda on the real ledger', () => {
   it(`${RUNS} schedules: no duplicate beyond class policy, no false SENT, no settled row changed, nothing dropped`, async () => {
-    const figures = { schedules: 0, orderings: new Set<string>(), faults: 0, violations: 0, permittedResends: 0, gates: 0 };
+    const figures = { schedules: 0, orderings: new Set<string>(), faults: new Map<string, number>(), violations: 0, permittedResends: 0, gates: 0 };
     let firstFailure: ScheduleResult | undefined;
     const startedAt = performance.now();
     await fc.assert(
@@ -36,7 +38,7 @@ describe('interleavings of senders, the reclaimer and the status Lambda on the r
         vi.clearAllTimers();
         figures.schedules += 1;
         figures.orderings.add(createHash('sha1').update(result.schedule.map(withoutRunId).join('\n')).digest('hex'));
-        figures.faults += result.faultsInjected;
+        for (const [kind, n] of result.faults) figures.faults.set(kind, (figures.faults.get(kind) ?? 0) + n);
         figures.permittedResends += result.permittedResends;
         figures.gates += result.schedule.length;
         if (result.violations.length > 0) {
@@ -45,16 +47,21 @@ describe('interleavings of senders, the reclaimer and the status Lambda on the r
         }
         expect(result.violations, `schedule:\n${result.schedule.join('\n')}`).toEqual([]);
       }),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: process.env.INTERLEAVING_SHRINK !== 'true' },
+      // Shrinking replays hundreds of schedules on dynalite: asked for with INTERLEAVING_SHRINK=true.
+      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), ...(PATH ? { path: PATH } : {}), endOnFailure: process.env.INTERLEAVING_SHRINK !== 'true' },
     );
     const seconds = (performance.now() - startedAt) / 1000;
+    const faults = [...figures.faults.values()].reduce((a, b) => a + b, 0);
     console.log(
-      `interleavings: ${figures.schedules} schedules explored, ${figures.orderings.size} distinct orderings, ` +
-        `${figures.faults} faults injected, ${figures.violations} violations, ${figures.permittedResends} permitted resends after ambiguity, ` +
-        `${(figures.gates / Math.max(1, figures.schedules)).toFixed(1)} awaits per schedule, ${seconds.toFixed(1)} s`,
+      [
+        `interleavings: ${figures.schedules} schedules explored, ${figures.orderings.size} distinct orderings, ` +
+          `${faults} faults injected, ${figures.violations} violations, ${figures.permittedResends} permitted resends after ambiguity, ` +
+          `${(figures.gates / Math.max(1, figures.schedules)).toFixed(1)} scheduled awaits per schedule, ${seconds.toFixed(1)} s`,
+        ...[...figures.faults].sort(([a], [b]) => (a < b ? -1 : 1)).map(([kind, n]) => `  ${kind}: ${n}`),
+      ].join('\n'),
     );
     expect(firstFailure).toBeUndefined();
-  }, 600_000);
+  }, Math.max(600_000, RUNS * 2_000));
 });
 
 function withoutRunId(label: string): string {

@@ -19,6 +19,8 @@ export class PortGates {
   private inflight = 0;
   /** Crashes injected so far (at an await, or by Lambda's timeout). */
   crashes = 0;
+  /** Of those, crashes at a chosen await. */
+  crashesAtAwait = 0;
   private idleWaiters: (() => void)[] = [];
   /** Labels of the gates in the order the scheduler released them: the schedule, for a report. */
   readonly released: string[] = [];
@@ -31,7 +33,10 @@ export class PortGates {
     this.perActor.set(actor, seq);
     if (this.crashed.has(actor)) return never();
     await new Promise<void>((resolve) => this.arrivals.push({ actor, seq, label: `${actor}#${seq} ${label}`, resolve }));
-    if (this.crashAt.get(actor) === seq && !this.crashed.has(actor)) this.markCrashed(actor);
+    if (this.crashAt.get(actor) === seq && !this.crashed.has(actor)) {
+      this.crashesAtAwait += 1;
+      this.markCrashed(actor);
+    }
     if (this.crashed.has(actor)) return never();
   }
 

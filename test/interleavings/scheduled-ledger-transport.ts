@@ -45,7 +45,8 @@ export class LedgerNetwork {
   private readonly pastLease = new Promise<void>((resolve) => {
     this.releaseHeld = resolve;
   });
-  faultsInjected = 0;
+  /** Faults injected, by kind. */
+  readonly faults = new Map<string, number>();
 
   constructor(
     private readonly gates: PortGates,
@@ -55,7 +56,7 @@ export class LedgerNetwork {
   ) {}
 
   setDown(down: boolean): void {
-    if (down && this.enabled) this.faultsInjected += 1;
+    if (down && this.enabled) this.count('ledger outage');
     this.down = down && this.enabled;
   }
 
@@ -81,6 +82,10 @@ export class LedgerNetwork {
   stopFaults(): void {
     this.enabled = false;
     this.down = false;
+  }
+
+  private count(kind: string): void {
+    this.faults.set(kind, (this.faults.get(kind) ?? 0) + 1);
   }
 
   /** A real ledger adapter for one actor, on a real SDK client with the production settings, over this network. */
@@ -115,7 +120,7 @@ export class LedgerNetwork {
     if (fault === 'late-copy' || fault === 'cut-off') {
       // The attempt is held up in the network: the caller times out and the SDK retries, while
       // this copy reaches DynamoDB whenever the scheduler says (maybe after the outcome).
-      this.faultsInjected += 1;
+      this.count(fault === 'late-copy' ? 'ledger request held, copy late' : 'worker cut off, copy past a lease');
       const held = fault === 'late-copy' ? Promise.resolve() : this.pastLease.then(() => this.nextRequestOn(key, actor));
       void held
         .then(() => this.gates.pass('network', `late copy of ${actor}'s ${what}`))
@@ -125,7 +130,7 @@ export class LedgerNetwork {
     const result = await this.execute(actor, request, options, operation, write, key, parsed);
     await this.gates.pass(actor, `ledger-response ${what} ${result.response.statusCode}`);
     if (fault === 'lose-response') {
-      this.faultsInjected += 1;
+      this.count('ledger response lost after the write');
       throw timeoutError();
     }
     return result;

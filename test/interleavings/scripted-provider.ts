@@ -33,7 +33,8 @@ export class ScriptedProviders {
   readonly rejectedKeys = new Set<string>();
   private calls = 0;
   private enabled = true;
-  faultsInjected = 0;
+  /** Answers other than `accept`, by kind. */
+  readonly faults = new Map<string, number>();
 
   constructor(
     private readonly gates: PortGates,
@@ -58,7 +59,7 @@ export class ScriptedProviders {
   private async send(actor: string, request: SendRequest): Promise<DeliveryOutcome> {
     this.calls += 1;
     const answer: ProviderAnswer = (this.enabled ? this.plan.get(this.calls) : undefined) ?? 'accept';
-    if (answer !== 'accept') this.faultsInjected += 1;
+    if (answer !== 'accept') this.faults.set(`provider ${answer}`, (this.faults.get(`provider ${answer}`) ?? 0) + 1);
     const what = `${request.message.channel} ${request.key.slice(-6)}`;
     await this.gates.pass(actor, `provider-request ${what}`);
     let outcome: DeliveryOutcome;

@@ -43,8 +43,10 @@ export function checkHistory(history: History): { violations: Violation[]; permi
       sends.forEach((send, i) => {
         const previous = sends[i - 1];
         if (!previous) return;
-        // An ambiguity is only ever resolved once its attempt is over: its owner died or gave the claim back.
-        if (send.previousSenderRunning) flag('no claim looks stale while its owner may still be sending', `send ${i + 1} by ${send.actor} while ${previous.actor}, which sent before, still ran`);
+        // An ambiguity is only ever resolved once its attempt is over: its owner died or handed the row back.
+        if (send.previousSenderHeldClaim) {
+          flag('no claim looks stale while its owner may still be sending', `send ${i + 1} by ${send.actor} while ${previous.actor}, which sent before, still held the claim`);
+        }
         if (messageClass.onAmbiguous === 'lookup' && send.at - previous.at < messageClass.evidenceWaitSeconds * 1000) {
           flag('resend only after the evidence wait', `send ${i + 1} ${send.at - previous.at} ms after the previous one (wait ${messageClass.evidenceWaitSeconds} s)`);
         }

@@ -143,7 +143,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   const run = `r${runCounter}`;
   const gates = new PortGates(s);
   const network = new LedgerNetwork(gates, server.requestHandler, new Map(scenario.ledgerFaults));
-  const providers = new ScriptedProviders(gates, new Map(scenario.providerFaults), () => now);
+  const providers = new ScriptedProviders(gates, new Map(scenario.providerFaults), () => now, network);
   const clients: DynamoDBClient[] = [];
   let now = START_MS;
   const clock = () => now;

@@ -73,6 +73,16 @@ export class LedgerNetwork {
     return held.length > 0;
   }
 
+  /**
+   * Whether `actor` has handed the row back since the ledger had executed `sinceCount` requests: one
+   * of its writes on `key` (an outcome or a release, or a held copy of one) succeeded.
+   */
+  handedBack(actor: string, key: string, sinceCount: number): boolean {
+    return this.executed
+      .slice(sinceCount)
+      .some((r) => r.actor === actor && r.key === key && r.status === 200 && r.write !== 'get' && r.write !== 'query' && r.write !== 'status');
+  }
+
   /** A claim lease has passed on the clock: copies held that long may land now. */
   leasePassed(): void {
     this.releaseHeld();
@@ -124,7 +134,8 @@ export class LedgerNetwork {
       const held = fault === 'late-copy' ? Promise.resolve() : this.pastLease.then(() => this.nextRequestOn(key, actor));
       void held
         .then(() => this.gates.pass('network', `late copy of ${actor}'s ${what}`))
-        .then(() => this.execute('network', request, options, operation, write, key, parsed));
+        // Recorded as the sender's own write: it is, arriving late.
+        .then(() => this.execute(actor, request, options, operation, write, key, parsed));
       throw timeoutError();
     }
     const result = await this.execute(actor, request, options, operation, write, key, parsed);

@@ -22,8 +22,13 @@ export interface AcceptedSend {
   answered: boolean;
   /** The model clock when the provider acted. */
   readonly at: number;
-  /** Whether the caller of this key's previous accepted send was still running (alive, not returned) when this one was made. */
-  readonly previousSenderRunning: boolean;
+  /** The ledger's count of executed requests when the provider acted. */
+  readonly ledgerCountAtSend: number;
+  /**
+   * Whether the caller of this key's previous accepted send still held the claim when this one was
+   * made: alive, not returned, and none of its writes on the row since that send succeeded.
+   */
+  readonly previousSenderHeldClaim: boolean;
 }
 
 /** The providers as the scheduler and the fault plan decide them; no look-up (as SES v2 and SNS). */
@@ -41,6 +46,7 @@ export class ScriptedProviders {
     /** Which provider calls (by global call number) answer otherwise than `accept`. */
     private readonly plan: ReadonlyMap<number, ProviderAnswer>,
     private readonly clock: () => number,
+    private readonly ledger: { readonly executed: readonly unknown[]; handedBack(actor: string, key: string, sinceCount: number): boolean },
   ) {}
 
   stopFaults(): void {
@@ -71,7 +77,11 @@ export class ScriptedProviders {
         send = {
           key: request.key,
           at: this.clock(),
-          previousSenderRunning: previous !== undefined && this.gates.isRunning(previous.actor),
+          ledgerCountAtSend: this.ledger.executed.length,
+          previousSenderHeldClaim:
+            previous !== undefined &&
+            this.gates.isRunning(previous.actor) &&
+            !this.ledger.handedBack(previous.actor, request.key, previous.ledgerCountAtSend),
           providerMessageId: `${request.message.channel}-msg-${this.accepted.length + 1}`,
           channel: request.message.channel,
           actor,

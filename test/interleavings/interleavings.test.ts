@@ -32,34 +32,41 @@ describe('interleavings of senders, the reclaimer and the status Lambda on the r
     const figures = { schedules: 0, orderings: new Set<string>(), faults: new Map<string, number>(), violations: 0, permittedResends: 0, gates: 0 };
     let firstFailure: ScheduleResult | undefined;
     const startedAt = performance.now();
-    await fc.assert(
-      fc.asyncProperty(fc.scheduler(), scenarioArbitrary, async (s, scenario) => {
-        const result = await runSchedule(s, scenario, { tableName: db.tableName, endpoint: db.endpoint, ledger: db.ledger, requestHandler });
-        vi.clearAllTimers();
-        figures.schedules += 1;
-        figures.orderings.add(createHash('sha1').update(result.schedule.map(withoutRunId).join('\n')).digest('hex'));
-        for (const [kind, n] of result.faults) figures.faults.set(kind, (figures.faults.get(kind) ?? 0) + n);
-        figures.permittedResends += result.permittedResends;
-        figures.gates += result.schedule.length;
-        if (result.violations.length > 0) {
-          figures.violations += 1;
-          firstFailure ??= result;
-        }
-        expect(result.violations, `schedule:\n${result.schedule.join('\n')}`).toEqual([]);
-      }),
-      // Shrinking replays hundreds of schedules on dynalite: asked for with INTERLEAVING_SHRINK=true.
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), ...(PATH ? { path: PATH } : {}), endOnFailure: process.env.INTERLEAVING_SHRINK !== 'true' },
-    );
-    const seconds = (performance.now() - startedAt) / 1000;
-    const faults = [...figures.faults.values()].reduce((a, b) => a + b, 0);
-    console.log(
-      [
-        `interleavings: ${figures.schedules} schedules explored, ${figures.orderings.size} distinct orderings, ` +
-          `${faults} faults injected, ${figures.violations} violations, ${figures.permittedResends} permitted resends after ambiguity, ` +
-          `${(figures.gates / Math.max(1, figures.schedules)).toFixed(1)} scheduled awaits per schedule, ${seconds.toFixed(1)} s`,
-        ...[...figures.faults].sort(([a], [b]) => (a < b ? -1 : 1)).map(([kind, n]) => `  ${kind}: ${n}`),
-      ].join('\n'),
-    );
+    const report = () => {
+      const seconds = (performance.now() - startedAt) / 1000;
+      const faults = [...figures.faults.values()].reduce((a, b) => a + b, 0);
+      console.log(
+        [
+          `interleavings: ${figures.schedules} schedules explored, ${figures.orderings.size} distinct orderings, ` +
+            `${faults} faults injected, ${figures.violations} violations, ${figures.permittedResends} permitted resends after ambiguity, ` +
+            `${(figures.gates / Math.max(1, figures.schedules)).toFixed(1)} scheduled awaits per schedule, ${seconds.toFixed(1)} s`,
+          ...[...figures.faults].sort(([a], [b]) => (a < b ? -1 : 1)).map(([kind, n]) => `  ${kind}: ${n}`),
+        ].join('\n'),
+      );
+    };
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.scheduler(), scenarioArbitrary, async (s, scenario) => {
+          const result = await runSchedule(s, scenario, { tableName: db.tableName, endpoint: db.endpoint, ledger: db.ledger, requestHandler });
+          vi.clearAllTimers();
+          figures.schedules += 1;
+          figures.orderings.add(createHash('sha1').update(result.schedule.map(withoutRunId).join('\n')).digest('hex'));
+          for (const [kind, n] of result.faults) figures.faults.set(kind, (figures.faults.get(kind) ?? 0) + n);
+          figures.permittedResends += result.permittedResends;
+          figures.gates += result.schedule.length;
+          if (result.violations.length > 0) {
+            figures.violations += 1;
+            firstFailure ??= result;
+          }
+          expect(result.violations, `schedule:\n${result.schedule.join('\n')}`).toEqual([]);
+          if (figures.schedules % 1_000 === 0) report();
+        }),
+        // Shrinking replays hundreds of schedules on dynalite: asked for with INTERLEAVING_SHRINK=true.
+        { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), ...(PATH ? { path: PATH } : {}), endOnFailure: process.env.INTERLEAVING_SHRINK !== 'true' },
+      );
+    } finally {
+      report();
+    }
     expect(firstFailure).toBeUndefined();
   }, Math.max(600_000, RUNS * 2_000));
 });

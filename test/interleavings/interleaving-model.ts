@@ -12,7 +12,7 @@ import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import type { StalePendingSource } from '../../functions/core/stale-pending';
 import { createReclaimer } from '../../functions/reclaimer/create-reclaimer';
-import { deliverMessage, type DeliveryContext, type MessageResult } from '../../functions/sender/deliver-message';
+import { deliverMessage, type DeliveryContext } from '../../functions/sender/deliver-message';
 import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
 import { createStatusHandler } from '../../functions/status/create-status-handler';
 import { cloudWatchLogsEvent, sesEvent, smsDeliveryLogLine, snsEvent } from '../status/status-fixtures';
@@ -149,7 +149,6 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   const clock = () => now;
   const startedAt = new Map<string, number>();
   const metrics = new InMemoryMetrics();
-  const lastResult = new Map<number, MessageResult | 'crashed'>();
 
   const planOf = new Map(scenario.messages.map((i) => [i, planInShardZero(MESSAGE_SHAPES[i]!, `evt-${run}-m${i}`)] as const));
   const plans = [...planOf.values()];
@@ -327,6 +326,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
       ...providers.faults,
       ['worker crash at an await', gates.crashesAtAwait],
       ['invocation killed by Lambda timeout', gates.crashes - gates.crashesAtAwait],
+      ['invocation failed on a ledger error', invocationErrors],
       ['clock jump', clockJumps],
     ]),
     permittedResends: checked.permittedResends,

@@ -6,7 +6,7 @@ import { PENDING_SHARD_COUNT } from '../core/ledger-table';
 import type { MessageClassRegistry } from '../core/message-class';
 import { METRIC } from '../core/metric-names';
 import { FanOutMetrics, InMemoryMetrics, type MetricsRecorder } from '../core/metrics-recorder';
-import type { PageCursor, StalePendingEntry, StalePendingSource } from '../core/stale-pending';
+import type { PageCursor, StalePendingEntry, StalePendingPage, StalePendingSource } from '../core/stale-pending';
 import { resumeMessage, type DeliveryContext, type MessageResult } from '../sender/deliver-message';
 import { planFromRow } from './plan-from-row';
 import { RECLAIMER_SAFETY_MARGIN_MS, type ReclaimerLimits } from './reclaimer-config';
@@ -40,7 +40,7 @@ export interface ReclaimerRunSummary {
   readonly skipped: number;
   /** Index entries listed but not started because the time budget ran out; the next run sees them. */
   readonly deferred: number;
-  /** The time budget or row cap ended the run before every shard was exhausted. */
+  /** The time budget, the row cap or a failed index query ended the run before every shard was exhausted. */
   readonly stoppedEarly: boolean;
 }
 
@@ -94,6 +94,7 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
       const limit = pLimit(deps.limits.concurrency);
       // Index entries fetched or being fetched: reserved before each query so concurrent shards never exceed the cap.
       let reserved = 0;
+      let queryFailed = false;
       const timeLeft = () => deps.clock() < deadline;
 
       /** One page of one shard; its rows go through the shared concurrency limit. Returns where the shard goes on. */
@@ -101,7 +102,20 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
         const pageSize = Math.min(deps.limits.pageSize, deps.limits.maxRowsPerRun - reserved);
         if (pageSize <= 0 || !timeLeft()) return entry;
         reserved += pageSize;
-        const page = await deps.pending.listStalePending(entry.shard, cutoff, pageSize, entry.cursor);
+        let page: StalePendingPage;
+        try {
+          page = await deps.pending.listStalePending(entry.shard, cutoff, pageSize, entry.cursor);
+        } catch (error) {
+          // Not thrown: an answered invocation is frozen by Lambda with the other shards' sends in flight.
+          reserved -= pageSize;
+          queryFailed = true;
+          deps.metrics.count(METRIC.LedgerError);
+          deps.log.error('Pending index query failed; the shard is left for the next run', {
+            shard: entry.shard,
+            error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+          });
+          return undefined;
+        }
         reserved -= pageSize - page.rows.length;
         const outcomes = await Promise.all(
           page.rows.map((indexed) =>
@@ -120,7 +134,7 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
       }
 
       const found = counts.sent + counts.resent + counts.gaveUp + counts.failed + counts.suppressed + counts.leftPending;
-      const summary: ReclaimerRunSummary = { found, ...counts, stoppedEarly: active.length > 0 || counts.deferred > 0 };
+      const summary: ReclaimerRunSummary = { found, ...counts, stoppedEarly: active.length > 0 || counts.deferred > 0 || queryFailed };
       deps.log.info('Reclaimer run finished', { ...summary, durationMs: deps.clock() - startedAt, budgetMs: budget });
       return summary;
     },

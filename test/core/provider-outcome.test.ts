@@ -23,6 +23,9 @@ describe('provider outcome classification (pure)', () => {
     ],
     ['connection refused', err('Error', { code: 'ECONNREFUSED' }), 'transient'],
     ['connection reset (request may have left)', err('TimeoutError', { code: 'ECONNRESET' }), 'ambiguous'],
+    // How Node reports a reset: a plain Error, only its code says it; SES may already have accepted the mail.
+    ['a real connection reset: Error with code ECONNRESET', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), 'ambiguous'],
+    ['a broken pipe after the request was written', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }), 'ambiguous'],
     ['something that is not an Error', 'weird', 'ambiguous'],
   ] as const)('%s -> %s', (_name, error, kind) => {
     expect(classifyProviderError(error, SES_ERROR_RULES).kind).toBe(kind);

@@ -66,6 +66,21 @@ describe('send-rate governor (pure, fake pace clock)', () => {
     expect(await governor.acquire('sms', clock.now() + 1_000)).toBe(true); // the refused call took no slot
   });
 
+  it('after idling, paces from now: no burst of the slots the idle gap left behind', async () => {
+    const clock = new FakePaceClock();
+    const governor = new SendRateGovernor({ sms: 2 }, clock);
+    for (let i = 0; i < 3; i += 1) await governor.acquire('sms', Number.MAX_SAFE_INTEGER);
+    clock.current += 10_000; // idle for 10 s: 20 slots went by unused
+    const idleEnd = clock.current;
+    const starts: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      await governor.acquire('sms', Number.MAX_SAFE_INTEGER);
+      starts.push(clock.current);
+    }
+    expect(starts).toEqual([0, 500, 1_000, 1_500, 2_000, 2_500].map((ms) => idleEnd + ms));
+    expect(busiestWindow(starts, 1_000)).toBeLessThanOrEqual(2);
+  });
+
   it('does not pace a channel without a rate', async () => {
     const governor = new SendRateGovernor({ email: 1 }, new FakePaceClock());
     for (let i = 0; i < 100; i += 1) expect(await governor.acquire('push', 0)).toBe(true);

@@ -1,0 +1,130 @@
+import type { LedgerRow } from '../../functions/core/ledger-record';
+import type { MessageClass, MessageClassRegistry } from '../../functions/core/message-class';
+import type { LedgerWireRecord } from './scheduled-ledger-transport';
+import type { AcceptedSend } from './scripted-provider';
+
+/** One broken rule, with the key (its last six characters) and what was seen. */
+export interface Violation {
+  readonly rule: string;
+  readonly key: string;
+  readonly detail: string;
+}
+
+export interface History {
+  readonly messages: readonly { readonly key: string; readonly messageClass: MessageClass; readonly channel: string }[];
+  /** The providers' side: every send a provider accepted. */
+  readonly accepted: readonly AcceptedSend[];
+  readonly rejectedKeys: ReadonlySet<string>;
+  /** The ledger rows once the faults stopped and the reclaimer ran. */
+  readonly rows: readonly LedgerRow[];
+  /** Every request attempt that executed at DynamoDB, in order, with its answer. */
+  readonly wire: readonly LedgerWireRecord[];
+}
+
+/**
+ * Reads only what the providers accepted, the ledger's final rows, and which writes DynamoDB
+ * executed; never the actors' own results or metrics, so a bug that lies about itself is still seen.
+ */
+export function checkHistory(history: History): { violations: Violation[]; permittedResends: number } {
+  const violations: Violation[] = [];
+  let permittedResends = 0;
+  const rows = new Map(history.rows.map((row) => [row.key, row]));
+  for (const { key, messageClass } of history.messages) {
+    const flag = (rule: string, detail: string) => violations.push({ rule, key: key.slice(-6), detail });
+    const sends = history.accepted.filter((send) => send.key === key);
+    const row = rows.get(key);
+
+    // Per key at most one accepted send, except resends the class permits after a recorded ambiguity.
+    if (sends.length > 1) {
+      const mayResend = messageClass.onAmbiguous === 'resend' || (messageClass.onAmbiguous === 'lookup' && messageClass.lookupFallback === 'resend');
+      if (!mayResend) flag('at most one accepted send', `${sends.length} accepted sends of a ${messageClass.name} message (class never resends)`);
+      else if (row?.lastAmbiguousAt === undefined) flag('at most one accepted send', `${sends.length} accepted sends and no ambiguity recorded on the row`);
+      else permittedResends += sends.length - 1;
+      sends.forEach((send, i) => {
+        const previous = sends[i - 1];
+        if (!previous) return;
+        // An ambiguity is only ever resolved once its attempt is over: its owner died or handed the row back.
+        if (send.previousSenderHeldClaim) {
+          flag('no claim looks stale while its owner may still be sending', `send ${i + 1} by ${send.actor} while ${previous.actor}, which sent before, still held the claim`);
+        }
+        if (messageClass.onAmbiguous === 'lookup' && send.at - previous.at < messageClass.evidenceWaitSeconds * 1000) {
+          flag('resend only after the evidence wait', `send ${i + 1} ${send.at - previous.at} ms after the previous one (wait ${messageClass.evidenceWaitSeconds} s)`);
+        }
+      });
+    }
+
+    if (!row) {
+      flag('nothing dropped', 'no ledger row: the message was never claimed and nobody will send it');
+      continue;
+    }
+    switch (row.state) {
+      case 'PENDING':
+        flag('every message terminal', `still PENDING after recovery (attempts ${row.attempts}, lastRelease ${row.lastRelease ?? 'none'})`);
+        break;
+      case 'SENT': {
+        const ids = new Set(sends.map((send) => send.providerMessageId));
+        if (sends.length === 0) flag('no SENT without an accepted send', `SENT (${row.providerMessageId ?? 'no id'}) but no provider accepted it`);
+        else if (!row.providerMessageId || (!ids.has(row.providerMessageId) && row.providerMessageId !== `evidence:${key}`)) {
+          flag('no SENT without an accepted send', `SENT with id ${row.providerMessageId ?? 'none'}, which no provider gave`);
+        }
+        break;
+      }
+      case 'FAILED':
+        if (!history.rejectedKeys.has(key)) flag('nothing dropped', `FAILED (${row.failureReason ?? 'no reason'}) though no provider rejected it`);
+        break;
+      case 'UNKNOWN':
+        if (messageClass.onAmbiguous !== 'give-up' && !(messageClass.onAmbiguous === 'lookup' && messageClass.lookupFallback === 'give-up')) {
+          flag('nothing dropped', `UNKNOWN, but class ${messageClass.name} never gives up`);
+        }
+        if (!row.failureReason?.startsWith('OutcomeUnknown')) flag('nothing dropped', `UNKNOWN without the ambiguity recorded (${row.failureReason ?? 'no reason'})`);
+        break;
+    }
+  }
+  violations.push(...settledRowsUnchanged(history.wire));
+  return { violations, permittedResends };
+}
+
+/**
+ * Once a row is settled, the only writes that may still succeed on it are delivery statuses and
+ * the settling write itself again (an SDK retry after a lost answer, fenced on the same claim).
+ */
+function settledRowsUnchanged(wire: readonly LedgerWireRecord[]): Violation[] {
+  const violations: Violation[] = [];
+  const settledBy = new Map<string, { values: string; version: unknown; state: unknown }>();
+  for (const record of wire) {
+    if (!record.key || record.status !== 200 || record.write === 'get' || record.write === 'query' || record.write === 'status') continue;
+    const values = (record.body.ExpressionAttributeValues ?? {}) as Record<string, { S?: string; N?: string }>;
+    const settled = settledBy.get(record.key);
+    const fence = { values: JSON.stringify(values), version: values[':version']?.N, state: values[':state']?.S };
+    if (settled) {
+      // The same request again (an SDK retry or a held copy of it), byte for byte: it writes what is there.
+      const sameWrite = record.write === 'complete' && fence.values === settled.values;
+      if (!sameWrite) {
+        violations.push({
+          rule: 'no settled row changed',
+          key: record.key.slice(-6),
+          detail: `${record.write} by ${record.actor} (version ${fence.version ?? '?'}) succeeded after the row was settled ${String(settled.state)} by version ${String(settled.version)}`,
+        });
+      }
+      continue;
+    }
+    if (record.write === 'complete') settledBy.set(record.key, fence);
+  }
+  return violations;
+}
+
+/**
+ * One reclaimer run a claim timeout after the last activity settles every row, except a
+ * transactional one that is waiting for delivery evidence within its class's wait.
+ */
+export function checkSettledAfterOneReclaim(keys: readonly string[], rows: readonly LedgerRow[], classes: MessageClassRegistry): Violation[] {
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  return keys.flatMap((key) => {
+    const row = byKey.get(key);
+    if (!row || row.state !== 'PENDING') return [];
+    const waiting = classes.get(row.messageClass)?.onAmbiguous === 'lookup' && row.lastRelease === 'ambiguous';
+    return waiting
+      ? []
+      : [{ rule: 'settled by the first reclaimer run after the claim timeout', key: key.slice(-6), detail: `PENDING (lastRelease ${row.lastRelease ?? 'none'}, attempts ${row.attempts})` }];
+  });
+}

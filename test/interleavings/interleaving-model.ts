@@ -1,0 +1,377 @@
+import fc, { type Scheduler } from 'fast-check';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
+import type { NodeHttpHandler } from '@smithy/node-http-handler';
+import { repositoryTemplates } from '../../functions/adapters/template-directory';
+import type { Channel } from '../../functions/core/idempotency-key';
+import type { LedgerRow } from '../../functions/core/ledger-record';
+import { pendingShardOf } from '../../functions/core/ledger-table';
+import { silentLog } from '../../functions/core/log-port';
+import { buildMessageClassRegistry } from '../../functions/core/message-class';
+import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
+import type { NotificationEvent } from '../../functions/core/notification-event';
+import type { StalePendingSource } from '../../functions/core/stale-pending';
+import { createReclaimer } from '../../functions/reclaimer/create-reclaimer';
+import { deliverMessage, type DeliveryContext } from '../../functions/sender/deliver-message';
+import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
+import { createStatusHandler } from '../../functions/status/create-status-handler';
+import { cloudWatchLogsEvent, sesEvent, smsDeliveryLogLine, snsEvent } from '../status/status-fixtures';
+import { lambdaContext } from '../support/sqs-event';
+import { checkHistory, checkSettledAfterOneReclaim, type Violation } from './history-checker';
+import { PortGates } from './port-gates';
+import { LedgerNetwork, type LedgerWireFault } from './scheduled-ledger-transport';
+import { ScriptedProviders, type ProviderAnswer } from './scripted-provider';
+
+export const CLAIM_TIMEOUT_MS = 120_000;
+/** Lambda kills an invocation after this; the claim timeout exceeds it (a timing invariant checked at synth and cold start). */
+export const FUNCTION_TIMEOUT_MS = 60_000;
+const RETENTION_MS = 30 * 86_400_000;
+const TIMING = { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS };
+const START_MS = Date.parse('2026-11-29T12:00:00.000Z');
+const CLASSES = buildMessageClassRegistry();
+const EVIDENCE_WAIT_MS = (CLASSES.get('transactional')?.evidenceWaitSeconds ?? 300) * 1000;
+export const WORKERS = 3;
+
+/** The messages of every schedule: two of each class, over every channel. */
+const MESSAGE_SHAPES: readonly { readonly messageClass: string; readonly channel: Channel; readonly templateId: string; readonly data: Record<string, unknown> }[] = [
+  { messageClass: 'otp', channel: 'sms', templateId: 'login-code', data: { code: '482913', expiresInMinutes: 10 } },
+  { messageClass: 'otp', channel: 'email', templateId: 'login-code', data: { code: '771204', expiresInMinutes: 10 } },
+  { messageClass: 'transactional', channel: 'email', templateId: 'order-shipped', data: { orderId: '1001', carrier: 'DHL', trackingNumber: 'JD01' } },
+  { messageClass: 'transactional', channel: 'sms', templateId: 'order-shipped', data: { orderId: '1002', carrier: 'UPS', trackingNumber: 'JD02' } },
+  { messageClass: 'marketing', channel: 'email', templateId: 'weekly-offers', data: { headline: 'Half price', url: 'https://shop.example/offers' } },
+  { messageClass: 'marketing', channel: 'push', templateId: 'weekly-offers', data: { headline: 'Half price', url: 'https://shop.example/offers' } },
+];
+export const MESSAGE_COUNT = MESSAGE_SHAPES.length;
+
+/** A clock jump: within an invocation, past Lambda's timeout, past the claim lease, past the evidence wait. */
+export type ClockJump = 'small' | 'function-timeout' | 'lease' | 'evidence-wait';
+const JUMP_MS: Readonly<Record<ClockJump, number>> = {
+  small: 1_000,
+  'function-timeout': FUNCTION_TIMEOUT_MS + 1,
+  lease: CLAIM_TIMEOUT_MS + 1,
+  'evidence-wait': EVIDENCE_WAIT_MS + 1,
+};
+
+export interface Delivery {
+  readonly message: number;
+  readonly worker: number;
+  readonly readBeforeClaim: boolean;
+  /** The delivery's invocation dies when its n-th gate is released. @default never */
+  readonly crashAt?: number;
+}
+
+export type WorldEvent =
+  | { readonly kind: 'clock'; readonly jump: ClockJump }
+  | { readonly kind: 'outage' }
+  | { readonly kind: 'reclaimer'; readonly crashAt?: number }
+  | { readonly kind: 'evidence'; readonly message: number };
+
+/** One schedule's inputs besides the scheduler's own choices. */
+export interface Scenario {
+  /** Which of the message shapes this schedule sends (indexes into the six). */
+  readonly messages: readonly number[];
+  /** SQS deliveries: every message at least once, some twice or more (at-least-once), in the order each worker receives them. */
+  readonly deliveries: readonly Delivery[];
+  readonly events: readonly WorldEvent[];
+  /** Ledger request attempts (by global number) the network mistreats. */
+  readonly ledgerFaults: readonly (readonly [number, LedgerWireFault])[];
+  /** Provider calls (by global number) that do not simply accept. */
+  readonly providerFaults: readonly (readonly [number, Exclude<ProviderAnswer, 'accept'>])[];
+}
+
+/** One invocation in four dies at one of its awaits. */
+const crashAt = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) });
+const delivery = (message: fc.Arbitrary<number>) =>
+  fc.record({ message, worker: fc.nat(WORKERS - 1), readBeforeClaim: fc.boolean(), crashAt, order: fc.nat(99) }).map(withoutUndefined);
+
+const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
+  fc.record({
+    messages: fc.constant(messages),
+    deliveries: fc
+      .tuple(...messages.map((m) => fc.array(delivery(fc.constant(m)), { minLength: 1, maxLength: 3 })))
+      // A redelivery may reach a worker before the first delivery of another message.
+      .map((perMessage) => perMessage.flat().sort((a, b) => a.order - b.order).map(({ order: _order, ...d }) => d)),
+    events: fc.array(
+      fc.oneof(
+        fc.record({ kind: fc.constant('clock' as const), jump: fc.constantFrom<ClockJump>('small', 'function-timeout', 'lease', 'evidence-wait') }),
+        fc.record({ kind: fc.constant('outage' as const) }),
+        fc.record({ kind: fc.constant('reclaimer' as const), crashAt }).map(withoutUndefined),
+        fc.record({ kind: fc.constant('evidence' as const), message: fc.constantFrom(...messages) }),
+      ),
+      { maxLength: 6 },
+    ),
+    ledgerFaults: fc.array(fc.tuple(fc.integer({ min: 1, max: 50 }), fc.constantFrom<LedgerWireFault>('lose-response', 'late-copy', 'cut-off')), {
+      maxLength: 5,
+    }),
+    providerFaults: fc.array(
+      fc.tuple(fc.integer({ min: 1, max: 8 }), fc.constantFrom<Exclude<ProviderAnswer, 'accept'>>('throttle', 'reject', 'accept-answer-lost', 'lost-before')),
+      { maxLength: 4 },
+    ),
+  });
+
+/** Two to six of the messages per schedule: fewer messages, more contention on each. */
+export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc
+  .subarray(Array.from({ length: MESSAGE_COUNT }, (_, i) => i), { minLength: 2 })
+  .chain(scenarioFor);
+
+/** What one schedule did and what the checker found. */
+export interface ScheduleResult {
+  readonly violations: readonly Violation[];
+  /** The gates in the order the scheduler released them. */
+  readonly schedule: readonly string[];
+  /** Faults injected, by kind. */
+  readonly faults: ReadonlyMap<string, number>;
+  /** Resends after a recorded ambiguity that the class permits: counted, not violations. */
+  readonly permittedResends: number;
+  readonly rows: readonly LedgerRow[];
+}
+
+export interface LedgerServer {
+  readonly tableName: string;
+  readonly endpoint: string;
+  /** A ledger outside the schedule, for the checker's reads. */
+  readonly ledger: Pick<DynamoDbLedger, 'get'>;
+  /** The production request handler every actor's client sends through (kept across schedules: warm sockets). */
+  readonly requestHandler: NodeHttpHandler;
+}
+
+let runCounter = 0;
+
+/** Runs one schedule end to end: the actors under faults, then recovery without faults, then the checker. */
+export async function runSchedule(s: Scheduler, scenario: Scenario, server: LedgerServer): Promise<ScheduleResult> {
+  runCounter += 1;
+  const run = `r${runCounter}`;
+  const gates = new PortGates(s);
+  const network = new LedgerNetwork(gates, server.requestHandler, new Map(scenario.ledgerFaults));
+  const providers = new ScriptedProviders(gates, new Map(scenario.providerFaults), () => now, network);
+  const clients: DynamoDBClient[] = [];
+  let now = START_MS;
+  const clock = () => now;
+  const startedAt = new Map<string, number>();
+  const metrics = new InMemoryMetrics();
+
+  const planOf = new Map(scenario.messages.map((i) => [i, planInShardZero(MESSAGE_SHAPES[i]!, `evt-${run}-m${i}`)] as const));
+  const plans = [...planOf.values()];
+  const keys = new Set(plans.map((p) => p.key));
+  const ledgerOf = (actor: string) => {
+    const { ledger, client } = network.ledgerFor(actor, server.tableName, server.endpoint);
+    clients.push(client);
+    return ledger;
+  };
+  let tokens = 0;
+  const contextFor = (actor: string, readBeforeClaim = false): DeliveryContext => {
+    const provider = providers.forActor(actor);
+    return {
+      ledger: ledgerOf(actor),
+      providers: { email: provider, sms: provider, push: provider },
+      metrics,
+      log: silentLog,
+      clock,
+      newOwnerToken: () => `${actor}-t${(tokens += 1)}`,
+      timing: TIMING,
+      sendTimeoutMs: 2_000,
+      readBeforeClaim,
+    };
+  };
+  /**
+   * Starts an actor; it is killed by Lambda's timeout once the model clock passes it. An invocation
+   * that fails (the reclaimer's index query or the status Lambda on a ledger error: Lambda retries
+   * them) counts as crashed.
+   */
+  const startActor = <T>(actor: string, work: () => Promise<T>): Promise<T | 'crashed'> => {
+    startedAt.set(actor, now);
+    const done = gates.start(actor, work).catch(() => 'crashed' as const);
+    return Promise.race([done, gates.whenCrashed(actor).then(() => 'crashed' as const)]);
+  };
+  let clockJumps = 0;
+  const jump = (ms: number) => {
+    now += ms;
+    if (ms > CLAIM_TIMEOUT_MS) network.leasePassed();
+    for (const [actor, at] of startedAt) if (at + FUNCTION_TIMEOUT_MS <= now) gates.crash(actor);
+  };
+
+  const redeliveries = new Map<number, number>();
+  const deliver = (d: Delivery, actor: string): Promise<void> =>
+    startActor(actor, () => deliverMessage(planOf.get(d.message)!, contextFor(actor, d.readBeforeClaim))).then((result) => {
+      // SQS delivers an unsettled record again (visibility timeout), here up to twice per message while faults last.
+      const n = redeliveries.get(d.message) ?? 0;
+      if ((result !== 'crashed' && result.settled) || n >= 2 || !faultsOn) return;
+      redeliveries.set(d.message, n + 1);
+      const why = result === 'crashed' ? 'crashed' : result.why;
+      const again = `w${(d.worker + 1 + n) % WORKERS}.m${d.message}.r${n + 1}`;
+      void gates.pass(`sqs.m${d.message}.r${n + 1}`, `sqs redelivers m${d.message} (${why})`).then(() => deliver({ ...d, crashAt: undefined }, again));
+    });
+  let faultsOn = true;
+  const reclaim = (actor: string, crashAt?: number) => {
+    if (crashAt !== undefined) gates.crashActorAt(actor, crashAt);
+    const ctx = contextFor(actor);
+    const ledger = ctx.ledger as ReturnType<typeof ledgerOf>;
+    return startActor(actor, () =>
+      createReclaimer({
+        ...ctx,
+        pending: onlyKeys(ledger, keys),
+        messageClasses: CLASSES,
+        shardCount: 1,
+        limits: { timeBudgetMs: 20_000, maxRowsPerRun: 500, pageSize: 25, concurrency: 8 },
+      }).run(),
+    );
+  };
+
+  // Phase 1: the workers, the reclaimer, the status Lambda and the faults, in the scheduler's order.
+  const work: Promise<unknown>[] = [];
+  const byWorker = new Map<number, { d: Delivery; i: number }[]>();
+  scenario.deliveries.forEach((d, i) => byWorker.set(d.worker, [...(byWorker.get(d.worker) ?? []), { d, i }]));
+  for (const [worker, list] of byWorker) {
+    work.push(
+      (async () => {
+        // One worker handles its deliveries one after another; a crashed invocation is replaced by a new one.
+        for (const { d, i } of list) {
+          const actor = `w${worker}.d${i}`;
+          if (d.crashAt !== undefined) gates.crashActorAt(actor, d.crashAt);
+          await gates.pass(`w${worker}`, `sqs delivers m${d.message} (d${i})`);
+          await deliver(d, actor);
+        }
+      })(),
+    );
+  }
+  scenario.events.forEach((event, i) => {
+    const actor = `e${i}`;
+    switch (event.kind) {
+      case 'clock':
+        work.push(
+          gates.pass(actor, `clock +${event.jump}`).then(() => {
+            clockJumps += 1;
+            jump(JUMP_MS[event.jump]);
+          }),
+        );
+        break;
+      case 'outage':
+        work.push(
+          (async () => {
+            await gates.pass(actor, 'ledger down');
+            network.setDown(true);
+            await gates.pass(actor, 'ledger back');
+            network.setDown(false);
+          })(),
+        );
+        break;
+      case 'reclaimer':
+        work.push(gates.pass(actor, 'reclaimer starts').then(() => reclaim(`${actor}.reclaimer`, event.crashAt)));
+        break;
+      case 'evidence':
+        work.push(gates.pass(actor, `evidence for m${event.message}`).then(() => evidence(`${actor}.status`, event.message)));
+        break;
+    }
+  });
+  const evidence = async (actor: string, message: number) => {
+    const plan = planOf.get(message)!;
+    const sent = providers.acceptedFor(plan.key).at(-1);
+    if (!sent || sent.channel === 'push') return; // nothing sent, or a channel without delivery events
+    const at = new Date(now).toISOString();
+    const input =
+      sent.channel === 'email'
+        ? snsEvent(sesEvent('Delivery', { key: plan.key, sesMessageId: sent.providerMessageId, mailAt: at }))
+        : cloudWatchLogsEvent([{ message: smsDeliveryLogLine(sent.providerMessageId, 'SUCCESS'), timestamp: now }]);
+    const handler = createStatusHandler({ store: ledgerOf(actor), metrics, log: silentLog, clock });
+    await startActor(actor, () => handler(input, lambdaContext()));
+  };
+
+  await gates.drive();
+
+  // Phase 2: the faults stop. The queue redelivers what never reached the ledger; the reclaimer settles the rest.
+  faultsOn = false;
+  network.stopFaults();
+  providers.stopFaults();
+  // The checker reads the rows on its own client, outside the schedule.
+  const readRows = async () => {
+    const rows = await Promise.all(plans.map((plan) => server.ledger.get(plan.key)));
+    return rows.filter((row): row is LedgerRow => row !== undefined);
+  };
+  const rowsBefore = await readRows();
+  const withRow = new Set(rowsBefore.map((r) => r.key));
+  for (const [i, plan] of planOf) {
+    if (!withRow.has(plan.key)) void deliver({ message: i, worker: 0, readBeforeClaim: false }, `sqs.redelivery.m${i}`);
+  }
+  await gates.drive();
+  // Copies held in the network past a lease land now, while the reclaimer takes rows over.
+  jump(CLAIM_TIMEOUT_MS + 1);
+  void reclaim('recovery.reclaimer-1');
+  await gates.drive();
+  if (network.releaseHeldCopies()) await gates.drive();
+  const afterOneReclaim = await readRows();
+  jump(EVIDENCE_WAIT_MS + 1);
+  void reclaim('recovery.reclaimer-2');
+  await gates.drive();
+  const rows = await readRows();
+
+  for (const client of clients) client.destroy();
+
+  const checked = checkHistory({
+    messages: plans.map((p) => ({ key: p.key, messageClass: p.messageClass, channel: p.identity.channel })),
+    accepted: providers.accepted,
+    rejectedKeys: providers.rejectedKeys,
+    rows,
+    wire: network.executed,
+  });
+  const violations = [...checkSettledAfterOneReclaim(plans.map((p) => p.key), afterOneReclaim, CLASSES), ...checked.violations];
+  return {
+    violations,
+    schedule: gates.released,
+    faults: new Map([
+      ...network.faults,
+      ...providers.faults,
+      ['worker crash at an await', gates.crashesAtAwait],
+      ['invocation killed by Lambda timeout', gates.crashes - gates.crashesAtAwait],
+      ['clock jump', clockJumps],
+    ]),
+    permittedResends: checked.permittedResends,
+    rows,
+  };
+}
+
+/**
+ * The message's plan, its event id suffixed until its key falls in pending-index shard 0: the
+ * reclaimer then needs to query one shard (`shardCount: 1`) to see every row of the schedule.
+ */
+function planInShardZero(shape: (typeof MESSAGE_SHAPES)[number], eventId: string): MessagePlan {
+  for (let n = 0; ; n += 1) {
+    const plan = planOf(shape, `${eventId}-${n}`);
+    if (pendingShardOf(plan.key) === '0') return plan;
+  }
+}
+
+function planOf(shape: (typeof MESSAGE_SHAPES)[number], eventId: string): MessagePlan {
+  const recipient =
+    shape.channel === 'email'
+      ? { recipientId: 'user-9', email: 'user9@example.com', channels: [shape.channel] }
+      : shape.channel === 'sms'
+        ? { recipientId: 'user-9', phone: '+14155550101', channels: [shape.channel] }
+        : { recipientId: 'user-9', pushEndpointArn: 'arn:aws:sns:us-east-1:123456789012:endpoint/GCM/shop-app/0f1e2d3c-aaaa-bbbb-cccc-1234567890ab', channels: [shape.channel] };
+  const event: NotificationEvent = {
+    eventId,
+    occurredAt: '2026-11-29T11:59:30.000Z',
+    type: 'Interleaving',
+    templateId: shape.templateId,
+    messageClass: shape.messageClass,
+    data: shape.data,
+    recipients: [recipient],
+  } as NotificationEvent;
+  const messageClass = CLASSES.get(shape.messageClass)!;
+  const [plan] = planMessages(event, messageClass, repositoryTemplates());
+  if (!plan?.outcome.ok) throw new Error(`message ${eventId} cannot be planned: ${plan?.outcome.ok === false ? plan.outcome.reason : 'none'}`);
+  return plan;
+}
+
+/** The pending index as the reclaimer sees it, limited to this schedule's keys (the table is shared by every schedule). */
+function onlyKeys(source: StalePendingSource, keys: ReadonlySet<string>): StalePendingSource {
+  return {
+    async listStalePending(shard, claimedBefore, limit, cursor) {
+      const page = await source.listStalePending(shard, claimedBefore, limit, cursor);
+      return { rows: page.rows.filter((row) => keys.has(row.key)), cursor: page.cursor };
+    },
+  };
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -50,6 +50,8 @@ export interface DeliveryStatusProps {
   readonly smsSuccessSamplingPercent?: number;
   /** Entry file of the status handler. */
   readonly entry: string;
+  /** The CloudWatch namespace its metrics go to (`POWERTOOLS_METRICS_NAMESPACE`). */
+  readonly metricsNamespace: string;
   /** Function timeout. */
   readonly timeout: Duration;
   /** Memory in MB. */
@@ -94,7 +96,7 @@ export class DeliveryStatus extends Construct {
 
   constructor(scope: Construct, id: string, props: DeliveryStatusProps) {
     super(scope, id);
-    const environment = { [ENV.tableName]: props.table.tableName };
+    const environment = { [ENV.tableName]: props.table.tableName, [ENV.metricsNamespace]: props.metricsNamespace };
     loadStatusConfig(environment);
     const status = createNotifierFunction(this, 'Status', {
       entry: props.entry,

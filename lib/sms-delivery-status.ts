@@ -21,6 +21,13 @@ const NAG_GROUP_NAMES = {
   Failure: 'sns/<AWS::Region>/<AWS::AccountId>/DirectPublishToPhoneNumber/Failure',
 } as const;
 
+/** Why `percent` cannot be the SMS delivery-status success sampling rate (empty when it can). */
+export function samplingPercentViolations(percent: number): string[] {
+  return Number.isInteger(percent) && percent >= 0 && percent <= 100
+    ? []
+    : [`smsDeliveryStatusSuccessSamplingPercent (${percent}) must be an integer from 0 to 100`];
+}
+
 /** What {@link SmsDeliveryStatusLogs} wires. */
 export interface SmsDeliveryStatusLogsProps {
   /** The function the log lines are sent to. */
@@ -99,9 +106,8 @@ export class SmsDeliveryStatusLogs extends Construct {
   }
 
   private manageAccountLogging(percent: number, successName: string, logEncryptionKey: kms.IKey | undefined): iam.Role {
-    if (!(Number.isInteger(percent) && percent >= 0 && percent <= 100)) {
-      throw new Error(`IdempotentNotifier: smsDeliveryStatusSuccessSamplingPercent (${percent}) must be an integer from 0 to 100`);
-    }
+    const violations = samplingPercentViolations(percent);
+    if (violations.length > 0) throw new Error(`IdempotentNotifier: ${violations.join('; ')}`);
     const stack = Stack.of(this);
     // Both groups (and their streams) share the prefix `${successName}`: SNS writes nothing else with this role.
     const logsPrefix = stack.formatArn({

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { RedeliveryPolicy } from './stale-claim-discovery';
 import { ConfigurationError } from './errors';
 import { buildMessageClassRegistry, type MessageClassRegistry } from './message-class';
+import { METRICS_NAMESPACE_VARIABLE } from './metric-names';
 import { DEFAULT_MAX_BODY_BYTES } from './notification-event';
 import { describeProblems, validate } from './schema';
 import type { ChannelRates } from './send-rate-governor';
@@ -36,6 +37,8 @@ export const ENV = {
   queueMaxReceiveCount: 'QUEUE_MAX_RECEIVE_COUNT',
   queueRetentionSeconds: 'QUEUE_RETENTION_SECONDS',
   queueVisibilityTimeoutSeconds: 'QUEUE_VISIBILITY_TIMEOUT_SECONDS',
+  /** Read by the metrics adapter (`metricsNamespaceFrom`): the stack's own namespace. */
+  metricsNamespace: METRICS_NAMESPACE_VARIABLE,
 } as const;
 
 /** A variable's text as `Number()` reads it (`''` is 0, `'soon'` NaN, which is refused), as zod's `coerce` did. */

@@ -1,5 +1,6 @@
-import type { Duration } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { METRIC, SERVICE, type MetricName } from '../functions/core/metric-names';
@@ -28,10 +29,16 @@ export interface AlarmSources {
   readonly statusFailedEventQueue: sqs.IQueue;
   /** The notifier's functions. */
   readonly functions: NotifierFunctions;
+  /** The send ledger. */
+  readonly table: dynamodb.ITable;
+  /** Names of the ledger's global secondary indexes. */
+  readonly ledgerIndexNames: readonly string[];
+  /** Name of the SES configuration set every e-mail is sent with (its reputation metrics are the stack's own). */
+  readonly configurationSetName: string;
+  /** Whether the notifier sends SMS (the SMS alarms exist only then). */
+  readonly smsEnabled: boolean;
   /** Thresholds and periods, defaults applied. */
   readonly settings: ResolvedAlarmSettings;
-  /** Alarm when `AWS/SNS SMSMonthToDateSpentUSD` exceeds this (USD). */
-  readonly smsSpendThresholdUsd: number;
 }
 
 /**
@@ -49,6 +56,16 @@ export interface AlarmSpec {
    * @default 1
    */
   readonly evaluationPeriods?: (s: AlarmSources) => number;
+  /**
+   * How the metric is compared with the threshold.
+   * @default cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD
+   */
+  readonly comparison?: cloudwatch.ComparisonOperator;
+  /**
+   * Whether this notifier has the alarm (e.g. the SMS alarms only when SMS is enabled).
+   * @default - always
+   */
+  readonly when?: (s: AlarmSources) => boolean;
 }
 
 /** Names of the alarms (keys of `IdempotentNotifier.alarms`); each has a runbook entry: {@link runbookLink}. */
@@ -76,6 +93,13 @@ export const ALARM = {
   rateLimitedDeferralSustained: 'RateLimitedDeferralSustained',
   providerErrorUnrecognised: 'ProviderErrorUnrecognised',
   backlogAgeNearLimit: 'BacklogAgeNearLimit',
+  sesBounceRate: 'SesBounceRate',
+  sesComplaintRate: 'SesComplaintRate',
+  lateBounces: 'LateBounces',
+  lateComplaints: 'LateComplaints',
+  ledgerErrors: 'LedgerErrors',
+  ledgerThrottled: 'LedgerThrottled',
+  smsSuccessRate: 'SmsSuccessRate',
 } as const;
 
 /** Name of one of the notifier's alarms. */
@@ -128,6 +152,44 @@ const functionThrottles = (fn: (f: NotifierFunctions) => lambda.IFunction) => (s
 
 /** Fires on any occurrence in one period. */
 const anyOccurrence = (): number => 0;
+
+/** SES and SNS update account and reputation metrics about hourly: these alarms look at whole hours. */
+const HOUR = Duration.hours(1);
+
+const sesReputation = (s: AlarmSources, metricName: 'Reputation.BounceRate' | 'Reputation.ComplaintRate'): cloudwatch.Metric =>
+  new cloudwatch.Metric({
+    namespace: 'AWS/SES',
+    metricName,
+    // Published per configuration set when its reputation metrics are on (the created set has them on).
+    dimensionsMap: { 'ses:configuration-set': s.configurationSetName },
+    statistic: cloudwatch.Stats.MAXIMUM,
+    period: HOUR,
+  });
+
+/** Read and write throttle events of the ledger table and of each of its indexes, summed. */
+const ledgerThrottleEvents = (s: AlarmSources): cloudwatch.MathExpression => {
+  const targets = [{ id: 'table', dimensions: {} }, ...s.ledgerIndexNames.map((name, i) => ({ id: `index${i}`, dimensions: { GlobalSecondaryIndexName: name } }))];
+  const usingMetrics: Record<string, cloudwatch.IMetric> = {};
+  for (const { id, dimensions } of targets) {
+    for (const which of ['Read', 'Write'] as const) {
+      usingMetrics[`${which.toLowerCase()}${id[0]!.toUpperCase()}${id.slice(1)}`] = new cloudwatch.Metric({
+        namespace: 'AWS/DynamoDB',
+        metricName: `${which}ThrottleEvents`,
+        dimensionsMap: { TableName: s.table.tableName, ...dimensions },
+        statistic: cloudwatch.Stats.SUM,
+        period: s.settings.period,
+      });
+    }
+  }
+  return new cloudwatch.MathExpression({
+    expression: Object.keys(usingMetrics).map((id) => `FILL(${id}, 0)`).join(' + '),
+    usingMetrics,
+    label: 'Ledger throttle events (table and indexes)',
+    period: s.settings.period,
+  });
+};
+
+const smsEnabled = (s: AlarmSources): boolean => s.smsEnabled;
 
 /**
  * Every alarm of the notifier, one row each: the alarms, the dashboard's alarm widget and the runbook's
@@ -231,7 +293,8 @@ export const ALARM_TABLE: { readonly [N in AlarmName]: AlarmSpec } = {
         statistic: cloudwatch.Stats.MAXIMUM,
         period: s.settings.period,
       }),
-    threshold: (s) => s.smsSpendThresholdUsd,
+    threshold: (s) => s.settings.smsSpendThresholdUsd,
+    when: smsEnabled,
   },
   [ALARM.providerConfigurationFault]: {
     description:
@@ -280,5 +343,48 @@ export const ALARM_TABLE: { readonly [N in AlarmName]: AlarmSpec } = {
     metric: oldestMessageAge,
     threshold: (s) => s.settings.backlogAge.toSeconds({ integral: false }),
     evaluationPeriods: () => BACKLOG_AGE_EVALUATION_PERIODS,
+  },
+  [ALARM.sesBounceRate]: {
+    description:
+      "The configuration set's SES bounce rate is past the warning level: SES reviews the account at 5% and may pause its sending at 10%.",
+    metric: (s) => sesReputation(s, 'Reputation.BounceRate'),
+    // SES publishes the rate as a fraction.
+    threshold: (s) => s.settings.sesBounceRatePercent / 100,
+  },
+  [ALARM.sesComplaintRate]: {
+    description:
+      "The configuration set's SES complaint rate is past the warning level: SES reviews the account at 0.1% and may pause its sending at 0.5%.",
+    metric: (s) => sesReputation(s, 'Reputation.ComplaintRate'),
+    threshold: (s) => s.settings.sesComplaintRatePercent / 100,
+  },
+  [ALARM.lateBounces]: {
+    description: 'E-mails SES had accepted bounced (recorded on their ledger rows by the status Lambda): recipients\' addresses have gone bad.',
+    metric: (s) => s.metrics.atPeriod(HOUR).of(SERVICE.status, METRIC.LateBounce),
+    threshold: (s) => s.settings.lateBouncesPerHour,
+  },
+  [ALARM.lateComplaints]: {
+    description: 'Recipients marked e-mails as spam (complaints recorded on their ledger rows by the status Lambda).',
+    metric: (s) => s.metrics.atPeriod(HOUR).of(SERVICE.status, METRIC.LateComplaint),
+    threshold: (s) => s.settings.lateComplaintsPerHour,
+  },
+  [ALARM.ledgerErrors]: {
+    description:
+      'Ledger (DynamoDB) requests of the sender or the reclaimer failed after their retries: the records are retried, nothing is sent unclaimed.',
+    metric: (s) => s.metrics.sendingFunctions(METRIC.LedgerError, 'ledger'),
+    threshold: anyOccurrence,
+  },
+  [ALARM.ledgerThrottled]: {
+    description: 'DynamoDB throttled requests on the ledger table or one of its indexes (on-demand limits, a hot partition, or the account table quota).',
+    metric: ledgerThrottleEvents,
+    threshold: anyOccurrence,
+  },
+  [ALARM.smsSuccessRate]: {
+    description: "The account's SMS delivery success rate stayed low for two hours: SNS accepted SMS that the carriers did not deliver.",
+    metric: () =>
+      new cloudwatch.Metric({ namespace: 'AWS/SNS', metricName: 'SMSSuccessRate', statistic: cloudwatch.Stats.AVERAGE, period: HOUR }),
+    threshold: (s) => s.settings.smsSuccessRatePercent / 100,
+    evaluationPeriods: () => 2,
+    comparison: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+    when: smsEnabled,
   },
 };

@@ -65,6 +65,12 @@ export const CONTEXT_KEYS = [
   'providerThrottledRatePercent',
   'sustainedRateLimitingMinutes',
   'backlogAgeMinutes',
+  'sesBounceRatePercent',
+  'sesComplaintRatePercent',
+  'lateBouncesPerHour',
+  'lateComplaintsPerHour',
+  'smsSuccessRatePercent',
+  'metricsNamespace',
   'dashboardName',
   'encryptionKeyArn',
   'templatesDir',
@@ -215,6 +221,7 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     smsDeliveryStatusLogs: c.boolean('smsDeliveryStatusLogs'),
     smsDeliveryStatusSuccessSamplingPercent: c.number('smsDeliveryStatusSuccessSamplingPercent'),
     dashboardName: c.string('dashboardName'),
+    metricsNamespace: c.string('metricsNamespace'),
     templatesDir: c.string('templatesDir'),
     encryptionKey: encryptionKeyArn ? kms.Key.fromKeyArn(scope, 'ImportedEncryptionKey', encryptionKeyArn) : undefined,
     alarms: {
@@ -227,6 +234,11 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
       providerThrottledRatePercent: c.number('providerThrottledRatePercent'),
       sustainedRateLimiting: minutes(c.number('sustainedRateLimitingMinutes')),
       backlogAge: minutes(c.number('backlogAgeMinutes')),
+      sesBounceRatePercent: c.number('sesBounceRatePercent'),
+      sesComplaintRatePercent: c.number('sesComplaintRatePercent'),
+      lateBouncesPerHour: c.number('lateBouncesPerHour'),
+      lateComplaintsPerHour: c.number('lateComplaintsPerHour'),
+      smsSuccessRatePercent: c.number('smsSuccessRatePercent'),
     },
   };
 }

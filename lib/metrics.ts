@@ -23,6 +23,11 @@ export class NotifierMetrics {
     public readonly period: Duration = DEFAULT_METRIC_PERIOD,
   ) {}
 
+  /** The same metrics at another period. */
+  atPeriod(period: Duration): NotifierMetrics {
+    return new NotifierMetrics(this.namespace, period);
+  }
+
   /**
    * The dimension set of the per-message metrics, in the order of a SEARCH schema: the sender
    * emits each per-message count once more with `channel` and `messageClass` (besides `service`).

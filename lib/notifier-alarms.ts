@@ -27,8 +27,8 @@ export interface NotifierAlarmsProps extends AlarmSources, Pick<NotifierAlarmOpt
 export class NotifierAlarms extends Construct {
   /** The topic alarms notify. */
   public readonly topic: sns.ITopic;
-  /** Every alarm, by name. */
-  public readonly alarms: Readonly<Record<AlarmName, cloudwatch.Alarm>>;
+  /** Every alarm this notifier has, by name (a row whose `when` is false has none). */
+  public readonly alarms: Readonly<Partial<Record<AlarmName, cloudwatch.Alarm>>>;
 
   constructor(scope: Construct, id: string, props: NotifierAlarmsProps) {
     super(scope, id);
@@ -55,13 +55,14 @@ export class NotifierAlarms extends Construct {
 
     const alarms: Partial<Record<AlarmName, cloudwatch.Alarm>> = {};
     for (const [name, spec] of Object.entries(ALARM_TABLE) as [AlarmName, (typeof ALARM_TABLE)[AlarmName]][]) {
+      if (spec.when && !spec.when(props)) continue;
       const evaluationPeriods = spec.evaluationPeriods?.(props) ?? 1;
       const alarm = new cloudwatch.Alarm(this, name, {
         metric: spec.metric(props),
         threshold: spec.threshold(props),
         evaluationPeriods,
         datapointsToAlarm: evaluationPeriods,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        comparisonOperator: spec.comparison ?? cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         // No datapoint means no such event happened (EMF metrics exist only when emitted).
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         alarmDescription: `${spec.description} Runbook: ${runbookLink(name)}`,
@@ -70,7 +71,7 @@ export class NotifierAlarms extends Construct {
       alarm.addOkAction(action);
       alarms[name] = alarm;
     }
-    this.alarms = alarms as Record<AlarmName, cloudwatch.Alarm>;
+    this.alarms = alarms;
 
     // A topic policy replaces SNS's default one, and `enforceSSL` creates a policy: without this statement
     // CloudWatch may not publish and no alarm is ever delivered.
@@ -82,7 +83,7 @@ export class NotifierAlarms extends Construct {
         resources: [this.topic.topicArn],
         conditions: {
           StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
-          ArnEquals: { 'aws:SourceArn': Object.values(this.alarms).map((a) => a.alarmArn) },
+          ArnEquals: { 'aws:SourceArn': Object.values(alarms).map((a) => a.alarmArn) },
         },
       }),
     );

@@ -4,7 +4,7 @@ import { metricsNamespaceProblem } from '../functions/core/metric-names';
 import { timingViolations } from '../functions/core/timing-invariants';
 import type { BackoffSettings } from '../functions/core/visibility-backoff';
 import { backlogLossHorizonSeconds, defaultBacklogAgeAlarmSeconds } from './backlog-age';
-import { DEFAULT_SUSTAINED_RATE_LIMITING } from './alarm-options';
+import { ACCOUNT_ALARM_DEFAULTS, DEFAULT_SUSTAINED_RATE_LIMITING } from './alarm-options';
 import { DEFAULT_METRIC_PERIOD } from './metrics';
 import { DEFAULT_ENTRIES } from './notifier-function';
 import type { IdempotentNotifierProps } from './notifier-props';
@@ -29,6 +29,11 @@ export interface ResolvedAlarmSettings {
   readonly backlogLossHorizon: Duration;
   /** Threshold of `SmsMonthToDateSpend`, in USD. */
   readonly smsSpendThresholdUsd: number;
+  readonly sesBounceRatePercent: number;
+  readonly sesComplaintRatePercent: number;
+  readonly lateBouncesPerHour: number;
+  readonly lateComplaintsPerHour: number;
+  readonly smsSuccessRatePercent: number;
 }
 
 /**
@@ -162,6 +167,11 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
       backlogLossHorizon: Duration.seconds(backlogLossHorizonSeconds(backlogQueue)),
       smsSpendThresholdUsd:
         props.smsSpendAlarmThresholdUsd ?? Math.round((props.smsMonthlySpendLimitUsd ?? 1) * 80) / 100,
+      sesBounceRatePercent: a.sesBounceRatePercent ?? ACCOUNT_ALARM_DEFAULTS.sesBounceRatePercent,
+      sesComplaintRatePercent: a.sesComplaintRatePercent ?? ACCOUNT_ALARM_DEFAULTS.sesComplaintRatePercent,
+      lateBouncesPerHour: a.lateBouncesPerHour ?? ACCOUNT_ALARM_DEFAULTS.lateBouncesPerHour,
+      lateComplaintsPerHour: a.lateComplaintsPerHour ?? ACCOUNT_ALARM_DEFAULTS.lateComplaintsPerHour,
+      smsSuccessRatePercent: a.smsSuccessRatePercent ?? ACCOUNT_ALARM_DEFAULTS.smsSuccessRatePercent,
     },
   };
 }

@@ -12,6 +12,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as snsSubscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { LEDGER_TABLE } from '../functions/core/ledger-table';
 import { allowLogsToUse } from './logs-key-policy';
 import { NotifierMetrics } from './metrics';
 import { type AlarmName, NotifierAlarms } from './notifier-alarms';
@@ -73,8 +74,8 @@ export class IdempotentNotifier extends Construct {
   public readonly environment: Readonly<Record<string, string>>;
   /** Topic the alarms notify. */
   public readonly alarmTopic: sns.ITopic;
-  /** Every alarm, by name. */
-  public readonly alarms: Readonly<Record<AlarmName, cloudwatch.Alarm>>;
+  /** Every alarm this notifier has, by name (the SMS alarms only with SMS enabled). */
+  public readonly alarms: Readonly<Partial<Record<AlarmName, cloudwatch.Alarm>>>;
   /** The operations dashboard. */
   public readonly dashboard: cloudwatch.Dashboard;
   /** The customer-managed key of the ledger, queues and log groups, when one was given. */
@@ -190,7 +191,10 @@ export class IdempotentNotifier extends Construct {
       deadLetterQueue: this.deadLetterQueue,
       statusFailedEventQueue: this.deliveryStatus.failedEventQueue,
       functions,
-      smsSpendThresholdUsd: settings.alarms.smsSpendThresholdUsd,
+      table: this.table,
+      ledgerIndexNames: [LEDGER_TABLE.pendingIndex.name, LEDGER_TABLE.smsMessageIndex.name],
+      configurationSetName: this.configurationSetName,
+      smsEnabled: settings.smsEnabled,
     });
     this.alarmTopic = alarms.topic;
     this.alarms = alarms.alarms;
@@ -200,7 +204,7 @@ export class IdempotentNotifier extends Construct {
       queue: this.queue,
       deadLetterQueue: this.deadLetterQueue,
       functions,
-      alarms: Object.values(alarms.alarms),
+      alarms: Object.values(alarms.alarms).filter((alarm) => alarm !== undefined),
     }).dashboard;
   }
 

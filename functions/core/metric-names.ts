@@ -82,6 +82,10 @@ export const METRIC = {
   DeliveryStatusUnmatched: 'DeliveryStatusUnmatched',
   /** An input or record that is not a delivery-status event we understand. */
   DeliveryStatusInvalid: 'DeliveryStatusInvalid',
+  /** Status Lambda: an SES `Bounce` recorded on one of our rows (the provider had accepted the e-mail). */
+  LateBounce: 'LateBounce',
+  /** Status Lambda: an SES `Complaint` recorded on one of our rows (the recipient marked the e-mail as spam). */
+  LateComplaint: 'LateComplaint',
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
 

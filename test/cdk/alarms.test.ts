@@ -34,12 +34,13 @@ describe('every alarm', () => {
     expect(Object.keys(all)).toHaveLength(Object.keys(ALARM).length);
     expect(Object.keys(n.alarms).sort()).toEqual(Object.values(ALARM).sort());
     for (const alarm of Object.values(all)) {
-      expect(alarm).toMatchObject({
-        AlarmActions: [topicRef],
-        OKActions: [topicRef],
-        TreatMissingData: 'notBreaching',
-        ComparisonOperator: 'GreaterThanThreshold',
-      });
+      expect(alarm).toMatchObject({ AlarmActions: [topicRef], OKActions: [topicRef], TreatMissingData: 'notBreaching' });
+    }
+    // Every alarm fires above its threshold but the one on a success rate, which fires below it.
+    for (const name of Object.values(ALARM)) {
+      expect(alarmProps(name)['ComparisonOperator'], name).toBe(
+        name === ALARM.smsSuccessRate ? 'LessThanThreshold' : 'GreaterThanThreshold',
+      );
     }
   });
 

@@ -8,7 +8,7 @@ import { NotifierStack } from '../../lib/notifier-stack';
 import { BASE_PROPS, errorOf, newApp, propertiesOf, resourcesOfType, synth } from './helpers';
 
 /** Metrics of the account, not of one notifier: every stack in the account sees the same value. */
-const ACCOUNT_METRICS = new Set(['AWS/SNS SMSMonthToDateSpentUSD']);
+const ACCOUNT_METRICS = new Set(['AWS/SNS SMSMonthToDateSpentUSD', 'AWS/SNS SMSSuccessRate']);
 
 type MetricStat = { Namespace?: string; MetricName?: string; Dimensions?: unknown };
 /**
@@ -66,7 +66,7 @@ describe('metrics scoped to the notifier', () => {
     expect([a.metricsNamespace, b.metricsNamespace]).toEqual(['IdempotentNotifier/Shared/Orders', 'IdempotentNotifier/Shared/Logins']);
   });
 
-  it('two stacks in one app: their alarms share no metric (the SMS spend of the account aside)', () => {
+  it('two stacks in one app: their alarms share no metric (the SMS spend and success rate of the account aside)', () => {
     const app = newApp();
     const first = new NotifierStack(app, 'First', { notifier: BASE_PROPS });
     const second = new NotifierStack(app, 'Second', { notifier: BASE_PROPS });

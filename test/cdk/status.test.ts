@@ -181,7 +181,7 @@ describe('status safety net (asynchronous on-failure destination)', () => {
   });
 
   it('alarms when the failed-events queue holds a message', () => {
-    expect(propertiesOf(template, n.alarms.StatusFailedEvents)).toMatchObject({
+    expect(propertiesOf(template, n.alarms.StatusFailedEvents ?? fail("no StatusFailedEvents alarm"))).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(queue), 'QueueName'] } }],

@@ -61,7 +61,7 @@ export interface IdempotentNotifierProps {
 
   // ---- SMS (SNS) ----
   /**
-   * Allow SMS: `sns:Publish` to phone numbers (never to topics).
+   * Allow SMS: `sns:Publish` to phone numbers (never to topics). Needs `smsMonthlySpendLimitUsd`.
    * @default true
    */
   readonly smsEnabled?: boolean;
@@ -76,15 +76,17 @@ export interface IdempotentNotifierProps {
    */
   readonly smsOriginationNumber?: string;
   /**
-   * Account-level SNS SMS `MonthlySpendLimit` in USD, set by a custom resource (`SNS.SetSMSAttributes`).
-   * It is an account and region wide setting: leave it unset when another stack or a person manages it.
-   * It cannot exceed the account's SMS spend quota (US$1 until raised through a support case).
-   * @default - not managed by this stack
+   * Account-level SNS SMS `MonthlySpendLimit` in USD, set by a custom resource (`SNS.SetSMSAttributes`) and
+   * watched by the `SmsMonthToDateSpend` alarm. Required with `smsEnabled` (an SMS sender must say what it may
+   * spend; the account's limit outlives the stack), refused without it. It is an account and region wide setting:
+   * one stack per account and region should send SMS. It cannot exceed the account's SMS spend quota (US$1
+   * until raised through a support case).
+   * @default - none: required when `smsEnabled` is true
    */
   readonly smsMonthlySpendLimitUsd?: number;
   /**
-   * Alarm when `AWS/SNS SMSMonthToDateSpentUSD` exceeds this many USD.
-   * @default - 80% of `smsMonthlySpendLimitUsd`, or US$0.80 (80% of the default US$1 limit)
+   * Alarm when `AWS/SNS SMSMonthToDateSpentUSD` exceeds this many USD (above 0, at most the limit).
+   * @default - 80% of `smsMonthlySpendLimitUsd`
    */
   readonly smsSpendAlarmThresholdUsd?: number;
 

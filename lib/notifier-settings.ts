@@ -109,6 +109,9 @@ export const DEFAULTS = {
   providerThrottledRatePercent: 1,
 } as const;
 
+/** Share of the monthly SMS spend limit at which `SmsMonthToDateSpend` fires by default. */
+export const SMS_SPEND_ALARM_SHARE = 0.8;
+
 /** The props with every default applied. */
 export function resolveSettings(props: IdempotentNotifierProps, context: SettingsContext): NotifierSettings {
   const functionTimeout = props.functionTimeout ?? DEFAULTS.functionTimeout;
@@ -165,8 +168,9 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
       sustainedRateLimiting: a.sustainedRateLimiting ?? DEFAULT_SUSTAINED_RATE_LIMITING,
       backlogAge: a.backlogAge ?? Duration.seconds(defaultBacklogAgeAlarmSeconds(backlogQueue)),
       backlogLossHorizon: Duration.seconds(backlogLossHorizonSeconds(backlogQueue)),
+      // The limit is required with SMS enabled (smsSpendViolations); without SMS there is no spend alarm.
       smsSpendThresholdUsd:
-        props.smsSpendAlarmThresholdUsd ?? Math.round((props.smsMonthlySpendLimitUsd ?? 1) * 80) / 100,
+        props.smsSpendAlarmThresholdUsd ?? Math.round((props.smsMonthlySpendLimitUsd ?? 0) * SMS_SPEND_ALARM_SHARE * 100) / 100,
       sesBounceRatePercent: a.sesBounceRatePercent ?? ACCOUNT_ALARM_DEFAULTS.sesBounceRatePercent,
       sesComplaintRatePercent: a.sesComplaintRatePercent ?? ACCOUNT_ALARM_DEFAULTS.sesComplaintRatePercent,
       lateBouncesPerHour: a.lateBouncesPerHour ?? ACCOUNT_ALARM_DEFAULTS.lateBouncesPerHour,

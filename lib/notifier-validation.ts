@@ -53,6 +53,6 @@ function smsViolations(props: IdempotentNotifierProps, s: NotifierSettings): str
     }
     violations.push(...samplingPercentViolations(sampling));
   }
-  violations.push(...smsSpendViolations(props));
+  violations.push(...smsSpendViolations(props, s.smsEnabled));
   return violations;
 }

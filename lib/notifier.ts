@@ -175,8 +175,8 @@ export class IdempotentNotifier extends Construct {
       configurationSetName: this.configurationSetName,
     });
 
-    // ---- SMS spend limit (account level, only when asked) ----
-    if (props.smsMonthlySpendLimitUsd !== undefined) {
+    // ---- SMS spend limit (account level): required and managed whenever SMS is enabled ----
+    if (settings.smsEnabled && props.smsMonthlySpendLimitUsd !== undefined) {
       manageSmsSpendLimit(this, props.smsMonthlySpendLimitUsd, this.encryptionKey);
     }
 

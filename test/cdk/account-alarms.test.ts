@@ -123,7 +123,7 @@ describe('SMS alarms', () => {
   });
 
   it('exist only with SMS enabled', () => {
-    const off = synth({ smsEnabled: false }).stack.notifier.alarms;
+    const off = synth({ smsEnabled: false, smsMonthlySpendLimitUsd: undefined }).stack.notifier.alarms;
     expect(off[ALARM.smsSuccessRate]).toBeUndefined();
     expect(off[ALARM.smsMonthToDateSpend]).toBeUndefined();
     expect(off[ALARM.invalidEvent]).toBeDefined();

@@ -27,9 +27,13 @@ export const TEST_EMAIL_FROM = 'notifications@mail.acme-notifier.dev';
 /** Its domain. */
 export const TEST_EMAIL_DOMAIN = 'mail.acme-notifier.dev';
 
+/** The SMS spend limit the test stacks manage (required with SMS enabled, which is the default). */
+export const TEST_SMS_SPEND_LIMIT_USD = 1;
+
 /** Minimal props; handler entries point at the stub. An alarm subscriber keeps synth free of the no-subscriber warning. */
 export const BASE_PROPS: IdempotentNotifierProps = {
   emailFrom: TEST_EMAIL_FROM,
+  smsMonthlySpendLimitUsd: TEST_SMS_SPEND_LIMIT_USD,
   alarms: { emails: [`oncall@${TEST_EMAIL_DOMAIN}`] },
   senderEntry: STUB_ENTRY,
   reclaimerEntry: STUB_ENTRY,
@@ -37,13 +41,20 @@ export const BASE_PROPS: IdempotentNotifierProps = {
 };
 
 /**
- * A new app with the cdk.json context, the required `notifier:emailFrom` (cdk.json has none), bundling skipped,
+ * A new app with the cdk.json context, the required `notifier:emailFrom` and `notifier:smsMonthlySpendLimitUsd`
+ * (cdk.json has neither: a deploy must name them), bundling skipped,
  * plus `context`, synthesizing into a folder removed after the test file.
  */
 export function newApp(context: Record<string, unknown> = {}): App {
   return new App({
     outdir: testOutdir(),
-    context: { ...cdkJsonContext(), 'notifier:emailFrom': TEST_EMAIL_FROM, ...NO_BUNDLING, ...context },
+    context: {
+      ...cdkJsonContext(),
+      'notifier:emailFrom': TEST_EMAIL_FROM,
+      'notifier:smsMonthlySpendLimitUsd': TEST_SMS_SPEND_LIMIT_USD,
+      ...NO_BUNDLING,
+      ...context,
+    },
   });
 }
 

@@ -25,7 +25,7 @@ const variants: Record<string, Partial<IdempotentNotifierProps>> = {
   defaults: {},
   'SMS spend limit managed': { smsMonthlySpendLimitUsd: 20 },
   'push limited to platform applications': { pushPlatformApplications: ['APNS/app', 'GCM/app'] },
-  'SMS and push disabled': { smsEnabled: false, pushEnabled: false },
+  'SMS and push disabled': { smsEnabled: false, smsMonthlySpendLimitUsd: undefined, pushEnabled: false },
   'SMS delivery-status logs consumed': { smsDeliveryStatusLogs: true },
   'SMS delivery-status logging and spend limit managed': {
     smsDeliveryStatusLogs: true,

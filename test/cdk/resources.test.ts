@@ -238,8 +238,26 @@ describe('SES configuration set', () => {
 });
 
 describe('SMS monthly spend limit', () => {
-  it('is not managed unless asked', () => {
-    template.resourceCountIs('Custom::AWS', 0);
+  it('is managed whenever SMS is enabled (the default), with the limit given', () => {
+    const [resource, ...others] = Object.values(resourcesOfType(template, 'Custom::AWS'));
+    expect(others).toEqual([]);
+    expect(JSON.stringify(resource)).toContain('\\"MonthlySpendLimit\\":\\"1\\"');
+  });
+
+  it('is not managed with SMS disabled', () => {
+    synth({ smsEnabled: false, smsMonthlySpendLimitUsd: undefined }).template.resourceCountIs('Custom::AWS', 0);
+  });
+
+  it('fails if SMS is enabled without a spend limit, saying how to set one', () => {
+    expect(() => synth({ smsMonthlySpendLimitUsd: undefined })).toThrow(
+      /smsMonthlySpendLimitUsd is required with smsEnabled \(true\).*notifier:smsMonthlySpendLimitUsd.*or smsEnabled: false/,
+    );
+  });
+
+  it('fails if the spend alarm threshold is above the limit', () => {
+    expect(() => synth({ smsMonthlySpendLimitUsd: 20, smsSpendAlarmThresholdUsd: 25 })).toThrow(
+      /smsSpendAlarmThresholdUsd \(25\) must be above 0 and at most smsMonthlySpendLimitUsd \(20\)/,
+    );
   });
 
   it('sets MonthlySpendLimit through SNS SetSMSAttributes when given', () => {

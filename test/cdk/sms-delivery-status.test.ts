@@ -22,7 +22,10 @@ describe('SNS SMS delivery-status logs', () => {
 
   it('are not consumed by default: no subscription filter, no custom resource', () => {
     template.resourceCountIs('AWS::Logs::SubscriptionFilter', 0);
-    template.resourceCountIs('Custom::AWS', 0);
+    // The one account setting by default is the SMS spend limit.
+    const calls = Object.values(resourcesOfType(template, 'Custom::AWS')).map((r) => JSON.stringify(r));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toContain('MonthlySpendLimit');
     expect(n.deliveryStatus.smsLogs).toBeUndefined();
   });
 
@@ -79,7 +82,8 @@ describe('SNS SMS delivery-status logs', () => {
     });
 
     it('does not touch the account setting unless a sampling rate is given', () => {
-      expect(JSON.stringify(t.toJSON())).not.toContain('setSMSAttributes');
+      expect(JSON.stringify(t.toJSON())).not.toContain('DeliveryStatusIAMRole');
+      expect(JSON.stringify(t.toJSON())).not.toContain('DeliveryStatusSuccessSamplingRate');
       expect(s.notifier.deliveryStatus.smsLogs?.loggingRole).toBeUndefined();
     });
   });
@@ -90,7 +94,7 @@ describe('SNS SMS delivery-status logs', () => {
     const roleArn = { 'Fn::GetAtt': [logicalId(role), 'Arn'] };
 
     it('sets DeliveryStatusIAMRole and DeliveryStatusSuccessSamplingRate through SNS SetSMSAttributes', () => {
-      const calls = Object.values(resourcesOfType(t, 'Custom::AWS')).filter((r) => JSON.stringify(r).includes('setSMSAttributes'));
+      const calls = Object.values(resourcesOfType(t, 'Custom::AWS')).filter((r) => JSON.stringify(r).includes('DeliveryStatusIAMRole'));
       expect(calls).toHaveLength(1);
       const create = JSON.parse(resolveDummy(calls[0]?.['Create'])) as Record<string, unknown>;
       expect(create).toMatchObject({

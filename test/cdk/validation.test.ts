@@ -18,7 +18,7 @@ describe('prop validation collects every failure', () => {
     const error = refusal({
       smsEnabled: false,
       smsDeliveryStatusLogs: true,
-      smsMonthlySpendLimitUsd: -1,
+      smsMonthlySpendLimitUsd: 2,
       claimTimeout: Duration.seconds(10),
       alarms: { providerThrottledRatePercent: 150 },
       maxConcurrentSends: 1000,
@@ -26,7 +26,7 @@ describe('prop validation collects every failure', () => {
     expect(error.violations).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/smsDeliveryStatusLogs needs smsEnabled \(smsDeliveryStatusLogs: true, smsEnabled: false\)/),
-        'smsMonthlySpendLimitUsd (-1) must be a non-negative number',
+        expect.stringMatching(/^smsMonthlySpendLimitUsd \(2\) and smsSpendAlarmThresholdUsd \(undefined\) need smsEnabled \(false\)/),
         expect.stringMatching(/claim timeout \(10s\) must exceed the sender function timeout \(30s\)/),
         'alarms.providerThrottledRatePercent (150) must be a percentage from 0 to below 100',
         expect.stringMatching(/the handler would reject this configuration: .*MAX_CONCURRENT_SENDS/),

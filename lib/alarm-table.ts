@@ -27,6 +27,8 @@ export interface AlarmSources {
   readonly deadLetterQueue: sqs.IQueue;
   /** The status function's on-failure destination. */
   readonly statusFailedEventQueue: sqs.IQueue;
+  /** The dead-letter queue of the SES event rule's target. */
+  readonly sesEventRuleDeadLetterQueue: sqs.IQueue;
   /** The notifier's functions. */
   readonly functions: NotifierFunctions;
   /** The send ledger. */
@@ -100,6 +102,7 @@ export const ALARM = {
   ledgerErrors: 'LedgerErrors',
   ledgerThrottled: 'LedgerThrottled',
   smsSuccessRate: 'SmsSuccessRate',
+  sesEventRuleDeadLetters: 'SesEventRuleDeadLetters',
 } as const;
 
 /** Name of one of the notifier's alarms. */
@@ -276,6 +279,12 @@ export const ALARM_TABLE: { readonly [N in AlarmName]: AlarmSpec } = {
     description:
       'Delivery-status events failed after all retries and wait in the failed-events queue: their rows lack evidence until redriven.',
     metric: (s) => visibleMessages(s, s.statusFailedEventQueue),
+    threshold: anyOccurrence,
+  },
+  [ALARM.sesEventRuleDeadLetters]: {
+    description:
+      "EventBridge could not hand SES events to the delivery-status function and left them in the rule target's dead-letter queue: their rows lack that evidence until redriven.",
+    metric: (s) => visibleMessages(s, s.sesEventRuleDeadLetterQueue),
     threshold: anyOccurrence,
   },
   [ALARM.deliveryStatusInvalid]: {

@@ -37,6 +37,11 @@ export interface NotifierFunctionOptions {
   /** Environment variables. */
   readonly environment: Readonly<Record<string, string>>;
   /**
+   * Concurrency reserved for the function: also the most instances that run at once.
+   * @default - none reserved: the function shares the account's unreserved concurrency
+   */
+  readonly reservedConcurrentExecutions?: number;
+  /**
    * Templates folder to validate at synth and embed in the bundle (the sender renders from it).
    * @default - none embedded: the function renders no templates
    */
@@ -85,6 +90,7 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
     architecture: lambda.Architecture.ARM_64,
     timeout: options.timeout,
     memorySize: options.memorySize,
+    reservedConcurrentExecutions: options.reservedConcurrentExecutions,
     role,
     logGroup,
     loggingFormat: lambda.LoggingFormat.JSON,

@@ -55,9 +55,17 @@ export interface IdempotentNotifierProps {
   /**
    * Name of an existing SES configuration set every e-mail is sent with. The delivery-event destination
    * is added to it unless `sesEventDestination` is false.
-   * @default - a configuration set is created (reputation metrics on)
+   * @default - a configuration set is created (reputation metrics on, TLS required: see `sesRequireTls`)
    */
   readonly sesConfigurationSetName?: string;
+  /**
+   * Require TLS between SES and the receiving mail server (`DeliveryOptions.TlsPolicy: REQUIRE`) on the created
+   * configuration set: a server that cannot take TLS gets no e-mail (SES reports a bounce) rather than a login
+   * code in clear text. Set false to let SES fall back to an unencrypted connection. Not applied to an existing
+   * configuration set (`sesConfigurationSetName`), whose owner sets it.
+   * @default true
+   */
+  readonly sesRequireTls?: boolean;
 
   // ---- SMS (SNS) ----
   /**
@@ -197,6 +205,21 @@ export interface IdempotentNotifierProps {
    * @default 10
    */
   readonly maxConcurrency?: number;
+  /**
+   * Concurrency reserved for the sender: guarantees it `maxConcurrency` instances whatever else runs in the account
+   * (and caps it there). Must be at least `maxConcurrency`, or the event source's invocations are throttled and
+   * records spend their receives.
+   * @default - none reserved: the sender shares the account's unreserved concurrency
+   */
+  readonly senderReservedConcurrency?: number;
+  /**
+   * Concurrency reserved for the status function, which is also its bound: Lambda invokes it once per SES event
+   * (and per SMS log batch), asynchronously, so a burst is queued and retried (for up to 6 hours) instead of
+   * taking the account's concurrency from the sender. Reserving needs an account concurrency quota of at least
+   * 100 + this (new accounts may start lower: request an increase, or it fails at deploy).
+   * @default 5
+   */
+  readonly statusReservedConcurrency?: number;
   /**
    * Provider calls in flight within one invocation.
    * @default 16

@@ -59,6 +59,8 @@ export interface NotifierSettings {
   readonly batchSize: number;
   /** Most concurrent sender invocations the event source starts. */
   readonly maxConcurrency: number;
+  readonly senderReservedConcurrency: number | undefined;
+  readonly statusReservedConcurrency: number;
   /** Processes that may send at once, each holding a share of the send rates: every sender plus the reclaimer. */
   readonly sendRateShares: number;
   readonly maxConcurrentSends: number;
@@ -69,6 +71,7 @@ export interface NotifierSettings {
   readonly smsEnabled: boolean;
   readonly pushEnabled: boolean;
   readonly sesEventDestination: boolean;
+  readonly sesRequireTls: boolean;
   readonly smsDeliveryStatusLogs: boolean;
   readonly tableDeletionProtection: boolean;
   /** The namespace the functions emit their metrics to and the alarms and dashboard read. */
@@ -99,6 +102,7 @@ export const DEFAULTS = {
   logRetention: logs.RetentionDays.ONE_MONTH,
   batchSize: 10,
   maxConcurrency: 10,
+  statusReservedConcurrency: 5,
   maxConcurrentSends: 16,
   maxBodyBytes: 64 * 1024,
   reclaimerSchedule: Duration.minutes(1),
@@ -143,6 +147,8 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
     batchSize: props.batchSize ?? DEFAULTS.batchSize,
     maxConcurrency,
     sendRateShares: maxConcurrency + 1,
+    senderReservedConcurrency: props.senderReservedConcurrency,
+    statusReservedConcurrency: props.statusReservedConcurrency ?? DEFAULTS.statusReservedConcurrency,
     maxConcurrentSends: props.maxConcurrentSends ?? DEFAULTS.maxConcurrentSends,
     maxBodyBytes: props.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     reclaimerSchedule: props.reclaimerSchedule ?? DEFAULTS.reclaimerSchedule,
@@ -155,6 +161,7 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
     smsEnabled: props.smsEnabled ?? true,
     pushEnabled: props.pushEnabled ?? true,
     sesEventDestination: props.sesEventDestination ?? true,
+    sesRequireTls: props.sesRequireTls ?? true,
     smsDeliveryStatusLogs: props.smsDeliveryStatusLogs ?? false,
     tableDeletionProtection: props.tableDeletionProtection ?? true,
     metricsNamespace: props.metricsNamespace ?? context.defaultMetricsNamespace,
@@ -206,11 +213,36 @@ export function settingsViolations(r: NotifierSettings): string[] {
         'or throttled deliveries reach the dead-letter queue unprocessed',
     );
   }
+  violations.push(...concurrencyViolations(r));
   const namespaceProblem = Token.isUnresolved(r.metricsNamespace) ? undefined : metricsNamespaceProblem(r.metricsNamespace);
   if (namespaceProblem) violations.push(namespaceProblem);
   const retentionSeconds = r.ledgerRetention.toSeconds();
   if (retentionSeconds % 86_400 !== 0) {
     violations.push(`ledger retention (${retentionSeconds}s) must be a whole number of days (86400s each)`);
+  }
+  return violations;
+}
+
+/** Lambda's most reserved concurrency for one function (an account's default quota). */
+const MAX_RESERVED_CONCURRENCY = 1000;
+
+/** Reserved concurrency that is not a whole number in range, or a sender's below the event source's maximum. */
+function concurrencyViolations(r: NotifierSettings): string[] {
+  const violations: string[] = [];
+  const inRange = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_RESERVED_CONCURRENCY;
+  if (!inRange(r.statusReservedConcurrency)) {
+    violations.push(`statusReservedConcurrency (${r.statusReservedConcurrency}) must be a whole number from 1 to ${MAX_RESERVED_CONCURRENCY}`);
+  }
+  const sender = r.senderReservedConcurrency;
+  if (sender !== undefined) {
+    if (!inRange(sender)) {
+      violations.push(`senderReservedConcurrency (${sender}) must be a whole number from 1 to ${MAX_RESERVED_CONCURRENCY}`);
+    } else if (sender < r.maxConcurrency) {
+      violations.push(
+        `senderReservedConcurrency (${sender}) must be at least maxConcurrency (${r.maxConcurrency}): ` +
+          'the event source would start invocations Lambda throttles, and their records would spend receives',
+      );
+    }
   }
   return violations;
 }

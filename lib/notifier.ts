@@ -111,7 +111,10 @@ export class IdempotentNotifier extends Construct {
     // ---- SES configuration set ----
     this.configurationSet = props.sesConfigurationSetName
       ? ses.ConfigurationSet.fromConfigurationSetName(this, 'ConfigurationSet', props.sesConfigurationSetName)
-      : new ses.ConfigurationSet(this, 'ConfigurationSet', { reputationMetrics: true });
+      : new ses.ConfigurationSet(this, 'ConfigurationSet', {
+          reputationMetrics: true,
+          tlsPolicy: settings.sesRequireTls ? ses.ConfigurationSetTlsPolicy.REQUIRE : ses.ConfigurationSetTlsPolicy.OPTIONAL,
+        });
     this.configurationSetName = this.configurationSet.configurationSetName;
 
     // ---- Sender and reclaimer ----
@@ -137,6 +140,7 @@ export class IdempotentNotifier extends Construct {
       batchSize: settings.batchSize,
       maxBatchingWindow: props.maxBatchingWindow,
       maxConcurrency: settings.maxConcurrency,
+      reservedConcurrentExecutions: settings.senderReservedConcurrency,
     });
     this.senderFunction = sender.fn;
     this.senderLogGroup = sender.logGroup;
@@ -160,6 +164,7 @@ export class IdempotentNotifier extends Construct {
       smsSuccessSamplingPercent: props.smsDeliveryStatusSuccessSamplingPercent,
       entry: settings.entries.status,
       metricsNamespace: settings.metricsNamespace,
+      reservedConcurrentExecutions: settings.statusReservedConcurrency,
       queueEncryptionKey: queueKey,
     });
     this.statusFunction = this.deliveryStatus.fn;
@@ -190,6 +195,7 @@ export class IdempotentNotifier extends Construct {
       queue: this.queue,
       deadLetterQueue: this.deadLetterQueue,
       statusFailedEventQueue: this.deliveryStatus.failedEventQueue,
+      sesEventRuleDeadLetterQueue: this.deliveryStatus.sesEventRuleDeadLetterQueue,
       functions,
       table: this.table,
       ledgerIndexNames: [LEDGER_TABLE.pendingIndex.name, LEDGER_TABLE.smsMessageIndex.name],

@@ -104,7 +104,11 @@ describe('notifierPropsFromContext', () => {
       'notifier:lateComplaintsPerHour': '1',
       'notifier:smsSuccessRatePercent': '80',
       'notifier:metricsNamespace': 'Shop/Notifier',
+      'notifier:sesRequireTls': 'false',
+      'notifier:senderReservedConcurrency': '20',
+      'notifier:statusReservedConcurrency': 3,
     });
+    expect(props).toMatchObject({ sesRequireTls: false, senderReservedConcurrency: 20, statusReservedConcurrency: 3 });
     expect(props.alarms).toMatchObject({
       sesBounceRatePercent: 3,
       sesComplaintRatePercent: 0.08,

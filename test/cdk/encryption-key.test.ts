@@ -44,9 +44,9 @@ describe('customer-managed key (encryptionKey)', () => {
     });
   });
 
-  it('encrypts every queue with the key (main, dead-letter, failed status events)', () => {
+  it('encrypts every queue with the key (main, dead-letter, failed status events, SES rule dead letters)', () => {
     const queues = resourcesOfType(template, 'AWS::SQS::Queue');
-    expect(Object.keys(queues)).toHaveLength(3);
+    expect(Object.keys(queues)).toHaveLength(4);
     for (const queue of Object.values(queues)) expect(queue['KmsMasterKeyId']).toEqual(keyArn);
   });
 

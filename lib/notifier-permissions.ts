@@ -4,7 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { LEDGER_TABLE } from '../functions/core/ledger-table';
-import { domainOf, emailAddressOf } from './email-from';
+import { coveringIdentities, emailAddressOf } from './email-from';
 import type { IdempotentNotifierProps } from './notifier-props';
 
 /** The props that decide what the functions may do. */
@@ -89,8 +89,9 @@ function grantDelivery(
     }),
   );
   const fromAddress = emailAddressOf(props.emailFrom);
-  // emailFromViolations has checked that the address has a domain.
-  const identities = props.sesIdentity ? [props.sesIdentity] : unique([fromAddress, domainOf(fromAddress) ?? fromAddress]);
+  // Without sesIdentity: the address and every parent domain, since SES sends as whichever of them is verified
+  // (the synth checks that a given sesIdentity covers the address).
+  const identities = props.sesIdentity ? [props.sesIdentity] : coveringIdentities(fromAddress);
   // The e-mail send rate defaults to the account's MaxSendRate, read once per cold start.
   fn.addToRolePolicy(new iam.PolicyStatement({ sid: 'ReadSesSendingQuota', actions: ['ses:GetAccount'], resources: ['*'] }));
   Validations.of(fn.role ?? fn).acknowledge({
@@ -156,8 +157,4 @@ function grantDelivery(
       })),
     );
   }
-}
-
-function unique(values: readonly string[]): string[] {
-  return [...new Set(values)];
 }

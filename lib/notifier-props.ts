@@ -48,8 +48,10 @@ export interface IdempotentNotifierProps {
    */
   readonly emailFrom: string;
   /**
-   * SES identity the sender may send as (`ses:SendEmail` is granted on it only).
-   * @default - both the From address and its domain (whichever of them is verified is used by SES)
+   * SES identity the sender may send as (`ses:SendEmail` is granted on it only): the From address or one of its
+   * domains. Synth fails when it does not cover `emailFrom`.
+   * @default - the From address and each of its parent domains (`a@mail.acme.com`, `mail.acme.com`, `acme.com`):
+   * SES sends as whichever of them is verified
    */
   readonly sesIdentity?: string;
   /**

@@ -1,5 +1,5 @@
 import { alarmOptionViolations } from './alarm-options';
-import { emailFromViolations } from './email-from';
+import { emailFromViolations, sesIdentityViolations } from './email-from';
 import { handlerConfigViolations } from './notifier-environment';
 import type { IdempotentNotifierProps } from './notifier-props';
 import { type NotifierSettings, settingsViolations } from './notifier-settings';
@@ -23,6 +23,7 @@ export class NotifierConfigurationError extends Error {
 export function notifierViolations(props: IdempotentNotifierProps, settings: NotifierSettings): string[] {
   return [
     ...emailFromViolations(props.emailFrom),
+    ...sesIdentityViolations(props.sesIdentity, props.emailFrom ?? ''),
     ...settingsViolations(settings),
     ...sendPaceViolations(props.sendRates, settings.throttleBackoff),
     ...alarmOptionViolations(props.alarms ?? {}, settings.alarms.backlogLossHorizon),

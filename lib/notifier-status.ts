@@ -199,6 +199,7 @@ export class DeliveryStatus extends Construct {
       this.smsLogs = new SmsDeliveryStatusLogs(this, 'SmsLogs', {
         destination: status.fn,
         successSamplingPercent: props.smsSuccessSamplingPercent,
+        retention: props.logRetention,
         logEncryptionKey: props.logEncryptionKey,
       });
     } else if (props.smsSuccessSamplingPercent !== undefined) {

@@ -52,7 +52,7 @@ describe('customer-managed key (encryptionKey)', () => {
 
   it('encrypts every log group with the key (functions and custom resources)', () => {
     const groups = resourcesOfType(template, 'AWS::Logs::LogGroup');
-    expect(Object.keys(groups)).toHaveLength(7); // 3 functions, 4 account-setting custom resources (2 log groups, logging, spend limit)
+    expect(Object.keys(groups)).toHaveLength(11); // 3 functions, 8 account-setting custom resources (3 per SNS log group, logging, spend limit)
     for (const group of Object.values(groups)) expect(group['KmsKeyId']).toEqual(keyArn);
   });
 

@@ -1,4 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
 import { build, logicalId, propertiesOf, resolveDummy, resourcesOfType, synth } from './helpers';
 
@@ -150,3 +151,40 @@ describe('SNS SMS delivery-status logs', () => {
     }
   });
 });
+
+describe('the SNS SMS delivery-status log groups (they hold phone numbers)', () => {
+  const { template: t } = synth({ smsDeliveryStatusLogs: true, logRetention: logs.RetentionDays.TWO_WEEKS });
+  const call = (action: string) =>
+    Object.values(resourcesOfType(t, 'Custom::AWS'))
+      .map((r) => JSON.parse(resolveDummy(r['Create'])) as { action: string; parameters: Record<string, unknown> })
+      .filter((c) => c.action === action);
+
+  it('get the functions\' log retention, each', () => {
+    const calls = call('putRetentionPolicy');
+    expect(calls.map((c) => c.parameters)).toEqual([
+      { logGroupName: expect.stringMatching(/DirectPublishToPhoneNumber$/), retentionInDays: 14 },
+      { logGroupName: expect.stringMatching(/DirectPublishToPhoneNumber\/Failure$/), retentionInDays: 14 },
+    ]);
+  });
+
+  it("get the functions' masking policy, each, in the form CloudFormation gives the functions' log groups", () => {
+    const calls = call('putDataProtectionPolicy');
+    expect(calls.map((c) => c.parameters['logGroupIdentifier'])).toEqual([
+      expect.stringMatching(/DirectPublishToPhoneNumber$/),
+      expect.stringMatching(/DirectPublishToPhoneNumber\/Failure$/),
+    ]);
+    const functionsPolicy = deepDummy(propertiesOf(template, n.senderLogGroup)['DataProtectionPolicy']);
+    for (const c of calls) expect(JSON.parse(String(c.parameters['policyDocument']))).toEqual(functionsPolicy);
+  });
+});
+
+/** {@link resolveDummy} at every depth: what CloudFormation would hand over, with dummy values for references. */
+function deepDummy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(deepDummy);
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && (keys[0] === 'Ref' || keys[0]!.startsWith('Fn::'))) return resolveDummy(value);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deepDummy(v)]));
+  }
+  return value;
+}

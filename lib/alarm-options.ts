@@ -71,7 +71,47 @@ export interface NotifierAlarmOptions {
    * @default - a quarter of that horizon (27,618 s, about 7.7 h, with the default queue and backoff)
    */
   readonly backlogAge?: Duration;
+  /**
+   * Alarm when the configuration set's SES bounce rate (`Reputation.BounceRate`) exceeds this percentage.
+   * SES puts an account under review at 5% and may pause sending at 10%; 2% is the ceiling SES advises
+   * staying under, so the alarm leaves time to act before a review.
+   * @default 2
+   */
+  readonly sesBounceRatePercent?: number;
+  /**
+   * Alarm when the configuration set's SES complaint rate (`Reputation.ComplaintRate`) exceeds this percentage.
+   * SES reviews an account at 0.1% and may pause sending at 0.5%: half the review threshold.
+   * @default 0.05
+   */
+  readonly sesComplaintRatePercent?: number;
+  /**
+   * Alarm when more than this many bounces of e-mails SES had accepted reach the ledger in one hour
+   * (`LateBounce`, counted by the status Lambda): addresses producers send to have gone bad.
+   * @default 10
+   */
+  readonly lateBouncesPerHour?: number;
+  /**
+   * Alarm when more than this many complaints reach the ledger in one hour (`LateComplaint`): a
+   * transactional notifier should see none, and each one weighs on the account's reputation.
+   * @default 0
+   */
+  readonly lateComplaintsPerHour?: number;
+  /**
+   * With SMS enabled, alarm when the account's SMS delivery success rate (`AWS/SNS SMSSuccessRate`) stays
+   * below this percentage for two hours: SNS accepted messages that the carriers did not deliver.
+   * @default 90
+   */
+  readonly smsSuccessRatePercent?: number;
 }
+
+/** Defaults of the account-protection alarms (see each option for the reason). */
+export const ACCOUNT_ALARM_DEFAULTS = {
+  sesBounceRatePercent: 2,
+  sesComplaintRatePercent: 0.05,
+  lateBouncesPerHour: 10,
+  lateComplaintsPerHour: 0,
+  smsSuccessRatePercent: 90,
+} as const;
 
 /** Default of {@link NotifierAlarmOptions.sustainedRateLimiting}. */
 export const DEFAULT_SUSTAINED_RATE_LIMITING = Duration.hours(1);
@@ -89,6 +129,18 @@ export function alarmOptionViolations(options: NotifierAlarmOptions, backlogLoss
   const throttled = options.providerThrottledRatePercent;
   if (throttled !== undefined && !(Number.isFinite(throttled) && throttled >= 0 && throttled < 100)) {
     violations.push(`alarms.providerThrottledRatePercent (${throttled}) must be a percentage from 0 to below 100`);
+  }
+  for (const key of ['sesBounceRatePercent', 'sesComplaintRatePercent', 'smsSuccessRatePercent'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isFinite(value) && value > 0 && value < 100)) {
+      violations.push(`alarms.${key} (${value}) must be a percentage above 0 and below 100`);
+    }
+  }
+  for (const key of ['lateBouncesPerHour', 'lateComplaintsPerHour'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
+      violations.push(`alarms.${key} (${value}) must be a whole number of events, 0 or more`);
+    }
   }
   const sustained = options.sustainedRateLimiting?.toSeconds({ integral: false });
   if (sustained !== undefined && !(sustained >= period && sustained % period === 0 && sustained <= MAX_ALARM_WINDOW_SECONDS)) {

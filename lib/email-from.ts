@@ -43,3 +43,35 @@ export function emailFromViolations(emailFrom: string | undefined): string[] {
   }
   return [];
 }
+
+/**
+ * The SES identities that can cover `address`: the address itself, then its domain and every parent domain
+ * down to two labels (`a@mail.acme.com` -> `a@mail.acme.com`, `mail.acme.com`, `acme.com`). SES sends as the
+ * identity that is verified, which may be any of these (a team often verifies only `acme.com`).
+ */
+export function coveringIdentities(address: string): string[] {
+  const domain = domainOf(address);
+  if (domain === undefined) return [address];
+  const labels = domain.toLowerCase().replace(/\.$/, '').split('.');
+  const domains = labels.slice(0, Math.max(1, labels.length - 1)).map((_, i) => labels.slice(i).join('.'));
+  return [address, ...domains];
+}
+
+/** Whether the SES identity `identity` (an address or a domain) covers `address`, as SES matches them. */
+export function identityCovers(identity: string, address: string): boolean {
+  const wanted = identity.toLowerCase().replace(/\.$/, '');
+  return coveringIdentities(address).some((candidate) => candidate.toLowerCase() === wanted);
+}
+
+/** Why `sesIdentity` cannot send as `emailFrom` (empty when it can, or when no identity is given). */
+export function sesIdentityViolations(sesIdentity: string | undefined, emailFrom: string): string[] {
+  if (sesIdentity === undefined) return [];
+  const address = emailAddressOf(emailFrom);
+  if (domainOf(address) === undefined) return [];
+  return identityCovers(sesIdentity, address)
+    ? []
+    : [
+        `sesIdentity (${sesIdentity}) does not cover emailFrom (${address}): it must be that address or one of its ` +
+          `domains (${coveringIdentities(address).slice(1).join(', ')}), or SES refuses every e-mail (AccessDenied)`,
+      ];
+}

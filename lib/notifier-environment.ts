@@ -1,4 +1,3 @@
-import { Duration } from 'aws-cdk-lib';
 import { ENV, loadSenderConfig } from '../functions/core/sender-config';
 import { loadReclaimerLimits } from '../functions/reclaimer/reclaimer-config';
 import { pushEnabled } from './destination-options';
@@ -19,8 +18,8 @@ export interface NotifierEnvironmentTargets {
 }
 
 /**
- * The environment of the sender and the reclaimer: exactly the variables their handlers validate, checked
- * here with the handlers' own loaders so that synth refuses what they would refuse to run.
+ * The environment of the sender and the reclaimer: exactly the variables their handlers validate
+ * ({@link handlerConfigViolations} checks them with the handlers' own loaders).
  */
 export function notifierEnvironment(
   props: IdempotentNotifierProps,
@@ -34,13 +33,13 @@ export function notifierEnvironment(
     [ENV.claimTimeoutSeconds]: String(resolved.claimTimeout.toSeconds()),
     [ENV.sendTimeoutMs]: String(resolved.sendTimeout.toMilliseconds()),
     [ENV.ledgerRetentionDays]: String(resolved.ledgerRetention.toDays()),
-    [ENV.maxClockSkewSeconds]: String((props.maxClockSkew ?? Duration.minutes(5)).toSeconds()),
+    [ENV.maxClockSkewSeconds]: String(resolved.maxClockSkew.toSeconds()),
     [ENV.deliveryMode]: 'aws',
     [ENV.emailFrom]: props.emailFrom,
     [ENV.sesConfigurationSet]: targets.configurationSetName,
     [ENV.deadLetterQueueUrl]: targets.deadLetterQueueUrl,
-    [ENV.maxConcurrentSends]: String(props.maxConcurrentSends ?? 16),
-    [ENV.maxBodyBytes]: String(props.maxBodyBytes ?? 64 * 1024),
+    [ENV.maxConcurrentSends]: String(resolved.maxConcurrentSends),
+    [ENV.maxBodyBytes]: String(resolved.maxBodyBytes),
     // Throttled records are backed off with ChangeMessageVisibility on the queue they came from.
     [ENV.sourceQueueUrl]: targets.queueUrl,
     // How the queue redelivers: only a claim it may not bring back again enters the pending index.
@@ -48,7 +47,9 @@ export function notifierEnvironment(
     [ENV.queueRetentionSeconds]: String(resolved.queueRetention.toSeconds()),
     [ENV.queueVisibilityTimeoutSeconds]: String(resolved.visibilityTimeout.toSeconds()),
     // The account's send rate is split between every sender the event source may run and the reclaimer.
-    [ENV.sendRateShares]: String((props.maxConcurrency ?? 10) + 1),
+    [ENV.sendRateShares]: String(resolved.sendRateShares),
+    // This notifier's own namespace: alarms and the dashboard read nothing else.
+    [ENV.metricsNamespace]: resolved.metricsNamespace,
     // The account-wide rates, and the backoff steps synth checked against the queue.
     ...sendPaceEnvironment(props.sendRates, resolved.throttleBackoff),
   };
@@ -57,12 +58,30 @@ export function notifierEnvironment(
   if (messageClassesJson) environment[ENV.messageClasses] = messageClassesJson;
   // Always set: `none` when push is off, so a push message is suppressed rather than sent anywhere.
   environment[ENV.pushApplicationArns] = pushEnabled(props) && props.pushPlatformApplications?.length ? props.pushPlatformApplications.join(',') : 'none';
-  try {
-    // Both handlers validate the same variables at cold start (message classes included; the
-    // reclaimer also its time budget): refuse to synth what they would refuse to run.
-    loadReclaimerLimits(environment, loadSenderConfig(environment));
-  } catch (error) {
-    throw new Error(`IdempotentNotifier: the handler would reject this configuration: ${(error as Error).message}`);
-  }
   return environment;
+}
+
+/**
+ * Stand-ins for the resource names and URLs, which are tokens until deploy: the handlers only check
+ * that they are present, so the check below needs no resource to exist yet.
+ */
+const CHECK_TARGETS: NotifierEnvironmentTargets = {
+  tableName: 'notifier-ledger',
+  configurationSetName: 'notifier-configuration-set',
+  queueUrl: 'https://sqs.invalid/queue',
+  deadLetterQueueUrl: 'https://sqs.invalid/dead-letter-queue',
+};
+
+/**
+ * What the handlers would refuse at cold start in the environment these props give (message classes
+ * included; the reclaimer also its time budget): synth refuses what they would refuse to run.
+ */
+export function handlerConfigViolations(props: IdempotentNotifierProps, resolved: NotifierSettings): string[] {
+  try {
+    const environment = notifierEnvironment(props, resolved, CHECK_TARGETS);
+    loadReclaimerLimits(environment, loadSenderConfig(environment));
+    return [];
+  } catch (error) {
+    return [`the handler would reject this configuration: ${(error as Error).message}`];
+  }
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Aws, type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -36,6 +36,11 @@ export interface NotifierFunctionOptions {
   readonly logEncryptionKey?: kms.IKey;
   /** Environment variables. */
   readonly environment: Readonly<Record<string, string>>;
+  /**
+   * Concurrency reserved for the function: also the most instances that run at once.
+   * @default - none reserved: the function shares the account's unreserved concurrency
+   */
+  readonly reservedConcurrentExecutions?: number;
   /**
    * Templates folder to validate at synth and embed in the bundle (the sender renders from it).
    * @default - none embedded: the function renders no templates
@@ -93,6 +98,7 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
     architecture: lambda.Architecture.ARM_64,
     timeout: options.timeout,
     memorySize: options.memorySize,
+    reservedConcurrentExecutions: options.reservedConcurrentExecutions,
     role,
     logGroup,
     loggingFormat: lambda.LoggingFormat.JSON,
@@ -112,22 +118,48 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
  */
 export const E164_LOG_MASK_PATTERN = '\\+[1-9][0-9]{6,14}';
 
+const MASKING_POLICY_NAME = 'notifier-mask-recipient-addresses';
+const MASKING_POLICY_DESCRIPTION = 'Masks e-mail addresses and phone numbers written to the notifier logs';
+/** The managed data identifiers masked in every log group that can hold an address. */
+const MASKED_IDENTIFIERS = [
+  logs.DataIdentifier.EMAILADDRESS,
+  logs.DataIdentifier.PHONENUMBER_BR,
+  logs.DataIdentifier.PHONENUMBER_DE,
+  logs.DataIdentifier.PHONENUMBER_ES,
+  logs.DataIdentifier.PHONENUMBER_FR,
+  logs.DataIdentifier.PHONENUMBER_GB,
+  logs.DataIdentifier.PHONENUMBER_IT,
+  logs.DataIdentifier.PHONENUMBER_US,
+] as const;
+/** Any other country: E.164 as the SMS API takes it. */
+const E164_IDENTIFIER_NAME = 'E164PhoneNumber';
+
 /** Masks e-mail addresses and phone numbers in the functions' logs. */
 export function maskingPolicy(): logs.DataProtectionPolicy {
   return new logs.DataProtectionPolicy({
-    name: 'notifier-mask-recipient-addresses',
-    description: 'Masks e-mail addresses and phone numbers written to the notifier logs',
-    identifiers: [
-      logs.DataIdentifier.EMAILADDRESS,
-      logs.DataIdentifier.PHONENUMBER_BR,
-      logs.DataIdentifier.PHONENUMBER_DE,
-      logs.DataIdentifier.PHONENUMBER_ES,
-      logs.DataIdentifier.PHONENUMBER_FR,
-      logs.DataIdentifier.PHONENUMBER_GB,
-      logs.DataIdentifier.PHONENUMBER_IT,
-      logs.DataIdentifier.PHONENUMBER_US,
-      // Any other country: E.164 as the SMS API takes it.
-      new logs.CustomDataIdentifier('E164PhoneNumber', E164_LOG_MASK_PATTERN),
-    ],
+    name: MASKING_POLICY_NAME,
+    description: MASKING_POLICY_DESCRIPTION,
+    identifiers: [...MASKED_IDENTIFIERS, new logs.CustomDataIdentifier(E164_IDENTIFIER_NAME, E164_LOG_MASK_PATTERN)],
   });
+}
+
+/**
+ * The same policy as the document `PutDataProtectionPolicy` takes, for log groups this stack does not own
+ * (the SNS SMS delivery-status groups): the form CloudFormation gets from {@link maskingPolicy}.
+ */
+export function maskingPolicyDocument(): Record<string, unknown> {
+  const identifiers = [
+    ...MASKED_IDENTIFIERS.map((id) => `arn:${Aws.PARTITION}:dataprotection::aws:data-identifier/${id.name}`),
+    E164_IDENTIFIER_NAME,
+  ];
+  return {
+    Name: MASKING_POLICY_NAME,
+    Description: MASKING_POLICY_DESCRIPTION,
+    Version: '2021-06-01',
+    Statement: [
+      { Sid: 'audit-statement-cdk', DataIdentifier: identifiers, Operation: { Audit: { FindingsDestination: {} } } },
+      { Sid: 'redact-statement-cdk', DataIdentifier: identifiers, Operation: { Deidentify: { MaskConfig: {} } } },
+    ],
+    Configuration: { CustomDataIdentifier: [{ Name: E164_IDENTIFIER_NAME, Regex: E164_LOG_MASK_PATTERN }] },
+  };
 }

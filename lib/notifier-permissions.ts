@@ -5,7 +5,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { LEDGER_TABLE } from '../functions/core/ledger-table';
 import { endpointArnsOf, pushEnabled, smsEnabled } from './destination-options';
-import { domainOf, emailAddressOf } from './email-from';
+import { coveringIdentities, emailAddressOf } from './email-from';
+import { REVIEWED_NOT_RESOURCE_SID } from './not-resource-check';
 import type { IdempotentNotifierProps } from './notifier-props';
 
 /** The props that decide what the functions may do. */
@@ -90,13 +91,21 @@ function grantDelivery(
     }),
   );
   const fromAddress = emailAddressOf(props.emailFrom);
-  // emailFromViolations has checked that the address has a domain.
-  const identities = props.sesIdentity ? [props.sesIdentity] : unique([fromAddress, domainOf(fromAddress) ?? fromAddress]);
+  // Without sesIdentity: the address and every parent domain, since SES sends as whichever of them is verified
+  // (the synth checks that a given sesIdentity covers the address).
+  const identities = props.sesIdentity ? [props.sesIdentity] : coveringIdentities(fromAddress);
   // The e-mail send rate defaults to the account's MaxSendRate, read once per cold start.
-  fn.addToRolePolicy(new iam.PolicyStatement({ sid: 'ReadSesSendingQuota', actions: ['ses:GetAccount'], resources: ['*'] }));
-  Validations.of(fn.role ?? fn).acknowledge({
+  // A policy of its own, so the acknowledgement of its `Resource: *` covers this one statement: any other
+  // `Resource: *` added to the role's default policy is still a finding.
+  const quota = new iam.Policy(fn, 'ReadSesSendingQuota', {
+    statements: [new iam.PolicyStatement({ sid: 'ReadSesSendingQuota', actions: ['ses:GetAccount'], resources: ['*'] })],
+  });
+  if (fn.role) quota.attachToRole(fn.role);
+  // The function reads the quota at cold start: it must not run before the policy exists.
+  fn.node.addDependency(quota);
+  Validations.of(quota).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
-    reason: 'ses:GetAccount reads the account sending quota and supports no resource-level permissions; it is the only action on *.',
+    reason: 'ses:GetAccount reads the account sending quota and supports no resource-level permissions; it is the only statement of this policy.',
   });
   fn.addToRolePolicy(
     new iam.PolicyStatement({
@@ -127,7 +136,7 @@ function grantDelivery(
     // which countries is the sender's check (smsCountries), as is how many (the message classes' limits).
     fn.addToRolePolicy(
       new iam.PolicyStatement({
-        sid: 'PublishSmsToPhoneNumbersOnly',
+        sid: REVIEWED_NOT_RESOURCE_SID,
         actions: ['sns:Publish'],
         notResources: [`arn:${Aws.PARTITION}:sns:*:*:*`],
       }),
@@ -146,8 +155,4 @@ function grantDelivery(
       })),
     );
   }
-}
-
-function unique(values: readonly string[]): string[] {
-  return [...new Set(values)];
 }

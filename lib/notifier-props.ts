@@ -48,20 +48,31 @@ export interface IdempotentNotifierProps {
    */
   readonly emailFrom: string;
   /**
-   * SES identity the sender may send as (`ses:SendEmail` is granted on it only).
-   * @default - both the From address and its domain (whichever of them is verified is used by SES)
+   * SES identity the sender may send as (`ses:SendEmail` is granted on it only): the From address or one of its
+   * domains. Synth fails when it does not cover `emailFrom`.
+   * @default - the From address and each of its parent domains (`a@mail.acme.com`, `mail.acme.com`, `acme.com`):
+   * SES sends as whichever of them is verified
    */
   readonly sesIdentity?: string;
   /**
    * Name of an existing SES configuration set every e-mail is sent with. The delivery-event destination
    * is added to it unless `sesEventDestination` is false.
-   * @default - a configuration set is created (reputation metrics on)
+   * @default - a configuration set is created (reputation metrics on, TLS required: see `sesRequireTls`)
    */
   readonly sesConfigurationSetName?: string;
+  /**
+   * Require TLS between SES and the receiving mail server (`DeliveryOptions.TlsPolicy: REQUIRE`) on the created
+   * configuration set: a server that cannot take TLS gets no e-mail (SES reports a bounce) rather than a login
+   * code in clear text. Set false to let SES fall back to an unencrypted connection. Not applied to an existing
+   * configuration set (`sesConfigurationSetName`), whose owner sets it.
+   * @default true
+   */
+  readonly sesRequireTls?: boolean;
 
   // ---- SMS (SNS) ----
   /**
-   * Allow SMS: `sns:Publish` to phone numbers (never to topics). Needs `smsCountries`: synth fails without them.
+   * Allow SMS: `sns:Publish` to phone numbers (never to topics). Needs `smsCountries` and
+   * `smsMonthlySpendLimitUsd`: synth fails without them.
    * @default - true when `smsCountries` are given, else false
    */
   readonly smsEnabled?: boolean;
@@ -85,15 +96,17 @@ export interface IdempotentNotifierProps {
    */
   readonly smsOriginationNumber?: string;
   /**
-   * Account-level SNS SMS `MonthlySpendLimit` in USD, set by a custom resource (`SNS.SetSMSAttributes`).
-   * It is an account and region wide setting: leave it unset when another stack or a person manages it.
-   * It cannot exceed the account's SMS spend quota (US$1 until raised through a support case).
-   * @default - not managed by this stack
+   * Account-level SNS SMS `MonthlySpendLimit` in USD, set by a custom resource (`SNS.SetSMSAttributes`) and
+   * watched by the `SmsMonthToDateSpend` alarm. Required with `smsEnabled` (an SMS sender must say what it may
+   * spend; the account's limit outlives the stack), refused without it. It is an account and region wide setting:
+   * one stack per account and region should send SMS. It cannot exceed the account's SMS spend quota (US$1
+   * until raised through a support case).
+   * @default - none: required when `smsEnabled` is true
    */
   readonly smsMonthlySpendLimitUsd?: number;
   /**
-   * Alarm when `AWS/SNS SMSMonthToDateSpentUSD` exceeds this many USD.
-   * @default - 80% of `smsMonthlySpendLimitUsd`, or US$0.80 (80% of the default US$1 limit)
+   * Alarm when `AWS/SNS SMSMonthToDateSpentUSD` exceeds this many USD (above 0, at most the limit).
+   * @default - 80% of `smsMonthlySpendLimitUsd`
    */
   readonly smsSpendAlarmThresholdUsd?: number;
 
@@ -206,6 +219,21 @@ export interface IdempotentNotifierProps {
    * @default 10
    */
   readonly maxConcurrency?: number;
+  /**
+   * Concurrency reserved for the sender: guarantees it `maxConcurrency` instances whatever else runs in the account
+   * (and caps it there). Must be at least `maxConcurrency`, or the event source's invocations are throttled and
+   * records spend their receives.
+   * @default - none reserved: the sender shares the account's unreserved concurrency
+   */
+  readonly senderReservedConcurrency?: number;
+  /**
+   * Concurrency reserved for the status function, which is also its bound: Lambda invokes it once per SES event
+   * (and per SMS log batch), asynchronously, so a burst is queued and retried (for up to 6 hours) instead of
+   * taking the account's concurrency from the sender. Reserving needs an account concurrency quota of at least
+   * 100 + this (new accounts may start lower: request an increase, or it fails at deploy).
+   * @default 5
+   */
+  readonly statusReservedConcurrency?: number;
   /**
    * Provider calls in flight within one invocation.
    * @default 16
@@ -326,6 +354,13 @@ export interface IdempotentNotifierProps {
    * @default - see {@link NotifierAlarmOptions}
    */
   readonly alarms?: NotifierAlarmOptions;
+  /**
+   * CloudWatch namespace of the notifier's own metrics: the functions emit there
+   * (`POWERTOOLS_METRICS_NAMESPACE`) and the alarms and the dashboard read only it, so two notifiers in one
+   * account and region never see each other's metrics. Set it to keep a namespace dashboards outside the stack read.
+   * @default - `IdempotentNotifier/<stack name>/<construct path in the stack>`, e.g. `IdempotentNotifier/IdempotentNotifier/Notifier`
+   */
+  readonly metricsNamespace?: string;
   /**
    * Name of the CloudWatch dashboard.
    * @default - generated by CloudFormation

@@ -1,4 +1,5 @@
 import type * as kms from 'aws-cdk-lib/aws-kms';
+import { RemovalPolicy } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { ExistingQueue } from './notifier-props';
@@ -42,6 +43,8 @@ export function notifierQueues(scope: Construct, options: NotifierQueuesOptions)
     ...encryption,
     enforceSSL: true,
     retentionPeriod: settings.deadLetterQueueRetention,
+    // Like the ledger: up to 14 days of dead-lettered notifications outlive `cdk destroy` (docs/deployment.md says how to clean up).
+    removalPolicy: RemovalPolicy.RETAIN,
   });
   const queue = new sqs.Queue(scope, 'Queue', {
     ...encryption,

@@ -15,7 +15,7 @@ export interface SenderOptions extends Omit<NotifierFunctionOptions, 'descriptio
    * @default - no batching window
    */
   readonly maxBatchingWindow?: Duration;
-  /** Most concurrent invocations the event source starts; also the rate shares the environment states. */
+  /** Most concurrent invocations the event source starts (the environment's rate shares are resolved from the same setting). */
   readonly maxConcurrency: number;
 }
 
@@ -34,7 +34,6 @@ export function createSender(scope: Construct, options: SenderOptions): Notifier
       reportBatchItemFailures: true,
       batchSize,
       maxBatchingWindow,
-      // Also the rate shares (SEND_RATE_SHARES, lib/notifier-environment.ts): change both together.
       maxConcurrency,
     }),
   );

@@ -1,53 +1,202 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Token } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { metricsNamespaceProblem } from '../functions/core/metric-names';
 import { timingViolations } from '../functions/core/timing-invariants';
 import type { BackoffSettings } from '../functions/core/visibility-backoff';
+import { backlogLossHorizonSeconds, defaultBacklogAgeAlarmSeconds } from './backlog-age';
+import { ACCOUNT_ALARM_DEFAULTS, DEFAULT_SUSTAINED_RATE_LIMITING } from './alarm-options';
+import { DEFAULT_METRIC_PERIOD } from './metrics';
+import { DEFAULT_ENTRIES } from './notifier-function';
 import type { IdempotentNotifierProps } from './notifier-props';
+import { DEFAULT_TEMPLATES_DIR } from './notifier-templates';
 import { resolveThrottleBackoff } from './send-pace';
+import { pushEnabled, smsEnabled } from './destination-options';
 
 /** Smallest allowed `maxReceiveCount`: fewer receives let throttled deliveries reach the DLQ unprocessed. */
 export const MIN_MAX_RECEIVE_COUNT = 5;
 
-/** The settings the construct resolved from its props (defaults applied); used for invariants and env. */
+/** The alarm thresholds, defaults applied (see {@link NotifierAlarmOptions} for each). */
+export interface ResolvedAlarmSettings {
+  readonly period: Duration;
+  readonly rateEvaluationPeriods: number;
+  readonly duplicateSuppressedRatePercent: number;
+  readonly permanentFailureRatePercent: number;
+  readonly suppressedRatePercent: number;
+  readonly oldestMessageAge: Duration;
+  readonly providerThrottledRatePercent: number;
+  readonly sustainedRateLimiting: Duration;
+  /** Threshold of `BacklogAgeNearLimit`: given, or a quarter of the loss horizon of these queue settings. */
+  readonly backlogAge: Duration;
+  /** The loss horizon the backlog alarm must stay below. */
+  readonly backlogLossHorizon: Duration;
+  /** Threshold of `SmsMonthToDateSpend`, in USD. */
+  readonly smsSpendThresholdUsd: number;
+  readonly sesBounceRatePercent: number;
+  readonly sesComplaintRatePercent: number;
+  readonly lateBouncesPerHour: number;
+  readonly lateComplaintsPerHour: number;
+  readonly smsSuccessRatePercent: number;
+}
+
+/**
+ * The props with every default applied, in one place: the construct, the environment of the functions
+ * and the alarms read these, never `props.x ?? default` themselves. An existing queue's declared settings
+ * win over the queue props.
+ */
 export interface NotifierSettings {
   readonly functionTimeout: Duration;
   readonly claimTimeout: Duration;
   readonly sendTimeout: Duration;
   readonly ledgerRetention: Duration;
   readonly replayWindow: Duration;
+  readonly maxClockSkew: Duration;
   readonly visibilityTimeout: Duration;
   readonly queueRetention: Duration;
   readonly deadLetterQueueRetention: Duration;
   readonly maxReceiveCount: number;
   readonly throttleBackoff: BackoffSettings;
+  /** Memory of all three functions, in MB. */
+  readonly memorySize: number;
+  readonly logRetention: logs.RetentionDays;
+  readonly batchSize: number;
+  /** Most concurrent sender invocations the event source starts. */
+  readonly maxConcurrency: number;
+  readonly senderReservedConcurrency: number | undefined;
+  readonly statusReservedConcurrency: number;
+  /** Processes that may send at once, each holding a share of the send rates: every sender plus the reclaimer. */
+  readonly sendRateShares: number;
+  readonly maxConcurrentSends: number;
+  readonly maxBodyBytes: number;
+  readonly reclaimerSchedule: Duration;
+  readonly entries: { readonly sender: string; readonly reclaimer: string; readonly status: string };
+  readonly templatesDir: string;
+  readonly smsEnabled: boolean;
+  readonly pushEnabled: boolean;
+  readonly sesEventDestination: boolean;
+  readonly sesRequireTls: boolean;
+  readonly smsDeliveryStatusLogs: boolean;
+  readonly tableDeletionProtection: boolean;
+  /** The namespace the functions emit their metrics to and the alarms and dashboard read. */
+  readonly metricsNamespace: string;
+  readonly alarms: ResolvedAlarmSettings;
 }
 
-/** The props with every default applied (an existing queue's declared settings win over the queue props). */
-export function resolveSettings(props: IdempotentNotifierProps): NotifierSettings {
-  const functionTimeout = props.functionTimeout ?? Duration.seconds(30);
+/** What the defaults depend on besides the props. */
+export interface SettingsContext {
+  /** The notifier's own namespace, when `metricsNamespace` is not given (see `defaultMetricsNamespace`). */
+  readonly defaultMetricsNamespace: string;
+}
+
+/** The defaults of {@link IdempotentNotifierProps}, each once (their `@default` tags say the same). */
+export const DEFAULTS = {
+  functionTimeout: Duration.seconds(30),
+  claimTimeout: Duration.seconds(120),
+  sendTimeout: Duration.seconds(10),
+  ledgerRetention: Duration.days(30),
+  replayWindow: Duration.days(7),
+  maxClockSkew: Duration.minutes(5),
+  /** Times the function timeout: the visibility timeout of a created queue. */
+  visibilityTimeoutFactor: 6,
+  queueRetention: Duration.days(4),
+  deadLetterQueueRetention: Duration.days(14),
+  maxReceiveCount: 100,
+  memorySize: 512,
+  logRetention: logs.RetentionDays.ONE_MONTH,
+  batchSize: 10,
+  maxConcurrency: 10,
+  statusReservedConcurrency: 5,
+  maxConcurrentSends: 16,
+  maxBodyBytes: 64 * 1024,
+  reclaimerSchedule: Duration.minutes(1),
+  rateEvaluationPeriods: 3,
+  duplicateSuppressedRatePercent: 5,
+  permanentFailureRatePercent: 5,
+  suppressedRatePercent: 10,
+  oldestMessageAge: Duration.minutes(15),
+  providerThrottledRatePercent: 1,
+} as const;
+
+/** Share of the monthly SMS spend limit at which `SmsMonthToDateSpend` fires by default. */
+export const SMS_SPEND_ALARM_SHARE = 0.8;
+
+/** The props with every default applied. */
+export function resolveSettings(props: IdempotentNotifierProps, context: SettingsContext): NotifierSettings {
+  const functionTimeout = props.functionTimeout ?? DEFAULTS.functionTimeout;
   const existing = props.existingQueue;
+  const maxConcurrency = props.maxConcurrency ?? DEFAULTS.maxConcurrency;
+  const queueRetention = existing?.retentionPeriod ?? props.queueRetention ?? DEFAULTS.queueRetention;
+  const maxReceiveCount = existing?.maxReceiveCount ?? props.maxReceiveCount ?? DEFAULTS.maxReceiveCount;
+  const throttleBackoff = resolveThrottleBackoff(props.throttleBackoff);
+  const backlogQueue = { retentionSeconds: queueRetention.toSeconds(), maxReceiveCount, backoff: throttleBackoff };
+  const a = props.alarms ?? {};
   return {
     functionTimeout,
-    claimTimeout: props.claimTimeout ?? Duration.seconds(120),
-    sendTimeout: props.sendTimeout ?? Duration.seconds(10),
-    ledgerRetention: props.ledgerRetention ?? Duration.days(30),
-    replayWindow: props.replayWindow ?? Duration.days(7),
+    claimTimeout: props.claimTimeout ?? DEFAULTS.claimTimeout,
+    sendTimeout: props.sendTimeout ?? DEFAULTS.sendTimeout,
+    ledgerRetention: props.ledgerRetention ?? DEFAULTS.ledgerRetention,
+    replayWindow: props.replayWindow ?? DEFAULTS.replayWindow,
+    maxClockSkew: props.maxClockSkew ?? DEFAULTS.maxClockSkew,
     visibilityTimeout:
-      existing?.visibilityTimeout ?? props.visibilityTimeout ?? Duration.seconds(6 * functionTimeout.toSeconds()),
-    queueRetention: existing?.retentionPeriod ?? props.queueRetention ?? Duration.days(4),
+      existing?.visibilityTimeout ??
+      props.visibilityTimeout ??
+      Duration.seconds(DEFAULTS.visibilityTimeoutFactor * functionTimeout.toSeconds()),
+    queueRetention,
     deadLetterQueueRetention:
-      existing?.deadLetterRetentionPeriod ?? props.deadLetterQueueRetention ?? Duration.days(14),
-    maxReceiveCount: existing?.maxReceiveCount ?? props.maxReceiveCount ?? 100,
-    throttleBackoff: resolveThrottleBackoff(props.throttleBackoff),
+      existing?.deadLetterRetentionPeriod ?? props.deadLetterQueueRetention ?? DEFAULTS.deadLetterQueueRetention,
+    maxReceiveCount,
+    throttleBackoff,
+    memorySize: props.memorySize ?? DEFAULTS.memorySize,
+    logRetention: props.logRetention ?? DEFAULTS.logRetention,
+    batchSize: props.batchSize ?? DEFAULTS.batchSize,
+    maxConcurrency,
+    sendRateShares: maxConcurrency + 1,
+    senderReservedConcurrency: props.senderReservedConcurrency,
+    statusReservedConcurrency: props.statusReservedConcurrency ?? DEFAULTS.statusReservedConcurrency,
+    maxConcurrentSends: props.maxConcurrentSends ?? DEFAULTS.maxConcurrentSends,
+    maxBodyBytes: props.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    reclaimerSchedule: props.reclaimerSchedule ?? DEFAULTS.reclaimerSchedule,
+    entries: {
+      sender: props.senderEntry ?? DEFAULT_ENTRIES.sender,
+      reclaimer: props.reclaimerEntry ?? DEFAULT_ENTRIES.reclaimer,
+      status: props.statusEntry ?? DEFAULT_ENTRIES.status,
+    },
+    templatesDir: props.templatesDir ?? DEFAULT_TEMPLATES_DIR,
+    smsEnabled: smsEnabled(props),
+    pushEnabled: pushEnabled(props),
+    sesEventDestination: props.sesEventDestination ?? true,
+    sesRequireTls: props.sesRequireTls ?? true,
+    smsDeliveryStatusLogs: props.smsDeliveryStatusLogs ?? false,
+    tableDeletionProtection: props.tableDeletionProtection ?? true,
+    metricsNamespace: props.metricsNamespace ?? context.defaultMetricsNamespace,
+    alarms: {
+      period: a.period ?? DEFAULT_METRIC_PERIOD,
+      rateEvaluationPeriods: a.rateEvaluationPeriods ?? DEFAULTS.rateEvaluationPeriods,
+      duplicateSuppressedRatePercent: a.duplicateSuppressedRatePercent ?? DEFAULTS.duplicateSuppressedRatePercent,
+      permanentFailureRatePercent: a.permanentFailureRatePercent ?? DEFAULTS.permanentFailureRatePercent,
+      suppressedRatePercent: a.suppressedRatePercent ?? DEFAULTS.suppressedRatePercent,
+      oldestMessageAge: a.oldestMessageAge ?? DEFAULTS.oldestMessageAge,
+      providerThrottledRatePercent: a.providerThrottledRatePercent ?? DEFAULTS.providerThrottledRatePercent,
+      sustainedRateLimiting: a.sustainedRateLimiting ?? DEFAULT_SUSTAINED_RATE_LIMITING,
+      backlogAge: a.backlogAge ?? Duration.seconds(defaultBacklogAgeAlarmSeconds(backlogQueue)),
+      backlogLossHorizon: Duration.seconds(backlogLossHorizonSeconds(backlogQueue)),
+      // The limit is required with SMS enabled (smsSpendViolations); without SMS there is no spend alarm.
+      smsSpendThresholdUsd:
+        props.smsSpendAlarmThresholdUsd ?? Math.round((props.smsMonthlySpendLimitUsd ?? 0) * SMS_SPEND_ALARM_SHARE * 100) / 100,
+      sesBounceRatePercent: a.sesBounceRatePercent ?? ACCOUNT_ALARM_DEFAULTS.sesBounceRatePercent,
+      sesComplaintRatePercent: a.sesComplaintRatePercent ?? ACCOUNT_ALARM_DEFAULTS.sesComplaintRatePercent,
+      lateBouncesPerHour: a.lateBouncesPerHour ?? ACCOUNT_ALARM_DEFAULTS.lateBouncesPerHour,
+      lateComplaintsPerHour: a.lateComplaintsPerHour ?? ACCOUNT_ALARM_DEFAULTS.lateComplaintsPerHour,
+      smsSuccessRatePercent: a.smsSuccessRatePercent ?? ACCOUNT_ALARM_DEFAULTS.smsSuccessRatePercent,
+    },
   };
 }
 
 /**
- * Throws one Error listing every unsafe setting (each message names both values).
- * The timing rules themselves live in `functions/core/timing-invariants.ts`, shared with the handler.
+ * Every unsafe timing or queue setting, each message naming the values. The timing rules themselves
+ * live in `functions/core/timing-invariants.ts`, shared with the handler.
  */
-export function assertSafe(r: NotifierSettings, otherViolations: readonly string[]): void {
-  const violations = [...otherViolations];
-  violations.push(...timingViolations({
+export function settingsViolations(r: NotifierSettings): string[] {
+  const violations = timingViolations({
     functionTimeoutSeconds: r.functionTimeout.toSeconds(),
     claimTimeoutSeconds: r.claimTimeout.toSeconds(),
     sendTimeoutMs: r.sendTimeout.toMilliseconds(),
@@ -61,18 +210,43 @@ export function assertSafe(r: NotifierSettings, otherViolations: readonly string
       maxReceiveCount: r.maxReceiveCount,
       backoff: r.throttleBackoff,
     },
-  }));
+  });
   if (!(Number.isInteger(r.maxReceiveCount) && r.maxReceiveCount >= MIN_MAX_RECEIVE_COUNT)) {
     violations.push(
       `maxReceiveCount (${r.maxReceiveCount}) must be an integer of at least ${MIN_MAX_RECEIVE_COUNT}, ` +
         'or throttled deliveries reach the dead-letter queue unprocessed',
     );
   }
+  violations.push(...concurrencyViolations(r));
+  const namespaceProblem = Token.isUnresolved(r.metricsNamespace) ? undefined : metricsNamespaceProblem(r.metricsNamespace);
+  if (namespaceProblem) violations.push(namespaceProblem);
   const retentionSeconds = r.ledgerRetention.toSeconds();
   if (retentionSeconds % 86_400 !== 0) {
     violations.push(`ledger retention (${retentionSeconds}s) must be a whole number of days (86400s each)`);
   }
-  if (violations.length > 0) {
-    throw new Error(`IdempotentNotifier: unsafe configuration:\n - ${violations.join('\n - ')}`);
+  return violations;
+}
+
+/** Lambda's most reserved concurrency for one function (an account's default quota). */
+const MAX_RESERVED_CONCURRENCY = 1000;
+
+/** Reserved concurrency that is not a whole number in range, or a sender's below the event source's maximum. */
+function concurrencyViolations(r: NotifierSettings): string[] {
+  const violations: string[] = [];
+  const inRange = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_RESERVED_CONCURRENCY;
+  if (!inRange(r.statusReservedConcurrency)) {
+    violations.push(`statusReservedConcurrency (${r.statusReservedConcurrency}) must be a whole number from 1 to ${MAX_RESERVED_CONCURRENCY}`);
   }
+  const sender = r.senderReservedConcurrency;
+  if (sender !== undefined) {
+    if (!inRange(sender)) {
+      violations.push(`senderReservedConcurrency (${sender}) must be a whole number from 1 to ${MAX_RESERVED_CONCURRENCY}`);
+    } else if (sender < r.maxConcurrency) {
+      violations.push(
+        `senderReservedConcurrency (${sender}) must be at least maxConcurrency (${r.maxConcurrency}): ` +
+          'the event source would start invocations Lambda throttles, and their records would spend receives',
+      );
+    }
+  }
+  return violations;
 }

@@ -50,5 +50,6 @@ export class NotifierStack extends Stack {
     output('SesConfigurationSetName', n.configurationSetName, 'SES configuration set used for every e-mail');
     output('AlarmTopicArn', n.alarmTopic.topicArn, 'SNS topic the alarms notify');
     output('DashboardName', n.dashboard.dashboardName, 'CloudWatch dashboard');
+    output('MetricsNamespace', n.metricsNamespace, "CloudWatch namespace of this notifier's own metrics");
   }
 }

@@ -1,4 +1,4 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
@@ -50,6 +50,10 @@ export interface DeliveryStatusProps {
   readonly smsSuccessSamplingPercent?: number;
   /** Entry file of the status handler. */
   readonly entry: string;
+  /** Concurrency reserved for the function, also its bound. */
+  readonly reservedConcurrentExecutions: number;
+  /** The CloudWatch namespace its metrics go to (`POWERTOOLS_METRICS_NAMESPACE`). */
+  readonly metricsNamespace: string;
   /** Function timeout. */
   readonly timeout: Duration;
   /** Memory in MB. */
@@ -91,10 +95,12 @@ export class DeliveryStatus extends Construct {
   public readonly smsLogs?: SmsDeliveryStatusLogs;
   /** Events the status function failed on after its retries (its asynchronous on-failure destination). */
   public readonly failedEventQueue: sqs.Queue;
+  /** SES events EventBridge could not hand to the status function (the rule target's dead-letter queue). */
+  public readonly sesEventRuleDeadLetterQueue: sqs.Queue;
 
   constructor(scope: Construct, id: string, props: DeliveryStatusProps) {
     super(scope, id);
-    const environment = { [ENV.tableName]: props.table.tableName };
+    const environment = { [ENV.tableName]: props.table.tableName, [ENV.metricsNamespace]: props.metricsNamespace };
     loadStatusConfig(environment);
     const status = createNotifierFunction(this, 'Status', {
       entry: props.entry,
@@ -103,6 +109,7 @@ export class DeliveryStatus extends Construct {
       memorySize: props.memorySize,
       logRetention: props.logRetention,
       logEncryptionKey: props.logEncryptionKey,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       environment,
     });
     this.fn = status.fn;
@@ -115,6 +122,8 @@ export class DeliveryStatus extends Construct {
       encryptionMasterKey: props.queueEncryptionKey,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
+      // Unrecorded delivery evidence outlives `cdk destroy`, like the ledger it belongs to.
+      removalPolicy: RemovalPolicy.RETAIN,
     });
     Validations.of(this.failedEventQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
@@ -142,6 +151,31 @@ export class DeliveryStatus extends Construct {
       }),
     );
 
+    // EventBridge hands an event to Lambda (which then retries it itself); one it cannot hand over (the function
+    // deleted, its permission removed, the invoke throttled past EventBridge's 24 hours) lands here with its reason.
+    this.sesEventRuleDeadLetterQueue = new sqs.Queue(this, 'SesEventRuleDeadLetters', {
+      encryption: props.queueEncryptionKey ? sqs.QueueEncryption.KMS : sqs.QueueEncryption.SQS_MANAGED,
+      encryptionMasterKey: props.queueEncryptionKey,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.sesEventRuleDeadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: "This queue is itself the dead-letter queue of the SES event rule's target; it has an alarm and a runbook entry.",
+    });
+    // EventBridge encrypts what it dead-letters with the queue's key: a key of this app lets it, for this rule only.
+    props.queueEncryptionKey?.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowSesEventRuleToDeadLetter',
+        principals: [new iam.ServicePrincipal('events.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+      /* allowNoOp */ true,
+    );
+
     // EventBridge over SNS: the handler checks `source: aws.ses` on this path, the rule can match our configuration set alone, and SES needs no topic (nor a KMS key) to publish.
     const defaultBus = events.EventBus.fromEventBusName(this, 'DefaultBus', 'default');
     if (props.addSesEventDestination) {
@@ -158,13 +192,14 @@ export class DeliveryStatus extends Construct {
         source: ['aws.ses'],
         detail: { mail: { tags: { [SES_CONFIGURATION_SET_TAG]: [props.configurationSet.configurationSetName] } } },
       },
-      targets: [new eventsTargets.LambdaFunction(status.fn)],
+      targets: [new eventsTargets.LambdaFunction(status.fn, { deadLetterQueue: this.sesEventRuleDeadLetterQueue })],
     });
 
     if (props.smsDeliveryStatusLogs) {
       this.smsLogs = new SmsDeliveryStatusLogs(this, 'SmsLogs', {
         destination: status.fn,
         successSamplingPercent: props.smsSuccessSamplingPercent,
+        retention: props.logRetention,
         logEncryptionKey: props.logEncryptionKey,
       });
     } else if (props.smsSuccessSamplingPercent !== undefined) {

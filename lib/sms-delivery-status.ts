@@ -7,6 +7,7 @@ import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { AccountSdkCall } from './account-settings';
+import { maskingPolicyDocument } from './notifier-function';
 import { accountScopedServicePrincipal } from './service-principal';
 
 /** Names of the log groups SNS writes SMS delivery status to (successes, failures) in this account and region. */
@@ -21,6 +22,13 @@ const NAG_GROUP_NAMES = {
   Failure: 'sns/<AWS::Region>/<AWS::AccountId>/DirectPublishToPhoneNumber/Failure',
 } as const;
 
+/** Why `percent` cannot be the SMS delivery-status success sampling rate (empty when it can). */
+export function samplingPercentViolations(percent: number): string[] {
+  return Number.isInteger(percent) && percent >= 0 && percent <= 100
+    ? []
+    : [`smsDeliveryStatusSuccessSamplingPercent (${percent}) must be an integer from 0 to 100`];
+}
+
 /** What {@link SmsDeliveryStatusLogs} wires. */
 export interface SmsDeliveryStatusLogsProps {
   /** The function the log lines are sent to. */
@@ -31,6 +39,8 @@ export interface SmsDeliveryStatusLogsProps {
    * @default - the account setting is not managed by this stack
    */
   readonly successSamplingPercent?: number;
+  /** Retention of the two SNS log groups (and of the custom resources' own). */
+  readonly retention: logs.RetentionDays;
   /**
    * KMS key of the custom resources' log groups.
    * @default - CloudWatch Logs' own encryption
@@ -65,25 +75,36 @@ export class SmsDeliveryStatusLogs extends Construct {
         ['Failure', names.failure],
       ] as const
     ).map(([which, name]) => {
-      const ensured = new AccountSdkCall(this, `Ensure${which}LogGroup`, {
-        logEncryptionKey: props.logEncryptionKey,
-        call: {
-          service: 'CloudWatchLogs',
-          action: 'createLogGroup',
-          parameters: { logGroupName: name },
-          physicalResourceId: cr.PhysicalResourceId.of(`sns-sms-delivery-status-${which.toLowerCase()}-log-group`),
-          ignoreErrorCodesMatching: 'ResourceAlreadyExistsException',
-        },
-        // Both ARN forms: CloudWatch Logs has been seen authorizing log-group actions against either.
-        statements: [
-          new iam.PolicyStatement({ actions: ['logs:CreateLogGroup'], resources: [groupArn(name), `${groupArn(name)}:*`] }),
-        ],
-      });
-      Validations.of(ensured).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:${NAG_GROUP_NAMES[which]}:*]`,
-        reason:
-          'The ":*" form of this one log group ARN (as CloudFormation and CDK give log group ARNs); the only action is logs:CreateLogGroup.',
-      });
+      /** One CloudWatch Logs call on this one log group, with that action on it only. */
+      const onGroup = (id: string, action: string, parameters: Record<string, unknown>, ignoreErrorCodesMatching?: string) => {
+        const call = new AccountSdkCall(this, `${id}${which}LogGroup`, {
+          logEncryptionKey: props.logEncryptionKey,
+          logRetention: props.retention,
+          call: {
+            service: 'CloudWatchLogs',
+            action,
+            parameters,
+            physicalResourceId: cr.PhysicalResourceId.of(`sns-sms-delivery-status-${which.toLowerCase()}-log-group${id === 'Ensure' ? '' : `-${id.toLowerCase()}`}`),
+            ignoreErrorCodesMatching,
+          },
+          // Both ARN forms: CloudWatch Logs has been seen authorizing log-group actions against either.
+          statements: [
+            new iam.PolicyStatement({ actions: [`logs:${action[0]!.toUpperCase()}${action.slice(1)}`], resources: [groupArn(name), `${groupArn(name)}:*`] }),
+          ],
+        });
+        Validations.of(call).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:${NAG_GROUP_NAMES[which]}:*]`,
+          reason: `The ":*" form of this one log group ARN (as CloudFormation and CDK give log group ARNs); the only action is logs:${action}.`,
+        });
+        return call;
+      };
+      const ensured = onGroup('Ensure', 'createLogGroup', { logGroupName: name }, 'ResourceAlreadyExistsException');
+      // SNS writes phone numbers into these groups: keep them no longer than the functions' logs, and masked.
+      onGroup('Retain', 'putRetentionPolicy', { logGroupName: name, retentionInDays: props.retention }).node.addDependency(ensured);
+      onGroup('Mask', 'putDataProtectionPolicy', {
+        logGroupIdentifier: name,
+        policyDocument: stack.toJsonString(maskingPolicyDocument()),
+      }).node.addDependency(ensured);
       const filter = new logs.SubscriptionFilter(this, `${which}Filter`, {
         logGroup: logs.LogGroup.fromLogGroupName(this, `${which}LogGroup`, name),
         destination: new LambdaDestination(props.destination),
@@ -99,9 +120,8 @@ export class SmsDeliveryStatusLogs extends Construct {
   }
 
   private manageAccountLogging(percent: number, successName: string, logEncryptionKey: kms.IKey | undefined): iam.Role {
-    if (!(Number.isInteger(percent) && percent >= 0 && percent <= 100)) {
-      throw new Error(`IdempotentNotifier: smsDeliveryStatusSuccessSamplingPercent (${percent}) must be an integer from 0 to 100`);
-    }
+    const violations = samplingPercentViolations(percent);
+    if (violations.length > 0) throw new Error(`IdempotentNotifier: ${violations.join('; ')}`);
     const stack = Stack.of(this);
     // Both groups (and their streams) share the prefix `${successName}`: SNS writes nothing else with this role.
     const logsPrefix = stack.formatArn({

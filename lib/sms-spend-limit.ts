@@ -4,16 +4,44 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { AccountSdkCall } from './account-settings';
+import type { IdempotentNotifierProps } from './notifier-props';
+
+/** The SMS spend props the notifier cannot honour, each with the value given. */
+export function smsSpendViolations(
+  props: Pick<IdempotentNotifierProps, 'smsMonthlySpendLimitUsd' | 'smsSpendAlarmThresholdUsd'>,
+  smsEnabled: boolean,
+): string[] {
+  const { smsMonthlySpendLimitUsd: limitUsd, smsSpendAlarmThresholdUsd: thresholdUsd } = props;
+  if (!smsEnabled) {
+    return limitUsd === undefined && thresholdUsd === undefined
+      ? []
+      : [
+          `smsMonthlySpendLimitUsd (${limitUsd}) and smsSpendAlarmThresholdUsd (${thresholdUsd}) need smsEnabled (false): ` +
+            'a stack that sends no SMS does not manage the account\'s SMS spend limit',
+        ];
+  }
+  if (limitUsd === undefined) {
+    return [
+      'smsMonthlySpendLimitUsd is required with smsEnabled (true): the SNS monthly SMS spend limit (USD) this stack sets ' +
+        'for the account and alarms at 80% of (notifier:smsMonthlySpendLimitUsd; at most the account\'s SMS spend quota, ' +
+        'US$1 until raised through a support case), or smsEnabled: false',
+    ];
+  }
+  if (!(Number.isFinite(limitUsd) && limitUsd >= 0)) {
+    return [`smsMonthlySpendLimitUsd (${limitUsd}) must be a non-negative number`];
+  }
+  if (thresholdUsd !== undefined && !(Number.isFinite(thresholdUsd) && thresholdUsd > 0 && thresholdUsd <= limitUsd)) {
+    return [`smsSpendAlarmThresholdUsd (${thresholdUsd}) must be above 0 and at most smsMonthlySpendLimitUsd (${limitUsd})`];
+  }
+  return [];
+}
 
 /**
  * Sets the account's SNS SMS `MonthlySpendLimit` (USD) with `SmsMonthlySpendLimit` in `scope`, an SDK call
  * on create and update. On delete the account keeps its limit: lowering it silently could stop other
- * senders' SMS. Throws on a negative or non-finite limit.
+ * senders' SMS. The limit is checked by {@link smsSpendViolations}.
  */
 export function manageSmsSpendLimit(scope: Construct, limitUsd: number, logEncryptionKey?: kms.IKey): AccountSdkCall {
-  if (!(Number.isFinite(limitUsd) && limitUsd >= 0)) {
-    throw new Error(`IdempotentNotifier: smsMonthlySpendLimitUsd (${limitUsd}) must be a non-negative number`);
-  }
   const resource = new AccountSdkCall(scope, 'SmsMonthlySpendLimit', {
     logEncryptionKey,
     call: {

@@ -20,7 +20,8 @@ const orderEvents = new sns.Topic(stack, 'OrderEvents', { enforceSSL: true });
 const notifier = new IdempotentNotifier(stack, 'Notifier', {
   emailFrom,
   alarms: { emails: ['oncall@mail.acme-notifier.dev'] },
-  // Order e-mails only: no mobile push in this shop.
+  // Order e-mails only: no SMS (which would need smsMonthlySpendLimitUsd) and no mobile push in this shop.
+  smsEnabled: false,
   pushEnabled: false,
 });
 notifier.subscribeToTopic(orderEvents);

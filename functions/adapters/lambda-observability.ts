@@ -5,7 +5,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { LogPort } from '../core/log-port';
-import { METRICS_NAMESPACE, type ServiceName } from '../core/metric-names';
+import { metricsNamespaceFrom, type ServiceName } from '../core/metric-names';
 import type { MetricsRecorder } from '../core/metrics-recorder';
 import { powertoolsLog } from './powertools-log';
 import { PowertoolsMetricsRecorder } from './powertools-metrics';
@@ -26,10 +26,16 @@ export interface LambdaObservability extends Required<ObservabilityHooks> {
   readonly metrics: MetricsRecorder;
 }
 
-/** Structured logs and EMF metrics for the Lambda named `service`. */
-export function createLambdaObservability(service: ServiceName): LambdaObservability {
+/**
+ * Structured logs and EMF metrics for the Lambda named `service`, in the namespace its stack gives it
+ * (`POWERTOOLS_METRICS_NAMESPACE`; `IdempotentNotifier` when run without one).
+ */
+export function createLambdaObservability(
+  service: ServiceName,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): LambdaObservability {
   const logger = new Logger({ serviceName: service });
-  const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: service });
+  const metrics = new Metrics({ namespace: metricsNamespaceFrom(env), serviceName: service });
   const recorder = new PowertoolsMetricsRecorder(metrics);
   return {
     log: powertoolsLog(logger),

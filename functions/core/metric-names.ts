@@ -1,8 +1,44 @@
+import { ConfigurationError } from './errors';
+
 /**
  * Metric names and namespace shared by the Lambda code (which emits them as EMF)
  * and the CDK stack (which alarms and graphs them).
  */
+
+/**
+ * The namespace of a function run without one (locally), and the first part of every namespace the
+ * stack gives its functions (`IdempotentNotifier/<stack>/<construct path>`), so two stacks in one account
+ * and region never read each other's metrics.
+ */
 export const METRICS_NAMESPACE = 'IdempotentNotifier';
+
+/** The variable the stack names each function's namespace in: Powertools' own, so its docs apply. */
+export const METRICS_NAMESPACE_VARIABLE = 'POWERTOOLS_METRICS_NAMESPACE';
+
+/** What CloudWatch accepts as a namespace: 1-255 of these characters, not starting with `AWS/`. */
+const NAMESPACE_PATTERN = /^[A-Za-z0-9.\-_/#: ]{1,255}$/;
+
+/** Why `namespace` cannot be a CloudWatch namespace of ours, or undefined when it can. */
+export function metricsNamespaceProblem(namespace: string): string | undefined {
+  if (!NAMESPACE_PATTERN.test(namespace)) {
+    return `metrics namespace (${JSON.stringify(namespace)}) must be 1-255 letters, digits, spaces or . - _ / # :`;
+  }
+  if (namespace.startsWith('AWS/')) return `metrics namespace (${namespace}) must not start with AWS/ (reserved for AWS)`;
+  return undefined;
+}
+
+/**
+ * The namespace the function's metrics go to: {@link METRICS_NAMESPACE_VARIABLE} when set, else
+ * {@link METRICS_NAMESPACE}.
+ * @throws ConfigurationError naming the variable and its value when it is not a namespace CloudWatch accepts.
+ */
+export function metricsNamespaceFrom(env: Readonly<Record<string, string | undefined>>): string {
+  const value = env[METRICS_NAMESPACE_VARIABLE];
+  if (value === undefined || value === '') return METRICS_NAMESPACE;
+  const problem = metricsNamespaceProblem(value);
+  if (problem) throw new ConfigurationError(`${METRICS_NAMESPACE_VARIABLE}: ${problem}`);
+  return value;
+}
 
 export const METRIC = {
   Sent: 'Sent',
@@ -68,6 +104,10 @@ export const METRIC = {
   DeliveryStatusUnmatched: 'DeliveryStatusUnmatched',
   /** An input or record that is not a delivery-status event we understand. */
   DeliveryStatusInvalid: 'DeliveryStatusInvalid',
+  /** Status Lambda: an SES `Bounce` recorded on one of our rows (the provider had accepted the e-mail). */
+  LateBounce: 'LateBounce',
+  /** Status Lambda: an SES `Complaint` recorded on one of our rows (the recipient marked the e-mail as spam). */
+  LateComplaint: 'LateComplaint',
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
 

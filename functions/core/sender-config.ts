@@ -3,6 +3,7 @@ import type { DestinationPolicy } from './destination-policy';
 import type { RedeliveryPolicy } from './stale-claim-discovery';
 import { ConfigurationError } from './errors';
 import { buildMessageClassRegistry, type MessageClassRegistry } from './message-class';
+import { METRICS_NAMESPACE_VARIABLE } from './metric-names';
 import { DEFAULT_MAX_BODY_BYTES } from './notification-event';
 import { describeProblems, validate } from './schema';
 import type { ChannelRates } from './send-rate-governor';
@@ -38,6 +39,8 @@ export const ENV = {
   queueRetentionSeconds: 'QUEUE_RETENTION_SECONDS',
   queueVisibilityTimeoutSeconds: 'QUEUE_VISIBILITY_TIMEOUT_SECONDS',
   pushApplicationArns: 'PUSH_APPLICATION_ARNS',
+  /** Read by the metrics adapter (`metricsNamespaceFrom`): the stack's own namespace. */
+  metricsNamespace: METRICS_NAMESPACE_VARIABLE,
 } as const;
 
 /** A variable's text as `Number()` reads it (`''` is 0, `'soon'` NaN, which is refused), as zod's `coerce` did. */

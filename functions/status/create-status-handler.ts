@@ -5,7 +5,7 @@ import type { Clock } from '../core/clock';
 import type { DeliveryStatusStore, RecordStatusResult } from '../core/delivery-status';
 import { keyPrefix } from '../core/idempotency-key';
 import type { LogPort } from '../core/log-port';
-import { METRIC } from '../core/metric-names';
+import { METRIC, type MetricName } from '../core/metric-names';
 import type { MetricsRecorder } from '../core/metrics-recorder';
 import { decodeStatusInput, type StatusInputKind } from './decode-status-input';
 import type { StatusEvent } from './status-event';
@@ -60,6 +60,12 @@ export function createStatusHandler(deps: StatusDependencies): StatusHandler {
   return instrumentHandler(base, deps);
 }
 
+/** SES statuses that arrive after SES accepted the e-mail and hurt the account's reputation, by the metric counting them. */
+const LATE_SES_STATUS: Readonly<Record<string, MetricName | undefined>> = {
+  Bounce: METRIC.LateBounce,
+  Complaint: METRIC.LateComplaint,
+};
+
 async function apply(event: StatusEvent, deps: StatusDependencies): Promise<RecordStatusResult> {
   const { ref, update, channel } = event;
   const key =
@@ -73,10 +79,14 @@ async function apply(event: StatusEvent, deps: StatusDependencies): Promise<Reco
   };
   const result = key ? await deps.store.recordDeliveryStatus(key, update, deps.clock()) : 'no-row';
   switch (result) {
-    case 'recorded':
+    case 'recorded': {
       deps.metrics.count(METRIC.DeliveryStatusRecorded, { channel });
+      // Counted once per event: a redelivered one is `superseded`, never recorded twice.
+      const late = update.source === 'ses' ? LATE_SES_STATUS[update.status] : undefined;
+      if (late) deps.metrics.count(late, { channel });
       deps.log.info('Delivery status recorded', context);
       break;
+    }
     case 'superseded':
       deps.metrics.count(METRIC.DeliveryStatusSuperseded, { channel });
       deps.log.info('Delivery status already recorded or older than the row\'s; ignored', context);

@@ -20,6 +20,12 @@ export interface AwsCheckOptions {
    * @default - no SMS: SMS costs money per message and needs an origination setup in many countries
    */
   readonly smsTo?: string;
+  /**
+   * With `smsTo`: the account's SNS monthly SMS spend limit (USD) the copy sets, as every stack that sends SMS
+   * must (`notifier:smsMonthlySpendLimitUsd`). Give the account's current limit to leave it as it is.
+   * @default - none: required with `smsTo`
+   */
+  readonly smsSpendLimitUsd?: number;
   /** Time the events claim to have happened at (ISO-8601); the run's start. */
   readonly nowIso: string;
 }
@@ -56,6 +62,11 @@ export function awsCheckOptionViolations(o: AwsCheckOptions): string[] {
   if (!RUN_ID.test(o.runId)) violations.push(`run id (${o.runId}) must be 4 to 16 lowercase letters or digits`);
   if (o.smsTo !== undefined && !E164.test(o.smsTo)) {
     violations.push(`NOTIFIER_CHECK_SMS_TO (${o.smsTo}) must be an E.164 phone number (+ and 7 to 15 digits)`);
+  }
+  if (o.smsTo !== undefined && !(o.smsSpendLimitUsd !== undefined && Number.isFinite(o.smsSpendLimitUsd) && o.smsSpendLimitUsd >= 0)) {
+    violations.push(
+      `NOTIFIER_CHECK_SMS_SPEND_LIMIT_USD (${o.smsSpendLimitUsd}) is required with NOTIFIER_CHECK_SMS_TO: the account's SMS spend limit the copy sets (give the current one to keep it)`,
+    );
   }
   if (Number.isNaN(Date.parse(o.nowIso))) violations.push(`start time (${o.nowIso}) is not an ISO-8601 time`);
   return violations;
@@ -126,6 +137,7 @@ export function planAwsCheck(o: AwsCheckOptions): AwsCheckPlan {
       // SMS needs its country list: the test number's own country, and no other.
       ...(o.smsTo !== undefined ? { 'notifier:smsCountries': countryOfTestNumber(o.smsTo) } : {}),
       'notifier:smsDeliveryStatusLogs': String(o.smsTo !== undefined),
+      ...(o.smsTo !== undefined ? { 'notifier:smsMonthlySpendLimitUsd': String(o.smsSpendLimitUsd) } : {}),
       'notifier:pushEnabled': 'false',
       // A disposable copy: the table must be deletable after the run (it is RETAINed, then deleted by the runner).
       'notifier:tableDeletionProtection': 'false',

@@ -48,6 +48,7 @@ async function main(): Promise<number> {
     runId: process.env.NOTIFIER_CHECK_RUN_ID ?? randomBytes(4).toString('hex'),
     emailFrom: process.env.NOTIFIER_CHECK_EMAIL_FROM ?? '',
     smsTo: process.env.NOTIFIER_CHECK_SMS_TO || undefined,
+    smsSpendLimitUsd: process.env.NOTIFIER_CHECK_SMS_SPEND_LIMIT_USD ? Number(process.env.NOTIFIER_CHECK_SMS_SPEND_LIMIT_USD) : undefined,
     nowIso: new Date().toISOString(),
   });
   const keep = process.env.NOTIFIER_CHECK_KEEP === 'true';

@@ -52,8 +52,16 @@ describe('npm run test:aws plan', () => {
   });
 
   it('adds one SMS, with delivery-status logs, only when a number is given', () => {
-    const withSms = planAwsCheck({ ...options, smsTo: '+14155550100' });
-    expect(withSms.context).toMatchObject({ 'notifier:smsEnabled': 'true', 'notifier:smsCountries': 'US', 'notifier:smsDeliveryStatusLogs': 'true' });
+    const withSms = planAwsCheck({ ...options, smsTo: '+14155550100', smsSpendLimitUsd: 5 });
+    expect(withSms.context).toMatchObject({
+      'notifier:smsEnabled': 'true',
+      'notifier:smsCountries': 'US',
+      'notifier:smsDeliveryStatusLogs': 'true',
+      'notifier:smsMonthlySpendLimitUsd': '5',
+    });
+    expect(() => planAwsCheck({ ...options, smsTo: '+14155550100' })).toThrow(
+      /NOTIFIER_CHECK_SMS_SPEND_LIMIT_USD \(undefined\) is required with NOTIFIER_CHECK_SMS_TO/,
+    );
     expect(withSms.sends.at(-1)?.recipients).toEqual([{ recipientId: 'sms', phone: '+14155550100', channels: ['sms'] }]);
     expect(withSms.expected.at(-1)).toMatchObject({ channel: 'sms', finalStatus: 'SUCCESS' });
   });
@@ -70,7 +78,7 @@ describe('npm run test:aws plan', () => {
 
 describe('npm run test:aws options', () => {
   it('fails if emailFrom is missing or reserved, the run id malformed or the phone number not E.164, naming each', () => {
-    const violations = awsCheckOptionViolations({ runId: 'AB', emailFrom: 'x@example.com', smsTo: '0044 1234', nowIso: 'now' });
+    const violations = awsCheckOptionViolations({ runId: 'AB', emailFrom: 'x@example.com', smsTo: '0044 1234', smsSpendLimitUsd: 1, nowIso: 'now' });
     expect(violations).toEqual([
       expect.stringMatching(/^NOTIFIER_CHECK_EMAIL_FROM: emailFrom \(x@example\.com\) uses the reserved domain example\.com/),
       'run id (AB) must be 4 to 16 lowercase letters or digits',

@@ -17,19 +17,18 @@ interface Statement {
 const accountOnly = { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } };
 
 describe('account-setting custom resources', () => {
-  it('are four when the spend limit and SMS delivery-status logging are managed', () => {
-    expect(calls.map((c) => c.node.id).sort()).toEqual(
-      ['AccountLogging', 'EnsureFailureLogGroup', 'EnsureSuccessLogGroup', 'SmsMonthlySpendLimit'].sort(),
-    );
-    expect(Object.keys(resourcesOfType(managed.template, 'Custom::AWS'))).toHaveLength(4);
+  it('are eight when the spend limit and SMS delivery-status logging are managed', () => {
+    const perGroup = ['Ensure', 'Retain', 'Mask'].flatMap((step) => [`${step}FailureLogGroup`, `${step}SuccessLogGroup`]);
+    expect(calls.map((c) => c.node.id).sort()).toEqual(['AccountLogging', 'SmsMonthlySpendLimit', ...perGroup].sort());
+    expect(Object.keys(resourcesOfType(managed.template, 'Custom::AWS'))).toHaveLength(8);
   });
 
   it('gives each custom resource its own function and role', () => {
     const tokens = new Set(
       Object.values(resourcesOfType(managed.template, 'Custom::AWS')).map((r) => JSON.stringify(r['ServiceToken'])),
     );
-    expect(tokens.size).toBe(4);
-    expect(new Set(calls.map((c) => logicalId(c.role))).size).toBe(4);
+    expect(tokens.size).toBe(8);
+    expect(new Set(calls.map((c) => logicalId(c.role))).size).toBe(8);
     for (const call of calls) {
       expect(propertiesOf(managed.template, call.fn)['Role']).toEqual({ 'Fn::GetAtt': [logicalId(call.role), 'Arn'] });
     }
@@ -49,6 +48,10 @@ describe('account-setting custom resources', () => {
       AccountLogging: [...logs, 'sns:SetSMSAttributes', 'iam:PassRole'],
       EnsureSuccessLogGroup: [...logs, 'logs:CreateLogGroup'],
       EnsureFailureLogGroup: [...logs, 'logs:CreateLogGroup'],
+      RetainSuccessLogGroup: [...logs, 'logs:PutRetentionPolicy'],
+      RetainFailureLogGroup: [...logs, 'logs:PutRetentionPolicy'],
+      MaskSuccessLogGroup: [...logs, 'logs:PutDataProtectionPolicy'],
+      MaskFailureLogGroup: [...logs, 'logs:PutDataProtectionPolicy'],
     });
   });
 

@@ -2,7 +2,7 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
-import { METRIC, METRICS_NAMESPACE } from '../../functions/core/metric-names';
+import { METRIC } from '../../functions/core/metric-names';
 import { ALARM, type AlarmName, NO_ALARM_SUBSCRIBER_WARNING, runbookLink } from '../../lib/notifier-alarms';
 import { IdempotentNotifier } from '../../lib/notifier';
 import { BASE_PROPS, logicalId, newApp, propertiesOf, resourcesOfType, synth } from './helpers';
@@ -16,10 +16,12 @@ function fail(name: string): never {
 }
 
 const topicRef = { Ref: logicalId(n.alarmTopic) };
+/** This notifier's own namespace (test/cdk/metrics-namespace.test.ts pins its form). */
+const NAMESPACE = n.metricsNamespace;
 
-/** A metric alarm on one of the notifier's own metrics (shared namespace and names), dimension service only. */
+/** A metric alarm on one of the notifier's own metrics (its namespace, shared names), dimension service only. */
 const custom = (metricName: string, service: 'sender' | 'reclaimer' | 'status') => ({
-  Namespace: METRICS_NAMESPACE,
+  Namespace: NAMESPACE,
   MetricName: metricName,
   Dimensions: [{ Name: 'service', Value: service }],
   Statistic: 'Sum',
@@ -32,12 +34,13 @@ describe('every alarm', () => {
     expect(Object.keys(all)).toHaveLength(Object.keys(ALARM).length);
     expect(Object.keys(n.alarms).sort()).toEqual(Object.values(ALARM).sort());
     for (const alarm of Object.values(all)) {
-      expect(alarm).toMatchObject({
-        AlarmActions: [topicRef],
-        OKActions: [topicRef],
-        TreatMissingData: 'notBreaching',
-        ComparisonOperator: 'GreaterThanThreshold',
-      });
+      expect(alarm).toMatchObject({ AlarmActions: [topicRef], OKActions: [topicRef], TreatMissingData: 'notBreaching' });
+    }
+    // Every alarm fires above its threshold but the one on a success rate, which fires below it.
+    for (const name of Object.values(ALARM)) {
+      expect(alarmProps(name)['ComparisonOperator'], name).toBe(
+        name === ALARM.smsSuccessRate ? 'LessThanThreshold' : 'GreaterThanThreshold',
+      );
     }
   });
 
@@ -79,7 +82,7 @@ describe('rate alarms', () => {
     );
     const stat = (id: string) => metrics.find((m) => m.Id === id)?.MetricStat;
     const metricStat = (name: string) => ({
-      Metric: { Namespace: METRICS_NAMESPACE, MetricName: name, Dimensions: [{ Name: 'service', Value: 'sender' }] },
+      Metric: { Namespace: NAMESPACE, MetricName: name, Dimensions: [{ Name: 'service', Value: 'sender' }] },
       Period: 300,
       Stat: 'Sum',
     });
@@ -141,7 +144,7 @@ describe('provider pace alarms', () => {
   const metricsOf = (props: Record<string, unknown>): Record<string, Record<string, unknown>> =>
     Object.fromEntries((props['Metrics'] as { Id: string }[]).map((m) => [m.Id, m as Record<string, unknown>]));
   const statOf = (metricName: string, service: 'sender' | 'reclaimer', period = 300) => ({
-    Metric: { Namespace: METRICS_NAMESPACE, MetricName: metricName, Dimensions: [{ Name: 'service', Value: service }] },
+    Metric: { Namespace: NAMESPACE, MetricName: metricName, Dimensions: [{ Name: 'service', Value: service }] },
     Period: period,
     Stat: 'Sum',
   });

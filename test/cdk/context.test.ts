@@ -96,6 +96,29 @@ describe('notifierPropsFromContext', () => {
     expect(props.alarms?.backlogAge?.toMinutes()).toBe(240);
   });
 
+  it('parses the account-protection alarm keys and the metrics namespace', () => {
+    const { props } = fromContext({
+      'notifier:sesBounceRatePercent': '3',
+      'notifier:sesComplaintRatePercent': '0.08',
+      'notifier:lateBouncesPerHour': 20,
+      'notifier:lateComplaintsPerHour': '1',
+      'notifier:smsSuccessRatePercent': '80',
+      'notifier:metricsNamespace': 'Shop/Notifier',
+      'notifier:sesRequireTls': 'false',
+      'notifier:senderReservedConcurrency': '20',
+      'notifier:statusReservedConcurrency': 3,
+    });
+    expect(props).toMatchObject({ sesRequireTls: false, senderReservedConcurrency: 20, statusReservedConcurrency: 3 });
+    expect(props.alarms).toMatchObject({
+      sesBounceRatePercent: 3,
+      sesComplaintRatePercent: 0.08,
+      lateBouncesPerHour: 20,
+      lateComplaintsPerHour: 1,
+      smsSuccessRatePercent: 80,
+    });
+    expect(props.metricsNamespace).toBe('Shop/Notifier');
+  });
+
   it('fails at synth if a context send rate is not positive, naming the value', () => {
     expect(() => buildFromContext({ 'notifier:sendRateSmsPerSecond': '0' })).toThrow(/sendRates\.smsPerSecond \(0\) must be a positive number/);
   });

@@ -31,7 +31,7 @@ describe('SMS destinations', () => {
 
   it('grants sms:Publish to phone numbers only with a country list; without one SMS is off', () => {
     expect(publishStatements({ smsCountries: ['US'] })).toContain('PublishSmsToPhoneNumbersOnly');
-    expect(publishStatements({ smsCountries: undefined })).not.toContain('PublishSmsToPhoneNumbersOnly');
+    expect(publishStatements({ smsCountries: undefined, smsMonthlySpendLimitUsd: undefined })).not.toContain('PublishSmsToPhoneNumbersOnly');
   });
 
   it('embeds the country table of the list in the sender and the reclaimer, and no country when SMS is off', () => {

@@ -27,12 +27,16 @@ export const TEST_EMAIL_FROM = 'notifications@mail.acme-notifier.dev';
 /** Its domain. */
 export const TEST_EMAIL_DOMAIN = 'mail.acme-notifier.dev';
 
+/** The SMS spend limit the test stacks manage (required with SMS enabled, as BASE_PROPS has it). */
+export const TEST_SMS_SPEND_LIMIT_USD = 1;
+
 /** Minimal props; handler entries point at the stub. An alarm subscriber keeps synth free of the no-subscriber warning. */
 /** The platform application whose endpoints the test stacks may push to. */
 export const TEST_PUSH_APPLICATION_ARN = 'arn:aws:sns:us-east-1:123456789012:app/GCM/shop-app';
 
 export const BASE_PROPS: IdempotentNotifierProps = {
   emailFrom: TEST_EMAIL_FROM,
+  smsMonthlySpendLimitUsd: TEST_SMS_SPEND_LIMIT_USD,
   alarms: { emails: [`oncall@${TEST_EMAIL_DOMAIN}`] },
   senderEntry: STUB_ENTRY,
   reclaimerEntry: STUB_ENTRY,
@@ -43,13 +47,19 @@ export const BASE_PROPS: IdempotentNotifierProps = {
 };
 
 /**
- * A new app with the cdk.json context, the required `notifier:emailFrom` (cdk.json has none), bundling skipped,
+ * A new app with the cdk.json context and the required `notifier:emailFrom` (cdk.json has none: a deploy must
+ * name it; SMS is off there, so no spend limit either), bundling skipped,
  * plus `context`, synthesizing into a folder removed after the test file.
  */
 export function newApp(context: Record<string, unknown> = {}): App {
   return new App({
     outdir: testOutdir(),
-    context: { ...cdkJsonContext(), 'notifier:emailFrom': TEST_EMAIL_FROM, ...NO_BUNDLING, ...context },
+    context: {
+      ...cdkJsonContext(),
+      'notifier:emailFrom': TEST_EMAIL_FROM,
+      ...NO_BUNDLING,
+      ...context,
+    },
   });
 }
 

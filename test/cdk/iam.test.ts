@@ -204,7 +204,7 @@ describe('configurable scopes', () => {
   });
 
   it('grants no sns:Publish at all when SMS and push are disabled', () => {
-    const s = stackWith({ smsEnabled: false, pushEnabled: false });
+    const s = stackWith({ smsEnabled: false, smsMonthlySpendLimitUsd: undefined, pushEnabled: false });
     expect(withAction(statementsOf(s, 'senderFunction'), 'sns:Publish')).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ const variants: Record<string, Partial<IdempotentNotifierProps>> = {
   'push to two platform applications': {
     pushPlatformApplications: ['arn:aws:sns:us-east-1:123456789012:app/APNS/app', 'arn:aws:sns:us-east-1:123456789012:app/GCM/app'],
   },
-  'SMS and push disabled': { smsEnabled: false, pushEnabled: false },
+  'SMS and push disabled': { smsEnabled: false, smsMonthlySpendLimitUsd: undefined, pushEnabled: false },
   'SMS delivery-status logs consumed': { smsDeliveryStatusLogs: true },
   'SMS delivery-status logging and spend limit managed': {
     smsDeliveryStatusLogs: true,

@@ -91,8 +91,10 @@ describe('queue and dead-letter queue', () => {
     expect(notifier.queue).toBe(queue);
     expect(notifier.deadLetterQueue).toBe(dlq);
     const t = Template.fromStack(s);
-    // Only the status function's failed-events queue.
-    expect(Object.keys(resourcesOfType(t, 'AWS::SQS::Queue'))).toEqual([logicalId(notifier.deliveryStatus.failedEventQueue)]);
+    // Only the delivery-status path's own: the function's failed-events queue and the SES rule's dead-letter queue.
+    expect(Object.keys(resourcesOfType(t, 'AWS::SQS::Queue')).sort()).toEqual(
+      [notifier.deliveryStatus.failedEventQueue, notifier.deliveryStatus.sesEventRuleDeadLetterQueue].map(logicalId).sort(),
+    );
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: 'arn:aws:sqs:eu-west-1:111122223333:shared',
       FunctionName: { Ref: logicalId(notifier.senderFunction) },
@@ -238,8 +240,26 @@ describe('SES configuration set', () => {
 });
 
 describe('SMS monthly spend limit', () => {
-  it('is not managed unless asked', () => {
-    template.resourceCountIs('Custom::AWS', 0);
+  it('is managed whenever SMS is enabled (the default), with the limit given', () => {
+    const [resource, ...others] = Object.values(resourcesOfType(template, 'Custom::AWS'));
+    expect(others).toEqual([]);
+    expect(JSON.stringify(resource)).toContain('\\"MonthlySpendLimit\\":\\"1\\"');
+  });
+
+  it('is not managed with SMS disabled', () => {
+    synth({ smsEnabled: false, smsMonthlySpendLimitUsd: undefined }).template.resourceCountIs('Custom::AWS', 0);
+  });
+
+  it('fails if SMS is enabled without a spend limit, saying how to set one', () => {
+    expect(() => synth({ smsMonthlySpendLimitUsd: undefined })).toThrow(
+      /smsMonthlySpendLimitUsd is required with smsEnabled \(true\).*notifier:smsMonthlySpendLimitUsd.*or smsEnabled: false/,
+    );
+  });
+
+  it('fails if the spend alarm threshold is above the limit', () => {
+    expect(() => synth({ smsMonthlySpendLimitUsd: 20, smsSpendAlarmThresholdUsd: 25 })).toThrow(
+      /smsSpendAlarmThresholdUsd \(25\) must be above 0 and at most smsMonthlySpendLimitUsd \(20\)/,
+    );
   });
 
   it('sets MonthlySpendLimit through SNS SetSMSAttributes when given', () => {

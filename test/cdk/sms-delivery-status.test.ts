@@ -1,4 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
 import { build, logicalId, propertiesOf, resolveDummy, resourcesOfType, synth } from './helpers';
 
@@ -22,7 +23,10 @@ describe('SNS SMS delivery-status logs', () => {
 
   it('are not consumed by default: no subscription filter, no custom resource', () => {
     template.resourceCountIs('AWS::Logs::SubscriptionFilter', 0);
-    template.resourceCountIs('Custom::AWS', 0);
+    // The one account setting by default is the SMS spend limit.
+    const calls = Object.values(resourcesOfType(template, 'Custom::AWS')).map((r) => JSON.stringify(r));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toContain('MonthlySpendLimit');
     expect(n.deliveryStatus.smsLogs).toBeUndefined();
   });
 
@@ -79,7 +83,8 @@ describe('SNS SMS delivery-status logs', () => {
     });
 
     it('does not touch the account setting unless a sampling rate is given', () => {
-      expect(JSON.stringify(t.toJSON())).not.toContain('setSMSAttributes');
+      expect(JSON.stringify(t.toJSON())).not.toContain('DeliveryStatusIAMRole');
+      expect(JSON.stringify(t.toJSON())).not.toContain('DeliveryStatusSuccessSamplingRate');
       expect(s.notifier.deliveryStatus.smsLogs?.loggingRole).toBeUndefined();
     });
   });
@@ -90,7 +95,7 @@ describe('SNS SMS delivery-status logs', () => {
     const roleArn = { 'Fn::GetAtt': [logicalId(role), 'Arn'] };
 
     it('sets DeliveryStatusIAMRole and DeliveryStatusSuccessSamplingRate through SNS SetSMSAttributes', () => {
-      const calls = Object.values(resourcesOfType(t, 'Custom::AWS')).filter((r) => JSON.stringify(r).includes('setSMSAttributes'));
+      const calls = Object.values(resourcesOfType(t, 'Custom::AWS')).filter((r) => JSON.stringify(r).includes('DeliveryStatusIAMRole'));
       expect(calls).toHaveLength(1);
       const create = JSON.parse(resolveDummy(calls[0]?.['Create'])) as Record<string, unknown>;
       expect(create).toMatchObject({
@@ -146,3 +151,40 @@ describe('SNS SMS delivery-status logs', () => {
     }
   });
 });
+
+describe('the SNS SMS delivery-status log groups (they hold phone numbers)', () => {
+  const { template: t } = synth({ smsDeliveryStatusLogs: true, logRetention: logs.RetentionDays.TWO_WEEKS });
+  const call = (action: string) =>
+    Object.values(resourcesOfType(t, 'Custom::AWS'))
+      .map((r) => JSON.parse(resolveDummy(r['Create'])) as { action: string; parameters: Record<string, unknown> })
+      .filter((c) => c.action === action);
+
+  it('get the functions\' log retention, each', () => {
+    const calls = call('putRetentionPolicy');
+    expect(calls.map((c) => c.parameters)).toEqual([
+      { logGroupName: expect.stringMatching(/DirectPublishToPhoneNumber$/), retentionInDays: 14 },
+      { logGroupName: expect.stringMatching(/DirectPublishToPhoneNumber\/Failure$/), retentionInDays: 14 },
+    ]);
+  });
+
+  it("get the functions' masking policy, each, in the form CloudFormation gives the functions' log groups", () => {
+    const calls = call('putDataProtectionPolicy');
+    expect(calls.map((c) => c.parameters['logGroupIdentifier'])).toEqual([
+      expect.stringMatching(/DirectPublishToPhoneNumber$/),
+      expect.stringMatching(/DirectPublishToPhoneNumber\/Failure$/),
+    ]);
+    const functionsPolicy = deepDummy(propertiesOf(template, n.senderLogGroup)['DataProtectionPolicy']);
+    for (const c of calls) expect(JSON.parse(String(c.parameters['policyDocument']))).toEqual(functionsPolicy);
+  });
+});
+
+/** {@link resolveDummy} at every depth: what CloudFormation would hand over, with dummy values for references. */
+function deepDummy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(deepDummy);
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && (keys[0] === 'Ref' || keys[0]!.startsWith('Fn::'))) return resolveDummy(value);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deepDummy(v)]));
+  }
+  return value;
+}

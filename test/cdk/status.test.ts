@@ -87,9 +87,9 @@ describe('status function', () => {
     });
   });
 
-  it('receives only the ledger table name, which its config loader accepts', () => {
+  it("receives only the ledger table name and its notifier's metrics namespace, which its config loader accepts", () => {
     const env = propertiesOf(template, n.statusFunction)['Environment'] as { Variables: Record<string, unknown> };
-    expect(env.Variables).toEqual({ [ENV.tableName]: { Ref: logicalId(n.table) } });
+    expect(env.Variables).toEqual({ [ENV.tableName]: { Ref: logicalId(n.table) }, [ENV.metricsNamespace]: n.metricsNamespace });
     const resolved = Object.fromEntries(Object.entries(env.Variables).map(([k, v]) => [k, resolveDummy(v)]));
     expect(loadStatusConfig(resolved).tableName).toBe(`dummy-${logicalId(n.table)}`);
   });
@@ -181,7 +181,7 @@ describe('status safety net (asynchronous on-failure destination)', () => {
   });
 
   it('alarms when the failed-events queue holds a message', () => {
-    expect(propertiesOf(template, n.alarms.StatusFailedEvents)).toMatchObject({
+    expect(propertiesOf(template, n.alarms.StatusFailedEvents ?? fail("no StatusFailedEvents alarm"))).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(queue), 'QueueName'] } }],

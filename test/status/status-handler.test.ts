@@ -71,6 +71,26 @@ describe('SES configuration-set events through SNS', () => {
     expect((await db.ledger.get(row.key))?.providerMessageId).toBe('ses-1');
   });
 
+  it('counts a recorded Bounce as LateBounce and a Complaint as LateComplaint, once however often SES delivers them', async () => {
+    const row = await sentRow('evt-status-late-1', 'email', 'ses-late-1');
+    const status = new StatusHarness(db.ledger, clock);
+    const bounce = sesEvent('Bounce', { key: row.key, mailAt: MAIL_AT, at: plus(2_000) });
+    await status.invoke(snsEvent(bounce));
+    await status.invoke(snsEvent(bounce));
+    expect(status.metrics.get(METRIC.LateBounce)).toBe(1);
+    expect(status.metrics.get(METRIC.LateComplaint) ?? 0).toBe(0);
+    await status.invoke(snsEvent(sesEvent('Complaint', { key: row.key, mailAt: MAIL_AT, at: plus(9_000) })));
+    expect(status.metrics.get(METRIC.LateComplaint)).toBe(1);
+  });
+
+  it('counts neither for a delivery', async () => {
+    const row = await sentRow('evt-status-late-2', 'email', 'ses-late-2');
+    const status = new StatusHarness(db.ledger, clock);
+    await status.invoke(snsEvent(sesEvent('Delivery', { key: row.key, mailAt: MAIL_AT, at: plus(1_000) })));
+    expect(status.metrics.get(METRIC.LateBounce) ?? 0).toBe(0);
+    expect(status.metrics.get(METRIC.LateComplaint) ?? 0).toBe(0);
+  });
+
   it('any order and any duplication of a message\'s events ends on its latest event', async () => {
     const lifecycle = [
       sesEvent('Send', { mailAt: MAIL_AT }),

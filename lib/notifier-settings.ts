@@ -218,6 +218,7 @@ export function settingsViolations(r: NotifierSettings): string[] {
     );
   }
   violations.push(...concurrencyViolations(r));
+  violations.push(...cpuShareViolations(r));
   const namespaceProblem = Token.isUnresolved(r.metricsNamespace) ? undefined : metricsNamespaceProblem(r.metricsNamespace);
   if (namespaceProblem) violations.push(namespaceProblem);
   const retentionSeconds = r.ledgerRetention.toSeconds();
@@ -225,6 +226,24 @@ export function settingsViolations(r: NotifierSettings): string[] {
     violations.push(`ledger retention (${retentionSeconds}s) must be a whole number of days (86400s each)`);
   }
   return violations;
+}
+
+/**
+ * Memory (so CPU share) per send in flight that the ledger client's timeouts were sized for: 512 MB with 16 sends
+ * in flight kept the slowest ledger attempt at 2.3x below the 1.5 s request timeout, 128 MB brought its p99 within
+ * 10% of it (docs/design.md, "Ledger client timeouts"). Below this, a busy event loop looks like a ledger outage.
+ */
+export const MIN_MEMORY_MB_PER_CONCURRENT_SEND = 32;
+
+function cpuShareViolations(r: NotifierSettings): string[] {
+  const needed = r.maxConcurrentSends * MIN_MEMORY_MB_PER_CONCURRENT_SEND;
+  return r.memorySize < needed
+    ? [
+        `memorySize (${r.memorySize} MB) is too small for maxConcurrentSends (${r.maxConcurrentSends}): give at least ` +
+          `${MIN_MEMORY_MB_PER_CONCURRENT_SEND} MB per send in flight (${needed} MB), or fewer sends in flight; with less CPU ` +
+          'the ledger client\'s 1.5 s timeout starts cutting healthy requests',
+      ]
+    : [];
 }
 
 /** Lambda's most reserved concurrency for one function (an account's default quota). */

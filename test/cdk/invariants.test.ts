@@ -54,6 +54,14 @@ describe('synth-time invariants: a bad configuration throws naming both values',
     );
   });
 
+  it('fails if the sender has less CPU per send in flight than the ledger timeouts were sized for', () => {
+    expect(errorOf({ memorySize: 256 })).toMatch(
+      /memorySize \(256 MB\) is too small for maxConcurrentSends \(16\): give at least 32 MB per send in flight \(512 MB\)/,
+    );
+    expect(() => build({ memorySize: 512 })).not.toThrow();
+    expect(() => build({ memorySize: 256, maxConcurrentSends: 8 })).not.toThrow();
+  });
+
   it('lists every violation at once', () => {
     const message = errorOf({ maxReceiveCount: 1, sendTimeout: Duration.seconds(40) });
     expect(message).toMatch(/send timeout \(40000ms\)/);

@@ -8,6 +8,7 @@ import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import type { SendLedger } from '../../functions/core/send-ledger';
+import type { SendRateGovernor } from '../../functions/core/send-rate-governor';
 import type { StalePendingSource } from '../../functions/core/stale-pending';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import { createReclaimer, type Reclaimer, type ReclaimerRunSummary } from '../../functions/reclaimer/create-reclaimer';
@@ -28,6 +29,8 @@ export interface ReclaimerHarnessOptions {
   /** Wraps the provider (fault injection, slowness). @default none */
   readonly wrapProvider?: (provider: DeliveryProvider) => DeliveryProvider;
   readonly limits?: Partial<ReclaimerLimits>;
+  /** The reclaimer's share of the send rate, as its Lambda entry wires it. @default none: not paced */
+  readonly governor?: SendRateGovernor;
 }
 
 /** A real reclaimer over a real ledger, sending into the same outbox file as the sender. */
@@ -52,6 +55,7 @@ export class ReclaimerHarness {
       sendTimeoutMs: 2_000,
       messageClasses: buildMessageClassRegistry(),
       limits: { timeBudgetMs: 20_000, maxRowsPerRun: 500, pageSize: 25, concurrency: 8, ...options.limits },
+      ...(options.governor ? { governor: options.governor } : {}),
     });
   }
 

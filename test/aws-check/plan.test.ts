@@ -48,6 +48,7 @@ describe('npm run test:aws plan', () => {
       ['success', 'Delivery'],
       ['bounce', 'Bounce'],
       ['complaint', 'Complaint'],
+      ['reclaim', 'Delivery'],
     ]);
   });
 

@@ -184,6 +184,12 @@ function countryOfTestNumber(phone: string): string {
   return country;
 }
 
+/**
+ * Outputs naming the queues the stack RETAINs on destroy (dead-lettered notifications, failed delivery-status
+ * events, SES events the rule could not deliver): the runner deletes them after `cdk destroy`, with the table and log groups.
+ */
+export const RETAINED_QUEUE_OUTPUTS = ['DeadLetterQueueUrl', 'StatusFailedEventQueueUrl', 'SesEventRuleDeadLetterQueueUrl'] as const;
+
 /** `cdk deploy` arguments for the plan (outputs written to `outputsFile`). */
 export function deployArgs(plan: AwsCheckPlan, outputsFile: string): string[] {
   return [

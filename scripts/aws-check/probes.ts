@@ -109,3 +109,25 @@ export function deadLetterProbe(runId: string): DeadLetterProbe {
     sourceMessageIdAttribute: DEAD_LETTER_ATTRIBUTE.sourceMessageId,
   };
 }
+
+/** Queue policy of the alarm subscriber: only the stack's alarm topic may send to it. */
+export function subscriberQueuePolicy(queueArn: string, topicArn: string): string {
+  return JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Sid: 'AlarmTopicSends',
+        Effect: 'Allow',
+        Principal: { Service: 'sns.amazonaws.com' },
+        Action: 'sqs:SendMessage',
+        Resource: queueArn,
+        Condition: { ArnEquals: { 'aws:SourceArn': topicArn } },
+      },
+    ],
+  });
+}
+
+/** `aws cloudwatch set-alarm-state` arguments (the project has no CloudWatch SDK client; the CLI signs the call). */
+export function setAlarmStateArgs(probe: AlarmProbe, alarmName: string): string[] {
+  return ['cloudwatch', 'set-alarm-state', '--alarm-name', alarmName, '--state-value', 'ALARM', '--state-reason', probe.reason];
+}

@@ -6,7 +6,7 @@ import { pendingShardOf } from '../../functions/core/ledger-table';
 import { ALARM } from '../../lib/notifier-alarms';
 import { CHECK_CLAIM_TIMEOUT_SECONDS, planAwsCheck, SES_SIMULATOR } from '../../scripts/aws-check/plan';
 import { finalProbeVerdict, judgeAlarmDelivery, judgeDeadLetter, probeLine } from '../../scripts/aws-check/probe-verdicts';
-import { PLANTED_CLAIM_AGE_MS } from '../../scripts/aws-check/probes';
+import { PLANTED_CLAIM_AGE_MS, setAlarmStateArgs, subscriberQueuePolicy } from '../../scripts/aws-check/probes';
 
 const nowIso = '2026-11-30T15:00:00.000Z';
 const plan = planAwsCheck({ runId: 'ab12cd34', emailFrom: 'check@mail.acme-notifier.dev', nowIso });
@@ -136,5 +136,41 @@ describe('the dead-letter probe', () => {
 
   it('fails a copy the queue redrove without attributes (maxReceiveCount, not the sender)', () => {
     expect(judgeDeadLetter(deadLetter, SOURCE, [{ Body: deadLetter.body }])).toMatchObject({ kind: 'failed' });
+  });
+});
+
+describe('the alarm subscriber and SetAlarmState', () => {
+  const topicArn = 'arn:aws:sns:eu-west-1:123456789012:NotifierCheck-ab12cd34-alarms';
+  const queueArn = 'arn:aws:sqs:eu-west-1:123456789012:NotifierCheck-ab12cd34-alarm-subscriber';
+
+  it('lets only SNS, on behalf of the alarm topic, send to the subscriber queue', () => {
+    expect(JSON.parse(subscriberQueuePolicy(queueArn, topicArn))).toEqual({
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Sid: 'AlarmTopicSends',
+          Effect: 'Allow',
+          Principal: { Service: 'sns.amazonaws.com' },
+          Action: 'sqs:SendMessage',
+          Resource: queueArn,
+          Condition: { ArnEquals: { 'aws:SourceArn': topicArn } },
+        },
+      ],
+    });
+  });
+
+  it('sets the stack\'s alarm to ALARM with the run\'s reason', () => {
+    expect(setAlarmStateArgs(plan.alarm, 'NotifierCheck-ab12cd34-LedgerErrors-X')).toEqual([
+      'cloudwatch',
+      'set-alarm-state',
+      '--alarm-name',
+      'NotifierCheck-ab12cd34-LedgerErrors-X',
+      '--state-value',
+      'ALARM',
+      '--state-reason',
+      plan.alarm.reason,
+    ]);
+    // CloudWatch limits StateReason to 1023 characters.
+    expect(plan.alarm.reason.length).toBeLessThanOrEqual(1023);
   });
 });

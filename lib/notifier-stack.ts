@@ -47,8 +47,15 @@ export class NotifierStack extends Stack {
       n.deliveryStatus.failedEventQueue.queueUrl,
       `Delivery-status events that failed after all retries (runbook: ${runbookLink(ALARM.statusFailedEvents)})`,
     );
+    output(
+      'SesEventRuleDeadLetterQueueUrl',
+      n.deliveryStatus.sesEventRuleDeadLetterQueue.queueUrl,
+      `SES events the EventBridge rule could not deliver to the status Lambda (runbook: ${runbookLink(ALARM.sesEventRuleDeadLetters)})`,
+    );
     output('SesConfigurationSetName', n.configurationSetName, 'SES configuration set used for every e-mail');
     output('AlarmTopicArn', n.alarmTopic.topicArn, 'SNS topic the alarms notify');
+    const ledgerErrors = n.alarms[ALARM.ledgerErrors];
+    if (ledgerErrors) output(`${ALARM.ledgerErrors}AlarmName`, ledgerErrors.alarmName, 'Ledger-errors alarm (npm run test:aws sets it to prove alarm delivery)');
     output('DashboardName', n.dashboard.dashboardName, 'CloudWatch dashboard');
     output('MetricsNamespace', n.metricsNamespace, "CloudWatch namespace of this notifier's own metrics");
   }

@@ -2,7 +2,7 @@ import type { LedgerRow } from '../../functions/core/ledger-record';
 import type { ExpectedMessage } from './plan';
 
 /** The fields of a ledger row the check reads. */
-export type ObservedRow = Pick<LedgerRow, 'key' | 'eventId' | 'recipientId' | 'channel' | 'state' | 'providerMessageId' | 'deliveryStatus'>;
+export type ObservedRow = Pick<LedgerRow, 'key' | 'eventId' | 'recipientId' | 'channel' | 'state' | 'providerMessageId' | 'deliveryStatus' | 'claimVersion'>;
 
 /** Where one expected message stands. */
 export type MessageVerdict =
@@ -25,6 +25,7 @@ export function judgeMessage(expected: ExpectedMessage, rows: readonly ObservedR
   if (row.state === 'PENDING') return { kind: 'waiting', expected, why: 'row still PENDING' };
   if (row.state !== 'SENT') return { kind: 'failed', expected, why: `row ended ${row.state}, expected SENT` };
   if (!row.providerMessageId) return { kind: 'failed', expected, why: 'SENT row has no provider message id' };
+  if (expected.takenOver && row.claimVersion <= 1) return { kind: 'failed', expected, why: 'SENT by its first claim, never taken over' };
   const status = row.deliveryStatus;
   if (status === expected.finalStatus) return { kind: 'passed', expected };
   if (status === undefined || expected.intermediateStatuses.includes(status)) {

@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import { emailFromViolations } from '../../lib/email-from';
+import { type AlarmProbe, alarmProbe, type DeadLetterProbe, deadLetterProbe, type ReclaimProbe, reclaimProbe } from './probes';
 
 /** The SES mailbox simulator: SES accepts the message, then reports what the address is named after. */
 export const SES_SIMULATOR = {
@@ -41,6 +42,11 @@ export interface ExpectedMessage {
   readonly intermediateStatuses: readonly string[];
   /** The delivery status the row must end with. */
   readonly finalStatus: string;
+  /**
+   * The row must have been taken over (claim version above 1): sent by the reclaimer, not by its first claim.
+   * @default false
+   */
+  readonly takenOver?: boolean;
 }
 
 /** Everything `run.ts` does, decided up front (and unit-tested offline). */
@@ -51,7 +57,15 @@ export interface AwsCheckPlan {
   /** Messages to put on the queue, in order (an event may be sent twice: the ledger must suppress the copy). */
   readonly sends: readonly NotificationEvent[];
   readonly expected: readonly ExpectedMessage[];
+  readonly alarm: AlarmProbe;
+  /** Planted before the sends; its expected outcome is also in `expected`. */
+  readonly reclaim: ReclaimProbe;
+  readonly deadLetter: DeadLetterProbe;
 }
+
+/** Ledger timing the copy is deployed with (pinned in its context, so the planted claim is certainly stale). */
+export const CHECK_CLAIM_TIMEOUT_SECONDS = 120;
+export const CHECK_LEDGER_RETENTION_DAYS = 30;
 
 const RUN_ID = /^[a-z0-9]{4,16}$/;
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -116,6 +130,13 @@ export function planAwsCheck(o: AwsCheckOptions): AwsCheckPlan {
       finalStatus: 'Complaint',
     },
   ];
+  const reclaim = reclaimProbe({
+    runId: o.runId,
+    nowIso: o.nowIso,
+    email: SES_SIMULATOR.success,
+    timing: { claimTimeoutMs: CHECK_CLAIM_TIMEOUT_SECONDS * 1000, retentionMs: CHECK_LEDGER_RETENTION_DAYS * 86_400_000 },
+  });
+  expected.push(reclaim.expected);
   if (o.smsTo !== undefined) {
     const sms = event('sms', { recipientId: 'sms', phone: o.smsTo, channels: ['sms'] });
     sends.push(sms);
@@ -143,9 +164,16 @@ export function planAwsCheck(o: AwsCheckOptions): AwsCheckPlan {
       'notifier:tableDeletionProtection': 'false',
       'notifier:logRetentionDays': '1',
       'notifier:dashboardName': `${stackName}-dashboard`,
+      'notifier:claimTimeoutSeconds': String(CHECK_CLAIM_TIMEOUT_SECONDS),
+      'notifier:ledgerRetentionDays': String(CHECK_LEDGER_RETENTION_DAYS),
+      // The reclaimer must find the planted claim within the check's deadline.
+      'notifier:reclaimerScheduleMinutes': '1',
     },
     sends,
     expected,
+    alarm: alarmProbe(o.runId),
+    reclaim,
+    deadLetter: deadLetterProbe(o.runId),
   };
 }
 
@@ -155,6 +183,12 @@ function countryOfTestNumber(phone: string): string {
   if (!country) throw new Error(`The SMS test number belongs to no country libphonenumber-js knows; give a real E.164 number`);
   return country;
 }
+
+/**
+ * Outputs naming the queues the stack RETAINs on destroy (dead-lettered notifications, failed delivery-status
+ * events, SES events the rule could not deliver): the runner deletes them after `cdk destroy`, with the table and log groups.
+ */
+export const RETAINED_QUEUE_OUTPUTS = ['DeadLetterQueueUrl', 'StatusFailedEventQueueUrl', 'SesEventRuleDeadLetterQueueUrl'] as const;
 
 /** `cdk deploy` arguments for the plan (outputs written to `outputsFile`). */
 export function deployArgs(plan: AwsCheckPlan, outputsFile: string): string[] {

@@ -8,12 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudWatchLogsClient, DeleteLogGroupCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { DeleteQueueCommand, type Message, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
 import { finalVerdict, judgeRun, type ObservedRow, reportLines, type RunVerdict } from './assertions';
-import { type AwsCheckPlan, deployArgs, destroyArgs, planAwsCheck } from './plan';
+import { type AwsCheckPlan, deployArgs, destroyArgs, planAwsCheck, RETAINED_QUEUE_OUTPUTS } from './plan';
+import { drain, plantDeadClaim, sendMalformed, setAlarmState, subscribeToAlarms } from './probe-steps';
+import { finalProbeVerdict, judgeAlarmDelivery, judgeDeadLetter, probeLine, type ProbeVerdict } from './probe-verdicts';
 
-/** SES events usually arrive within a minute; a complaint can take a few. */
+/** SES events usually arrive within a minute; a complaint can take a few; the reclaimer runs every minute. */
 const DEADLINE_MS = 8 * 60_000;
 const POLL_MS = 15_000;
 
@@ -56,29 +59,54 @@ async function main(): Promise<number> {
   console.log(`Deploying ${plan.stackName} (an isolated copy; destroyed at the end${keep ? ' unless NOTIFIER_CHECK_KEEP' : ''})`);
   let outputs: Record<string, string> | undefined;
   let verdict: RunVerdict | undefined;
+  let probes: ProbeVerdict[] = [];
   try {
     await npx(deployArgs(plan, outputsFile));
     outputs = stackOutputs(outputsFile, plan.stackName);
-    const sqs = new SQSClient({});
-    for (const event of plan.sends) {
-      await sqs.send(new SendMessageCommand({ QueueUrl: output(outputs, 'QueueUrl'), MessageBody: JSON.stringify(event) }));
-    }
-    const ledger = new DynamoDbLedger(new DynamoDBClient({}), output(outputs, 'LedgerTableName'));
-    const deadline = Date.now() + DEADLINE_MS;
-    do {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      verdict = await observe(ledger, plan);
-      console.log(reportLines(verdict).join('\n'), '\n');
-    } while (!verdict.done && Date.now() < deadline);
-    verdict = verdict.done ? verdict : finalVerdict(verdict);
+    ({ verdict, probes } = await exercise(plan, outputs));
   } finally {
     if (!keep) await destroy(plan, outputs);
   }
-  console.log(`\n${plan.stackName}: ${verdict.passed ? 'PASSED' : 'FAILED'}\n${reportLines(verdict).join('\n')}`);
-  return verdict.passed ? 0 : 1;
+  const passed = verdict.passed && probes.every((p) => p.kind === 'passed');
+  const lines = [...reportLines(verdict), ...probes.map(probeLine)];
+  console.log(`\n${plan.stackName}: ${passed ? 'PASSED' : 'FAILED'}\n${lines.join('\n')}`);
+  return passed ? 0 : 1;
 }
 
-/** `cdk destroy`, then what the stack RETAINs on purpose (the ledger and the log groups): this copy is disposable. */
+/** Sends, plants and sets what the plan says, then polls every verdict until none waits or the deadline passes. */
+async function exercise(plan: AwsCheckPlan, outputs: Record<string, string>): Promise<{ verdict: RunVerdict; probes: ProbeVerdict[] }> {
+  const sqs = new SQSClient({});
+  const ledger = new DynamoDbLedger(new DynamoDBClient({}), output(outputs, 'LedgerTableName'));
+  const alarmName = output(outputs, plan.alarm.alarmNameOutput);
+  const dlqUrl = output(outputs, 'DeadLetterQueueUrl');
+  const subscriber = await subscribeToAlarms(sqs, new SNSClient({}), plan.alarm, output(outputs, 'AlarmTopicArn'));
+  try {
+    await plantDeadClaim(ledger, plan.reclaim);
+    for (const event of plan.sends) {
+      await sqs.send(new SendMessageCommand({ QueueUrl: output(outputs, 'QueueUrl'), MessageBody: JSON.stringify(event) }));
+    }
+    const sourceMessageId = await sendMalformed(sqs, output(outputs, 'QueueUrl'), plan.deadLetter);
+    await setAlarmState(plan.alarm, alarmName);
+    const alarmBodies: (string | undefined)[] = [];
+    const deadLetters: Message[] = [];
+    const deadline = Date.now() + DEADLINE_MS;
+    let verdict: RunVerdict;
+    let probes: ProbeVerdict[];
+    do {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      alarmBodies.push(...(await drain(sqs, subscriber.queueUrl, { consume: () => true })).map((m) => m.Body));
+      // Only this run's record is taken out of the DLQ: anything else there is left for its owner.
+      deadLetters.push(...(await drain(sqs, dlqUrl, { consume: (m) => m.Body === plan.deadLetter.body })));
+      verdict = await observe(ledger, plan);
+      probes = [judgeAlarmDelivery(plan.alarm, alarmName, alarmBodies), judgeDeadLetter(plan.deadLetter, sourceMessageId, deadLetters)];
+      console.log([...reportLines(verdict), ...probes.map(probeLine)].join('\n'), '\n');
+    } while (!(verdict.done && probes.every((p) => p.kind !== 'waiting')) && Date.now() < deadline);
+    return { verdict: verdict.done ? verdict : finalVerdict(verdict), probes: probes.map(finalProbeVerdict) };
+  } finally {
+    await subscriber.remove();
+  }
+}
+/** `cdk destroy`, then what the stack RETAINs on purpose (the ledger, the log groups, the dead-letter queues): this copy is disposable. */
 async function destroy(plan: AwsCheckPlan, outputs: Record<string, string> | undefined): Promise<void> {
   await npx(destroyArgs(plan)).catch((error: unknown) => console.error(`destroy failed; delete ${plan.stackName} by hand:`, error));
   if (!outputs) return;
@@ -88,6 +116,11 @@ async function destroy(plan: AwsCheckPlan, outputs: Record<string, string> | und
   for (const name of ['SenderLogGroupName', 'ReclaimerLogGroupName', 'StatusLogGroupName']) {
     const group = outputs[name];
     if (group) await logs.send(new DeleteLogGroupCommand({ logGroupName: group })).catch((e: unknown) => console.error(e));
+  }
+  const sqs = new SQSClient({});
+  for (const name of RETAINED_QUEUE_OUTPUTS) {
+    const queueUrl = outputs[name];
+    if (queueUrl) await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl })).catch((e: unknown) => console.error(e));
   }
 }
 

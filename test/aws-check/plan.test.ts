@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseNotificationBody } from '../../functions/core/notification-event';
 import { notifierPropsFromContext } from '../../lib/context-config';
-import { awsCheckOptionViolations, deployArgs, destroyArgs, planAwsCheck, SES_SIMULATOR } from '../../scripts/aws-check/plan';
+import { awsCheckOptionViolations, deployArgs, destroyArgs, planAwsCheck, RETAINED_QUEUE_OUTPUTS, SES_SIMULATOR } from '../../scripts/aws-check/plan';
+import { NotifierStack } from '../../lib/notifier-stack';
+import { Template } from 'aws-cdk-lib/assertions';
 import { Stack } from 'aws-cdk-lib';
 import { newApp } from '../cdk/helpers';
 
@@ -48,6 +50,7 @@ describe('npm run test:aws plan', () => {
       ['success', 'Delivery'],
       ['bounce', 'Bounce'],
       ['complaint', 'Complaint'],
+      ['reclaim', 'Delivery'],
     ]);
   });
 
@@ -86,5 +89,24 @@ describe('npm run test:aws options', () => {
       'start time (now) is not an ISO-8601 time',
     ]);
     expect(() => planAwsCheck({ ...options, emailFrom: '' })).toThrow(/npm run test:aws cannot run:\n - NOTIFIER_CHECK_EMAIL_FROM: emailFrom is required/);
+  });
+});
+
+describe('the copy the plan deploys', () => {
+  const plan = planAwsCheck(options);
+
+  it('synthesizes with every output the runner reads, the probes\' included', () => {
+    const app = newApp(plan.context);
+    const stack = new NotifierStack(app, plan.stackName);
+    const outputs = Object.keys(Template.fromStack(stack).findOutputs('*'));
+    expect(outputs).toEqual(
+      expect.arrayContaining(['QueueUrl', 'LedgerTableName', 'AlarmTopicArn', plan.alarm.alarmNameOutput, ...RETAINED_QUEUE_OUTPUTS]),
+    );
+  });
+
+  it('deploys with the claim timeout the planted claim is older than, and a reclaimer every minute', () => {
+    const props = notifierPropsFromContext(new Stack(newApp(plan.context), 'Check'));
+    expect(props.claimTimeout?.toMilliseconds()).toBe(plan.reclaim.row.leaseExpiresAt - plan.reclaim.row.claimedAt);
+    expect(props.reclaimerSchedule?.toMinutes()).toBe(1);
   });
 });

@@ -1,0 +1,44 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { ALARM } from '../../lib/notifier-alarms';
+import { RETAINED_QUEUE_OUTPUTS } from '../../scripts/aws-check/plan';
+import { alarmProbe } from '../../scripts/aws-check/probes';
+import { logicalId, synth } from './helpers';
+
+const { stack, template } = synth();
+const n = stack.notifier;
+
+describe('stack outputs npm run test:aws reads', () => {
+  it('names the SES-rule dead-letter queue, so the check can delete it after destroy (it is retained)', () => {
+    template.hasOutput('SesEventRuleDeadLetterQueueUrl', {
+      Value: { Ref: logicalId(n.deliveryStatus.sesEventRuleDeadLetterQueue) },
+      Description: Match.stringLikeRegexp('runbook: docs/operations.md#'),
+    });
+  });
+
+  it('names the ledger-errors alarm under the output the check reads, so it can set that alarm', () => {
+    const alarm = n.alarms[ALARM.ledgerErrors];
+    expect(alarm).toBeDefined();
+    expect(alarmProbe('ab12cd34').alarmNameOutput).toBe('LedgerErrorsAlarmName');
+    template.hasOutput('LedgerErrorsAlarmName', { Value: { Ref: logicalId(alarm ?? n) } });
+  });
+
+  it('names the dead-letter and failed-events queues it also deletes', () => {
+    template.hasOutput('DeadLetterQueueUrl', { Value: { Ref: logicalId(n.deadLetterQueue) } });
+    template.hasOutput('StatusFailedEventQueueUrl', { Value: { Ref: logicalId(n.deliveryStatus.failedEventQueue) } });
+  });
+});
+
+describe('what npm run test:aws deletes after destroy', () => {
+  it('names, among the outputs, exactly the queues the stack retains on destroy', () => {
+    const outputs = template.findOutputs('*') as Record<string, { Value?: { Ref?: string } }>;
+    const queues = template.findResources('AWS::SQS::Queue') as Record<string, { DeletionPolicy?: string }>;
+    const retained = Object.entries(queues)
+      .filter(([, q]) => q.DeletionPolicy === 'Retain')
+      .map(([id]) => id)
+      .sort();
+    const named = RETAINED_QUEUE_OUTPUTS.map((name) => outputs[name]?.Value?.Ref).sort();
+    expect(named).toEqual(retained);
+    expect(retained).toHaveLength(3);
+  });
+});

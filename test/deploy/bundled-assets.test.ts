@@ -47,7 +47,7 @@ beforeAll(async () => {
   outdir = mkdtempSync(join(tmpdir(), 'notifier-assets-'));
   const app = new App({ outdir, context: { ...cdkJsonContext(), 'notifier:emailFrom': TEST_EMAIL_FROM } });
   const stack = new NotifierStack(app, 'Smoke', {
-    notifier: { emailFrom: TEST_EMAIL_FROM, smsMonthlySpendLimitUsd: 1, alarms: { emails: ['oncall@mail.acme-notifier.dev'] } },
+    notifier: { emailFrom: TEST_EMAIL_FROM, alarms: { emails: ['oncall@mail.acme-notifier.dev'] } },
   });
   const template = app.synth().getStackByName(stack.stackName).template as {
     Resources: Record<string, { Properties: { Code: { S3Key: string }; Environment: { Variables: Record<string, unknown> } } }>;

@@ -22,26 +22,10 @@ import { pool } from './pool-rounds';
 import { formatLatencyMarkdown, formatLatencyText, latencyJson } from './latency/latency-report';
 import { writeLatencyResults } from './latency/latency-results';
 import { runLatencyScenario } from './latency/latency-scenario';
-import { commandLineOrExit, integerOption, parseCommandLine } from '../local/command-line';
+import { workloadOptions } from './workload-options';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const USAGE = 'usage: npm run bench -- [--events N] [--rounds N] [--seed N] [--out DIR]\n';
-const values = commandLineOrExit(USAGE, () => {
-  const { values: raw } = parseCommandLine({
-    options: {
-      events: { type: 'string', default: '1500' },
-      rounds: { type: 'string', default: '4' },
-      seed: { type: 'string', default: '42' },
-      out: { type: 'string' },
-    },
-  });
-  return {
-    events: integerOption('events', raw.events, { min: 1 }),
-    rounds: integerOption('rounds', raw.rounds, { min: 1, max: 100 }),
-    seed: integerOption('seed', raw.seed, { min: 0 }),
-    out: raw.out,
-  };
-});
+const values = workloadOptions('bench', { events: 1500, rounds: 4, seed: 42 });
 const RESULTS = resolve(values.out ?? join(import.meta.dirname, 'results'));
 
 const FAULTS: FaultRates = {

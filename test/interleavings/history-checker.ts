@@ -80,7 +80,7 @@ export function checkHistory(history: History): { violations: Violation[]; permi
         break;
     }
   }
-  violations.push(...settledRowsUnchanged(history.wire));
+  violations.push(...settledRowsUnchanged(history.wire), ...writesByTheOwner(history.wire));
   return { violations, permittedResends };
 }
 
@@ -109,6 +109,44 @@ function settledRowsUnchanged(wire: readonly LedgerWireRecord[]): Violation[] {
       continue;
     }
     if (record.write === 'complete') settledBy.set(record.key, fence);
+  }
+  return violations;
+}
+
+/**
+ * Every release or outcome that succeeded was the write of the row's current claim: the latest claim
+ * or takeover that executed on it. A write fenced on an older claim (a kept write made after a
+ * takeover, a late copy) that still lands has changed a row another claim version owns, settled or not.
+ */
+function writesByTheOwner(wire: readonly LedgerWireRecord[]): Violation[] {
+  const violations: Violation[] = [];
+  const owner = new Map<string, { token: string | undefined; version: string | undefined }>();
+  for (const record of wire) {
+    if (!record.key || record.status !== 200) continue;
+    const values = (record.body.ExpressionAttributeValues ?? {}) as Record<string, { S?: string; N?: string }>;
+    const claim = { token: values[':owner']?.S, version: values[':version']?.N };
+    switch (record.write) {
+      case 'claim': {
+        const item = (record.body.Item ?? {}) as Record<string, { S?: string; N?: string }>;
+        owner.set(record.key, { token: item.ownerToken?.S, version: item.claimVersion?.N });
+        break;
+      }
+      case 'takeover':
+        owner.set(record.key, claim);
+        break;
+      case 'release':
+      case 'complete': {
+        const current = owner.get(record.key);
+        if (current && (current.token !== claim.token || current.version !== claim.version)) {
+          violations.push({
+            rule: 'no write by a claim that no longer owns the row',
+            key: record.key.slice(-6),
+            detail: `${record.write} by ${record.actor} fenced on version ${claim.version ?? '?'} (${claim.token ?? '?'}) succeeded while version ${current.version ?? '?'} (${current.token ?? '?'}) owned the row`,
+          });
+        }
+        break;
+      }
+    }
   }
   return violations;
 }

@@ -114,9 +114,11 @@ function settledRowsUnchanged(wire: readonly LedgerWireRecord[]): Violation[] {
 }
 
 /**
- * Every release or outcome that succeeded was the write of the row's current claim: the latest claim
- * or takeover that executed on it. A write fenced on an older claim (a kept write made after a
- * takeover, a late copy) that still lands has changed a row another claim version owns, settled or not.
+ * Every release or outcome that succeeded was the write of the row's current claim (the latest claim
+ * or takeover that executed on it), sent by the execution environment that made that claim. A write
+ * fenced on an older claim (a kept write made after a takeover, a late copy) that still lands has
+ * changed a row another claim version owns, settled or not; a write on another environment's claim
+ * was never that environment's to make, whatever its fence.
  */
 function writesByTheOwner(wire: readonly LedgerWireRecord[]): Violation[] {
   const violations: Violation[] = [];
@@ -136,6 +138,15 @@ function writesByTheOwner(wire: readonly LedgerWireRecord[]): Violation[] {
         break;
       case 'release':
       case 'complete': {
+        // The claim's owner token names the actor that made it; only its execution environment ever holds it.
+        const claimedBy = claim.token?.replace(/-t\d+$/, '');
+        if (claimedBy !== undefined && environmentOf(claimedBy) !== environmentOf(record.actor)) {
+          violations.push({
+            rule: 'a claim is released or settled only by its own execution environment',
+            key: record.key.slice(-6),
+            detail: `${record.write} by ${record.actor} on the claim of ${claimedBy} (version ${claim.version ?? '?'})`,
+          });
+        }
         const current = owner.get(record.key);
         if (current && (current.token !== claim.token || current.version !== claim.version)) {
           violations.push({
@@ -149,6 +160,11 @@ function writesByTheOwner(wire: readonly LedgerWireRecord[]): Violation[] {
     }
   }
   return violations;
+}
+
+/** Actors are named `<environment>.<invocation>` (`w1.d3`, `w1.m2.r1`, `e4.reclaimer`). */
+function environmentOf(actor: string): string {
+  return actor.split('.')[0] ?? actor;
 }
 
 /**

@@ -99,7 +99,9 @@ export type WorldEvent =
   | { readonly kind: 'clock'; readonly jump: ClockJump }
   | { readonly kind: 'outage' }
   | { readonly kind: 'reclaimer'; readonly crashAt?: number }
-  | { readonly kind: 'evidence'; readonly message: number };
+  | { readonly kind: 'evidence'; readonly message: number }
+  /** The worker's environment is invoked for other work (other records of its batch): it makes its kept writes first. */
+  | { readonly kind: 'invocation'; readonly worker: number };
 
 /** One schedule's inputs besides the scheduler's own choices. */
 export interface Scenario {
@@ -134,6 +136,7 @@ const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
         fc.record({ kind: fc.constant('outage' as const) }),
         fc.record({ kind: fc.constant('reclaimer' as const), crashAt }).map(withoutUndefined),
         fc.record({ kind: fc.constant('evidence' as const), message: fc.constantFrom(...messages) }),
+        fc.record({ kind: fc.constant('invocation' as const), worker: fc.nat(WORKERS - 1) }),
       ),
       { maxLength: 6 },
     ),
@@ -245,15 +248,18 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   const environments = Array.from({ length: WORKERS }, () => ({ keptWrites: new KeptLedgerWrites(), queue: Promise.resolve() as Promise<unknown> }));
   let environmentsLost = 0;
   let environmentsLostHolding = 0;
-  /** One invocation, as createSenderHandler runs it: the kept writes first, the delivery, then the optional retries before returning. */
-  const invoke = (d: Delivery, actor: string) => {
+  /**
+   * One invocation, as createSenderHandler runs it: the kept writes first, the delivery (none: an
+   * invocation for other records), then the optional retries before returning.
+   */
+  const invoke = (d: Omit<Delivery, 'message'> & { readonly message?: number }, actor: string) => {
     const environment = environments[d.worker]!;
     const keptWrites = environment.keptWrites;
     const ctx = contextFor(actor, { readBeforeClaim: d.readBeforeClaim, keptWrites });
     const keptContext = { ...ctx, concurrency: 4 };
     return startActor(actor, async () => {
       await keptWrites.writeAll(keptContext);
-      const result = await deliverMessage(planOf.get(d.message)!, ctx);
+      const result = d.message === undefined ? undefined : await deliverMessage(planOf.get(d.message)!, ctx);
       // writeUntil's rounds (a second apart in real time), each released by the scheduler.
       for (let round = 0; round < (d.retryRounds ?? 0) && keptWrites.size > 0; round += 1) {
         await gates.pass(actor, 'retry kept writes before returning');
@@ -270,12 +276,16 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     });
   };
   const redeliveries = new Map<number, number>();
-  /** Queues a delivery on its worker's environment, after the invocations before it. */
-  const deliver = (d: Delivery, actor: string): Promise<void> => {
+  /** Queues an invocation on its worker's environment, after the invocations before it. */
+  const enqueue = (d: Parameters<typeof invoke>[0], actor: string) => {
     const environment = environments[d.worker]!;
     const done = environment.queue.then(() => invoke(d, actor));
     environment.queue = done;
-    return done.then((result) => {
+    return done;
+  };
+  const deliver = (d: Delivery, actor: string): Promise<void> =>
+    enqueue(d, actor).then((result) => {
+      if (result === undefined) return;
       // SQS delivers an unsettled record again (visibility timeout), here up to twice per message while faults last.
       const n = redeliveries.get(d.message) ?? 0;
       if ((result !== 'crashed' && result.settled) || n >= 2 || !faultsOn) return;
@@ -287,7 +297,6 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
         .pass(`sqs.m${d.message}.r${n + 1}`, `sqs redelivers m${d.message} (${why})`)
         .then(() => deliver({ ...d, worker, crashAt: undefined, losesEnvironment: undefined }, again));
     });
-  };
   let faultsOn = true;
   const reclaim = (actor: string, crashAt?: number) => {
     if (crashAt !== undefined) gates.crashActorAt(actor, crashAt);
@@ -348,6 +357,13 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
       case 'evidence':
         work.push(gates.pass(actor, `evidence for m${event.message}`).then(() => evidence(`${actor}.status`, event.message)));
         break;
+      case 'invocation':
+        work.push(
+          gates
+            .pass(actor, `w${event.worker} invoked for other work`)
+            .then(() => enqueue({ worker: event.worker, readBeforeClaim: false, retryRounds: 1 }, `w${event.worker}.x${i}`)),
+        );
+        break;
     }
   });
   const evidence = async (actor: string, message: number) => {
@@ -377,12 +393,14 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   const rowsBefore = await readRows();
   const withRow = new Set(rowsBefore.map((r) => r.key));
   for (const [i, plan] of planOf) {
-    if (!withRow.has(plan.key)) void deliver({ message: i, worker: 0, readBeforeClaim: false }, `sqs.redelivery.m${i}`);
+    if (!withRow.has(plan.key)) void deliver({ message: i, worker: 0, readBeforeClaim: false }, `w0.redelivery.m${i}`);
   }
   await gates.drive();
   // Copies held in the network past a lease land now, while the reclaimer takes rows over.
   jump(CLAIM_TIMEOUT_MS + 1);
   void reclaim('recovery.reclaimer-1');
+  // Every environment still alive is invoked again, while the reclaimer takes over what it still holds.
+  for (let worker = 0; worker < WORKERS; worker += 1) void enqueue({ worker, readBeforeClaim: false }, `w${worker}.recovery`);
   await gates.drive();
   if (network.releaseHeldCopies()) await gates.drive();
   const afterOneReclaim = await readRows();

@@ -133,7 +133,8 @@ const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
     events: fc.array(
       fc.oneof(
         fc.record({ kind: fc.constant('clock' as const), jump: fc.constantFrom<ClockJump>('small', 'function-timeout', 'lease', 'evidence-wait') }),
-        fc.record({ kind: fc.constant('outage' as const) }),
+        // Twice as likely as the others: an outage between a claim and its release or outcome is what makes an environment keep writes.
+        { weight: 2, arbitrary: fc.record({ kind: fc.constant('outage' as const) }) },
         fc.record({ kind: fc.constant('reclaimer' as const), crashAt }).map(withoutUndefined),
         fc.record({ kind: fc.constant('evidence' as const), message: fc.constantFrom(...messages) }),
         fc.record({ kind: fc.constant('invocation' as const), worker: fc.nat(WORKERS - 1) }),

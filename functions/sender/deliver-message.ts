@@ -394,7 +394,7 @@ class DeliveryAttempt {
     } catch (error) {
       // The outcome of our own provider call is kept and written later (nothing left to release);
       // one without a provider call is handed back instead, as any unsent claim.
-      if (this.mayHaveReachedProvider && this.keep({ kind: 'complete', claim, outcome, expiresAt })) this.held = undefined;
+      if (this.mayHaveReachedProvider && this.keep({ kind: 'complete', claim, outcome, nowMs: now, expiresAt })) this.held = undefined;
       throw error;
     }
     if (completed) {

@@ -17,7 +17,17 @@ import type { SendLedger, UnconfirmedClaim } from '../core/send-ledger';
 export type KeptLedgerWrite = (
   | { readonly kind: 'release'; readonly claim: Claim; readonly release: Release }
   | { readonly kind: 'release-unconfirmed'; readonly attempt: UnconfirmedClaim; readonly release: Release }
-  | { readonly kind: 'complete'; readonly claim: Claim; readonly outcome: TerminalOutcome; readonly expiresAt: number }
+  | {
+      readonly kind: 'complete';
+      readonly claim: Claim;
+      readonly outcome: TerminalOutcome;
+      /**
+       * The failed write's own time (epoch ms): made later, it is the same request byte for byte, so a
+       * late copy or SDK retry of the failed one landing after it rewrites nothing (not `resolvedAt`).
+       */
+      readonly nowMs: number;
+      readonly expiresAt: number;
+    }
 ) & {
   /** The message's dimensions, for the metrics the write counts. */
   readonly dimensions: MetricDimensions;
@@ -152,7 +162,7 @@ function write(entry: KeptLedgerWrite, ctx: KeptLedgerWritesContext): Promise<bo
     case 'release-unconfirmed':
       return ctx.ledger.releaseUnconfirmed(entry.attempt, entry.release, ctx.clock());
     case 'complete':
-      return ctx.ledger.complete(entry.claim, entry.outcome, ctx.clock(), entry.expiresAt);
+      return ctx.ledger.complete(entry.claim, entry.outcome, entry.nowMs, entry.expiresAt);
   }
 }
 

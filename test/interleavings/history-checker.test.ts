@@ -37,4 +37,16 @@ describe('the history checker', () => {
       expect.objectContaining({ rule: 'no claim looks stale while its owner may still be sending' }),
     ]);
   });
+
+  it('flags a release fenced on an older claim, and one on another environment\'s claim, though each passed its fence', () => {
+    const wire = (seq: number, actor: string, write: string, body: Record<string, unknown>) => ({ seq, actor, operation: 'UpdateItem', write, key: KEY, status: 200, body });
+    const values = (owner: string, version: number) => ({ ExpressionAttributeValues: { ':owner': { S: owner }, ':version': { N: String(version) } } });
+    const claimed = wire(1, 'w0.d0', 'claim', { Item: { ownerToken: { S: 'w0.d0-t1' }, claimVersion: { N: '1' } } });
+    const takenOver = wire(2, 'w1.d1', 'takeover', values('w1.d1-t2', 2));
+    const pending = { ...row, state: 'PENDING' } as unknown as LedgerRow;
+    const rules = (records: ReturnType<typeof wire>[]) => checkHistory({ ...history([]), rows: [pending], wire: records }).violations.map((v) => v.rule);
+    expect(rules([claimed, takenOver, wire(3, 'w0.d5', 'release', values('w0.d0-t1', 1))])).toContain('no write by a claim that no longer owns the row');
+    expect(rules([claimed, takenOver, wire(3, 'w0.d5', 'release', values('w1.d1-t2', 2))])).toContain('a claim is released or settled only by its own execution environment');
+    expect(rules([claimed, takenOver, wire(3, 'w1.recovery', 'release', values('w1.d1-t2', 2))])).not.toContain('a claim is released or settled only by its own execution environment');
+  });
 });

@@ -80,7 +80,7 @@ export function checkHistory(history: History): { violations: Violation[]; permi
         break;
     }
   }
-  violations.push(...settledRowsUnchanged(history.wire));
+  violations.push(...settledRowsUnchanged(history.wire), ...writesByTheOwner(history.wire));
   return { violations, permittedResends };
 }
 
@@ -111,6 +111,60 @@ function settledRowsUnchanged(wire: readonly LedgerWireRecord[]): Violation[] {
     if (record.write === 'complete') settledBy.set(record.key, fence);
   }
   return violations;
+}
+
+/**
+ * Every release or outcome that succeeded was the write of the row's current claim (the latest claim
+ * or takeover that executed on it), sent by the execution environment that made that claim. A write
+ * fenced on an older claim (a kept write made after a takeover, a late copy) that still lands has
+ * changed a row another claim version owns, settled or not; a write on another environment's claim
+ * was never that environment's to make, whatever its fence.
+ */
+function writesByTheOwner(wire: readonly LedgerWireRecord[]): Violation[] {
+  const violations: Violation[] = [];
+  const owner = new Map<string, { token: string | undefined; version: string | undefined }>();
+  for (const record of wire) {
+    if (!record.key || record.status !== 200) continue;
+    const values = (record.body.ExpressionAttributeValues ?? {}) as Record<string, { S?: string; N?: string }>;
+    const claim = { token: values[':owner']?.S, version: values[':version']?.N };
+    switch (record.write) {
+      case 'claim': {
+        const item = (record.body.Item ?? {}) as Record<string, { S?: string; N?: string }>;
+        owner.set(record.key, { token: item.ownerToken?.S, version: item.claimVersion?.N });
+        break;
+      }
+      case 'takeover':
+        owner.set(record.key, claim);
+        break;
+      case 'release':
+      case 'complete': {
+        // The claim's owner token names the actor that made it; only its execution environment ever holds it.
+        const claimedBy = claim.token?.replace(/-t\d+$/, '');
+        if (claimedBy !== undefined && environmentOf(claimedBy) !== environmentOf(record.actor)) {
+          violations.push({
+            rule: 'a claim is released or settled only by its own execution environment',
+            key: record.key.slice(-6),
+            detail: `${record.write} by ${record.actor} on the claim of ${claimedBy} (version ${claim.version ?? '?'})`,
+          });
+        }
+        const current = owner.get(record.key);
+        if (current && (current.token !== claim.token || current.version !== claim.version)) {
+          violations.push({
+            rule: 'no write by a claim that no longer owns the row',
+            key: record.key.slice(-6),
+            detail: `${record.write} by ${record.actor} fenced on version ${claim.version ?? '?'} (${claim.token ?? '?'}) succeeded while version ${current.version ?? '?'} (${current.token ?? '?'}) owned the row`,
+          });
+        }
+        break;
+      }
+    }
+  }
+  return violations;
+}
+
+/** Actors are named `<environment>.<invocation>` (`w1.d3`, `w1.m2.r1`, `e4.reclaimer`). */
+function environmentOf(actor: string): string {
+  return actor.split('.')[0] ?? actor;
 }
 
 /**

@@ -1,5 +1,5 @@
 import fc, { type Scheduler } from 'fast-check';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
 import type { NodeHttpHandler } from '@smithy/node-http-handler';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
@@ -8,16 +8,20 @@ import type { LedgerRow } from '../../functions/core/ledger-record';
 import { pendingShardOf } from '../../functions/core/ledger-table';
 import { silentLog } from '../../functions/core/log-port';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
+import { countDigest, scopeCounts } from '../../functions/core/message-limits';
+import { METRIC } from '../../functions/core/metric-names';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import type { StalePendingSource } from '../../functions/core/stale-pending';
 import { createReclaimer } from '../../functions/reclaimer/create-reclaimer';
 import { deliverMessage, type DeliveryContext } from '../../functions/sender/deliver-message';
+import { KeptLedgerWrites } from '../../functions/sender/kept-ledger-writes';
 import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
 import { createStatusHandler } from '../../functions/status/create-status-handler';
 import { cloudWatchLogsEvent, sesEvent, smsDeliveryLogLine, snsEvent } from '../status/status-fixtures';
 import { lambdaContext } from '../support/sqs-event';
 import { checkHistory, checkSettledAfterOneReclaim, type Violation } from './history-checker';
+import { checkLimits, type CounterWindowSeen, type LimitedMessage } from './limit-checker';
 import { PortGates } from './port-gates';
 import { LedgerNetwork, type LedgerWireFault } from './scheduled-ledger-transport';
 import { ScriptedProviders, type ProviderAnswer } from './scripted-provider';
@@ -27,12 +31,33 @@ export const CLAIM_TIMEOUT_MS = 120_000;
 export const FUNCTION_TIMEOUT_MS = 60_000;
 const RETENTION_MS = 30 * 86_400_000;
 const TIMING = { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS };
-const START_MS = Date.parse('2026-11-29T12:00:00.000Z');
-const CLASSES = buildMessageClassRegistry();
+/** Schedule n starts n days after this: its limit windows (an hour, a day) are its own, on the table all schedules share. */
+const FIRST_START_MS = Date.parse('2026-11-29T12:00:00.000Z');
+const DAY_MS = 86_400_000;
+/**
+ * The built-in classes, with otp limited to 1 message per address and 2 per recipient an hour: a few
+ * login codes to one person meet the limits in some schedules and not in others. Marketing keeps its
+ * built-in 1 per recipient, channel and template a day; transactional its 50 an hour (never reached).
+ */
+const CLASSES = buildMessageClassRegistry(
+  JSON.stringify([
+    {
+      name: 'otp',
+      onAmbiguous: 'resend',
+      lookupFallback: 'resend',
+      evidenceWaitSeconds: 0,
+      smsType: 'Transactional',
+      limits: [
+        { scope: 'address', max: 1, windowSeconds: 3600 },
+        { scope: 'recipient', max: 2, windowSeconds: 3600 },
+      ],
+    },
+  ]),
+);
 const EVIDENCE_WAIT_MS = (CLASSES.get('transactional')?.evidenceWaitSeconds ?? 300) * 1000;
 export const WORKERS = 3;
 
-/** The messages of every schedule: two of each class, over every channel. */
+/** The messages of every schedule: two of each class, over every channel, and two more login codes by SMS to the same number. */
 const MESSAGE_SHAPES: readonly { readonly messageClass: string; readonly channel: Channel; readonly templateId: string; readonly data: Record<string, unknown> }[] = [
   { messageClass: 'otp', channel: 'sms', templateId: 'login-code', data: { code: '482913', expiresInMinutes: 10 } },
   { messageClass: 'otp', channel: 'email', templateId: 'login-code', data: { code: '771204', expiresInMinutes: 10 } },
@@ -40,6 +65,8 @@ const MESSAGE_SHAPES: readonly { readonly messageClass: string; readonly channel
   { messageClass: 'transactional', channel: 'sms', templateId: 'order-shipped', data: { orderId: '1002', carrier: 'UPS', trackingNumber: 'JD02' } },
   { messageClass: 'marketing', channel: 'email', templateId: 'weekly-offers', data: { headline: 'Half price', url: 'https://shop.example/offers' } },
   { messageClass: 'marketing', channel: 'push', templateId: 'weekly-offers', data: { headline: 'Half price', url: 'https://shop.example/offers' } },
+  { messageClass: 'otp', channel: 'sms', templateId: 'login-code', data: { code: '305117', expiresInMinutes: 10 } },
+  { messageClass: 'otp', channel: 'sms', templateId: 'login-code', data: { code: '918240', expiresInMinutes: 10 } },
 ];
 export const MESSAGE_COUNT = MESSAGE_SHAPES.length;
 
@@ -58,17 +85,27 @@ export interface Delivery {
   readonly readBeforeClaim: boolean;
   /** The delivery's invocation dies when its n-th gate is released. @default never */
   readonly crashAt?: number;
+  /**
+   * Whether the invocation's death takes its execution environment with it (a timeout, an
+   * out-of-memory: Lambda starts a new one, whose kept writes are empty) or not (an error thrown:
+   * the environment serves the worker's next delivery with its memory). @default false
+   */
+  readonly losesEnvironment?: boolean;
+  /** Rounds of "before returning" retries of the environment's kept writes (createSenderHandler's writeUntil). @default 0 */
+  readonly retryRounds?: number;
 }
 
 export type WorldEvent =
   | { readonly kind: 'clock'; readonly jump: ClockJump }
   | { readonly kind: 'outage' }
   | { readonly kind: 'reclaimer'; readonly crashAt?: number }
-  | { readonly kind: 'evidence'; readonly message: number };
+  | { readonly kind: 'evidence'; readonly message: number }
+  /** The worker's environment is invoked for other work (other records of its batch): it makes its kept writes first. */
+  | { readonly kind: 'invocation'; readonly worker: number };
 
 /** One schedule's inputs besides the scheduler's own choices. */
 export interface Scenario {
-  /** Which of the message shapes this schedule sends (indexes into the six). */
+  /** Which of the message shapes this schedule sends (indexes into the eight). */
   readonly messages: readonly number[];
   /** SQS deliveries: every message at least once, some twice or more (at-least-once), in the order each worker receives them. */
   readonly deliveries: readonly Delivery[];
@@ -82,7 +119,9 @@ export interface Scenario {
 /** One invocation in four dies at one of its awaits. */
 const crashAt = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) });
 const delivery = (message: fc.Arbitrary<number>) =>
-  fc.record({ message, worker: fc.nat(WORKERS - 1), readBeforeClaim: fc.boolean(), crashAt, order: fc.nat(99) }).map(withoutUndefined);
+  fc
+    .record({ message, worker: fc.nat(WORKERS - 1), readBeforeClaim: fc.boolean(), crashAt, losesEnvironment: fc.boolean(), retryRounds: fc.nat(2), order: fc.nat(99) })
+    .map(withoutUndefined);
 
 const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
   fc.record({
@@ -94,9 +133,11 @@ const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
     events: fc.array(
       fc.oneof(
         fc.record({ kind: fc.constant('clock' as const), jump: fc.constantFrom<ClockJump>('small', 'function-timeout', 'lease', 'evidence-wait') }),
-        fc.record({ kind: fc.constant('outage' as const) }),
+        // Twice as likely as the others: an outage between a claim and its release or outcome is what makes an environment keep writes.
+        { weight: 2, arbitrary: fc.record({ kind: fc.constant('outage' as const) }) },
         fc.record({ kind: fc.constant('reclaimer' as const), crashAt }).map(withoutUndefined),
         fc.record({ kind: fc.constant('evidence' as const), message: fc.constantFrom(...messages) }),
+        fc.record({ kind: fc.constant('invocation' as const), worker: fc.nat(WORKERS - 1) }),
       ),
       { maxLength: 6 },
     ),
@@ -109,7 +150,7 @@ const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
     ),
   });
 
-/** Two to six of the messages per schedule: fewer messages, more contention on each. */
+/** Two to eight of the messages per schedule: fewer messages, more contention on each. */
 export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc
   .subarray(Array.from({ length: MESSAGE_COUNT }, (_, i) => i), { minLength: 2 })
   .chain(scenarioFor);
@@ -121,6 +162,8 @@ export interface ScheduleResult {
   readonly schedule: readonly string[];
   /** Faults injected, by kind. */
   readonly faults: ReadonlyMap<string, number>;
+  /** What the schedule exercised of the kept writes and the limits (the actors' own counts: coverage, never checked). */
+  readonly exercised: ReadonlyMap<string, number>;
   /** Resends after a recorded ambiguity that the class permits: counted, not violations. */
   readonly permittedResends: number;
   readonly rows: readonly LedgerRow[];
@@ -133,6 +176,8 @@ export interface LedgerServer {
   readonly ledger: Pick<DynamoDbLedger, 'get'>;
   /** The production request handler every actor's client sends through (kept across schedules: warm sockets). */
   readonly requestHandler: NodeHttpHandler;
+  /** A client outside the schedule, for the checker's reads of the limit counters. */
+  readonly client: DynamoDBClient;
 }
 
 let runCounter = 0;
@@ -145,6 +190,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   const network = new LedgerNetwork(gates, server.requestHandler, new Map(scenario.ledgerFaults));
   const providers = new ScriptedProviders(gates, new Map(scenario.providerFaults), () => now, network);
   const clients: DynamoDBClient[] = [];
+  const START_MS = FIRST_START_MS + runCounter * DAY_MS;
   let now = START_MS;
   const clock = () => now;
   const startedAt = new Map<string, number>();
@@ -153,16 +199,21 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   const planOf = new Map(scenario.messages.map((i) => [i, planInShardZero(MESSAGE_SHAPES[i]!, `evt-${run}-m${i}`)] as const));
   const plans = [...planOf.values()];
   const keys = new Set(plans.map((p) => p.key));
-  const ledgerOf = (actor: string) => {
-    const { ledger, client } = network.ledgerFor(actor, server.tableName, server.endpoint);
-    clients.push(client);
-    return ledger;
+  const portsOf = (actor: string) => {
+    const ports = network.ledgerFor(actor, server.tableName, server.endpoint);
+    clients.push(ports.client);
+    return ports;
   };
+  const ledgerOf = (actor: string) => portsOf(actor).ledger;
   let tokens = 0;
-  const contextFor = (actor: string, readBeforeClaim = false): DeliveryContext => {
+  /** The delivery context of one invocation; a sender's carries its execution environment's kept writes. */
+  const contextFor = (actor: string, { readBeforeClaim = false, keptWrites }: { readBeforeClaim?: boolean; keptWrites?: KeptLedgerWrites } = {}): DeliveryContext => {
     const provider = providers.forActor(actor);
+    const { ledger, limitStore } = portsOf(actor);
     return {
-      ledger: ledgerOf(actor),
+      ledger,
+      limitStore,
+      ...(keptWrites ? { keptWrites } : {}),
       providers: { email: provider, sms: provider, push: provider },
       metrics,
       log: silentLog,
@@ -190,16 +241,62 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     for (const [actor, at] of startedAt) if (at + FUNCTION_TIMEOUT_MS <= now) gates.crash(actor);
   };
 
+  /**
+   * One execution environment per worker, serving its invocations one at a time (as Lambda does),
+   * with its memory of the ledger writes it owes. An invocation whose death takes the environment
+   * with it leaves a new, empty one for the worker's next delivery.
+   */
+  const environments = Array.from({ length: WORKERS }, () => ({ keptWrites: new KeptLedgerWrites(), queue: Promise.resolve() as Promise<unknown> }));
+  let environmentsLost = 0;
+  let environmentsLostHolding = 0;
+  /**
+   * One invocation, as createSenderHandler runs it: the kept writes first, the delivery (none: an
+   * invocation for other records), then the optional retries before returning.
+   */
+  const invoke = (d: Omit<Delivery, 'message'> & { readonly message?: number }, actor: string) => {
+    const environment = environments[d.worker]!;
+    const keptWrites = environment.keptWrites;
+    const ctx = contextFor(actor, { readBeforeClaim: d.readBeforeClaim, keptWrites });
+    const keptContext = { ...ctx, concurrency: 4 };
+    return startActor(actor, async () => {
+      await keptWrites.writeAll(keptContext);
+      const result = d.message === undefined ? undefined : await deliverMessage(planOf.get(d.message)!, ctx);
+      // writeUntil's rounds (a second apart in real time), each released by the scheduler.
+      for (let round = 0; round < (d.retryRounds ?? 0) && keptWrites.size > 0; round += 1) {
+        await gates.pass(actor, 'retry kept writes before returning');
+        await keptWrites.writeAll(keptContext);
+      }
+      return result;
+    }).then((result) => {
+      if (result === 'crashed' && d.losesEnvironment && environment.keptWrites === keptWrites) {
+        if (keptWrites.size > 0) environmentsLostHolding += 1;
+        environment.keptWrites = new KeptLedgerWrites();
+        environmentsLost += 1;
+      }
+      return result;
+    });
+  };
   const redeliveries = new Map<number, number>();
+  /** Queues an invocation on its worker's environment, after the invocations before it. */
+  const enqueue = (d: Parameters<typeof invoke>[0], actor: string) => {
+    const environment = environments[d.worker]!;
+    const done = environment.queue.then(() => invoke(d, actor));
+    environment.queue = done;
+    return done;
+  };
   const deliver = (d: Delivery, actor: string): Promise<void> =>
-    startActor(actor, () => deliverMessage(planOf.get(d.message)!, contextFor(actor, d.readBeforeClaim))).then((result) => {
+    enqueue(d, actor).then((result) => {
+      if (result === undefined) return;
       // SQS delivers an unsettled record again (visibility timeout), here up to twice per message while faults last.
       const n = redeliveries.get(d.message) ?? 0;
       if ((result !== 'crashed' && result.settled) || n >= 2 || !faultsOn) return;
       redeliveries.set(d.message, n + 1);
       const why = result === 'crashed' ? 'crashed' : result.why;
-      const again = `w${(d.worker + 1 + n) % WORKERS}.m${d.message}.r${n + 1}`;
-      void gates.pass(`sqs.m${d.message}.r${n + 1}`, `sqs redelivers m${d.message} (${why})`).then(() => deliver({ ...d, crashAt: undefined }, again));
+      const worker = (d.worker + 1 + n) % WORKERS;
+      const again = `w${worker}.m${d.message}.r${n + 1}`;
+      void gates
+        .pass(`sqs.m${d.message}.r${n + 1}`, `sqs redelivers m${d.message} (${why})`)
+        .then(() => deliver({ ...d, worker, crashAt: undefined, losesEnvironment: undefined }, again));
     });
   let faultsOn = true;
   const reclaim = (actor: string, crashAt?: number) => {
@@ -261,6 +358,13 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
       case 'evidence':
         work.push(gates.pass(actor, `evidence for m${event.message}`).then(() => evidence(`${actor}.status`, event.message)));
         break;
+      case 'invocation':
+        work.push(
+          gates
+            .pass(actor, `w${event.worker} invoked for other work`)
+            .then(() => enqueue({ worker: event.worker, readBeforeClaim: false, retryRounds: 1 }, `w${event.worker}.x${i}`)),
+        );
+        break;
     }
   });
   const evidence = async (actor: string, message: number) => {
@@ -290,12 +394,14 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   const rowsBefore = await readRows();
   const withRow = new Set(rowsBefore.map((r) => r.key));
   for (const [i, plan] of planOf) {
-    if (!withRow.has(plan.key)) void deliver({ message: i, worker: 0, readBeforeClaim: false }, `sqs.redelivery.m${i}`);
+    if (!withRow.has(plan.key)) void deliver({ message: i, worker: 0, readBeforeClaim: false }, `w0.redelivery.m${i}`);
   }
   await gates.drive();
   // Copies held in the network past a lease land now, while the reclaimer takes rows over.
   jump(CLAIM_TIMEOUT_MS + 1);
   void reclaim('recovery.reclaimer-1');
+  // Every environment still alive is invoked again, while the reclaimer takes over what it still holds.
+  for (let worker = 0; worker < WORKERS; worker += 1) void enqueue({ worker, readBeforeClaim: false }, `w${worker}.recovery`);
   await gates.drive();
   if (network.releaseHeldCopies()) await gates.drive();
   const afterOneReclaim = await readRows();
@@ -304,6 +410,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   await gates.drive();
   const rows = await readRows();
 
+  const limited = await readCounters(server, plans, rows);
   for (const client of clients) client.destroy();
 
   const checked = checkHistory({
@@ -313,7 +420,11 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     rows,
     wire: network.executed,
   });
-  const violations = [...checkSettledAfterOneReclaim(plans.map((p) => p.key), afterOneReclaim, CLASSES), ...checked.violations];
+  const violations = [
+    ...checkSettledAfterOneReclaim(plans.map((p) => p.key), afterOneReclaim, CLASSES),
+    ...checked.violations,
+    ...checkLimits(limited, providers.accepted, rows),
+  ];
   return {
     violations,
     schedule: gates.released,
@@ -323,6 +434,15 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
       ['worker crash at an await', gates.crashesAtAwait],
       ['invocation killed by Lambda timeout', gates.crashes - gates.crashesAtAwait],
       ['clock jump', clockJumps],
+    ]),
+    exercised: new Map([
+      ['execution environments lost with their invocation', environmentsLost],
+      ['  of those, holding kept writes', environmentsLostHolding],
+      ['ledger writes kept through an outage', metrics.get(METRIC.UnsentClaimKept) + metrics.get(METRIC.OutcomeKept)],
+      ['kept writes made (or claims taken back) later', metrics.get(METRIC.UnsentClaimReleased) + metrics.get(METRIC.OutcomeRecordedLater)],
+      ['kept releases that found the row moved on', metrics.get(METRIC.UnsentClaimAlreadyTaken)],
+      ['limit store failures (claim handed back)', metrics.get(METRIC.LimitStoreError)],
+      ['SUPPRESSED rows', rows.filter((row) => row.state === 'SUPPRESSED').length],
     ]),
     permittedResends: checked.permittedResends,
     rows,
@@ -360,6 +480,46 @@ function planOf(shape: (typeof MESSAGE_SHAPES)[number], eventId: string): Messag
   const [plan] = planMessages(event, messageClass, repositoryTemplates());
   if (!plan?.outcome.ok) throw new Error(`message ${eventId} cannot be planned: ${plan?.outcome.ok === false ? plan.outcome.reason : 'none'}`);
   return plan;
+}
+
+/**
+ * The windows each claimed message of the class counts in (those of its first claim, `createdAt`),
+ * read back from the counter items outside the schedule.
+ */
+async function readCounters(server: LedgerServer, plans: readonly MessagePlan[], rows: readonly LedgerRow[]): Promise<LimitedMessage[]> {
+  const createdAt = new Map(rows.map((row) => [row.key, row.createdAt]));
+  const items = new Map<string, Promise<Record<string, AttributeValue> | undefined>>();
+  const itemOf = (partition: string, sort: string) => {
+    const id = `${partition}|${sort}`;
+    let item = items.get(id);
+    if (!item) {
+      item = server.client
+        .send(new GetItemCommand({ TableName: server.tableName, Key: { pk: { S: partition }, sk: { S: sort } }, ConsistentRead: true }))
+        .then((r) => r.Item);
+      items.set(id, item);
+    }
+    return item;
+  };
+  const limited: LimitedMessage[] = [];
+  for (const plan of plans) {
+    const at = createdAt.get(plan.key);
+    if (at === undefined || !plan.outcome.ok || plan.messageClass.limits.length === 0) continue;
+    const counters = scopeCounts(plan.messageClass.name, plan.messageClass.limits, { ...plan.identity, address: plan.outcome.request.message.to }, at);
+    const windows: CounterWindowSeen[] = [];
+    for (const counter of counters) {
+      const item = await itemOf(counter.partition, counter.sort);
+      for (const window of counter.windows) {
+        windows.push({
+          id: `${counter.partition}|${counter.sort}|${window.attribute}`,
+          scope: counter.scope,
+          max: window.max,
+          digests: (item?.[window.attribute]?.BS ?? []).map((digest) => Buffer.from(digest).toString('hex')),
+        });
+      }
+    }
+    limited.push({ key: plan.key, digest: Buffer.from(countDigest(plan.identity.eventId)).toString('hex'), windows });
+  }
+  return limited;
 }
 
 /** The pending index as the reclaimer sees it, limited to this schedule's keys (the table is shared by every schedule). */

@@ -1,6 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { NodeHttpHandler } from '@smithy/node-http-handler';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
+import { DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-store';
+import { COUNTER_PARTITION_PREFIX } from '../../functions/core/message-limits';
 import { ledgerClientConfig } from '../../functions/adapters/ledger-client-config';
 import { ledgerWriteOf } from '../../local/aws/wire-operation';
 import type { PortGates } from './port-gates';
@@ -98,8 +100,11 @@ export class LedgerNetwork {
     this.faults.set(kind, (this.faults.get(kind) ?? 0) + 1);
   }
 
-  /** A real ledger adapter for one actor, on a real SDK client with the production settings, over this network. */
-  ledgerFor(actor: string, tableName: string, endpoint: string): { ledger: DynamoDbLedger; client: DynamoDBClient } {
+  /**
+   * A real ledger adapter and limit store for one actor, on one real SDK client with the production
+   * settings (as the Lambdas build them), over this network.
+   */
+  ledgerFor(actor: string, tableName: string, endpoint: string): { ledger: DynamoDbLedger; limitStore: DynamoDbLimitStore; client: DynamoDBClient } {
     const config = ledgerClientConfig();
     const client = new DynamoDBClient({
       ...config,
@@ -108,7 +113,7 @@ export class LedgerNetwork {
       region: 'us-east-1',
       credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
     });
-    return { ledger: new DynamoDbLedger(client, tableName), client };
+    return { ledger: new DynamoDbLedger(client, tableName), limitStore: new DynamoDbLimitStore(client, tableName), client };
   }
 
   /** One SDK attempt: the request leaves when the scheduler says, then its answer arrives when it says. */
@@ -190,9 +195,11 @@ class ScheduledHandler {
   destroy(): void {}
 }
 
-/** The ledger key (`sk`) a request is about, if it names one. */
+/** The ledger key (`sk`) a request is about, if it names one; a limit counter's partition and window index. */
 function keyOf(body: Record<string, unknown>): string | undefined {
   const item = (body.Key ?? body.Item) as Record<string, { S?: string }> | undefined;
+  const partition = item?.pk?.S;
+  if (partition?.startsWith(COUNTER_PARTITION_PREFIX)) return `${partition}|${item?.sk?.S ?? ''}`;
   return item?.sk?.S;
 }
 

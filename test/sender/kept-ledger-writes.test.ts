@@ -10,7 +10,7 @@ const release: Release = { reason: 'transient', detail: 'LedgerError: InternalSe
 const claim = (n: number): Claim => ({ key: `key-${n}`, ownerToken: `owner-${n}`, claimVersion: 1 });
 const held = (n: number) => ({ kind: 'release', claim: claim(n), release, dimensions: { channel: 'sms', messageClass: 'otp' } }) as const;
 const sent = (n: number) =>
-  ({ kind: 'complete', claim: claim(n), outcome: { state: 'SENT', providerMessageId: `id-${n}` }, expiresAt: 9, dimensions: {} }) as const;
+  ({ kind: 'complete', claim: claim(n), outcome: { state: 'SENT', providerMessageId: `id-${n}` }, nowMs: 5, expiresAt: 9, dimensions: {} }) as const;
 
 /** A ledger port that answers per key: released, condition failed, or an error (still down). */
 function context(answer: (claim: Claim) => boolean | Error) {
@@ -111,6 +111,18 @@ describe('the ledger writes an execution environment keeps', () => {
     const kept = new KeptLedgerWrites();
     kept.keep(sent(1));
     expect(kept.holdsUnsent(claim(1))).toBe(false);
+  });
+
+  // The interleaving run's counterexample (seed 1, path 183): an outcome written later at the clock's
+  // time differed from its own held copy, which then landed and moved the SENT row's resolvedAt back.
+  it('writes a kept outcome as the failed write was, at its own time, not at the time the ledger came back', async () => {
+    const kept = new KeptLedgerWrites();
+    kept.keep(sent(1));
+    const writes: { nowMs: number; expiresAt: number }[] = [];
+    const { ctx } = context(() => true);
+    const ledger = { ...ctx.ledger, complete: async (_c: Claim, _o: unknown, nowMs: number, expiresAt: number) => (writes.push({ nowMs, expiresAt }), true) };
+    await kept.writeAll({ ...ctx, ledger, clock: () => 1_000 });
+    expect(writes).toEqual([{ nowMs: 5, expiresAt: 9 }]);
   });
 
   it('retries until the ledger answers, a second apart, and stops before a round could outlast the deadline', async () => {

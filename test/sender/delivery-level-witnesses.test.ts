@@ -3,13 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
 import { newClaimRow } from '../../functions/core/ledger-decision';
 import type { LedgerRow } from '../../functions/core/ledger-record';
-import { silentLog } from '../../functions/core/log-port';
-import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { SendLedger } from '../../functions/core/send-ledger';
-import { deliverMessage, type DeliveryContext } from '../../functions/sender/deliver-message';
+import { deliverMessage } from '../../functions/sender/deliver-message';
 import type { MessagePlan } from '../../functions/sender/message-plan';
 import { plansOf, TIMING } from '../reclaimer/reclaimer-harness';
 import { ControlledClock } from '../support/controlled-clock';
+import { testDeliveryContext } from '../support/delivery-context';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 
@@ -54,18 +53,7 @@ function scriptedProvider(...answers: DeliveryOutcome['kind'][]): DeliveryProvid
   return provider;
 }
 
-function context(ledger: SendLedger, provider: DeliveryProvider, clock: ControlledClock): DeliveryContext {
-  return {
-    ledger,
-    providers: { email: provider, sms: provider, push: provider },
-    metrics: new InMemoryMetrics(),
-    log: silentLog,
-    clock: clock.now,
-    newOwnerToken: randomUUID,
-    timing: TIMING,
-    sendTimeoutMs: 2_000,
-  };
-}
+const context = testDeliveryContext;
 
 function onePlan(eventId: string, messageClass: string): MessagePlan {
   const event =

@@ -3,13 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
 import type { LedgerRow } from '../../functions/core/ledger-record';
-import { silentLog } from '../../functions/core/log-port';
-import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { SendRequest } from '../../functions/core/rendered-message';
 import type { SendLedger } from '../../functions/core/send-ledger';
-import { deliverMessage, type DeliveryContext } from '../../functions/sender/deliver-message';
+import { deliverMessage } from '../../functions/sender/deliver-message';
 import { plansOf, ReclaimerHarness, TIMING } from '../reclaimer/reclaimer-harness';
 import { ControlledClock } from '../support/controlled-clock';
+import { testDeliveryContext } from '../support/delivery-context';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { tempDir } from '../support/temp-dir';
@@ -37,19 +36,7 @@ function heldProvider() {
   return { provider, calls, answer };
 }
 
-function context(ledger: SendLedger, provider: DeliveryProvider, clock: ControlledClock, extra: Partial<DeliveryContext> = {}): DeliveryContext {
-  return {
-    ledger,
-    providers: { email: provider, sms: provider, push: provider },
-    metrics: new InMemoryMetrics(),
-    log: silentLog,
-    clock: clock.now,
-    newOwnerToken: randomUUID,
-    timing: TIMING,
-    sendTimeoutMs: 2_000,
-    ...extra,
-  };
-}
+const context = testDeliveryContext;
 
 /** The real ledger whose claim request executes and then fails on every round (its answer lost each time). */
 function claimAnswerAlwaysLost(inner: SendLedger): SendLedger {

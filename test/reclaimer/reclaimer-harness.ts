@@ -71,6 +71,18 @@ export function plansOf(event: NotificationEvent): MessagePlan[] {
   return planMessages(event, messageClass, repositoryTemplates());
 }
 
+/** The claim row a sender writes for `plan` at `claimedAt`, with a fresh owner token. */
+export function deadClaimRow(plan: MessagePlan, claimedAt: number): LedgerRow {
+  const subject = {
+    key: plan.key,
+    ...plan.identity,
+    messageClass: plan.messageClass.name,
+    occurredAt: plan.occurredAt,
+    ...(plan.outcome.ok ? { request: plan.outcome.request.message } : {}),
+  };
+  return newClaimRow(subject, randomUUID(), claimedAt, TIMING);
+}
+
 /**
  * Writes the row a sender writes when it claims a message, and nothing after: the ledger as a
  * worker leaves it when it dies right after its claim. Returns the rows written.
@@ -78,14 +90,7 @@ export function plansOf(event: NotificationEvent): MessagePlan[] {
 export async function seedDeadClaims(ledger: SendLedger, event: NotificationEvent, claimedAt: number): Promise<LedgerRow[]> {
   const rows: LedgerRow[] = [];
   for (const plan of plansOf(event)) {
-    const subject = {
-      key: plan.key,
-      ...plan.identity,
-      messageClass: plan.messageClass.name,
-      occurredAt: plan.occurredAt,
-      ...(plan.outcome.ok ? { request: plan.outcome.request.message } : {}),
-    };
-    const row = newClaimRow(subject, randomUUID(), claimedAt, TIMING);
+    const row = deadClaimRow(plan, claimedAt);
     const result = await ledger.claim(row, claimedAt);
     if (!result.claimed) throw new Error(`seed row ${plan.key} already exists`);
     rows.push(row);

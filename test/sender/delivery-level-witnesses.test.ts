@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import { newClaimRow } from '../../functions/core/ledger-decision';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import type { SendLedger } from '../../functions/core/send-ledger';
 import { deliverMessage } from '../../functions/sender/deliver-message';
 import type { MessagePlan } from '../../functions/sender/message-plan';
-import { plansOf, TIMING } from '../reclaimer/reclaimer-harness';
+import { deadClaimRow, plansOf, TIMING } from '../reclaimer/reclaimer-harness';
 import { ControlledClock } from '../support/controlled-clock';
 import { testDeliveryContext } from '../support/delivery-context';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
@@ -138,14 +136,7 @@ describe('delivery-level witnesses', () => {
     const clock = new ControlledClock();
     const plan = onePlan('evt-witness-takeover-flag', 'marketing');
     // The owner claimed and died (it may have sent): nothing but its claim is on the row.
-    const subject = {
-      key: plan.key,
-      ...plan.identity,
-      messageClass: plan.messageClass.name,
-      occurredAt: plan.occurredAt,
-      ...(plan.outcome.ok ? { request: plan.outcome.request.message } : {}),
-    };
-    expect(await db.ledger.claim(newClaimRow(subject, randomUUID(), clock.now(), TIMING), clock.now())).toEqual({ claimed: true });
+    expect(await db.ledger.claim(deadClaimRow(plan, clock.now()), clock.now())).toEqual({ claimed: true });
 
     clock.advance(TIMING.claimTimeoutMs + 1);
     const provider = scriptedProvider();

@@ -7,6 +7,7 @@ import { METRICS_NAMESPACE_VARIABLE } from './metric-names';
 import { DEFAULT_MAX_BODY_BYTES } from './notification-event';
 import { describeProblems, validate } from './schema';
 import type { ChannelRates } from './send-rate-governor';
+import type { LaneName } from './send-lanes';
 import { timingViolations } from './timing-invariants';
 import { DEFAULT_BACKOFF, MAX_VISIBILITY_SECONDS, type BackoffSettings } from './visibility-backoff';
 
@@ -32,6 +33,9 @@ export const ENV = {
   sendRateSmsPerSecond: 'SEND_RATE_SMS_PER_SECOND',
   sendRatePushPerSecond: 'SEND_RATE_PUSH_PER_SECOND',
   sendRateShares: 'SEND_RATE_SHARES',
+  sendRateAccountShare: 'SEND_RATE_ACCOUNT_SHARE',
+  sendRateYieldsToThrottling: 'SEND_RATE_YIELDS_TO_THROTTLING',
+  sendLane: 'SEND_LANE',
   sourceQueueUrl: 'SOURCE_QUEUE_URL',
   throttleBackoffBaseSeconds: 'THROTTLE_BACKOFF_BASE_SECONDS',
   throttleBackoffCapSeconds: 'THROTTLE_BACKOFF_CAP_SECONDS',
@@ -90,6 +94,9 @@ const EnvSchema = v.pipe(
     [ENV.sendRateSmsPerSecond]: optionalRate,
     [ENV.sendRatePushPerSecond]: optionalRate,
     [ENV.sendRateShares]: positiveIntUpTo(10_000, 1),
+    [ENV.sendRateAccountShare]: v.optional(v.pipe(coercedNumber, v.gtValue(0), v.maxValue(1)), 1),
+    [ENV.sendRateYieldsToThrottling]: v.optional(v.picklist(['true', 'false']), 'false'),
+    [ENV.sendLane]: v.optional(v.picklist(['urgent', 'bulk'])),
     [ENV.sourceQueueUrl]: optionalText,
     [ENV.throttleBackoffBaseSeconds]: v.optional(positiveInt, DEFAULT_BACKOFF.baseSeconds),
     [ENV.throttleBackoffCapSeconds]: positiveIntUpTo(MAX_VISIBILITY_SECONDS, DEFAULT_BACKOFF.capSeconds),
@@ -154,6 +161,12 @@ export interface SenderConfig {
   readonly sendRates: ChannelRates;
   /** How many processes may send at once (sender maximum concurrency + reclaimer): each gets its share of the rates. */
   readonly sendRateShares: number;
+  /** This sender's lane's share of the account rates, before the split between processes (1 without lanes). */
+  readonly sendRateAccountShare: number;
+  /** Whether its governor gives way to throttling answers (the bulk lane's does: `BULK_LANE_YIELD`). */
+  readonly yieldsToThrottling: boolean;
+  /** The lane this sender consumes (in its log lines); undefined without lanes. */
+  readonly lane: LaneName | undefined;
   /** The queue records come from, for their visibility backoff. */
   readonly sourceQueueUrl: string | undefined;
   readonly backoff: BackoffSettings;
@@ -209,6 +222,9 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
       push: e[ENV.sendRatePushPerSecond],
     }),
     sendRateShares: e[ENV.sendRateShares],
+    sendRateAccountShare: e[ENV.sendRateAccountShare],
+    yieldsToThrottling: e[ENV.sendRateYieldsToThrottling] === 'true',
+    lane: e[ENV.sendLane],
     sourceQueueUrl: e[ENV.sourceQueueUrl],
     backoff: { baseSeconds: e[ENV.throttleBackoffBaseSeconds], capSeconds: e[ENV.throttleBackoffCapSeconds] },
     redelivery: redeliveryPolicy(

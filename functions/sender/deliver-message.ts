@@ -297,6 +297,8 @@ class DeliveryAttempt {
         this.count(METRIC.TransientRetry);
         const causeMetric = TRANSIENT_CAUSE_METRIC[outcome.cause];
         if (causeMetric) this.count(causeMetric);
+        // The account is past its rate: a bulk lane's governor gives way to the urgent lane's sends.
+        if (outcome.cause === 'throttled') this.ctx.governor?.throttled(request.message.channel);
         this.ctx.log.warn('Provider refused for now; will retry with the same key', {
           ...this.logContext(),
           cause: outcome.cause,

@@ -22,7 +22,7 @@ export interface DeliveryContext {
   readonly timing: LedgerTiming;
   readonly sendTimeoutMs: number;
   /** Paces provider calls to the account's sending rate. @default no pacing */
-  readonly governor?: Pick<SendRateGovernor, 'acquire'>;
+  readonly governor?: Pick<SendRateGovernor, 'acquire' | 'throttled'>;
   /**
    * The latest moment (epoch ms, real time) a provider call may start and still have its outcome
    * recorded before the invocation ends; a call that would have to wait longer for its send slot

@@ -8,7 +8,7 @@ import type { SenderConfig } from '../core/sender-config';
 /** Providers and a send-rate gate whose SES and SNS edge loads on the first call. */
 export interface OnDemandSending {
   readonly providers: DeliveryProviders;
-  readonly governor: Pick<SendRateGovernor, 'acquire'>;
+  readonly governor: Pick<SendRateGovernor, 'acquire' | 'throttled'>;
 }
 
 /**
@@ -35,6 +35,10 @@ export function onDemandSending(config: SenderConfig, log: LogPort): OnDemandSen
   });
   return {
     providers: { email: provider('email'), sms: provider('sms'), push: provider('push') },
-    governor: { acquire: async (channel, latestStartMs) => (await edge()).governor?.acquire(channel, latestStartMs) ?? true },
+    governor: {
+      acquire: async (channel, latestStartMs) => (await edge()).governor?.acquire(channel, latestStartMs) ?? true,
+      // Only a send the loaded edge made can be throttled, so the edge is there by then.
+      throttled: (channel) => void edge().then((loaded) => loaded.governor?.throttled(channel), () => undefined),
+    },
   };
 }

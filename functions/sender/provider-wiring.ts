@@ -7,7 +7,7 @@ import { SnsProvider } from '../adapters/sns-provider';
 import type { DeliveryProviders } from '../core/delivery-provider';
 import type { Channel } from '../core/idempotency-key';
 import type { LogPort } from '../core/log-port';
-import { ratePerProcess, SendRateGovernor, type ChannelRates } from '../core/send-rate-governor';
+import { BULK_LANE_YIELD, ratePerProcess, realPaceClock, SendRateGovernor, type ChannelRates } from '../core/send-rate-governor';
 import type { SenderConfig } from '../core/sender-config';
 
 // The sending edge, built from validated configuration: SES and SNS providers, their clients, and the
@@ -48,7 +48,7 @@ export function createLambdaSendClients(config: Pick<SenderConfig, 'delivery' | 
  * a sandboxed or paused account explains every refusal that follows.
  */
 export async function createSendRateGovernor(
-  config: Pick<SenderConfig, 'delivery' | 'sendRates' | 'sendRateShares'>,
+  config: Pick<SenderConfig, 'delivery' | 'sendRates' | 'sendRateShares' | 'sendRateAccountShare' | 'yieldsToThrottling' | 'lane'>,
   ses: SESv2Client | undefined,
   log: LogPort,
 ): Promise<SendRateGovernor | undefined> {
@@ -66,12 +66,24 @@ export async function createSendRateGovernor(
     }
   }
   if (Object.keys(rates).length > 0) {
-    log.info('Send rates of this process', { accountRates: rates, shares: config.sendRateShares, perProcess: ratePerProcess(rates, config.sendRateShares) });
+    log.info('Send rates of this process', {
+      lane: config.lane ?? null,
+      accountRates: rates,
+      laneShareOfAccount: config.sendRateAccountShare,
+      shares: config.sendRateShares,
+      perProcess: ratePerProcess(rates, config.sendRateShares, config.sendRateAccountShare),
+      yieldsToThrottling: config.yieldsToThrottling,
+    });
   }
-  return governorFor(rates, config.sendRateShares);
+  return governorFor(rates, config);
 }
 
+/** How a process paces: its lane's share of the account rates, split between `sendRateShares` processes. */
+export type ProcessPace = Pick<SenderConfig, 'sendRateShares' | 'sendRateAccountShare' | 'yieldsToThrottling'>;
+
 /** A governor at this process's share of the account rates, or none when no channel is paced. */
-export function governorFor(accountRates: ChannelRates, shares: number): SendRateGovernor | undefined {
-  return Object.keys(accountRates).length > 0 ? new SendRateGovernor(ratePerProcess(accountRates, shares)) : undefined;
+export function governorFor(accountRates: ChannelRates, pace: ProcessPace): SendRateGovernor | undefined {
+  if (Object.keys(accountRates).length === 0) return undefined;
+  const perProcess = ratePerProcess(accountRates, pace.sendRateShares, pace.sendRateAccountShare);
+  return new SendRateGovernor(perProcess, realPaceClock, pace.yieldsToThrottling ? BULK_LANE_YIELD : undefined);
 }

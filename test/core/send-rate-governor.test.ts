@@ -106,4 +106,83 @@ describe('send-rate governor (pure, fake pace clock)', () => {
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('rejects a rate of %s', (rate) => {
     expect(() => new SendRateGovernor({ email: rate })).toThrow(/positive number/);
   });
+
+  it("gives a lane its share of the account before the split (the bulk lane's 0.9 over 10 processes)", () => {
+    expect(ratePerProcess({ email: 20 }, 10, 0.9)).toEqual({ email: 1.8 });
+    expect(() => ratePerProcess({ email: 20 }, 10, 0)).toThrow(/share of the account rate/);
+    expect(() => ratePerProcess({ email: 20 }, 10, 1.5)).toThrow(/share of the account rate/);
+  });
+});
+
+describe('send-rate governor yielding to throttling (the bulk lane)', () => {
+  const YIELD = { floor: 0.125, recoveryMs: 30_000, holdMs: 1_000 };
+
+  /** Gaps between consecutive slots of `count` acquisitions on e-mail. */
+  async function gaps(governor: SendRateGovernor, clock: FakePaceClock, count: number): Promise<number[]> {
+    const starts: number[] = [];
+    for (let i = 0; i < count; i += 1) {
+      await governor.acquire('email', Number.MAX_SAFE_INTEGER);
+      starts.push(clock.current);
+    }
+    return starts.slice(1).map((start, i) => start - starts[i]!);
+  }
+
+  it('halves its rate on a throttling answer: slots twice as far apart', async () => {
+    const clock = new FakePaceClock();
+    const governor = new SendRateGovernor({ email: 10 }, clock, YIELD);
+    expect(await gaps(governor, clock, 3)).toEqual([100, 100]);
+    governor.throttled('email');
+    const after = await gaps(governor, clock, 3);
+    // Half the rate, recovering by 1/30,000 of it per ms: about 200 ms apart.
+    for (const gap of after) expect(gap).toBeGreaterThan(190);
+  });
+
+  it('counts the answers of one burst in flight once, within holdMs', () => {
+    const clock = new FakePaceClock();
+    const governor = new SendRateGovernor({ email: 10 }, clock, YIELD);
+    for (let i = 0; i < 16; i += 1) governor.throttled('email');
+    expect(governor.factorAt('email', clock.current)).toBe(0.5);
+    clock.current += 1_000;
+    governor.throttled('email');
+    expect(governor.factorAt('email', clock.current)).toBeCloseTo((0.5 + 1_000 / 30_000) / 2, 10);
+  });
+
+  it('never falls below its floor, and recovers linearly to the full rate', () => {
+    const clock = new FakePaceClock();
+    const governor = new SendRateGovernor({ email: 10 }, clock, YIELD);
+    for (let i = 0; i < 10; i += 1) {
+      governor.throttled('email');
+      clock.current += 1_000;
+    }
+    const atFloor = clock.current - 1_000;
+    expect(governor.factorAt('email', atFloor)).toBe(0.125);
+    expect(governor.factorAt('email', atFloor + 15_000)).toBeCloseTo(0.625, 10);
+    expect(governor.factorAt('email', atFloor + 30_000)).toBe(1);
+    expect(governor.factorAt('email', atFloor + 300_000)).toBe(1);
+  });
+
+  it('is per channel: SMS throttling leaves the e-mail rate alone', () => {
+    const clock = new FakePaceClock();
+    const governor = new SendRateGovernor({ email: 10, sms: 10 }, clock, YIELD);
+    governor.throttled('sms');
+    expect(governor.factorAt('email', clock.current)).toBe(1);
+    expect(governor.factorAt('sms', clock.current)).toBe(0.5);
+  });
+
+  it("an urgent lane's governor (no yield) keeps its rate through throttling answers", async () => {
+    const clock = new FakePaceClock();
+    const governor = new SendRateGovernor({ email: 10 }, clock);
+    governor.throttled('email');
+    expect(governor.factorAt('email', clock.current)).toBe(1);
+    expect(await gaps(governor, clock, 3)).toEqual([100, 100]);
+  });
+
+  it.each([
+    { floor: 0, recoveryMs: 1, holdMs: 0 },
+    { floor: 1.5, recoveryMs: 1, holdMs: 0 },
+    { floor: 0.5, recoveryMs: 0, holdMs: 0 },
+    { floor: 0.5, recoveryMs: 1, holdMs: -1 },
+  ])('rejects the yield %o', (yielding) => {
+    expect(() => new SendRateGovernor({ email: 1 }, new FakePaceClock(), yielding)).toThrow(/yield to throttling/);
+  });
 });

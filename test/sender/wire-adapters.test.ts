@@ -58,7 +58,7 @@ describe('the providers built from the configuration', () => {
 });
 
 describe('the send-rate governor at cold start', () => {
-  const config = (sendRates: SenderConfig['sendRates'], delivery: SenderConfig['delivery'] = AWS_DELIVERY) => ({ delivery, sendRates, sendRateShares: 2 });
+  const config = (sendRates: SenderConfig['sendRates'], delivery: SenderConfig['delivery'] = AWS_DELIVERY) => ({ delivery, sendRates, sendRateShares: 2, sendRateAccountShare: 1, yieldsToThrottling: false, lane: undefined });
   const account = (quota: { MaxSendRate?: number }, sendingEnabled = true) => ({
     SendQuota: { ...quota, Max24HourSend: 50_000, SentLast24Hours: 10 },
     ProductionAccessEnabled: true,
@@ -76,7 +76,7 @@ describe('the send-rate governor at cold start', () => {
         message: 'SES account at cold start',
         attributes: { maxSendRate: 14, max24HourSend: 50_000, sentLast24Hours: 10, productionAccessEnabled: true, sendingEnabled: true, configuredEmailRate: null },
       },
-      { level: 'info', message: 'Send rates of this process', attributes: { accountRates: { email: 14 }, shares: 2, perProcess: { email: 7 } } },
+      { level: 'info', message: 'Send rates of this process', attributes: { lane: null, accountRates: { email: 14 }, laneShareOfAccount: 1, shares: 2, perProcess: { email: 7 }, yieldsToThrottling: false } },
     ]);
   });
 
@@ -120,7 +120,20 @@ describe('the send-rate governor at cold start', () => {
   });
 
   it('no governor at all when no channel is paced', () => {
-    expect(governorFor({}, 3)).toBeUndefined();
-    expect(governorFor({ sms: 9 }, 3)?.rateOf('sms')).toBe(3);
+    const pace = { sendRateShares: 3, sendRateAccountShare: 1, yieldsToThrottling: false };
+    expect(governorFor({}, pace)).toBeUndefined();
+    expect(governorFor({ sms: 9 }, pace)?.rateOf('sms')).toBe(3);
+  });
+
+  it("a lane's governor paces at its share of the account, and only the bulk lane's yields to throttling", () => {
+    const urgent = governorFor({ email: 20 }, { sendRateShares: 5, sendRateAccountShare: 1, yieldsToThrottling: false });
+    const bulk = governorFor({ email: 20 }, { sendRateShares: 10, sendRateAccountShare: 0.9, yieldsToThrottling: true });
+    expect(urgent?.rateOf('email')).toBe(4);
+    expect(bulk?.rateOf('email')).toBeCloseTo(1.8, 10);
+    urgent?.throttled('email');
+    bulk?.throttled('email');
+    const now = Date.now();
+    expect(urgent?.factorAt('email', now)).toBe(1);
+    expect(bulk?.factorAt('email', now)).toBeLessThanOrEqual(0.51);
   });
 });

@@ -84,7 +84,7 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         maxConcurrentSends: config.maxConcurrentSends,
         // As in Lambda: each environment paces at its share of the configured rates, and backs
         // throttled records off on the queue they came from.
-        governor: governorFor(config.sendRates, config.sendRateShares),
+        governor: governorFor(config.sendRates, config),
         deferral: createRecordDeferral(config),
         backoff: config.backoff,
         redelivery: config.redelivery,

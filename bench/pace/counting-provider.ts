@@ -32,6 +32,8 @@ export class CountingProvider implements DeliveryProvider {
   constructor(
     private readonly inner: DeliveryProvider,
     private readonly counts: RequestCountsByChannel,
+    /** Receives each accepted send's round trip in ms (the provider's own latency, as the sender saw it). @default not kept */
+    private readonly sentLatenciesMs?: number[],
   ) {
     if (inner.lookup) this.lookup = (key) => inner.lookup?.(key) ?? Promise.resolve('none');
   }
@@ -39,8 +41,12 @@ export class CountingProvider implements DeliveryProvider {
   async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     const counts = (this.counts[request.message.channel] ??= empty());
     counts.requests += 1;
+    const started = performance.now();
     const outcome = await this.inner.send(request, signal);
-    if (outcome.kind === 'sent') counts.sent += 1;
+    if (outcome.kind === 'sent') {
+      counts.sent += 1;
+      this.sentLatenciesMs?.push(performance.now() - started);
+    }
     else if (outcome.kind === 'permanent') counts.permanent += 1;
     else if (outcome.kind === 'ambiguous') counts.ambiguous += 1;
     else if (outcome.cause === 'throttled') counts.throttled += 1;

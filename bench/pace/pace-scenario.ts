@@ -48,7 +48,7 @@ export interface PaceScenarioOptions {
  * The sender Lambda's production defaults (lib/notifier.ts): function timeout 30 s, claim 120 s,
  * send timeout 10 s, 16 sends in flight per invocation, visibility 6 x the function timeout.
  */
-const PRODUCTION_LAMBDA_ENVIRONMENT = {
+export const PRODUCTION_LAMBDA_ENVIRONMENT = {
   FUNCTION_TIMEOUT_SECONDS: '30',
   CLAIM_TIMEOUT_SECONDS: '120',
   SEND_TIMEOUT_MS: '10000',
@@ -57,11 +57,11 @@ const PRODUCTION_LAMBDA_ENVIRONMENT = {
   DELIVERY_MODE: 'aws',
   EMAIL_FROM: 'notifications@example.com',
 } as const;
-const VISIBILITY_TIMEOUT_SECONDS = 180;
-const UNSET_FOR_THE_RUN = ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_IGNORE_CONFIGURED_ENDPOINT_URLS', 'AWS_ENDPOINT_URL'];
+export const VISIBILITY_TIMEOUT_SECONDS = 180;
+export const UNSET_FOR_THE_RUN = ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_IGNORE_CONFIGURED_ENDPOINT_URLS', 'AWS_ENDPOINT_URL'];
 
 /** Counts the sender's warnings and errors by message (and error name), printing none. */
-function countingLog(counts: Record<string, number>): LogPort {
+export function countingLog(counts: Record<string, number>): LogPort {
   const bump = (level: string) => (message: string, attributes?: Record<string, unknown>) => {
     const error = attributes?.error;
     const name = typeof error === 'object' && error !== null && 'name' in error ? `: ${String(error.name)}` : '';
@@ -219,7 +219,7 @@ export async function runPaceScenario(options: PaceScenarioOptions): Promise<Pac
 }
 
 /** Every body on the queue before any poller starts: SendMessageBatch of 10, 8 requests at a time. */
-async function enqueueBurst(sqs: SQSClient, queueUrl: string, bodies: readonly string[]): Promise<void> {
+export async function enqueueBurst(sqs: SQSClient, queueUrl: string, bodies: readonly string[]): Promise<void> {
   const batches: string[][] = [];
   for (let i = 0; i < bodies.length; i += 10) batches.push(bodies.slice(i, i + 10));
   let next = 0;

@@ -17,6 +17,9 @@ const [sqs, ses, sns] = await Promise.all([
   startLocalSes({ limits: { maxPerSecond: settings.emailPerSecond } }),
   startLocalSns({ limits: { maxPerSecond: settings.smsPerSecond } }),
 ]);
+const extraQueues = Object.fromEntries(
+  await Promise.all((settings.extraQueues ?? []).map(async (name) => [name, await sqs.createQueuePair(name)] as const)),
+);
 const stop = async () => {
   await Promise.allSettled([sqs.stop(), ses.stop(), sns.stop()]);
   process.exit(0);
@@ -32,4 +35,5 @@ send({
   type: 'ready',
   endpoints: { sqs: sqs.endpoint, ses: ses.endpoint, sns: sns.endpoint },
   queue: { queueUrl: sqs.queueUrl, queueArn: sqs.queueArn, dlqUrl: sqs.dlqUrl },
+  extraQueues,
 });

@@ -9,6 +9,8 @@ export interface ProviderServicesSettings {
   readonly maxReceiveCount: number;
   readonly emailPerSecond: number;
   readonly smsPerSecond: number;
+  /** Names of more queue pairs to create beside the main one (the lanes). @default none */
+  readonly extraQueues?: readonly string[];
 }
 
 export type ProviderServicesRequest = { readonly type: 'collect' } | { readonly type: 'stop' };
@@ -17,6 +19,8 @@ export type ProviderServicesMessage =
       readonly type: 'ready';
       readonly endpoints: { readonly sqs: string; readonly ses: string; readonly sns: string };
       readonly queue: { readonly queueUrl: string; readonly queueArn: string; readonly dlqUrl: string };
+      /** The extra queue pairs, by the names asked for. */
+      readonly extraQueues: Readonly<Record<string, { readonly queueUrl: string; readonly queueArn: string; readonly dlqUrl: string }>>;
     }
   | { readonly type: 'accepted'; readonly sends: readonly AcceptedSend[] };
 
@@ -32,6 +36,7 @@ export interface AcceptedSend {
 export interface ProviderServices {
   readonly endpoints: Extract<ProviderServicesMessage, { type: 'ready' }>['endpoints'];
   readonly queue: Extract<ProviderServicesMessage, { type: 'ready' }>['queue'];
+  readonly extraQueues: Extract<ProviderServicesMessage, { type: 'ready' }>['extraQueues'];
   /** An SQS client with the loopback endpoint, region and dummy credentials set explicitly. */
   sqsClient(): SQSClient;
   /** Every send SES and SNS accepted, counted on their side. */
@@ -56,6 +61,7 @@ export async function startProviderServices(settings: ProviderServicesSettings):
   return {
     endpoints: ready.endpoints,
     queue: ready.queue,
+    extraQueues: ready.extraQueues,
     sqsClient() {
       const client = new SQSClient({ endpoint: ready.endpoints.sqs, region: LOCAL_REGION, credentials: LOOPBACK_CREDENTIALS });
       clients.push(client);

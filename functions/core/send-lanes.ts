@@ -30,3 +30,38 @@ export function laneOfMessageClass(messageClass: unknown, bulkClasses: readonly 
 export function laneClassMatcher(lane: LaneName, bulkClasses: readonly string[]): readonly unknown[] {
   return lane === 'bulk' ? [...bulkClasses] : [{ 'anything-but': [...bulkClasses] }, { exists: false }];
 }
+
+/** How the senders of one lane pace (their `SEND_RATE_*` variables). */
+export interface LanePace {
+  /** The processes this lane's share is split between (`SEND_RATE_SHARES`). */
+  readonly sendRateShares: number;
+  /** The lane's share of each channel's account rate (`SEND_RATE_ACCOUNT_SHARE`). */
+  readonly accountShare: number;
+  /** Whether its senders give way when a provider throttles (`SEND_RATE_YIELDS_TO_THROTTLING`). */
+  readonly yieldsToThrottling: boolean;
+}
+
+/** How many processes each lane may run, and how much of the account the bulk lane may use. */
+export interface LaneCapacity {
+  readonly urgentMaxConcurrency: number;
+  readonly bulkMaxConcurrency: number;
+  readonly bulkRateShare: number;
+}
+
+/** The bulk lane's share of each account rate unless configured: the rest is kept for the urgent lane. */
+export const DEFAULT_BULK_RATE_SHARE = 0.8;
+
+/** Seconds a throttled urgent record waits before its first retry (the bulk lane keeps the stack's longer steps). */
+export const URGENT_THROTTLE_BACKOFF_BASE_SECONDS = 1;
+
+/**
+ * The urgent lane may use the whole account rate, split over its maximum concurrency and the
+ * reclaimer (whose resends are urgent work). The bulk lane paces at `bulkRateShare` of it and yields
+ * to throttling: while urgent sends stay under the part kept for them, the two never exceed the
+ * account; when urgent bursts past it, the providers' throttling answers halve the bulk lane's pace.
+ */
+export function lanePace(lane: LaneName, capacity: LaneCapacity): LanePace {
+  return lane === 'urgent'
+    ? { sendRateShares: capacity.urgentMaxConcurrency + 1, accountShare: 1, yieldsToThrottling: false }
+    : { sendRateShares: capacity.bulkMaxConcurrency, accountShare: capacity.bulkRateShare, yieldsToThrottling: true };
+}

@@ -32,6 +32,7 @@ export class SendRateGovernor {
     private readonly rates: ChannelRates,
     private readonly clock: PaceClock = realPaceClock,
     private readonly yielding?: YieldToThrottling,
+    private readonly random: () => number = Math.random,
   ) {
     for (const [channel, rate] of Object.entries(rates)) {
       if (!(rate > 0 && Number.isFinite(rate))) {
@@ -56,6 +57,14 @@ export class SendRateGovernor {
     this.cuts.set(channel, { factor: Math.max(this.yielding.floor, this.factorAt(channel, now) / 2), atMs: now });
   }
 
+  /**
+   * Where a channel's first slot lies. A yielding governor's is at a random point of its first interval:
+   * a bulk lane's processes start together, and slots in phase would send in bursts of one per process.
+   */
+  private firstSlot(rate: number, now: number): number {
+    return this.yielding ? now + this.random() * (1000 / rate) : now;
+  }
+
   /** The share of its rate `channel` runs at now: 1, or less after throttling answers (yielding only). */
   factorAt(channel: Channel, nowMs: number): number {
     const cut = this.cuts.get(channel);
@@ -76,7 +85,7 @@ export class SendRateGovernor {
     const rate = this.rates[channel];
     if (rate === undefined) return true;
     const now = this.clock.now();
-    const slot = Math.max(now, this.nextSlot.get(channel) ?? now);
+    const slot = Math.max(now, this.nextSlot.get(channel) ?? this.firstSlot(rate, now));
     if (slot > latestStartMs) return false;
     this.nextSlot.set(channel, slot + 1000 / (rate * this.factorAt(channel, slot)));
     if (slot > now) await this.clock.sleep(slot - now);
@@ -97,8 +106,8 @@ export interface YieldToThrottling {
   readonly holdMs: number;
 }
 
-/** The bulk lane's yield: to an eighth at most, back to full in 30 s, one cut per second. */
-export const BULK_LANE_YIELD: YieldToThrottling = { floor: 0.125, recoveryMs: 30_000, holdMs: 1_000 };
+/** The bulk lane's yield: to an eighth at most, back to full in 5 s, one cut per second. */
+export const BULK_LANE_YIELD: YieldToThrottling = { floor: 0.125, recoveryMs: 5_000, holdMs: 1_000 };
 
 /**
  * Each process's share of an account-wide rate: `accountShare` of it (its lane's share of the

@@ -24,6 +24,14 @@ export interface LocalQueueRedrive {
   readonly retentionSeconds: number;
 }
 
+/** A queue and the dead-letter queue its RedrivePolicy points at. */
+export interface LocalQueuePair {
+  readonly queueUrl: string;
+  readonly queueArn: string;
+  readonly dlqUrl: string;
+  readonly dlqArn: string;
+}
+
 /** A real SQS emulator on 127.0.0.1, with a queue whose RedrivePolicy points at its DLQ. */
 export interface LocalSqs {
   /** `http://127.0.0.1:PORT`: give it to clients as `endpoint` or as AWS_ENDPOINT_URL_SQS. */
@@ -35,6 +43,8 @@ export interface LocalSqs {
   readonly redrive: LocalQueueRedrive;
   /** An SQS client with the loopback endpoint, region and dummy credentials set explicitly. */
   client(): SQSClient;
+  /** Another queue and its DLQ (`${name}-dlq`), with the same redrive settings (a second lane). */
+  createQueuePair(name: string): Promise<LocalQueuePair>;
   stop(): Promise<void>;
 }
 
@@ -82,27 +92,13 @@ export async function startLocalSqs(options: LocalSqsOptions = {}): Promise<Loca
     retentionSeconds: options.retentionSeconds ?? 345_600,
   };
   try {
-    const dlqUrl = requireValue((await admin.send(new CreateQueueCommand({ QueueName: deadLetterQueueName }))).QueueUrl, 'DLQ URL');
-    const dlqArn = await queueArn(admin, dlqUrl);
-    const created = await admin.send(
-      new CreateQueueCommand({
-        QueueName: queueName,
-        Attributes: {
-          VisibilityTimeout: String(redrive.visibilityTimeoutSeconds),
-          MessageRetentionPeriod: String(redrive.retentionSeconds),
-          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: redrive.maxReceiveCount }),
-        },
-      }),
-    );
-    const queueUrl = requireValue(created.QueueUrl, 'queue URL');
+    const main = await createQueuePair(admin, { queueName, deadLetterQueueName, redrive });
     return {
       endpoint,
-      queueUrl,
-      queueArn: await queueArn(admin, queueUrl),
-      dlqUrl,
-      dlqArn,
+      ...main,
       redrive,
       client,
+      createQueuePair: (name) => createQueuePair(admin, { queueName: name, deadLetterQueueName: `${name}-dlq`, redrive }),
       async stop() {
         for (const c of clients) c.destroy();
         await app.close();
@@ -113,6 +109,26 @@ export async function startLocalSqs(options: LocalSqsOptions = {}): Promise<Loca
     await app.close();
     throw error;
   }
+}
+
+async function createQueuePair(
+  admin: SQSClient,
+  { queueName, deadLetterQueueName, redrive }: { queueName: string; deadLetterQueueName: string; redrive: LocalQueueRedrive },
+): Promise<LocalQueuePair> {
+  const dlqUrl = requireValue((await admin.send(new CreateQueueCommand({ QueueName: deadLetterQueueName }))).QueueUrl, 'DLQ URL');
+  const dlqArn = await queueArn(admin, dlqUrl);
+  const created = await admin.send(
+    new CreateQueueCommand({
+      QueueName: queueName,
+      Attributes: {
+        VisibilityTimeout: String(redrive.visibilityTimeoutSeconds),
+        MessageRetentionPeriod: String(redrive.retentionSeconds),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: redrive.maxReceiveCount }),
+      },
+    }),
+  );
+  const queueUrl = requireValue(created.QueueUrl, 'queue URL');
+  return { queueUrl, queueArn: await queueArn(admin, queueUrl), dlqUrl, dlqArn };
 }
 
 async function queueArn(client: SQSClient, queueUrl: string): Promise<string> {

@@ -127,9 +127,20 @@ describe('send-rate governor yielding to throttling (the bulk lane)', () => {
     return starts.slice(1).map((start, i) => start - starts[i]!);
   }
 
+  it('starts at a random point of its first interval, so processes that start together are out of phase', async () => {
+    const clock = new FakePaceClock();
+    const governor = new SendRateGovernor({ email: 10 }, clock, YIELD, () => 0.7);
+    await governor.acquire('email', Number.MAX_SAFE_INTEGER);
+    expect(clock.current - 1_000_000).toBe(70);
+    const urgent = new SendRateGovernor({ email: 10 }, clock, undefined, () => 0.7);
+    const before = clock.current;
+    await urgent.acquire('email', Number.MAX_SAFE_INTEGER);
+    expect(clock.current).toBe(before);
+  });
+
   it('halves its rate on a throttling answer: slots twice as far apart', async () => {
     const clock = new FakePaceClock();
-    const governor = new SendRateGovernor({ email: 10 }, clock, YIELD);
+    const governor = new SendRateGovernor({ email: 10 }, clock, YIELD, () => 0);
     expect(await gaps(governor, clock, 3)).toEqual([100, 100]);
     governor.throttled('email');
     const after = await gaps(governor, clock, 3);
@@ -139,7 +150,7 @@ describe('send-rate governor yielding to throttling (the bulk lane)', () => {
 
   it('counts the answers of one burst in flight once, within holdMs', () => {
     const clock = new FakePaceClock();
-    const governor = new SendRateGovernor({ email: 10 }, clock, YIELD);
+    const governor = new SendRateGovernor({ email: 10 }, clock, YIELD, () => 0);
     for (let i = 0; i < 16; i += 1) governor.throttled('email');
     expect(governor.factorAt('email', clock.current)).toBe(0.5);
     clock.current += 1_000;

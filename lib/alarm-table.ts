@@ -2,29 +2,40 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { METRIC, SERVICE, type MetricName } from '../functions/core/metric-names';
 import type { NotifierMetrics } from './metrics';
 import type { ResolvedAlarmSettings } from './notifier-settings';
 
-/** The notifier's functions, by role. */
+/** The notifier's functions other than the lanes' senders, by role. */
 export interface NotifierFunctions {
-  /** The SQS consumer. */
-  readonly sender: lambda.IFunction;
   /** The scheduled reclaimer. */
   readonly reclaimer: lambda.IFunction;
   /** The delivery-status consumer. */
   readonly status: lambda.IFunction;
 }
 
+/** One sender lane, as the alarms and the dashboard read it. */
+export interface AlarmLane {
+  /** `urgent`, `bulk` or `single`. */
+  readonly name: string;
+  readonly queue: sqs.IQueue;
+  readonly deadLetterQueue: sqs.IQueue;
+  readonly sender: lambda.IFunction;
+}
+
 /** What an alarm row reads: the notifier's resources, its own metrics and the resolved thresholds. */
 export interface AlarmSources {
   /** The notifier's own metrics, in its namespace, at the alarm period. */
   readonly metrics: NotifierMetrics;
-  /** The main queue. */
-  readonly queue: sqs.IQueue;
-  /** The dead-letter queue. */
-  readonly deadLetterQueue: sqs.IQueue;
+  /** The sender lanes (one without lanes), each with its queue pair and sender. */
+  readonly lanes: readonly AlarmLane[];
+  /**
+   * The event topic that routes into the lanes.
+   * @default - none (no lanes)
+   */
+  readonly eventTopic?: sns.ITopic;
   /** The status function's on-failure destination. */
   readonly statusFailedEventQueue: sqs.IQueue;
   /** The dead-letter queue of the SES event rule's target. */
@@ -105,6 +116,7 @@ export const ALARM = {
   ledgerThrottled: 'LedgerThrottled',
   smsSuccessRate: 'SmsSuccessRate',
   sesEventRuleDeadLetters: 'SesEventRuleDeadLetters',
+  unroutedEvents: 'UnroutedEvents',
 } as const;
 
 /** Name of one of the notifier's alarms. */
@@ -147,13 +159,50 @@ const senderRatePercent = (s: AlarmSources, part: MetricName, label: string): cl
 const visibleMessages = (s: AlarmSources, queue: sqs.IQueue): cloudwatch.Metric =>
   queue.metricApproximateNumberOfMessagesVisible({ period: s.settings.period, statistic: cloudwatch.Stats.MAXIMUM });
 
-const oldestMessageAge = (s: AlarmSources): cloudwatch.Metric =>
-  s.queue.metricApproximateAgeOfOldestMessage({ period: s.settings.period, statistic: cloudwatch.Stats.MAXIMUM });
+/**
+ * One metric per lane, combined: with one lane the metric itself (the alarm of the stack before lanes),
+ * else their sum or their maximum, point by point.
+ */
+function acrossLanes(s: AlarmSources, make: (lane: AlarmLane) => cloudwatch.Metric, combine: 'sum' | 'max'): cloudwatch.IMetric {
+  const [only, ...more] = s.lanes;
+  if (only && more.length === 0) return make(only);
+  const usingMetrics = Object.fromEntries(s.lanes.map((lane) => [lane.name, make(lane)]));
+  const ids = Object.keys(usingMetrics).map((id) => `FILL(${id}, 0)`);
+  return new cloudwatch.MathExpression({
+    expression: combine === 'sum' ? ids.join(' + ') : `MAX([${ids.join(', ')}])`,
+    usingMetrics,
+    label: `${combine === 'sum' ? 'sum' : 'largest'} over the lanes`,
+    period: s.settings.period,
+  });
+}
+
+const oldestMessageAge = (s: AlarmSources): cloudwatch.IMetric =>
+  acrossLanes(s, (lane) => lane.queue.metricApproximateAgeOfOldestMessage({ period: s.settings.period, statistic: cloudwatch.Stats.MAXIMUM }), 'max');
 
 const functionErrors = (fn: (f: NotifierFunctions) => lambda.IFunction) => (s: AlarmSources) =>
   fn(s.functions).metricErrors({ period: s.settings.period, statistic: cloudwatch.Stats.SUM });
 const functionThrottles = (fn: (f: NotifierFunctions) => lambda.IFunction) => (s: AlarmSources) =>
   fn(s.functions).metricThrottles({ period: s.settings.period, statistic: cloudwatch.Stats.SUM });
+const senderErrors = (s: AlarmSources) =>
+  acrossLanes(s, (lane) => lane.sender.metricErrors({ period: s.settings.period, statistic: cloudwatch.Stats.SUM }), 'sum');
+const senderThrottles = (s: AlarmSources) =>
+  acrossLanes(s, (lane) => lane.sender.metricThrottles({ period: s.settings.period, statistic: cloudwatch.Stats.SUM }), 'sum');
+
+/**
+ * Events the topic's lane filters all refused (a body that is not a JSON object): every routed event is
+ * filtered out by exactly the other lane's subscription, so filtered-out beyond the published count is unrouted.
+ */
+const unroutedEvents = (s: AlarmSources, topic: sns.ITopic): cloudwatch.IMetric =>
+  new cloudwatch.MathExpression({
+    expression: 'MAX([FILL(filtered, 0) + FILL(invalidBody, 0) - FILL(published, 0), 0])',
+    usingMetrics: {
+      filtered: topic.metricNumberOfNotificationsFilteredOut({ period: s.settings.period }),
+      invalidBody: topic.metric('NumberOfNotificationsFilteredOut-InvalidMessageBody', { period: s.settings.period, statistic: cloudwatch.Stats.SUM }),
+      published: topic.metricNumberOfMessagesPublished({ period: s.settings.period }),
+    },
+    label: 'events no lane accepted',
+    period: s.settings.period,
+  });
 
 /** Fires on any occurrence in one period. */
 const anyOccurrence = (): number => 0;
@@ -246,7 +295,7 @@ export const ALARM_TABLE: { readonly [N in AlarmName]: AlarmSpec } = {
   },
   [ALARM.deadLetterQueueNotEmpty]: {
     description: 'The dead-letter queue holds messages: invalid events or messages that exhausted their receives.',
-    metric: (s) => visibleMessages(s, s.deadLetterQueue),
+    metric: (s) => acrossLanes(s, (lane) => visibleMessages(s, lane.deadLetterQueue), 'sum'),
     threshold: anyOccurrence,
   },
   [ALARM.oldestMessageAge]: {
@@ -261,12 +310,12 @@ export const ALARM_TABLE: { readonly [N in AlarmName]: AlarmSpec } = {
   },
   [ALARM.senderErrors]: {
     description: 'The sender function failed whole invocations (crash, timeout, configuration error).',
-    metric: functionErrors((f) => f.sender),
+    metric: senderErrors,
     threshold: anyOccurrence,
   },
   [ALARM.senderThrottles]: {
     description: 'The sender function was throttled (account concurrency exhausted).',
-    metric: functionThrottles((f) => f.sender),
+    metric: senderThrottles,
     threshold: anyOccurrence,
   },
   [ALARM.reclaimerErrors]: {
@@ -410,5 +459,12 @@ export const ALARM_TABLE: { readonly [N in AlarmName]: AlarmSpec } = {
     evaluationPeriods: () => 2,
     comparison: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
     when: smsEnabled,
+  },
+  [ALARM.unroutedEvents]: {
+    description:
+      "Events published to the event topic matched no lane's filter (a body that is not a JSON object with a string messageClass) and were not delivered: the producer must publish again.",
+    metric: (s) => unroutedEvents(s, s.eventTopic!),
+    threshold: anyOccurrence,
+    when: (s) => s.eventTopic !== undefined,
   },
 };

@@ -1,10 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DIMENSION, METRIC, type MetricName } from '../functions/core/metric-names';
-import type { NotifierFunctions } from './alarm-table';
+import type { AlarmLane, NotifierFunctions } from './alarm-table';
 import { type NotifierMetrics, SERVICE, type ServiceName } from './metrics';
 
 /** What {@link NotifierDashboard} graphs. */
@@ -16,11 +15,9 @@ export interface NotifierDashboardProps {
   readonly dashboardName?: string;
   /** The notifier's own metrics (its namespace), at the graphs' period. */
   readonly metrics: NotifierMetrics;
-  /** The main queue. */
-  readonly queue: sqs.IQueue;
-  /** The dead-letter queue. */
-  readonly deadLetterQueue: sqs.IQueue;
-  /** The notifier's functions. */
+  /** The sender lanes (one without lanes), each with its queue pair and sender. */
+  readonly lanes: readonly AlarmLane[];
+  /** The reclaimer and the status function. */
   readonly functions: NotifierFunctions;
   /**
    * Alarms shown in an alarm-status widget.
@@ -50,12 +47,14 @@ export class NotifierDashboard extends Construct {
     const statusByChannel = (name: MetricName): cloudwatch.MathExpression[] => metrics.statusByChannel(name);
     const graph = (title: string, left: cloudwatch.IMetric[], right?: cloudwatch.IMetric[]): cloudwatch.GraphWidget =>
       new cloudwatch.GraphWidget({ title, left, right, width: WIDTH, height: HEIGHT });
-    const { sender, reclaimer, status } = props.functions;
+    const { reclaimer, status } = props.functions;
+    // A lane's name in a label: none without lanes (one sender, one queue).
+    const laneLabel = (lane: AlarmLane, what: string) => (props.lanes.length > 1 ? `${lane.name} ${what}` : what);
     const perFunction = (
       make: (fn: lambda.IFunction) => cloudwatch.Metric,
       suffix: string,
     ): cloudwatch.Metric[] => [
-      make(sender).with({ label: `sender ${suffix}` }),
+      ...props.lanes.map((lane) => make(lane.sender).with({ label: `${laneLabel(lane, 'sender')} ${suffix}` })),
       make(reclaimer).with({ label: `reclaimer ${suffix}` }),
       make(status).with({ label: `status ${suffix}` }),
     ];
@@ -133,16 +132,21 @@ export class NotifierDashboard extends Construct {
     this.dashboard.addWidgets(
       graph(
         'Queue depth',
-        [
-          props.queue.metricApproximateNumberOfMessagesVisible({ label: 'visible', statistic: 'Maximum' }),
-          props.queue.metricApproximateNumberOfMessagesNotVisible({ label: 'in flight', statistic: 'Maximum' }),
-        ],
-        [props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'DLQ visible', statistic: 'Maximum' })],
+        props.lanes.flatMap((lane) => [
+          lane.queue.metricApproximateNumberOfMessagesVisible({ label: laneLabel(lane, 'visible'), statistic: 'Maximum' }),
+          lane.queue.metricApproximateNumberOfMessagesNotVisible({ label: laneLabel(lane, 'in flight'), statistic: 'Maximum' }),
+        ]),
+        props.lanes.map((lane) =>
+          lane.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: laneLabel(lane, 'DLQ visible'), statistic: 'Maximum' }),
+        ),
       ),
-      graph('Age of oldest message (s)', [
-        props.queue.metricApproximateAgeOfOldestMessage({ label: 'queue', statistic: 'Maximum' }),
-        props.deadLetterQueue.metricApproximateAgeOfOldestMessage({ label: 'DLQ', statistic: 'Maximum' }),
-      ]),
+      graph(
+        'Age of oldest message (s)',
+        props.lanes.flatMap((lane) => [
+          lane.queue.metricApproximateAgeOfOldestMessage({ label: laneLabel(lane, 'queue'), statistic: 'Maximum' }),
+          lane.deadLetterQueue.metricApproximateAgeOfOldestMessage({ label: laneLabel(lane, 'DLQ'), statistic: 'Maximum' }),
+        ]),
+      ),
       graph('Lambda errors and throttles', [
         ...perFunction((fn) => fn.metricErrors({ statistic: 'Sum' }), 'errors'),
         ...perFunction((fn) => fn.metricThrottles({ statistic: 'Sum' }), 'throttles'),

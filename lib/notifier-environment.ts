@@ -3,6 +3,7 @@ import { loadReclaimerLimits } from '../functions/reclaimer/reclaimer-config';
 import { pushEnabled } from './destination-options';
 import type { IdempotentNotifierProps } from './notifier-props';
 import type { NotifierSettings } from './notifier-settings';
+import { laneEnvironment, mergeLaneViolations } from './notifier-lanes';
 import { sendPaceEnvironment } from './send-pace';
 
 /** The resources the sender and the reclaimer are pointed at (tokens until deploy). */
@@ -77,11 +78,17 @@ const CHECK_TARGETS: NotifierEnvironmentTargets = {
  * included; the reclaimer also its time budget): synth refuses what they would refuse to run.
  */
 export function handlerConfigViolations(props: IdempotentNotifierProps, resolved: NotifierSettings): string[] {
-  try {
-    const environment = notifierEnvironment(props, resolved, CHECK_TARGETS);
-    loadReclaimerLimits(environment, loadSenderConfig(environment));
-    return [];
-  } catch (error) {
-    return [`the handler would reject this configuration: ${(error as Error).message}`];
-  }
+  const urls = { queueUrl: CHECK_TARGETS.queueUrl, deadLetterQueueUrl: CHECK_TARGETS.deadLetterQueueUrl };
+  // Each lane's sender with its own variables; the reclaimer with the first lane's.
+  const perLane = resolved.lanes.lanes.map((lane, index) => {
+    try {
+      const environment = laneEnvironment(notifierEnvironment(props, resolved, CHECK_TARGETS), lane, urls);
+      const config = loadSenderConfig(environment);
+      if (index === 0) loadReclaimerLimits(environment, config);
+      return { lane: lane.name, violations: [] };
+    } catch (error) {
+      return { lane: lane.name, violations: [`the handler would reject this configuration: ${(error as Error).message}`] };
+    }
+  });
+  return mergeLaneViolations(perLane);
 }

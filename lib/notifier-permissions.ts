@@ -17,16 +17,14 @@ export type PermissionProps = Pick<
 
 /** The functions and the resources they are granted on. */
 export interface NotifierPermissionTargets {
-  /** The SQS consumer. */
-  readonly sender: lambda.Function;
+  /** The SQS consumers, one per lane, each with the dead-letter queue it forwards invalid events to. */
+  readonly senders: readonly { readonly fn: lambda.Function; readonly deadLetterQueue: sqs.IQueue }[];
   /** The scheduled reclaimer. */
   readonly reclaimer: lambda.Function;
   /** The delivery-status function (its own grants are made by `DeliveryStatus`; here only the KMS key). */
   readonly status: lambda.Function;
   /** The send ledger. */
   readonly table: dynamodb.ITable;
-  /** The dead-letter queue the sender forwards invalid events to. */
-  readonly deadLetterQueue: sqs.IQueue;
   /** The SES configuration set every e-mail is sent with. */
   readonly configurationSetName: string;
 }
@@ -37,22 +35,24 @@ export interface NotifierPermissionTargets {
  * platform endpoints only (never topics); plus the customer-managed key, when one is given, for all three.
  */
 export function grantNotifierPermissions(props: PermissionProps, targets: NotifierPermissionTargets): void {
-  const { sender, reclaimer, status, table, deadLetterQueue } = targets;
-  const stack = Stack.of(sender);
-  // Only the sender claims (PutItem); the reclaimer re-reads a row and takes it over fenced (GetItem, UpdateItem).
-  grantDelivery(sender, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], props, targets, stack);
+  const { senders, reclaimer, status, table } = targets;
+  const stack = Stack.of(reclaimer);
+  for (const { fn: sender, deadLetterQueue } of senders) {
+    // Only a sender claims (PutItem); the reclaimer re-reads a row and takes it over fenced (GetItem, UpdateItem).
+    grantDelivery(sender, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], props, targets, stack);
+    // A sender moves invalid events to its lane's DLQ with their reason: SendMessage there, nothing else.
+    sender.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'ForwardInvalidEventsToDeadLetterQueue',
+        actions: ['sqs:SendMessage'],
+        resources: [deadLetterQueue.queueArn],
+      }),
+    );
+    deadLetterQueue.encryptionMasterKey?.grantEncryptDecrypt(sender);
+  }
   grantDelivery(reclaimer, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], props, targets, stack);
-  // The sender moves invalid events to the DLQ with their reason: SendMessage there, nothing else.
-  sender.addToRolePolicy(
-    new iam.PolicyStatement({
-      sid: 'ForwardInvalidEventsToDeadLetterQueue',
-      actions: ['sqs:SendMessage'],
-      resources: [deadLetterQueue.queueArn],
-    }),
-  );
-  deadLetterQueue.encryptionMasterKey?.grantEncryptDecrypt(sender);
   // The ledger's key: every function reads and writes rows.
-  for (const fn of [sender, reclaimer, status]) {
+  for (const fn of [...senders.map((s) => s.fn), reclaimer, status]) {
     props.encryptionKey?.grantEncryptDecrypt(fn);
     if (props.encryptionKey || props.queueEncryptionKey) {
       Validations.of(fn.role ?? fn).acknowledge(

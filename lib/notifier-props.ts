@@ -5,6 +5,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { MessageClassDefinition } from '../functions/core/message-class';
 import type { NotifierAlarmOptions } from './alarm-options';
+import type { LaneOptions } from './notifier-lanes';
 import type { SendRates, ThrottleBackoff } from './send-pace';
 
 /**
@@ -144,10 +145,20 @@ export interface IdempotentNotifierProps {
    */
   readonly producerEventRules?: readonly ProducerEventRule[];
 
+  // ---- Lanes ----
+  /**
+   * Priority lanes by message class: an urgent lane (every class but the bulk ones) and a bulk lane
+   * (`marketing`), each with its own queue, dead-letter queue, sender and share of the account's send rate;
+   * producers publish to `eventTopic`, which routes each event by its `messageClass`. `false`: one queue
+   * and one sender for every class, as before lanes.
+   * @default - the two lanes with the defaults of `LaneOptions`; one queue when `existingQueue` is given
+   */
+  readonly lanes?: LaneOptions | false;
+
   // ---- Queue ----
   /**
-   * Consume an existing queue instead of creating one.
-   * @default - a queue and a dead-letter queue are created
+   * Consume an existing queue instead of creating one (one lane: `lanes` must be left out or `false`).
+   * @default - a queue and a dead-letter queue are created per lane
    */
   readonly existingQueue?: ExistingQueue;
   /**
@@ -167,7 +178,8 @@ export interface IdempotentNotifierProps {
   readonly deadLetterQueueRetention?: Duration;
   /**
    * Receives before a message moves to the dead-letter queue (at least 5, and enough that a message
-   * throttled for 24 hours still has receives left with `throttleBackoff`: 80 with the default backoff).
+   * throttled for 24 hours still has receives left with `throttleBackoff`: 80 with the default backoff, 84 for the
+   * urgent lane's 1 s first step).
    * @default 100
    */
   readonly maxReceiveCount?: number;
@@ -215,7 +227,8 @@ export interface IdempotentNotifierProps {
    */
   readonly maxBatchingWindow?: Duration;
   /**
-   * Most concurrent sender invocations the SQS event source starts (2-1000); bounds provider rate.
+   * Most concurrent sender invocations the SQS event source starts (2-1000); bounds provider rate. With lanes,
+   * the bulk lane's (the urgent lane's is `lanes.urgentMaxConcurrency`).
    * @default 10
    */
   readonly maxConcurrency?: number;
@@ -240,14 +253,17 @@ export interface IdempotentNotifierProps {
    */
   readonly maxConcurrentSends?: number;
   /**
-   * Account-wide send rates per channel (sends per second). The sender and the reclaimer pace provider
-   * calls to them, each process at its share (`maxConcurrency` + 1 shares); a message without a slot
+   * Account-wide send rates per channel (sends per second). The senders and the reclaimer pace provider
+   * calls to them, each process at its share: without lanes `maxConcurrency` + 1 shares; with lanes the urgent
+   * lane's `urgentMaxConcurrency` + 1 shares of the whole rate (the reclaimer holds one), the bulk lane's
+   * `maxConcurrency` shares of `bulkRateShare` of it. A message without a slot
    * before its invocation ends is deferred unsent (`RateLimitedDeferral`) and its record backed off.
    * @default - e-mail: SES `MaxSendRate`, read with `GetAccount` at cold start; SMS and push: not paced
    */
   readonly sendRates?: SendRates;
   /**
-   * Visibility backoff of records the providers throttled or the rate limit deferred (whole seconds).
+   * Visibility backoff of records the providers throttled or the rate limit deferred (whole seconds); with lanes,
+   * the urgent lane starts from `lanes.urgentThrottleBackoffBase` instead of `base`.
    * Synth checks that a message throttled for 24 hours still has receives left before the
    * dead-letter queue (`maxReceiveCount`) and that the longest backoff ends within the queue retention.
    * @default - base 10 s, cap 40 min

@@ -27,26 +27,31 @@ export interface NotifierQueuesOptions {
    * @default - SQS-managed server-side encryption (SSE-SQS)
    */
   readonly encryptionKey?: kms.IKey;
+  /**
+   * Prefix of the created queues' ids (a lane's: `Bulk` makes `BulkQueue` and `BulkDeadLetterQueue`).
+   * @default '' (`Queue` and `DeadLetterQueue`)
+   */
+  readonly idPrefix?: string;
 }
 
 /**
- * The existing queue pair, or `DeadLetterQueue` and `Queue` created in `scope`: encrypted, TLS-only,
+ * The existing queue pair, or `DeadLetterQueue` and `Queue` (with `idPrefix`) created in `scope`: encrypted, TLS-only,
  * redriving to the dead-letter queue after `maxReceiveCount` receives.
  */
 export function notifierQueues(scope: Construct, options: NotifierQueuesOptions): NotifierQueues {
-  const { existingQueue, settings, encryptionKey } = options;
+  const { existingQueue, settings, encryptionKey, idPrefix = '' } = options;
   if (existingQueue) return { queue: existingQueue.queue, deadLetterQueue: existingQueue.deadLetterQueue };
   const encryption = encryptionKey
     ? { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: encryptionKey }
     : { encryption: sqs.QueueEncryption.SQS_MANAGED };
-  const deadLetterQueue = new sqs.Queue(scope, 'DeadLetterQueue', {
+  const deadLetterQueue = new sqs.Queue(scope, `${idPrefix}DeadLetterQueue`, {
     ...encryption,
     enforceSSL: true,
     retentionPeriod: settings.deadLetterQueueRetention,
     // Like the ledger: up to 14 days of dead-lettered notifications outlive `cdk destroy` (docs/deployment.md says how to clean up).
     removalPolicy: RemovalPolicy.RETAIN,
   });
-  const queue = new sqs.Queue(scope, 'Queue', {
+  const queue = new sqs.Queue(scope, `${idPrefix}Queue`, {
     ...encryption,
     enforceSSL: true,
     retentionPeriod: settings.queueRetention,

@@ -6,6 +6,16 @@ import { createNotifierFunction, type NotifierFunction, type NotifierFunctionOpt
 
 /** The sender: its handler and how it consumes the queue. */
 export interface SenderOptions extends Omit<NotifierFunctionOptions, 'description'> {
+  /**
+   * Construct id of the function (its log group and role take it as prefix).
+   * @default 'Sender'
+   */
+  readonly id?: string;
+  /**
+   * The lane it sends, named in its description.
+   * @default - no lane (one sender for every class)
+   */
+  readonly lane?: string;
   /** The queue it consumes. */
   readonly queue: sqs.IQueue;
   /** SQS records per invocation. */
@@ -20,14 +30,14 @@ export interface SenderOptions extends Omit<NotifierFunctionOptions, 'descriptio
 }
 
 /**
- * The function `Sender` in `scope` (with `SenderLogs` and `SenderRole`), consuming `queue` with
+ * The function `id` in `scope` (with `<id>Logs` and `<id>Role`), consuming `queue` with
  * partial batch failures: a record the handler reports failed is retried alone.
  */
 export function createSender(scope: Construct, options: SenderOptions): NotifierFunction {
-  const { queue, batchSize, maxBatchingWindow, maxConcurrency, ...fn } = options;
-  const sender = createNotifierFunction(scope, 'Sender', {
+  const { id = 'Sender', lane, queue, batchSize, maxBatchingWindow, maxConcurrency, ...fn } = options;
+  const sender = createNotifierFunction(scope, id, {
     ...fn,
-    description: 'Idempotent notification sender: SQS -> ledger claim -> SES/SNS',
+    description: `Idempotent notification sender${lane ? ` (${lane} lane)` : ''}: SQS -> ledger claim -> SES/SNS`,
   });
   sender.fn.addEventSource(
     new SqsEventSource(queue, {

@@ -10,6 +10,7 @@ import { DEFAULT_ENTRIES } from './notifier-function';
 import type { IdempotentNotifierProps } from './notifier-props';
 import { DEFAULT_TEMPLATES_DIR } from './notifier-templates';
 import { resolveThrottleBackoff } from './send-pace';
+import { mergeLaneViolations, resolveLanes, type ResolvedLanes } from './notifier-lanes';
 import { pushEnabled, smsEnabled } from './destination-options';
 
 /** Smallest allowed `maxReceiveCount`: fewer receives let throttled deliveries reach the DLQ unprocessed. */
@@ -65,6 +66,8 @@ export interface NotifierSettings {
   readonly statusReservedConcurrency: number;
   /** Processes that may send at once, each holding a share of the send rates: every sender plus the reclaimer. */
   readonly sendRateShares: number;
+  /** The sender lanes (one without lanes), each with its concurrency, pace and backoff. */
+  readonly lanes: ResolvedLanes;
   readonly maxConcurrentSends: number;
   readonly maxBodyBytes: number;
   readonly reclaimerSchedule: Duration;
@@ -150,6 +153,7 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
     batchSize: props.batchSize ?? DEFAULTS.batchSize,
     maxConcurrency,
     sendRateShares: maxConcurrency + 1,
+    lanes: resolveLanes({ lanes: props.lanes, existingQueue: existing !== undefined, maxConcurrency, throttleBackoff }),
     senderReservedConcurrency: props.senderReservedConcurrency,
     statusReservedConcurrency: props.statusReservedConcurrency ?? DEFAULTS.statusReservedConcurrency,
     maxConcurrentSends: props.maxConcurrentSends ?? DEFAULTS.maxConcurrentSends,
@@ -196,21 +200,28 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
  * live in `functions/core/timing-invariants.ts`, shared with the handler.
  */
 export function settingsViolations(r: NotifierSettings): string[] {
-  const violations = timingViolations({
-    functionTimeoutSeconds: r.functionTimeout.toSeconds(),
-    claimTimeoutSeconds: r.claimTimeout.toSeconds(),
-    sendTimeoutMs: r.sendTimeout.toMilliseconds(),
-    ledgerRetentionSeconds: r.ledgerRetention.toSeconds(),
-    queue: {
-      visibilityTimeoutSeconds: r.visibilityTimeout.toSeconds(),
-      retentionSeconds: r.queueRetention.toSeconds(),
-      deadLetterRetentionSeconds: r.deadLetterQueueRetention.toSeconds(),
-      replayWindowSeconds: r.replayWindow.toSeconds(),
-      // The steps the sender and the reclaimer get as THROTTLE_BACKOFF_BASE_SECONDS / _CAP_SECONDS.
-      maxReceiveCount: r.maxReceiveCount,
-      backoff: r.throttleBackoff,
-    },
-  });
+  // Every lane's queue has the same redelivery settings; its backoff is its own (the urgent lane starts sooner).
+  const violations = mergeLaneViolations(
+    r.lanes.lanes.map((lane) => ({
+      lane: lane.name,
+      violations: timingViolations({
+        functionTimeoutSeconds: r.functionTimeout.toSeconds(),
+        claimTimeoutSeconds: r.claimTimeout.toSeconds(),
+        sendTimeoutMs: r.sendTimeout.toMilliseconds(),
+        ledgerRetentionSeconds: r.ledgerRetention.toSeconds(),
+        queue: {
+          visibilityTimeoutSeconds: r.visibilityTimeout.toSeconds(),
+          retentionSeconds: r.queueRetention.toSeconds(),
+          deadLetterRetentionSeconds: r.deadLetterQueueRetention.toSeconds(),
+          replayWindowSeconds: r.replayWindow.toSeconds(),
+          // The steps the lane's sender gets as THROTTLE_BACKOFF_BASE_SECONDS / _CAP_SECONDS.
+          maxReceiveCount: r.maxReceiveCount,
+          backoff: lane.throttleBackoff,
+        },
+      }),
+    })),
+  );
+  violations.push(...reclaimerCoverageViolations(r));
   if (!(Number.isInteger(r.maxReceiveCount) && r.maxReceiveCount >= MIN_MAX_RECEIVE_COUNT)) {
     violations.push(
       `maxReceiveCount (${r.maxReceiveCount}) must be an integer of at least ${MIN_MAX_RECEIVE_COUNT}, ` +
@@ -244,6 +255,23 @@ function cpuShareViolations(r: NotifierSettings): string[] {
           'the ledger client\'s 1.5 s timeout starts cutting healthy requests',
       ]
     : [];
+}
+
+/**
+ * The reclaimer reads the urgent lane's environment: its redelivery horizon (the longest backoff step,
+ * which decides when a claim may look stale) must cover every lane's, or a bulk record could still be
+ * coming back when its claim is taken over.
+ */
+function reclaimerCoverageViolations(r: NotifierSettings): string[] {
+  const [reclaimerLane, ...others] = r.lanes.lanes;
+  if (!reclaimerLane) return [];
+  return others
+    .filter((lane) => lane.throttleBackoff.capSeconds > reclaimerLane.throttleBackoff.capSeconds)
+    .map(
+      (lane) =>
+        `the reclaimer does not cover the ${lane.name} lane: its longest backoff step (${lane.throttleBackoff.capSeconds}s) ` +
+        `exceeds the ${reclaimerLane.name} lane's (${reclaimerLane.throttleBackoff.capSeconds}s) that the reclaimer is configured with`,
+    );
 }
 
 /** Lambda's most reserved concurrency for one function (an account's default quota). */

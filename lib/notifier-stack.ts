@@ -32,9 +32,17 @@ export class NotifierStack extends Stack {
     const output = (id: string, value: string, description: string): void => {
       new CfnOutput(this, id, { value, description });
     };
-    output('QueueUrl', n.queue.queueUrl, 'Queue producers send notification events to');
+    if (n.eventTopic) output('EventTopicArn', n.eventTopic.topicArn, 'Topic producers publish notification events to (routed into the lanes by messageClass)');
+    output('QueueUrl', n.queue.queueUrl, n.eventTopic ? "The urgent lane's queue" : 'Queue producers send notification events to');
     output('QueueArn', n.queue.queueArn, 'ARN of that queue (SNS subscription / EventBridge target)');
-    output('DeadLetterQueueUrl', n.deadLetterQueue.queueUrl, 'Dead-letter queue (invalid events, exhausted retries)');
+    output('DeadLetterQueueUrl', n.deadLetterQueue.queueUrl, `Dead-letter queue${n.eventTopic ? ' of the urgent lane' : ''} (invalid events, exhausted retries)`);
+    for (const lane of n.lanes.slice(1)) {
+      const prefix = lane.name === 'bulk' ? 'Bulk' : lane.name;
+      output(`${prefix}QueueUrl`, lane.queue.queueUrl, `The ${lane.name} lane's queue`);
+      output(`${prefix}DeadLetterQueueUrl`, lane.deadLetterQueue.queueUrl, `Dead-letter queue of the ${lane.name} lane (invalid events, exhausted retries)`);
+      output(`${prefix}SenderFunctionName`, lane.senderFunction.functionName, `Sender Lambda of the ${lane.name} lane`);
+      output(`${prefix}SenderLogGroupName`, lane.senderLogGroup.logGroupName, `Log group of the ${lane.name} lane's sender (addresses masked)`);
+    }
     output('LedgerTableName', n.table.tableName, 'DynamoDB send ledger');
     output('SenderFunctionName', n.senderFunction.functionName, 'Sender Lambda');
     output('ReclaimerFunctionName', n.reclaimerFunction.functionName, 'Reclaimer Lambda');

@@ -2,6 +2,7 @@ import { alarmOptionViolations } from './alarm-options';
 import { destinationViolations } from './destination-options';
 import { emailFromViolations, sesIdentityViolations } from './email-from';
 import { handlerConfigViolations } from './notifier-environment';
+import { laneViolations, messageClassNames } from './notifier-lanes';
 import type { IdempotentNotifierProps } from './notifier-props';
 import { type NotifierSettings, settingsViolations } from './notifier-settings';
 import { sendPaceViolations } from './send-pace';
@@ -26,6 +27,11 @@ export function notifierViolations(props: IdempotentNotifierProps, settings: Not
     ...emailFromViolations(props.emailFrom),
     ...sesIdentityViolations(props.sesIdentity, props.emailFrom ?? ''),
     ...settingsViolations(settings),
+    ...laneViolations(props.lanes, {
+      existingQueue: props.existingQueue !== undefined,
+      classNames: messageClassNames(props.messageClasses),
+      throttleBackoffCapSeconds: settings.throttleBackoff.capSeconds,
+    }),
     ...sendPaceViolations(props.sendRates, settings.throttleBackoff),
     ...alarmOptionViolations(props.alarms ?? {}, settings.alarms.backlogLossHorizon),
     ...destinationViolations(props),

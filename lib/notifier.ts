@@ -4,15 +4,16 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
 import type * as iam from 'aws-cdk-lib/aws-iam';
-import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as ses from 'aws-cdk-lib/aws-ses';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as snsSubscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { LEDGER_TABLE } from '../functions/core/ledger-table';
+import { laneClassMatcher, type LaneName } from '../functions/core/send-lanes';
 import { smsCountriesDefine } from './destination-options';
 import { allowLogsToUse } from './logs-key-policy';
 import { NotifierMetrics } from './metrics';
@@ -24,6 +25,7 @@ import { createLedgerTable } from './notifier-ledger-table';
 import { defaultMetricsNamespace } from './notifier-metrics-namespace';
 import { grantNotifierPermissions } from './notifier-permissions';
 import type { IdempotentNotifierProps, ProducerEventRule } from './notifier-props';
+import { laneEnvironment, type ResolvedLanes } from './notifier-lanes';
 import { notifierQueues } from './notifier-queue';
 import { createReclaimer } from './notifier-reclaimer';
 import { createSender } from './notifier-sender';
@@ -34,6 +36,23 @@ import { manageSmsSpendLimit } from './sms-spend-limit';
 
 // The construct's configuration types and limits, where a CDK user looks for them (beside the construct).
 export type { ExistingQueue, IdempotentNotifierProps, ProducerEventRule } from './notifier-props';
+export type { LaneOptions } from './notifier-lanes';
+
+/** One sender lane of a notifier: its queue pair and its sender. */
+export interface NotifierLane {
+  /** `urgent` or `bulk`; `single` without lanes. */
+  readonly name: LaneName | 'single';
+  /** The queue its sender consumes (the event topic feeds it, with lanes). */
+  readonly queue: sqs.IQueue;
+  /** Its dead-letter queue (exhausted retries and invalid events). */
+  readonly deadLetterQueue: sqs.IQueue;
+  /** Its sender function. */
+  readonly senderFunction: lambda.Function;
+  /** Log group of its sender (data-protection policy attached). */
+  readonly senderLogGroup: logs.LogGroup;
+  /** Its sender's environment (keys are values of `ENV`). */
+  readonly environment: Readonly<Record<string, string>>;
+}
 export { MIN_MAX_RECEIVE_COUNT } from './notifier-settings';
 export { NotifierConfigurationError } from './notifier-validation';
 
@@ -46,13 +65,23 @@ export { NotifierConfigurationError } from './notifier-validation';
  * throws here instead of producing a template.
  */
 export class IdempotentNotifier extends Construct {
-  /** The queue producers send notification events to. */
+  /**
+   * The urgent lane's queue (without lanes: the one queue). With lanes, producers publish to `eventTopic`;
+   * an event sent here directly is sent in the urgent lane whatever its class.
+   */
   public readonly queue: sqs.IQueue;
-  /** The dead-letter queue (exhausted retries and invalid events). */
+  /** The urgent lane's dead-letter queue (without lanes: the one dead-letter queue). */
   public readonly deadLetterQueue: sqs.IQueue;
+  /** Every sender lane, the urgent (or single) one first. */
+  public readonly lanes: readonly NotifierLane[];
+  /**
+   * With lanes, the entry point: producers publish notification events (the event JSON as the message)
+   * and its subscriptions route each event into its lane by `messageClass`. Undefined without lanes.
+   */
+  public readonly eventTopic?: sns.Topic;
   /** The send ledger. */
   public readonly table: dynamodb.Table;
-  /** The sender function (SQS consumer). */
+  /** The urgent lane's sender function (without lanes: the one sender). */
   public readonly senderFunction: lambda.Function;
   /** The reclaimer function (scheduled). */
   public readonly reclaimerFunction: lambda.Function;
@@ -64,7 +93,7 @@ export class IdempotentNotifier extends Construct {
   public readonly deliveryStatus: DeliveryStatus;
   /** The schedule that invokes the reclaimer. */
   public readonly reclaimerRule: events.Rule;
-  /** Log group of the sender (data-protection policy attached). */
+  /** Log group of the urgent lane's sender (data-protection policy attached). */
   public readonly senderLogGroup: logs.LogGroup;
   /** Log group of the reclaimer (data-protection policy attached). */
   public readonly reclaimerLogGroup: logs.LogGroup;
@@ -72,7 +101,10 @@ export class IdempotentNotifier extends Construct {
   public readonly configurationSetName: string;
   /** The SES configuration set (created or imported); add event destinations to it. */
   public readonly configurationSet: ses.IConfigurationSet;
-  /** The environment the sender and the reclaimer receive (keys are values of `ENV`); the status function gets only the table name. */
+  /**
+   * The environment of the urgent lane's sender, which the reclaimer also receives (keys are values of `ENV`);
+   * each lane's is in `lanes`. The status function gets only the table name.
+   */
   public readonly environment: Readonly<Record<string, string>>;
   /** Topic the alarms notify. */
   public readonly alarmTopic: sns.ITopic;
@@ -84,6 +116,7 @@ export class IdempotentNotifier extends Construct {
   public readonly encryptionKey?: kms.IKey;
   /** The CloudWatch namespace of this notifier's own metrics (its functions emit there; its alarms read it). */
   public readonly metricsNamespace: string;
+  private readonly resolvedLanes: ResolvedLanes;
 
   constructor(scope: Construct, id: string, props: IdempotentNotifierProps) {
     super(scope, id);
@@ -96,15 +129,24 @@ export class IdempotentNotifier extends Construct {
     if (props.encryptionKey) allowLogsToUse(props.encryptionKey, Stack.of(this));
 
     // ---- Queue and producers ----
-    const queues = notifierQueues(this, { existingQueue: props.existingQueue, settings, encryptionKey: queueKey });
-    this.queue = queues.queue;
-    this.deadLetterQueue = queues.deadLetterQueue;
-    (props.producerTopicArns ?? []).forEach((arn, i) =>
-      this.subscribeToTopic(sns.Topic.fromTopicArn(this, `ProducerTopic${i}`, arn)),
-    );
-    (props.producerEventRules ?? []).forEach((rule, i) => this.addEventRule(`ProducerRule${i}`, rule));
-
-    // ---- Ledger table ----
+    this.resolvedLanes = settings.lanes;
+    const laneQueues = settings.lanes.lanes.map((lane) => ({
+      lane,
+      ...notifierQueues(this, { existingQueue: props.existingQueue, settings, encryptionKey: queueKey, idPrefix: lane.idPrefix }),
+    }));
+    const [firstLane] = laneQueues;
+    if (!firstLane) throw new Error('IdempotentNotifier: no sender lane resolved');
+    this.queue = firstLane.queue;
+    this.deadLetterQueue = firstLane.deadLetterQueue;
+    if (settings.lanes.enabled) {
+      this.eventTopic = new sns.Topic(this, 'EventTopic', {
+        displayName: 'Notification events: routed into the lanes by messageClass',
+        enforceSSL: true,
+        // SSE with SNS's AWS managed key (producers in this account). Not `encryptionKey`: delivery to queues
+        // under that key adds a key-policy statement naming this topic, and the topic under the key closes a cycle.
+        masterKey: kms.Alias.fromAliasName(this, 'EventTopicKey', 'alias/aws/sns'),
+      });
+    }
     this.table = createLedgerTable(this, {
       deletionProtection: settings.tableDeletionProtection,
       encryptionKey: props.encryptionKey,
@@ -120,34 +162,47 @@ export class IdempotentNotifier extends Construct {
     this.configurationSetName = this.configurationSet.configurationSetName;
 
     // ---- Sender and reclaimer ----
-    this.environment = notifierEnvironment(props, settings, {
+    const baseEnvironment = notifierEnvironment(props, settings, {
       tableName: this.table.tableName,
       configurationSetName: this.configurationSetName,
       queueUrl: this.queue.queueUrl,
       deadLetterQueueUrl: this.deadLetterQueue.queueUrl,
     });
-    // The same for all three functions: FUNCTION_TIMEOUT_SECONDS (and the claim-timeout invariant) describes them all.
     const functionSettings = {
       timeout: settings.functionTimeout,
       memorySize: settings.memorySize,
       logRetention: settings.logRetention,
       logEncryptionKey: props.encryptionKey,
-      // The sender and the reclaimer may send an SMS (the reclaimer resends): both carry the country table.
       define: smsCountriesDefine(props),
     };
-    const sender = createSender(this, {
-      ...functionSettings,
-      environment: this.environment,
-      entry: settings.entries.sender,
-      templatesDir: settings.templatesDir,
-      queue: this.queue,
-      batchSize: settings.batchSize,
-      maxBatchingWindow: props.maxBatchingWindow,
-      maxConcurrency: settings.maxConcurrency,
-      reservedConcurrentExecutions: settings.senderReservedConcurrency,
+    this.lanes = laneQueues.map(({ lane, queue, deadLetterQueue }) => {
+      const environment = laneEnvironment(baseEnvironment, lane, { queueUrl: queue.queueUrl, deadLetterQueueUrl: deadLetterQueue.queueUrl });
+      const sender = createSender(this, {
+        ...functionSettings,
+        id: `${lane.idPrefix}Sender`,
+        lane: settings.lanes.enabled ? lane.name : undefined,
+        environment,
+        entry: settings.entries.sender,
+        templatesDir: settings.templatesDir,
+        queue,
+        batchSize: settings.batchSize,
+        maxBatchingWindow: props.maxBatchingWindow,
+        maxConcurrency: lane.maxConcurrency,
+        reservedConcurrentExecutions: lane.name === 'bulk' || !settings.lanes.enabled ? settings.senderReservedConcurrency : undefined,
+      });
+      return { name: lane.name, queue, deadLetterQueue, senderFunction: sender.fn, senderLogGroup: sender.logGroup, environment };
     });
-    this.senderFunction = sender.fn;
-    this.senderLogGroup = sender.logGroup;
+    const urgent = this.lanes[0]!;
+    this.environment = urgent.environment;
+    this.senderFunction = urgent.senderFunction;
+    this.senderLogGroup = urgent.senderLogGroup;
+    if (this.eventTopic) {
+      for (const lane of this.lanes) this.subscribeLane(this.eventTopic, lane);
+    }
+    (props.producerTopicArns ?? []).forEach((arn, i) =>
+      this.subscribeToTopic(sns.Topic.fromTopicArn(this, `ProducerTopic${i}`, arn)),
+    );
+    (props.producerEventRules ?? []).forEach((rule, i) => this.addEventRule(`ProducerRule${i}`, rule));
     const reclaimer = createReclaimer(this, {
       ...functionSettings,
       environment: this.environment,
@@ -178,11 +233,10 @@ export class IdempotentNotifier extends Construct {
     // cdk-nag's IAM5 does not read NotResource: every such grant in the notifier must be the reviewed one.
     Aspects.of(this).add(new NotResourceCheck());
     grantNotifierPermissions(props, {
-      sender: sender.fn,
+      senders: this.lanes.map((lane) => ({ fn: lane.senderFunction, deadLetterQueue: lane.deadLetterQueue })),
       reclaimer: reclaimer.fn,
       status: this.statusFunction,
       table: this.table,
-      deadLetterQueue: this.deadLetterQueue,
       configurationSetName: this.configurationSetName,
     });
 
@@ -192,14 +246,15 @@ export class IdempotentNotifier extends Construct {
     }
 
     // ---- Alarms and dashboard ----
-    const functions = { sender: sender.fn, reclaimer: reclaimer.fn, status: this.statusFunction };
+    const functions = { reclaimer: reclaimer.fn, status: this.statusFunction };
+    const lanes = this.lanes.map(({ name, queue, deadLetterQueue, senderFunction }) => ({ name, queue, deadLetterQueue, sender: senderFunction }));
     const alarms = new NotifierAlarms(this, 'Alarms', {
       topic: props.alarms?.topic,
       emails: props.alarms?.emails,
       metrics: new NotifierMetrics(settings.metricsNamespace, settings.alarms.period),
       settings: settings.alarms,
-      queue: this.queue,
-      deadLetterQueue: this.deadLetterQueue,
+      lanes,
+      eventTopic: this.eventTopic,
       statusFailedEventQueue: this.deliveryStatus.failedEventQueue,
       sesEventRuleDeadLetterQueue: this.deliveryStatus.sesEventRuleDeadLetterQueue,
       functions,
@@ -213,35 +268,59 @@ export class IdempotentNotifier extends Construct {
     this.dashboard = new NotifierDashboard(this, 'Dashboard', {
       dashboardName: props.dashboardName,
       metrics: new NotifierMetrics(settings.metricsNamespace),
-      queue: this.queue,
-      deadLetterQueue: this.deadLetterQueue,
+      lanes,
       functions,
       alarms: Object.values(alarms.alarms).filter((alarm) => alarm !== undefined),
     }).dashboard;
   }
 
-  /** Lets `grantee` send notification events to the queue. */
+  /**
+   * Lets `grantee` send notification events: with lanes, publish to `eventTopic` (with its key, when one is
+   * given); without, send to the queue.
+   */
   public grantSendEvents(grantee: iam.IGrantable): iam.Grant {
-    return this.queue.grantSendMessages(grantee);
+    return this.eventTopic ? this.eventTopic.grantPublish(grantee) : this.queue.grantSendMessages(grantee);
   }
 
   /**
-   * Subscribes the queue to a producer's SNS topic with raw message delivery
-   * (the queue receives the event itself, not an SNS envelope).
+   * Subscribes the notifier to a producer's SNS topic with raw message delivery (the queue receives the
+   * event itself, not an SNS envelope): with lanes, each lane's queue with the filter policy of its classes.
    */
   public subscribeToTopic(topic: sns.ITopic): void {
-    topic.addSubscription(new snsSubscriptions.SqsSubscription(this.queue, { rawMessageDelivery: true }));
+    for (const lane of this.lanes) this.subscribeLane(topic, lane);
   }
 
   /**
-   * Forwards events matching `rule.eventPattern` to the queue (the handler reads the notification
-   * event from the EventBridge event's `detail`).
+   * Forwards events matching `rule.eventPattern` to the notifier (the handler reads the notification event
+   * from the EventBridge event's `detail`): with lanes, one rule per lane (`id`, then `${id}Bulk`), each
+   * also matching `detail.messageClass` on its classes. Returns the rules, the urgent (or only) one first.
    */
-  public addEventRule(id: string, rule: ProducerEventRule): events.Rule {
-    return new events.Rule(this, id, {
-      eventBus: rule.eventBusName ? events.EventBus.fromEventBusName(this, `${id}Bus`, rule.eventBusName) : undefined,
-      eventPattern: rule.eventPattern,
-      targets: [new eventsTargets.SqsQueue(this.queue)],
+  public addEventRule(id: string, rule: ProducerEventRule): events.Rule[] {
+    const eventBus = rule.eventBusName ? events.EventBus.fromEventBusName(this, `${id}Bus`, rule.eventBusName) : undefined;
+    return this.lanes.map((lane) => {
+      const matcher = this.laneMatcher(lane.name);
+      const detail = (rule.eventPattern.detail ?? {}) as Record<string, unknown>;
+      return new events.Rule(this, lane.name === 'bulk' ? `${id}Bulk` : id, {
+        eventBus,
+        eventPattern: matcher ? { ...rule.eventPattern, detail: { ...detail, messageClass: matcher } } : rule.eventPattern,
+        targets: [new eventsTargets.SqsQueue(lane.queue)],
+      });
     });
+  }
+
+  /** The `messageClass` values routed into `lane` (SNS filter policy or EventBridge pattern), or none without lanes. */
+  private laneMatcher(lane: NotifierLane['name']): unknown[] | undefined {
+    return lane === 'single' ? undefined : [...laneClassMatcher(lane, this.resolvedLanes.bulkClasses)];
+  }
+
+  /** `lane`'s queue subscribed to `topic` with raw delivery, filtered on the body's `messageClass` with lanes. */
+  private subscribeLane(topic: sns.ITopic, lane: NotifierLane): void {
+    const matcher = this.laneMatcher(lane.name);
+    topic.addSubscription(
+      new snsSubscriptions.SqsSubscription(lane.queue, {
+        rawMessageDelivery: true,
+        ...(matcher ? { filterPolicyWithMessageBody: { messageClass: sns.FilterOrPolicy.filter(new sns.SubscriptionFilter(matcher)) } } : {}),
+      }),
+    );
   }
 }

@@ -188,7 +188,13 @@ function countryOfTestNumber(phone: string): string {
  * Outputs naming the queues the stack RETAINs on destroy (dead-lettered notifications, failed delivery-status
  * events, SES events the rule could not deliver): the runner deletes them after `cdk destroy`, with the table and log groups.
  */
-export const RETAINED_QUEUE_OUTPUTS = ['DeadLetterQueueUrl', 'StatusFailedEventQueueUrl', 'SesEventRuleDeadLetterQueueUrl'] as const;
+export const RETAINED_QUEUE_OUTPUTS = [
+  'DeadLetterQueueUrl',
+  // The bulk lane's (absent without lanes: the runner skips a missing output).
+  'BulkDeadLetterQueueUrl',
+  'StatusFailedEventQueueUrl',
+  'SesEventRuleDeadLetterQueueUrl',
+] as const;
 
 /** `cdk deploy` arguments for the plan (outputs written to `outputsFile`). */
 export function deployArgs(plan: AwsCheckPlan, outputsFile: string): string[] {

@@ -115,34 +115,77 @@ describe('rate alarms', () => {
   });
 });
 
+/** The stack without lanes: one queue pair, one sender (the alarms read them directly). */
+const single = synth({ lanes: false });
+/** An alarm's metric entries by id. */
+const metricsOf = (props: Record<string, unknown>): Record<string, Record<string, unknown>> =>
+  Object.fromEntries((props['Metrics'] as { Id: string }[]).map((m) => [m.Id, m as Record<string, unknown>]));
+const queueMetric = (metricName: string, queue: Parameters<typeof logicalId>[0]) => ({
+  Metric: { Namespace: 'AWS/SQS', MetricName: metricName, Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(queue), 'QueueName'] } }] },
+  Period: 300,
+  Stat: 'Maximum',
+});
+
 describe('queue alarms', () => {
   it('fires when the dead-letter queue has visible messages', () => {
-    expect(alarmProps(ALARM.deadLetterQueueNotEmpty)).toMatchObject({
+    expect(alarmProps(ALARM.deadLetterQueueNotEmpty, single.template, single.stack)).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(n.deadLetterQueue), 'QueueName'] } }],
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(single.stack.notifier.deadLetterQueue), 'QueueName'] } }],
       Statistic: 'Maximum',
       Threshold: 0,
     });
   });
 
+  it("with lanes, fires when either lane's dead-letter queue has visible messages", () => {
+    const props = alarmProps(ALARM.deadLetterQueueNotEmpty);
+    expect(props).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    const metrics = metricsOf(props);
+    expect(Object.values(metrics).filter((m) => m['ReturnData'] !== false)).toEqual([
+      expect.objectContaining({ Expression: 'FILL(urgent, 0) + FILL(bulk, 0)' }),
+    ]);
+    expect(metrics['urgent']?.['MetricStat']).toEqual(queueMetric('ApproximateNumberOfMessagesVisible', n.lanes[0]!.deadLetterQueue));
+    expect(metrics['bulk']?.['MetricStat']).toEqual(queueMetric('ApproximateNumberOfMessagesVisible', n.lanes[1]!.deadLetterQueue));
+  });
+
   it('fires when the oldest message in the main queue is older than 15 minutes (configurable)', () => {
-    expect(alarmProps(ALARM.oldestMessageAge)).toMatchObject({
+    expect(alarmProps(ALARM.oldestMessageAge, single.template, single.stack)).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(n.queue), 'QueueName'] } }],
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(single.stack.notifier.queue), 'QueueName'] } }],
       Statistic: 'Maximum',
       Threshold: 900,
     });
     const s = synth({ alarms: { oldestMessageAge: Duration.minutes(5) } });
     expect(alarmProps(ALARM.oldestMessageAge, s.template, s.stack)).toMatchObject({ Threshold: 300 });
   });
+
+  it("with lanes, watches the older of the two lanes' oldest messages", () => {
+    const props = alarmProps(ALARM.oldestMessageAge);
+    expect(props).toMatchObject({ Threshold: 900 });
+    const metrics = metricsOf(props);
+    expect(Object.values(metrics).filter((m) => m['ReturnData'] !== false)).toEqual([
+      expect.objectContaining({ Expression: 'MAX([FILL(urgent, 0), FILL(bulk, 0)])' }),
+    ]);
+    expect(metrics['urgent']?.['MetricStat']).toEqual(queueMetric('ApproximateAgeOfOldestMessage', n.lanes[0]!.queue));
+    expect(metrics['bulk']?.['MetricStat']).toEqual(queueMetric('ApproximateAgeOfOldestMessage', n.lanes[1]!.queue));
+  });
+
+  it('UnroutedEvents fires when the event topic delivered an event to no lane (filtered out beyond the published count)', () => {
+    const props = alarmProps(ALARM.unroutedEvents);
+    expect(props).toMatchObject({ Threshold: 0, EvaluationPeriods: 1 });
+    const metrics = metricsOf(props);
+    expect(Object.values(metrics).filter((m) => m['ReturnData'] !== false)).toEqual([
+      expect.objectContaining({ Expression: 'MAX([FILL(filtered, 0) + FILL(invalidBody, 0) - FILL(published, 0), 0])' }),
+    ]);
+    const topic = { Name: 'TopicName', Value: { 'Fn::GetAtt': [logicalId(n.eventTopic!), 'TopicName'] } };
+    expect(metrics['filtered']?.['MetricStat']).toMatchObject({ Metric: { Namespace: 'AWS/SNS', MetricName: 'NumberOfNotificationsFilteredOut', Dimensions: [topic] }, Stat: 'Sum' });
+    expect(metrics['published']?.['MetricStat']).toMatchObject({ Metric: { Namespace: 'AWS/SNS', MetricName: 'NumberOfMessagesPublished', Dimensions: [topic] }, Stat: 'Sum' });
+    expect(single.stack.notifier.alarms[ALARM.unroutedEvents]).toBeUndefined();
+  });
 });
 
 describe('provider pace alarms', () => {
-  /** An alarm's metric entries by id. */
-  const metricsOf = (props: Record<string, unknown>): Record<string, Record<string, unknown>> =>
-    Object.fromEntries((props['Metrics'] as { Id: string }[]).map((m) => [m.Id, m as Record<string, unknown>]));
   const statOf = (metricName: string, service: 'sender' | 'reclaimer', period = 300) => ({
     Metric: { Namespace: NAMESPACE, MetricName: metricName, Dimensions: [{ Name: 'service', Value: service }] },
     Period: period,
@@ -192,11 +235,11 @@ describe('provider pace alarms', () => {
 
   it('BacklogAgeNearLimit fires when the oldest message passes a quarter of the loss horizon for 3 periods', () => {
     // Default queue: the least time to the DLQ of a message deferred on every receive is 110,475 s (< 4 days' retention).
-    expect(alarmProps(ALARM.backlogAgeNearLimit)).toMatchObject({
+    expect(alarmProps(ALARM.backlogAgeNearLimit, single.template, single.stack)).toMatchObject({
       ...wired,
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(n.queue), 'QueueName'] } }],
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(single.stack.notifier.queue), 'QueueName'] } }],
       Statistic: 'Maximum',
       Period: 300,
       Threshold: 27_618,
@@ -252,12 +295,29 @@ describe('Lambda alarms', () => {
     [ALARM.statusErrors, 'Errors', 'statusFunction'],
     [ALARM.statusThrottles, 'Throttles', 'statusFunction'],
   ] as const)('%s: AWS/Lambda %s > 0 of the %s', (alarm, metric, fn) => {
-    expect(alarmProps(alarm)).toMatchObject({
+    expect(alarmProps(alarm, single.template, single.stack)).toMatchObject({
       Namespace: 'AWS/Lambda',
       MetricName: metric,
-      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(n[fn]) } }],
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(single.stack.notifier[fn]) } }],
       Statistic: 'Sum',
       Threshold: 0,
+    });
+  });
+
+  it.each([
+    [ALARM.senderErrors, 'Errors'],
+    [ALARM.senderThrottles, 'Throttles'],
+  ] as const)("with lanes, %s sums AWS/Lambda %s of both lanes' senders", (alarm, metric) => {
+    const metrics = metricsOf(alarmProps(alarm));
+    expect(Object.values(metrics).filter((m) => m['ReturnData'] !== false)).toEqual([
+      expect.objectContaining({ Expression: 'FILL(urgent, 0) + FILL(bulk, 0)' }),
+    ]);
+    n.lanes.forEach((lane) => {
+      expect(metrics[lane.name]?.['MetricStat']).toEqual({
+        Metric: { Namespace: 'AWS/Lambda', MetricName: metric, Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(lane.senderFunction) } }] },
+        Period: 300,
+        Stat: 'Sum',
+      });
     });
   });
 });
@@ -287,7 +347,7 @@ describe('alarm topic', () => {
     );
 
   it('is created TLS-only, without subscriptions by default', () => {
-    const bare = synth({ alarms: {} }).template;
+    const bare = synth({ alarms: {}, lanes: false }).template;
     bare.resourceCountIs('AWS::SNS::Topic', 1);
     bare.resourceCountIs('AWS::SNS::Subscription', 0);
     expect(policyStatements()).toContainEqual({
@@ -324,7 +384,7 @@ describe('alarm topic', () => {
   });
 
   it('subscribes every alarm e-mail given', () => {
-    const t = synth({ alarms: { emails: ['oncall@shop.acme.dev', 'team@shop.acme.dev'] } }).template;
+    const t = synth({ alarms: { emails: ['oncall@shop.acme.dev', 'team@shop.acme.dev'] }, lanes: false }).template;
     t.resourceCountIs('AWS::SNS::Subscription', 2);
     for (const endpoint of ['oncall@shop.acme.dev', 'team@shop.acme.dev']) {
       t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: endpoint, TopicArn: Match.anyValue() });
@@ -343,7 +403,7 @@ describe('alarm topic', () => {
     expect(Annotations.fromStack(withEmail).findWarning('*', Match.stringLikeRegexp('No alarm subscriber'))).toEqual([]);
     const withTopic = new Stack(newApp(), 'WithTopic');
     const existing = sns.Topic.fromTopicArn(withTopic, 'Oncall', 'arn:aws:sns:eu-west-1:111122223333:oncall');
-    new IdempotentNotifier(withTopic, 'Notifier', { ...BASE_PROPS, alarms: { topic: existing } });
+    new IdempotentNotifier(withTopic, 'Notifier', { ...BASE_PROPS, alarms: { topic: existing }, lanes: false });
     expect(Annotations.fromStack(withTopic).findWarning('*', Match.stringLikeRegexp('No alarm subscriber'))).toEqual([]);
     Template.fromStack(withTopic).resourceCountIs('AWS::SNS::TopicPolicy', 0);
   });
@@ -351,7 +411,7 @@ describe('alarm topic', () => {
   it("leaves a given topic's policy to its owner (a first statement would replace SNS's default policy)", () => {
     const s = new Stack(newApp(), 'OwnTopic');
     const own = new sns.Topic(s, 'Oncall');
-    new IdempotentNotifier(s, 'Notifier', { ...BASE_PROPS, alarms: { topic: own } });
+    new IdempotentNotifier(s, 'Notifier', { ...BASE_PROPS, alarms: { topic: own }, lanes: false });
     const t = Template.fromStack(s);
     t.resourceCountIs('AWS::SNS::TopicPolicy', 0);
     for (const alarm of Object.values(resourcesOfType(t, 'AWS::CloudWatch::Alarm'))) {

@@ -2,7 +2,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_MESSAGE_CLASSES, type MessageClass } from '../../functions/core/message-class';
 import { ENV, loadSenderConfig } from '../../functions/core/sender-config';
-import { TEST_EMAIL_FROM, propertiesOf, resolveDummy, synth } from './helpers';
+import { TEST_EMAIL_FROM, logicalId, propertiesOf, resolveDummy, synth } from './helpers';
 
 const ENV_NAMES: readonly string[] = Object.values(ENV);
 
@@ -63,10 +63,26 @@ describe('function environment', () => {
   });
 
   it('names the source queue (throttled records are backed off on it) and splits the send rate over every sender and the reclaimer', () => {
-    const env = runtimeEnv({ maxConcurrency: 4 });
+    const env = runtimeEnv({ maxConcurrency: 4, lanes: false });
     expect(env[ENV.sourceQueueUrl]).toMatch(/^dummy-/);
     expect(env[ENV.sendRateShares]).toBe('5');
-    expect(loadSenderConfig(env)).toMatchObject({ sourceQueueUrl: env[ENV.sourceQueueUrl], sendRateShares: 5 });
+    expect(loadSenderConfig(env)).toMatchObject({ sourceQueueUrl: env[ENV.sourceQueueUrl], sendRateShares: 5, sendRateAccountShare: 1, lane: undefined });
+  });
+
+  it("gives each lane's sender its queue, its DLQ and its pace: urgent the whole rate over its concurrency + the reclaimer, bulk its share", () => {
+    const s = synth({ maxConcurrency: 4, lanes: { urgentMaxConcurrency: 3, bulkRateShare: 0.7 } });
+    const [urgent, bulk] = s.stack.notifier.lanes.map((lane) => {
+      const variables = (propertiesOf(s.template, lane.senderFunction)['Environment'] as { Variables: Record<string, unknown> }).Variables;
+      return { lane, env: Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, resolveDummy(v)])) as Record<string, string>, raw: variables };
+    });
+    expect(urgent?.raw[ENV.sourceQueueUrl]).toEqual({ Ref: logicalId(urgent!.lane.queue) });
+    expect(bulk?.raw[ENV.sourceQueueUrl]).toEqual({ Ref: logicalId(bulk!.lane.queue) });
+    expect(bulk?.raw[ENV.deadLetterQueueUrl]).toEqual({ Ref: logicalId(bulk!.lane.deadLetterQueue) });
+    expect(loadSenderConfig(urgent!.env)).toMatchObject({ lane: 'urgent', sendRateShares: 4, sendRateAccountShare: 1, yieldsToThrottling: false });
+    expect(loadSenderConfig(bulk!.env)).toMatchObject({ lane: 'bulk', sendRateShares: 4, sendRateAccountShare: 0.7, yieldsToThrottling: true });
+    // The reclaimer paces as one more urgent process.
+    const reclaimer = (propertiesOf(s.template, s.stack.notifier.reclaimerFunction)['Environment'] as { Variables: Record<string, unknown> }).Variables;
+    expect(reclaimer).toEqual(urgent?.raw);
   });
 
   it('derives the timing variables from the construct props', () => {

@@ -32,7 +32,10 @@ describe('functions', () => {
 
   it('consumes the queue with partial batch failures, batch size, batching window and maximum concurrency', () => {
     expect(
-      resourcesOfType(synth({ batchSize: 25, maxBatchingWindow: Duration.seconds(2), maxConcurrency: 4 }).template, 'AWS::Lambda::EventSourceMapping'),
+      resourcesOfType(
+        synth({ lanes: false, batchSize: 25, maxBatchingWindow: Duration.seconds(2), maxConcurrency: 4 }).template,
+        'AWS::Lambda::EventSourceMapping',
+      ),
     ).toSatisfy((mappings: Record<string, Record<string, unknown>>) => {
       const [only] = Object.values(mappings);
       expect(Object.keys(mappings)).toHaveLength(1);
@@ -46,10 +49,21 @@ describe('functions', () => {
     });
   });
 
-  it('defaults to batch size 10, no batching window and maximum concurrency 10', () => {
+  it('defaults to batch size 10 and no batching window; the urgent lane at maximum concurrency 5, the bulk lane at 10', () => {
+    expect(Object.keys(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping'))).toHaveLength(2);
+    const [urgent, bulk] = n.lanes;
+    expect([urgent?.name, bulk?.name]).toEqual(['urgent', 'bulk']);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [logicalId(n.queue), 'Arn'] },
       FunctionName: { Ref: logicalId(n.senderFunction) },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: 10,
+      MaximumBatchingWindowInSeconds: Match.absent(),
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(bulk!.queue), 'Arn'] },
+      FunctionName: { Ref: logicalId(bulk!.senderFunction) },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BatchSize: 10,
       MaximumBatchingWindowInSeconds: Match.absent(),
@@ -57,10 +71,32 @@ describe('functions', () => {
     });
   });
 
+  it('consumes each lane with its own maximum concurrency (lanes.urgentMaxConcurrency, maxConcurrency for bulk)', () => {
+    const s = synth({ maxConcurrency: 7, lanes: { urgentMaxConcurrency: 3 } });
+    const [urgent, bulk] = s.stack.notifier.lanes;
+    for (const [lane, concurrency] of [[urgent, 3], [bulk, 7]] as const) {
+      s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        EventSourceArn: { 'Fn::GetAtt': [logicalId(lane!.queue), 'Arn'] },
+        FunctionName: { Ref: logicalId(lane!.senderFunction) },
+        ScalingConfig: { MaximumConcurrency: concurrency },
+      });
+    }
+  });
+
+  it('without lanes, defaults to one queue consumed at maximum concurrency 10', () => {
+    const s = synth({ lanes: false });
+    expect(s.stack.notifier.lanes.map((l) => l.name)).toEqual(['single']);
+    expect(s.stack.notifier.eventTopic).toBeUndefined();
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(s.stack.notifier.queue), 'Arn'] },
+      ScalingConfig: { MaximumConcurrency: 10 },
+    });
+  });
+
   it('keeps logs for the configured retention with a data-protection policy masking e-mail addresses and phone numbers', () => {
     const s = synth({ logRetention: logs.RetentionDays.TWO_WEEKS });
     const n = s.stack.notifier;
-    const groups = [n.senderLogGroup, n.reclaimerLogGroup, n.statusLogGroup].map((g) => propertiesOf(s.template, g));
+    const groups = [...n.lanes.map((l) => l.senderLogGroup), n.reclaimerLogGroup, n.statusLogGroup].map((g) => propertiesOf(s.template, g));
     for (const group of groups) {
       expect(group['RetentionInDays']).toBe(14);
       const policy = group['DataProtectionPolicy'] as {
@@ -85,7 +121,8 @@ describe('functions', () => {
 
   it("retains the functions' log groups", () => {
     const retained = Object.keys(template.findResources('AWS::Logs::LogGroup', { DeletionPolicy: 'Retain' }));
-    expect(retained.sort()).toEqual([n.senderLogGroup, n.reclaimerLogGroup, n.statusLogGroup].map(logicalId).sort());
+    const senders = n.lanes.map((lane) => lane.senderLogGroup);
+    expect(retained.sort()).toEqual([...senders, n.reclaimerLogGroup, n.statusLogGroup].map(logicalId).sort());
   });
 
   it('bundles the AWS SDK (no external module) and ships no source map, so needs no --enable-source-maps', () => {

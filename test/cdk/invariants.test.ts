@@ -102,8 +102,15 @@ describe('synth-time invariants: a bad configuration throws naming both values',
         // Fewest receives with which 24 h of throttling (built-in backoff 10 s to 40 min) still ends before the DLQ.
         maxReceiveCount: 80,
         ledgerRetention: Duration.days(25),
+        lanes: false,
       }),
     ).not.toThrow();
+  });
+
+  it("with lanes, the urgent lane's 1 s first step needs 84 receives for the same 24 hours", () => {
+    expect(() => build({ maxReceiveCount: 84 })).not.toThrow();
+    expect(() => build({ maxReceiveCount: 83 })).toThrow(/urgent lane: maxReceiveCount \(83\)/);
+    expect(() => build({ maxReceiveCount: 80, lanes: { urgentThrottleBackoffBase: Duration.seconds(10) } })).not.toThrow();
   });
 });
 

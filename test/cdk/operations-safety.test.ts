@@ -85,8 +85,15 @@ describe('concurrency', () => {
   });
 
   it("reserves the sender's concurrency when given", () => {
-    const s = synth({ senderReservedConcurrency: 12, maxConcurrency: 12 });
+    const s = synth({ senderReservedConcurrency: 12, maxConcurrency: 12, lanes: false });
     expect(propertiesOf(s.template, s.stack.notifier.senderFunction)['ReservedConcurrentExecutions']).toBe(12);
+  });
+
+  it("with lanes, reserves it for the bulk lane's sender (whose maximum concurrency is maxConcurrency)", () => {
+    const s = synth({ senderReservedConcurrency: 12, maxConcurrency: 12 });
+    const [urgent, bulk] = s.stack.notifier.lanes;
+    expect(propertiesOf(s.template, bulk!.senderFunction)['ReservedConcurrentExecutions']).toBe(12);
+    expect(propertiesOf(s.template, urgent!.senderFunction)['ReservedConcurrentExecutions']).toBeUndefined();
   });
 
   it("fails if the sender's reserved concurrency is below maxConcurrency", () => {

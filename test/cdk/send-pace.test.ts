@@ -3,13 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { ENV, loadSenderConfig } from '../../functions/core/sender-config';
 import { build, errorOf, propertiesOf, resolveDummy, synth } from './helpers';
 
-type Which = 'senderFunction' | 'reclaimerFunction';
+/** The urgent lane's sender, the reclaimer (which reads the urgent lane's variables), the bulk lane's sender. */
+type Which = 'senderFunction' | 'reclaimerFunction' | 'bulkSender';
 
 /** The environment a function sees, CloudFormation references replaced by dummies. */
 function runtimeEnv(props: Parameters<typeof synth>[0], which: Which): Record<string, string> {
   const { stack, template } = synth(props);
-  const variables = (propertiesOf(template, stack.notifier[which])['Environment'] as { Variables: Record<string, unknown> })
-    .Variables;
+  const fn = which === 'bulkSender' ? stack.notifier.lanes[1]?.senderFunction : stack.notifier[which];
+  if (!fn) throw new Error(`no ${which} in this stack`);
+  const variables = (propertiesOf(template, fn)['Environment'] as { Variables: Record<string, unknown> }).Variables;
   return Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, resolveDummy(v)]));
 }
 
@@ -62,14 +64,23 @@ describe('send rates', () => {
 });
 
 describe('throttle backoff', () => {
-  it.each(FUNCTIONS)('sets the built-in steps (10 s, 40 min) on the %s by default', (which) => {
-    const env = runtimeEnv({}, which);
+  it.each(FUNCTIONS)('without lanes, sets the built-in steps (10 s, 40 min) on the %s by default', (which) => {
+    const env = runtimeEnv({ lanes: false }, which);
     expect(env).toMatchObject({ [ENV.throttleBackoffBaseSeconds]: '10', [ENV.throttleBackoffCapSeconds]: '2400' });
   });
 
-  it.each(FUNCTIONS)('sets the configured steps on the %s, and the handler accepts them', (which) => {
+  it('with lanes, the bulk sender backs off from 10 s, the urgent sender and the reclaimer from 1 s; the cap is shared', () => {
+    expect(runtimeEnv({}, 'bulkSender')).toMatchObject({ [ENV.throttleBackoffBaseSeconds]: '10', [ENV.throttleBackoffCapSeconds]: '2400' });
+    for (const which of FUNCTIONS) {
+      expect(runtimeEnv({}, which)).toMatchObject({ [ENV.throttleBackoffBaseSeconds]: '1', [ENV.throttleBackoffCapSeconds]: '2400' });
+    }
+    const configured = { lanes: { urgentThrottleBackoffBase: Duration.seconds(2) } };
+    expect(runtimeEnv(configured, 'senderFunction')).toMatchObject({ [ENV.throttleBackoffBaseSeconds]: '2' });
+  });
+
+  it.each(['senderFunction', 'reclaimerFunction', 'bulkSender'] as const)('sets the configured steps on the %s, and the handler accepts them', (which) => {
     const env = runtimeEnv(
-      { throttleBackoff: { base: Duration.seconds(30), cap: Duration.hours(2) }, maxReceiveCount: 40 },
+      { throttleBackoff: { base: Duration.seconds(30), cap: Duration.hours(2) }, maxReceiveCount: 40, lanes: which === 'bulkSender' ? undefined : false },
       which,
     );
     expect(env).toMatchObject({ [ENV.throttleBackoffBaseSeconds]: '30', [ENV.throttleBackoffCapSeconds]: '7200' });
@@ -77,8 +88,16 @@ describe('throttle backoff', () => {
   });
 
   it('sets the default for the step left out', () => {
-    const env = runtimeEnv({ throttleBackoff: { base: Duration.seconds(20) } }, 'senderFunction');
+    const env = runtimeEnv({ throttleBackoff: { base: Duration.seconds(20) } }, 'bulkSender');
     expect(env).toMatchObject({ [ENV.throttleBackoffBaseSeconds]: '20', [ENV.throttleBackoffCapSeconds]: '2400' });
+  });
+
+  it("checks the 24-hour invariant with each lane's own first step, naming the lane that fails", () => {
+    // 1 s first steps reach the 24 hours later than 10 s ones: 83 receives do for bulk (80 would), not for urgent (84).
+    expect(() => build({ maxReceiveCount: 84 })).not.toThrow();
+    const message = errorOf({ maxReceiveCount: 83 });
+    expect(message).toMatch(/urgent lane: maxReceiveCount \(83\) with throttle backoff base 1s/);
+    expect(message).not.toMatch(/bulk lane:/);
   });
 
   it('checks the 24-hour invariant with the configured backoff, not the built-in one', () => {

@@ -53,6 +53,33 @@ describe('throttling is backpressure: the record comes back later, never FAILED'
     expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
   });
 
+  it("a throttling answer slows a yielding (bulk lane's) governor on that channel; other refusals do not", async () => {
+    sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+    const yielding = { floor: 0.125, recoveryMs: 60_000, holdMs: 0 };
+    const governor = new SendRateGovernor({ email: 10, sms: 10 }, undefined, yielding, () => 0);
+    const harness = new SenderHarness({
+      ledger: db.ledger,
+      providers: { email: quotaSpent, sms: throttled, push: throttled },
+      governor,
+      deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
+    });
+    const record = receivedTimes(JSON.stringify(loginCodeEvent({ eventId: 'evt-bp-yield' })), 1);
+    expect(failedIds(await harness.invoke(record))).toEqual([record.messageId]);
+    expect(governor.factorAt('sms', Date.now())).toBeLessThan(0.51);
+    expect(governor.factorAt('email', Date.now())).toBe(1);
+
+    const orders = new SenderHarness({
+      ledger: db.ledger,
+      providers: { email: quotaSpent, sms: quotaSpent, push: quotaSpent },
+      governor,
+      deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
+    });
+    const order = receivedTimes(JSON.stringify(orderShippedEvent({ eventId: 'evt-bp-yield-quota' })), 1);
+    expect(failedIds(await orders.invoke(order))).toEqual([order.messageId]);
+    // A spent daily quota is not the urgent lane's sends: the e-mail rate stays.
+    expect(governor.factorAt('email', Date.now())).toBe(1);
+  });
+
   it('a spent daily quota pauses the record for the longest step; nothing is marked FAILED', async () => {
     sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
     const harness = new SenderHarness({

@@ -11,7 +11,8 @@ import { DEFAULT_BULK_RATE_SHARE } from '../functions/core/send-lanes';
 import { commandLineOrExit, integerOption, numberOption, parseCommandLine } from '../local/command-line';
 import { ProgressLine } from '../local/progress-line';
 import { formatBlastMarkdown, formatBlastText } from './pace/blast-report';
-import { blastGoals, EVENT_LOOP_DELAY_LIMIT_MS, MACHINE_BUSY_LIMIT_PERCENT, type BlastRunResult } from './pace/blast-result';
+import { blastGoals, type BlastRunResult } from './pace/blast-result';
+import { EVENT_LOOP_DELAY_LIMIT_MS, MACHINE_BUSY_LIMIT_PERCENT } from './pace/pace-result';
 import { runBlastScenario, type BlastScenarioOptions } from './pace/blast-scenario';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

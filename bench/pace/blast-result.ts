@@ -4,6 +4,7 @@ import type { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { BlastScenarioOptions, EnqueuedCode } from './blast-scenario';
 import type { RequestCountsByChannel } from './counting-provider';
 import type { CpuUse } from './cpu-sampler';
+import { machineLimits } from './pace-result';
 import type { AcceptedSend } from './provider-services';
 
 /** The figures of one blast run. Times in seconds. */
@@ -74,9 +75,6 @@ export interface BlastRunInputs {
   readonly lanes: BlastRunResult['laneSettings'];
 }
 
-/** Above this share of the machine busy, or this event-loop delay, a run measured the machine. */
-export const MACHINE_BUSY_LIMIT_PERCENT = 80;
-export const EVENT_LOOP_DELAY_LIMIT_MS = 200;
 const WINDOW_OPENS_AFTER_MS = 5_000;
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -134,10 +132,7 @@ export function summariseBlastRun(input: BlastRunInputs): BlastRunResult {
   const accountedFor = states.SENT + states.FAILED + states.UNKNOWN + states.SUPPRESSED + input.deadLetterReasons.length + input.stillQueued;
   const cpu = input.cpuUntil(input.drainStartedAt + input.drainMs);
   const eventLoopDelayP99Ms = round(input.eventLoopDelayP99Ms, 1);
-  const machineLimits = [
-    ...(cpu.machineBusyPercent >= MACHINE_BUSY_LIMIT_PERCENT ? [`machine ${cpu.machineBusyPercent}% busy (limit ${MACHINE_BUSY_LIMIT_PERCENT}%)`] : []),
-    ...(eventLoopDelayP99Ms >= EVENT_LOOP_DELAY_LIMIT_MS ? [`sender event-loop delay p99 ${eventLoopDelayP99Ms} ms (limit ${EVENT_LOOP_DELAY_LIMIT_MS} ms)`] : []),
-  ];
+  const limits = machineLimits({ cpu, eventLoopDelayP99Ms });
   return {
     label: options.label,
     lanes: options.lanes,
@@ -175,7 +170,7 @@ export function summariseBlastRun(input: BlastRunInputs): BlastRunResult {
     rateLimitedDeferrals: input.metrics.get(METRIC.RateLimitedDeferral),
     cpu,
     eventLoopDelayP99Ms,
-    machineLimits,
+    machineLimits: limits,
     senderWarnings: input.senderWarnings,
     laneSettings: input.lanes,
   };

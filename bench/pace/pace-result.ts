@@ -197,3 +197,15 @@ export function paceGoals(r: PaceRunResult): PaceGoals {
     wallWithin15PercentOfIdeal: r.drained && r.wallToIdeal <= 1.15,
   };
 }
+
+/** Above this share of the machine busy, or this sender event-loop delay at p99, a run measured the machine. */
+export const MACHINE_BUSY_LIMIT_PERCENT = 80;
+export const EVENT_LOOP_DELAY_LIMIT_MS = 200;
+
+/** Why this machine, not the design, may have set a run's figures (empty: it did not). */
+export function machineLimits(r: Pick<PaceRunResult, 'cpu' | 'eventLoopDelayP99Ms'>): string[] {
+  return [
+    ...(r.cpu.machineBusyPercent >= MACHINE_BUSY_LIMIT_PERCENT ? [`machine ${r.cpu.machineBusyPercent}% busy (limit ${MACHINE_BUSY_LIMIT_PERCENT}%)`] : []),
+    ...(r.eventLoopDelayP99Ms >= EVENT_LOOP_DELAY_LIMIT_MS ? [`sender event-loop delay p99 ${r.eventLoopDelayP99Ms} ms (limit ${EVENT_LOOP_DELAY_LIMIT_MS} ms)`] : []),
+  ];
+}

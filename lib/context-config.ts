@@ -45,6 +45,11 @@ export const CONTEXT_KEYS = [
   'batchSize',
   'maxBatchingWindowSeconds',
   'maxConcurrency',
+  'lanes',
+  'bulkClasses',
+  'bulkRateShare',
+  'urgentMaxConcurrency',
+  'urgentThrottleBackoffBaseSeconds',
   'senderReservedConcurrency',
   'statusReservedConcurrency',
   'maxConcurrentSends',
@@ -213,6 +218,16 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     batchSize: c.number('batchSize'),
     maxBatchingWindow: seconds(c.number('maxBatchingWindowSeconds')),
     maxConcurrency: c.number('maxConcurrency'),
+    // `notifier:lanes=false` keeps one queue; the other lane keys shape the two lanes (checked by the construct).
+    lanes:
+      c.boolean('lanes') === false
+        ? false
+        : {
+            bulkClasses: c.list('bulkClasses')?.map(String),
+            bulkRateShare: c.number('bulkRateShare'),
+            urgentMaxConcurrency: c.number('urgentMaxConcurrency'),
+            urgentThrottleBackoffBase: seconds(c.number('urgentThrottleBackoffBaseSeconds')),
+          },
     senderReservedConcurrency: c.number('senderReservedConcurrency'),
     statusReservedConcurrency: c.number('statusReservedConcurrency'),
     maxConcurrentSends: c.number('maxConcurrentSends'),

@@ -119,6 +119,20 @@ describe('notifierPropsFromContext', () => {
     expect(props.metricsNamespace).toBe('Shop/Notifier');
   });
 
+  it('reads the lanes from context: on by default, off with notifier:lanes=false, shaped by the lane keys', () => {
+    expect(fromContext().props.lanes).toEqual({ bulkClasses: undefined, bulkRateShare: undefined, urgentMaxConcurrency: undefined, urgentThrottleBackoffBase: undefined });
+    expect(fromContext({ 'notifier:lanes': 'false' }).props.lanes).toBe(false);
+    const lanes = fromContext({
+      'notifier:bulkClasses': 'marketing',
+      'notifier:bulkRateShare': '0.7',
+      'notifier:urgentMaxConcurrency': '4',
+      'notifier:urgentThrottleBackoffBaseSeconds': '2',
+    }).props.lanes;
+    expect(lanes).toMatchObject({ bulkClasses: ['marketing'], bulkRateShare: 0.7, urgentMaxConcurrency: 4 });
+    expect(lanes === false ? undefined : lanes?.urgentThrottleBackoffBase?.toSeconds()).toBe(2);
+    expect(() => buildFromContext({ 'notifier:bulkRateShare': '1.5' })).toThrow(/lanes\.bulkRateShare \(1\.5\)/);
+  });
+
   it('fails at synth if a context send rate is not positive, naming the value', () => {
     expect(() => buildFromContext({ 'notifier:sendRateSmsPerSecond': '0' })).toThrow(/sendRates\.smsPerSecond \(0\) must be a positive number/);
   });

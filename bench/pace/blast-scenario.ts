@@ -10,18 +10,17 @@ import type { NotificationEvent } from '../../functions/core/notification-event'
 import { loadSenderConfig } from '../../functions/core/sender-config';
 import { lanePace, URGENT_THROTTLE_BACKOFF_BASE_SECONDS, type LaneName } from '../../functions/core/send-lanes';
 import { DEFAULT_BACKOFF } from '../../functions/core/visibility-backoff';
-import { applyEnvironment } from '../../local/aws/process-environment';
 import { queueDepth, queueIsEmpty, readAllVisible } from '../../local/aws/queue-inspection';
 import { SqsEventSource } from '../../local/aws/sqs-event-source';
 import { createLambdaWiring, type LambdaWiring } from '../../local/lambda-wiring';
-import { LOCAL_REGION, LOOPBACK_CREDENTIALS, startLocalDynamo } from '../../local/local-dynamo';
+import { startLocalDynamo } from '../../local/local-dynamo';
 import type { ProgressLine } from '../../local/progress-line';
 import { ReclaimerTimer } from '../../local/reclaimer-timer';
 import { scanLedger } from '../../local/senders/this-sender';
 import { summariseBlastRun, type BlastRunResult } from './blast-result';
 import { CountingProvider, type RequestCountsByChannel } from './counting-provider';
 import { CpuSampler } from './cpu-sampler';
-import { countingLog, enqueueBurst, PRODUCTION_LAMBDA_ENVIRONMENT, UNSET_FOR_THE_RUN, VISIBILITY_TIMEOUT_SECONDS } from './pace-scenario';
+import { applyBenchEnvironment, countingLog, enqueueBurst, VISIBILITY_TIMEOUT_SECONDS } from './pace-scenario';
 import { startProviderServices } from './provider-services';
 
 /** One blast run: a marketing backlog on the queue, login codes trickling in while it drains. */
@@ -83,20 +82,8 @@ export async function runBlastScenario(options: BlastScenarioOptions): Promise<B
     }),
   ]);
   const tableName = `blast-${randomUUID().slice(0, 8)}`;
-  const restore = applyEnvironment(
-    {
-      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-      AWS_ENDPOINT_URL_SQS: services.endpoints.sqs,
-      AWS_ENDPOINT_URL_SESV2: services.endpoints.ses,
-      AWS_ENDPOINT_URL_SNS: services.endpoints.sns,
-      AWS_REGION: LOCAL_REGION,
-      AWS_ACCESS_KEY_ID: LOOPBACK_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOOPBACK_CREDENTIALS.secretAccessKey,
-      ...PRODUCTION_LAMBDA_ENVIRONMENT,
-      LEDGER_TABLE_NAME: tableName,
-    },
-    [...UNSET_FOR_THE_RUN, 'SEND_RATE_EMAIL_PER_SECOND', 'SEND_RATE_SMS_PER_SECOND', 'SEND_RATE_PUSH_PER_SECOND', 'SEND_RATE_SHARES'],
-  );
+  // Each lane's variables are given to its own loadSenderConfig, not to the process.
+  const restore = applyBenchEnvironment(dynamo.endpoint, services, tableName);
   try {
     const lanes = benchLanes(options, services.queue, services.extraQueues['notifier-bulk']);
     const metrics = new InMemoryMetrics();

@@ -18,7 +18,7 @@ import { ReclaimerTimer } from '../../local/reclaimer-timer';
 import { scanLedger } from '../../local/senders/this-sender';
 import { CpuSampler } from './cpu-sampler';
 import { CountingProvider, type RequestCountsByChannel } from './counting-provider';
-import { startProviderServices } from './provider-services';
+import { startProviderServices, type ProviderServices } from './provider-services';
 import { summarisePaceRun, type PaceRunResult } from './pace-result';
 import { paceWorkload, type PaceChannel } from './pace-workload';
 
@@ -60,6 +60,35 @@ export const PRODUCTION_LAMBDA_ENVIRONMENT = {
 export const VISIBILITY_TIMEOUT_SECONDS = 180;
 export const UNSET_FOR_THE_RUN = ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_IGNORE_CONFIGURED_ENDPOINT_URLS', 'AWS_ENDPOINT_URL'];
 
+/**
+ * The process environment of a bench run: the loopback endpoints and credentials, the sender's production
+ * variables, the ledger table and `extra`; every send-rate variable not in `extra` unset. Returns the restore.
+ */
+export function applyBenchEnvironment(
+  dynamoEndpoint: string,
+  services: Pick<ProviderServices, 'endpoints'>,
+  tableName: string,
+  extra: Readonly<Record<string, string>> = {},
+): () => void {
+  return applyEnvironment(
+    {
+      AWS_ENDPOINT_URL_DYNAMODB: dynamoEndpoint,
+      AWS_ENDPOINT_URL_SQS: services.endpoints.sqs,
+      AWS_ENDPOINT_URL_SESV2: services.endpoints.ses,
+      AWS_ENDPOINT_URL_SNS: services.endpoints.sns,
+      AWS_REGION: LOCAL_REGION,
+      AWS_ACCESS_KEY_ID: LOOPBACK_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOOPBACK_CREDENTIALS.secretAccessKey,
+      ...PRODUCTION_LAMBDA_ENVIRONMENT,
+      LEDGER_TABLE_NAME: tableName,
+      ...extra,
+    },
+    [...UNSET_FOR_THE_RUN, 'SEND_RATE_EMAIL_PER_SECOND', 'SEND_RATE_SMS_PER_SECOND', 'SEND_RATE_PUSH_PER_SECOND', 'SEND_RATE_SHARES'].filter(
+      (name) => !(name in extra),
+    ),
+  );
+}
+
 /** Counts the sender's warnings and errors by message (and error name), printing none. */
 export function countingLog(counts: Record<string, number>): LogPort {
   const bump = (level: string) => (message: string, attributes?: Record<string, unknown>) => {
@@ -92,31 +121,19 @@ export async function runPaceScenario(options: PaceScenarioOptions): Promise<Pac
   const { queueUrl, queueArn, dlqUrl } = services.queue;
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const tableName = `pace-${randomUUID().slice(0, 8)}`;
-  const restore = applyEnvironment(
-    {
-      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-      AWS_ENDPOINT_URL_SQS: services.endpoints.sqs,
-      AWS_ENDPOINT_URL_SESV2: services.endpoints.ses,
-      AWS_ENDPOINT_URL_SNS: services.endpoints.sns,
-      AWS_REGION: LOCAL_REGION,
-      AWS_ACCESS_KEY_ID: LOOPBACK_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOOPBACK_CREDENTIALS.secretAccessKey,
-      ...PRODUCTION_LAMBDA_ENVIRONMENT,
-      LEDGER_TABLE_NAME: tableName,
-      DEAD_LETTER_QUEUE_URL: dlqUrl,
-      SOURCE_QUEUE_URL: queueUrl,
-      THROTTLE_BACKOFF_BASE_SECONDS: String(backoff.baseSeconds),
-      THROTTLE_BACKOFF_CAP_SECONDS: String(backoff.capSeconds),
-      ...(options.rateLimiting
-        ? {
-            SEND_RATE_EMAIL_PER_SECOND: String(options.quotas.email),
-            SEND_RATE_SMS_PER_SECOND: String(options.quotas.sms),
-            SEND_RATE_SHARES: String(options.shares),
-          }
-        : {}),
-    },
-    [...UNSET_FOR_THE_RUN, 'SEND_RATE_EMAIL_PER_SECOND', 'SEND_RATE_SMS_PER_SECOND', 'SEND_RATE_PUSH_PER_SECOND', 'SEND_RATE_SHARES'],
-  );
+  const restore = applyBenchEnvironment(dynamo.endpoint, services, tableName, {
+    DEAD_LETTER_QUEUE_URL: dlqUrl,
+    SOURCE_QUEUE_URL: queueUrl,
+    THROTTLE_BACKOFF_BASE_SECONDS: String(backoff.baseSeconds),
+    THROTTLE_BACKOFF_CAP_SECONDS: String(backoff.capSeconds),
+    ...(options.rateLimiting
+      ? {
+          SEND_RATE_EMAIL_PER_SECOND: String(options.quotas.email),
+          SEND_RATE_SMS_PER_SECOND: String(options.quotas.sms),
+          SEND_RATE_SHARES: String(options.shares),
+        }
+      : {}),
+  });
   try {
     const config = loadSenderConfig(process.env);
     const metrics = new InMemoryMetrics();

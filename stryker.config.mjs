@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * Mutation testing of the code that keeps the promise "never twice, never dropped":
- * the pure core, the ledger adapter, the provider adapters and send clients, the sender
- * and the reclaimer (timing invariants included, under functions/core/).
+ * the pure core, the ledger adapter, the provider adapters and send clients, the delivery
+ * room the Lambdas share, the sender and the reclaimer (timing invariants included, under functions/core/).
  *
  * `npm run mutate` runs it all (`--incremental --force`: every mutant, and the results kept as the
  * baseline); `npm run mutate:changed` reuses the last run's results for mutants whose code and
@@ -33,6 +33,7 @@ export default {
     'functions/adapters/sns-provider.ts',
     'functions/adapters/send-clients.ts',
     'functions/adapters/sqs-*.ts',
+    'functions/delivery/**/*.ts',
     'functions/sender/**/*.ts',
     'functions/reclaimer/**/*.ts',
   ],

@@ -9,7 +9,7 @@ import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { METRIC } from '../../functions/core/metric-names';
 import { parseNotificationBody } from '../../functions/core/notification-event';
 import type { SendRequest } from '../../functions/core/rendered-message';
-import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
+import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { bindToEnvironment, type ExecutionEnvironment } from '../../local/execution-environment';
 import { FaultInjectingProvider } from '../../local/fault-injecting-provider';
 import { dimensionsOf } from '../../local/senders/baseline-handler';

@@ -70,7 +70,7 @@ export type ExistingRowDecision =
  * certainly not sent by that attempt, but keeps any earlier attempt's ambiguity.
  *
  * `abandonedUnsent` says the row's claim is one this execution environment made, certainly never
- * sent, and could not hand back (the ledger failed; see functions/sender/kept-ledger-writes.ts): it
+ * sent, and could not hand back (the ledger failed; see functions/delivery/kept-ledger-writes.ts): it
  * counts as released, whatever its lease says, since its owner is the one asking.
  */
 export function decideOnExistingRow(row: LedgerRow, nowMs: number, { abandonedUnsent = false }: { readonly abandonedUnsent?: boolean } = {}): ExistingRowDecision {

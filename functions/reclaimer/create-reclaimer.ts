@@ -7,7 +7,7 @@ import type { MessageClassRegistry } from '../core/message-class';
 import { METRIC } from '../core/metric-names';
 import { FanOutMetrics, InMemoryMetrics, type MetricsRecorder } from '../core/metrics-recorder';
 import type { PageCursor, StalePendingEntry, StalePendingPage, StalePendingSource } from '../core/stale-pending';
-import { resumeMessage, type DeliveryContext, type MessageResult } from '../sender/deliver-message';
+import { resumeMessage, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
 import { planFromRow } from './plan-from-row';
 import { RECLAIMER_SAFETY_MARGIN_MS, type ReclaimerLimits } from './reclaimer-config';
 

@@ -2,8 +2,8 @@ import type { Context } from 'aws-lambda';
 import { createLambdaObservability } from '../adapters/lambda-observability';
 import { SERVICE } from '../core/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
-import { onDemandSending } from '../sender/on-demand-sending';
-import { createLambdaDeliveryContext } from '../sender/wire-adapters';
+import { onDemandSending } from '../delivery/on-demand-sending';
+import { createLambdaDeliveryContext } from '../delivery/lambda-delivery-context';
 import { createReclaimerHandler } from './create-reclaimer-handler';
 import { loadReclaimerLimits } from './reclaimer-config';
 

@@ -1,6 +1,6 @@
 import type { LedgerRow } from '../core/ledger-record';
 import type { MessageClass, MessageClassRegistry } from '../core/message-class';
-import type { MessagePlan } from '../sender/message-plan';
+import type { MessagePlan } from '../delivery/message-plan';
 
 /** Why a row cannot be sent again: it holds no usable rendered request. */
 export const REQUEST_NOT_STORED =

@@ -9,7 +9,7 @@ import type { RecordDeferral } from '../core/record-deferral';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from '../core/visibility-backoff';
 import type { ReceiveInfo } from '../core/stale-claim-discovery';
 import { processRecord, type RecordContext } from './process-record';
-import { KeptLedgerWrites } from './kept-ledger-writes';
+import { KeptLedgerWrites } from '../delivery/kept-ledger-writes';
 
 /** Everything the sender handler needs, injected: real adapters in Lambda, fakes or local servers in tests. */
 export interface SenderDependencies extends Omit<RecordContext, 'limit'>, ObservabilityHooks {

@@ -4,8 +4,8 @@ import type { MessageClassRegistry } from '../core/message-class';
 import { METRIC } from '../core/metric-names';
 import { parseNotificationBody, type NotificationEvent } from '../core/notification-event';
 import type { TemplateRegistry } from '../core/templates';
-import { deliverMessage, type DeliveryContext, type MessageResult } from './deliver-message';
-import { planMessages } from './message-plan';
+import { deliverMessage, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
+import { planMessages } from '../delivery/message-plan';
 import { claimMustBeDiscoverable, type ReceiveInfo, type RedeliveryPolicy } from '../core/stale-claim-discovery';
 
 /** What processing one SQS record needs beyond a single delivery. */

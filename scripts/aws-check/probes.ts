@@ -4,7 +4,7 @@ import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import { DEAD_LETTER_ATTRIBUTE } from '../../functions/adapters/sqs-dead-letters';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
-import { planMessages } from '../../functions/sender/message-plan';
+import { planMessages } from '../../functions/delivery/message-plan';
 import { ALARM, type AlarmName } from '../../lib/notifier-alarms';
 import type { LedgerTiming } from '../../functions/core/ledger-decision';
 import type { ExpectedMessage } from './plan';

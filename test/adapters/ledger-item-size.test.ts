@@ -7,7 +7,7 @@ import { CHANNELS, type Channel } from '../../functions/core/idempotency-key';
 import { newClaimRow } from '../../functions/core/ledger-decision';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import type { NotificationEvent } from '../../functions/core/notification-event';
-import { planMessages } from '../../functions/sender/message-plan';
+import { planMessages } from '../../functions/delivery/message-plan';
 
 // dynalite's implementation of DynamoDB's item-size rules. It counts a string's characters where DynamoDB counts
 // its UTF-8 bytes: the same here, where every value is ASCII.

@@ -11,7 +11,7 @@ import { silentLog } from '../../functions/core/log-port';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { SendRequest } from '../../functions/core/rendered-message';
-import { planMessages } from '../../functions/sender/message-plan';
+import { planMessages } from '../../functions/delivery/message-plan';
 import { ExecutionEnvironment } from '../../local/execution-environment';
 import { FaultPlan, NO_FAULTS } from '../../local/fault-plan';
 import { lambdaContext } from '../../local/lambda-event-source';

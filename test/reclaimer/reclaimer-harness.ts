@@ -13,7 +13,7 @@ import type { StalePendingSource } from '../../functions/core/stale-pending';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import { createReclaimer, type Reclaimer, type ReclaimerRunSummary } from '../../functions/reclaimer/create-reclaimer';
 import type { ReclaimerLimits } from '../../functions/reclaimer/reclaimer-config';
-import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
+import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import type { ControlledClock } from '../support/controlled-clock';
 import { CLAIM_TIMEOUT_MS, RETENTION_MS } from '../support/sender-harness';
 

@@ -3,7 +3,7 @@ import type { DeliveryProvider } from '../../functions/core/delivery-provider';
 import { silentLog } from '../../functions/core/log-port';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { SendLedger } from '../../functions/core/send-ledger';
-import type { DeliveryContext } from '../../functions/sender/deliver-message';
+import type { DeliveryContext } from '../../functions/delivery/deliver-message';
 import { TIMING } from '../reclaimer/reclaimer-harness';
 import type { ControlledClock } from './controlled-clock';
 

@@ -4,7 +4,7 @@ import type { Claim } from '../../functions/core/ledger-record';
 import { silentLog } from '../../functions/core/log-port';
 import { METRIC } from '../../functions/core/metric-names';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
-import { KeptLedgerWrites, type KeptLedgerWritesContext } from '../../functions/sender/kept-ledger-writes';
+import { KeptLedgerWrites, type KeptLedgerWritesContext } from '../../functions/delivery/kept-ledger-writes';
 
 const release: Release = { reason: 'transient', detail: 'LedgerError: InternalServerError', lastAmbiguousAt: undefined };
 const claim = (n: number): Claim => ({ key: `key-${n}`, ownerToken: `owner-${n}`, claimVersion: 1 });

@@ -3,7 +3,7 @@ import { DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-stor
 import { createLambdaObservability } from '../../functions/adapters/lambda-observability';
 import { loadSenderConfig } from '../../functions/core/sender-config';
 import { NO_SMS_COUNTRIES } from '../../functions/core/sms-country-table';
-import { createLambdaDeliveryContext } from '../../functions/sender/wire-adapters';
+import { createLambdaDeliveryContext } from '../../functions/delivery/lambda-delivery-context';
 
 const env = {
   LEDGER_TABLE_NAME: 'ledger',

@@ -5,7 +5,7 @@ import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/del
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import type { SendRequest } from '../../functions/core/rendered-message';
 import type { SendLedger } from '../../functions/core/send-ledger';
-import { deliverMessage } from '../../functions/sender/deliver-message';
+import { deliverMessage } from '../../functions/delivery/deliver-message';
 import { plansOf, ReclaimerHarness, TIMING } from '../reclaimer/reclaimer-harness';
 import { ControlledClock } from '../support/controlled-clock';
 import { testDeliveryContext } from '../support/delivery-context';

@@ -1,3 +1,4 @@
+import { systemClock } from '../core/clock';
 import type { DeliveryOutcome, TransientCause } from '../core/delivery-provider';
 import { gatherEvidence } from '../core/delivery-evidence';
 import { keyPrefix } from '../core/idempotency-key';
@@ -101,7 +102,8 @@ class DeliveryAttempt {
   }
 
   /** Holding the claim: settle an earlier ambiguous attempt per class policy, then send. */
-  private async proceed({ claim, lastAmbiguousAt, previous, countAtMs }: Acquired): Promise<MessageResult> {
+  private async proceed(acquired: Acquired): Promise<MessageResult> {
+    const { claim, lastAmbiguousAt, previous, countAtMs } = acquired;
     if (lastAmbiguousAt !== undefined) {
       const resolved = await this.resolvePreviousAmbiguity(claim, lastAmbiguousAt, previous);
       if (resolved) return resolved;
@@ -113,7 +115,7 @@ class DeliveryAttempt {
     }
     const guarded = await this.guard(claim, countAtMs, lastAmbiguousAt);
     if (guarded) return guarded;
-    return this.send(claim, lastAmbiguousAt);
+    return this.send(acquired);
   }
 
   /** Destination rules and the class's limits (see abuse-guard.ts): undefined when the message may be sent. */
@@ -190,7 +192,8 @@ class DeliveryAttempt {
           decision.lastAmbiguousAt,
           this.ctx.claimsDiscoverable,
         );
-        this.held = { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion };
+        const claim: Claim = { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion };
+        this.held = claim;
         this.unconfirmed = { kind: 'takeover', key: this.plan.key, fields };
         const taken = await ledger.takeOver(this.plan.key, fields);
         this.unconfirmed = undefined;
@@ -211,7 +214,7 @@ class DeliveryAttempt {
           attempts: fields.attempts,
         });
         return {
-          claim: { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion },
+          claim,
           lastAmbiguousAt: decision.lastAmbiguousAt,
           previous: existing,
           countAtMs: existing.createdAt,
@@ -220,32 +223,29 @@ class DeliveryAttempt {
     }
   }
 
-  /** An earlier attempt may have reached the provider: apply the message class's policy. */
+  /**
+   * An earlier attempt may have reached the provider: its evidence wait runs from `lastAmbiguousAt`,
+   * and the row, written since that call, may hold delivery evidence of it. Undefined: send now.
+   */
   private async resolvePreviousAmbiguity(
     claim: Claim,
     lastAmbiguousAt: number,
     previous: LedgerRow | undefined,
   ): Promise<MessageResult | undefined> {
-    const messageClass = this.plan.messageClass;
-    // The row's own delivery evidence is free and settles any class; only `lookup` asks the provider.
-    const evidence = await gatherEvidence(previous, messageClass.onAmbiguous === 'lookup' ? this.lookup() : undefined);
-    const resolution = resolveAmbiguity(messageClass, evidence, this.ctx.clock() - lastAmbiguousAt);
-    switch (resolution.action) {
-      case 'mark-sent':
-        this.count(METRIC.SentByEvidence);
-        return this.finish(claim, {
-          state: 'SENT',
-          // Not indexed (no smsMessageId): no delivery log carries a placeholder, nor SES's id.
-          providerMessageId: previous?.providerMessageId ?? `evidence:${this.plan.key}`,
-        });
-      case 'give-up':
-        this.count(METRIC.GaveUpAfterAmbiguity);
-        return this.finish(claim, { state: 'UNKNOWN', reason: 'OutcomeUnknown: an earlier attempt may have sent it; class policy is give-up' });
+    const next = await this.settleAmbiguity(claim, {
+      since: lastAmbiguousAt,
+      rowEvidence: previous,
+      known: previous,
+      unknownReason: 'OutcomeUnknown: an earlier attempt may have sent it; class policy is give-up',
+    });
+    switch (next.action) {
+      case 'settled':
+        return next.result;
       case 'wait':
         await this.release(claim, { reason: 'ambiguous', detail: 'waiting for delivery evidence', lastAmbiguousAt });
         return { settled: false, why: 'waiting-for-evidence' };
       case 'send':
-        if (resolution.possibleDuplicate) {
+        if (next.possibleDuplicate) {
           this.count(METRIC.ResentAfterAmbiguity);
           this.ctx.log.warn(RESENT_AFTER_AMBIGUITY_LOG, this.logContext());
         }
@@ -253,13 +253,46 @@ class DeliveryAttempt {
     }
   }
 
-  private async send(claim: Claim, lastAmbiguousAt: number | undefined): Promise<MessageResult> {
+  /**
+   * The one place a call that may have reached the provider meets the message class's policy.
+   * The two answers that settle the message are recorded here: SENT on evidence (under the provider's
+   * own id when the row carries one, else a placeholder) and UNKNOWN (give-up). Waiting and sending
+   * again are handed back, since what follows differs for an earlier attempt's call and this one's.
+   */
+  private async settleAmbiguity(claim: Claim, ambiguity: Ambiguity): Promise<AmbiguityNext> {
+    const messageClass = this.plan.messageClass;
+    // The row's own delivery evidence is free and settles any class; only `lookup` asks the provider.
+    const evidence = await gatherEvidence(ambiguity.rowEvidence, messageClass.onAmbiguous === 'lookup' ? this.lookup() : undefined);
+    const resolution = resolveAmbiguity(messageClass, evidence, this.ctx.clock() - ambiguity.since);
+    switch (resolution.action) {
+      case 'mark-sent':
+        this.count(METRIC.SentByEvidence);
+        return {
+          action: 'settled',
+          result: await this.finish(claim, {
+            state: 'SENT',
+            // Not indexed (no smsMessageId): no delivery log carries a placeholder, nor SES's id.
+            providerMessageId: ambiguity.known?.providerMessageId ?? `evidence:${this.plan.key}`,
+          }),
+        };
+      case 'give-up':
+        this.count(METRIC.GaveUpAfterAmbiguity);
+        return { action: 'settled', result: await this.finish(claim, { state: 'UNKNOWN', reason: ambiguity.unknownReason }) };
+      case 'wait':
+        return { action: 'wait' };
+      case 'send':
+        return { action: 'send', possibleDuplicate: resolution.possibleDuplicate };
+    }
+  }
+
+  private async send({ claim, lastAmbiguousAt, previous }: Acquired): Promise<MessageResult> {
     // Stryker disable next-line StringLiteral: unreachable (proceed() finishes a message that cannot be sent); the guard narrows the type
     if (!this.plan.outcome.ok) throw new Error('send() called for a message that cannot be sent');
     const request = this.plan.outcome.request;
     const provider = this.ctx.providers[request.message.channel];
-    const latestStart = this.ctx.latestSendStartMs?.() ?? Date.now() + this.ctx.sendTimeoutMs;
-    if (Date.now() > latestStart) {
+    const realNow = (this.ctx.realTime ?? systemClock)();
+    const latestStart = this.ctx.latestSendStartMs?.() ?? realNow + this.ctx.sendTimeoutMs;
+    if (realNow > latestStart) {
       // Slow ledger writes ate the invocation: a call now could outlive it, leaving a send nobody recorded.
       await this.release(claim, { reason: 'transient', detail: 'OutOfTime: too little of the invocation left to send and record', lastAmbiguousAt });
       return { settled: false, why: 'out-of-time' };
@@ -307,24 +340,23 @@ class DeliveryAttempt {
         return { settled: false, why: 'transient-failure', cause: outcome.cause };
       case 'ambiguous':
         // This attempt is now the latest that may have reached the provider: its own evidence wait starts now.
-        return this.onAmbiguous(claim, outcome.reason, this.ctx.clock());
+        return this.onAmbiguous(claim, outcome.reason, previous);
     }
   }
 
-  private async onAmbiguous(claim: Claim, reason: string, lastAmbiguousAt: number): Promise<MessageResult> {
+  /** This attempt's own call may have reached the provider: its evidence wait starts now. */
+  private async onAmbiguous(claim: Claim, reason: string, previous: LedgerRow | undefined): Promise<MessageResult> {
     this.count(METRIC.AmbiguousOutcome);
     this.ctx.log.warn('Provider outcome unknown', { ...this.logContext(), reason, policy: this.plan.messageClass.onAmbiguous });
-    const messageClass = this.plan.messageClass;
-    const evidence = messageClass.onAmbiguous === 'lookup' ? await gatherEvidence(undefined, this.lookup()) : 'none';
-    const resolution = resolveAmbiguity(messageClass, evidence, this.ctx.clock() - lastAmbiguousAt);
-    if (resolution.action === 'give-up') {
-      this.count(METRIC.GaveUpAfterAmbiguity);
-      return this.finish(claim, { state: 'UNKNOWN', reason: `OutcomeUnknown: ${reason}` });
-    }
-    if (resolution.action === 'mark-sent') {
-      this.count(METRIC.SentByEvidence);
-      return this.finish(claim, { state: 'SENT', providerMessageId: `evidence:${this.plan.key}` });
-    }
+    const lastAmbiguousAt = this.ctx.clock();
+    const next = await this.settleAmbiguity(claim, {
+      since: lastAmbiguousAt,
+      // The row was read before this call: whatever evidence it holds is of an earlier one.
+      rowEvidence: undefined,
+      known: previous,
+      unknownReason: `OutcomeUnknown: ${reason}`,
+    });
+    if (next.action === 'settled') return next.result;
     // 'send' or 'wait': hand the claim back marked ambiguous; the next delivery applies the policy.
     await this.release(claim, { reason: 'ambiguous', detail: reason, lastAmbiguousAt });
     return { settled: false, why: 'ambiguous-outcome' };
@@ -449,6 +481,23 @@ const TRANSIENT_CAUSE_METRIC: Readonly<Record<TransientCause, MetricName | undef
   unavailable: undefined,
   unrecognised: METRIC.ProviderErrorUnrecognised,
 };
+
+/** A provider call that may have reached the provider, as {@link DeliveryAttempt.settleAmbiguity} weighs it. */
+interface Ambiguity {
+  /** When the call was made (ledger clock): the class's evidence wait runs from here. */
+  readonly since: number;
+  /** A row written after the call, whose delivery status may prove what it did. */
+  readonly rowEvidence: Pick<LedgerRow, 'deliveryStatus'> | undefined;
+  /** The row as this attempt found it: the provider's id, when the status stream recorded one for this key. */
+  readonly known: Pick<LedgerRow, 'providerMessageId'> | undefined;
+  /** The UNKNOWN reason, should the class give up. */
+  readonly unknownReason: string;
+}
+
+type AmbiguityNext =
+  | { readonly action: 'settled'; readonly result: MessageResult }
+  | { readonly action: 'wait' }
+  | { readonly action: 'send'; readonly possibleDuplicate: boolean };
 
 /** Omit over each member of a union. */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -24,7 +24,13 @@ export interface DeliveryContext {
   /** Paces provider calls to the account's sending rate. @default no pacing */
   readonly governor?: Pick<SendRateGovernor, 'acquire'>;
   /**
-   * The latest moment (epoch ms, real time) a provider call may start and still have its outcome
+   * Real time (epoch ms), for the invocation's deadline ({@link latestSendStartMs}): the same as `clock`
+   * in Lambda, apart only in tests, whose ledger clock jumps ahead without waiting (the send pace runs on
+   * real time too: see send-rate-governor.ts). @default systemClock
+   */
+  readonly realTime?: Clock;
+  /**
+   * The latest moment (epoch ms, on {@link realTime}) a provider call may start and still have its outcome
    * recorded before the invocation ends; a call that would have to wait longer for its send slot
    * is deferred instead. @default one send timeout from now
    */

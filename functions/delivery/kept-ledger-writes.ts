@@ -1,4 +1,4 @@
-import type { Clock } from '../core/clock';
+import { systemClock, type Clock } from '../core/clock';
 import { keyPrefix } from '../core/idempotency-key';
 import type { Release, TerminalOutcome } from '../core/ledger-decision';
 import type { Claim, LedgerRow } from '../core/ledger-record';
@@ -37,6 +37,8 @@ export type KeptLedgerWrite = (
 export interface KeptLedgerWritesContext {
   readonly ledger: Pick<SendLedger, 'release' | 'releaseUnconfirmed' | 'complete'>;
   readonly clock: Clock;
+  /** Real time, which {@link KeptLedgerWrites.writeUntil}'s deadline is on. @default systemClock */
+  readonly realTime?: Clock;
   readonly metrics: MetricsRecorder;
   readonly log: LogPort;
   /** Writes in flight at once once the ledger answers. */
@@ -119,10 +121,11 @@ export class KeptLedgerWrites {
 
   /**
    * Retries the kept writes, a second apart, until none is left or the next round could outlast
-   * `deadlineMs` (real time, epoch ms), a round taking at most `roundMs`.
+   * `deadlineMs` (epoch ms on `realTime`), a round taking at most `roundMs`.
    */
   async writeUntil(ctx: KeptLedgerWritesContext, { deadlineMs, roundMs }: { readonly deadlineMs: number; readonly roundMs: number }): Promise<void> {
-    while (this.entries.length > 0 && Date.now() + RETRY_PAUSE_MS + roundMs <= deadlineMs) {
+    const realTime = ctx.realTime ?? systemClock;
+    while (this.entries.length > 0 && realTime() + RETRY_PAUSE_MS + roundMs <= deadlineMs) {
       await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
       await this.writeAll(ctx);
     }

@@ -16,33 +16,34 @@ import type { Claim, LedgerRow } from '../core/ledger-record';
 import { resolveAmbiguity } from '../core/message-class';
 import { METRIC, type MetricName } from '../core/metric-names';
 import type { UnconfirmedClaim } from '../core/send-ledger';
-import type { DeliveryContext, MessageResult } from './delivery-context';
+import type { DeliveryContext, MessageResult, SettledBy } from './delivery-context';
 import type { KeptLedgerWrite } from './kept-ledger-writes';
 import { guardMessage } from './abuse-guard';
 import type { MessagePlan } from './message-plan';
 import { persistently } from './persistent-write';
 
-export type { DeliveryContext, MessageResult, UnsettledReason } from './delivery-context';
+export type { DeliveryContext, MessageResult, SettledBy, UnsettledReason } from './delivery-context';
 
 /**
- * Claim, send, record: the at-most-once core for one logical message.
+ * Where a delivery starts: a fresh claim of the plan's key (the sender), or a row read elsewhere
+ * (the reclaimer), which is decided on and taken over fenced on its claim version. A row that
+ * changed since it was read makes that takeover fail, which is an answer
+ * (`owned-by-another-worker`), never a second send.
+ */
+export type DeliveryStart = { readonly kind: 'claim' } | { readonly kind: 'resume'; readonly row: LedgerRow };
+
+/** The sender's start: claim the key. */
+export const FRESH_CLAIM: DeliveryStart = { kind: 'claim' };
+
+/**
+ * Claim, send, record: the at-most-once core for one logical message, from either start, with the
+ * same class policy and the same send. The result says whether the message is settled and, if so,
+ * how (by this call's provider request, on evidence, by policy, ...): callers read that, never metrics.
  * Never throws; a ledger error leaves the message unsettled so SQS redelivers it.
  */
-export async function deliverMessage(plan: MessagePlan, ctx: DeliveryContext): Promise<MessageResult> {
+export async function deliver(plan: MessagePlan, start: DeliveryStart, ctx: DeliveryContext): Promise<MessageResult> {
   const attempt = new DeliveryAttempt(plan, ctx);
-  return guarded(attempt, ctx, () => attempt.run());
-}
-
-/**
- * The same core, starting from a row read elsewhere instead of from a claim (the reclaimer):
- * decide on the row, take it over fenced on its claim version, then resolve the class policy
- * and send exactly as {@link deliverMessage} does. A row that changed since it was read makes
- * the fenced takeover fail, which is an answer (`owned-by-another-worker`), never a second send.
- * Never throws.
- */
-export async function resumeMessage(plan: MessagePlan, row: LedgerRow, ctx: DeliveryContext): Promise<MessageResult> {
-  const attempt = new DeliveryAttempt(plan, ctx);
-  return guarded(attempt, ctx, () => attempt.resume(row));
+  return guarded(attempt, ctx, () => (start.kind === 'claim' ? attempt.run() : attempt.resume(start.row)));
 }
 
 async function guarded(attempt: DeliveryAttempt, ctx: DeliveryContext, work: () => Promise<MessageResult>): Promise<MessageResult> {
@@ -111,7 +112,7 @@ class DeliveryAttempt {
     if (!this.plan.outcome.ok) {
       this.count(METRIC.PermanentFailure);
       this.ctx.log.warn('Message cannot be sent', { ...this.logContext(), reason: this.plan.outcome.reason });
-      return this.finish(claim, { state: 'FAILED', reason: this.plan.outcome.reason });
+      return this.finish(claim, { state: 'FAILED', reason: this.plan.outcome.reason }, 'unsendable');
     }
     const guarded = await this.guard(claim, countAtMs, lastAmbiguousAt);
     if (guarded) return guarded;
@@ -130,7 +131,7 @@ class DeliveryAttempt {
         const { reason, detail } = verdict.suppression;
         this.ctx.metrics.count(METRIC.Suppressed, { messageClass: this.plan.messageClass.name, reason });
         this.ctx.log.warn('Message suppressed: never sent', { ...this.logContext(), reason, detail });
-        return this.finish(claim, { state: 'SUPPRESSED', suppression: verdict.suppression });
+        return this.finish(claim, { state: 'SUPPRESSED', suppression: verdict.suppression }, 'policy');
       }
       case 'store-failed': {
         const name = verdict.error instanceof Error ? verdict.error.name : 'unknown';
@@ -179,7 +180,7 @@ class DeliveryAttempt {
       case 'done':
         this.count(METRIC.DuplicateSuppressed);
         this.ctx.log.info('Duplicate suppressed: message already settled', { ...this.logContext(), state: decision.state });
-        return { settled: true, state: decision.state, via: 'earlier-attempt' };
+        return { settled: true, state: decision.state, settledBy: 'earlier-attempt' };
       case 'back-off':
         this.count(METRIC.ConcurrentClaimBackoff);
         return { settled: false, why: 'owned-by-another-worker' };
@@ -273,11 +274,11 @@ class DeliveryAttempt {
             state: 'SENT',
             // Not indexed (no smsMessageId): no delivery log carries a placeholder, nor SES's id.
             providerMessageId: ambiguity.known?.providerMessageId ?? `evidence:${this.plan.key}`,
-          }),
+          }, 'evidence'),
         };
       case 'give-up':
         this.count(METRIC.GaveUpAfterAmbiguity);
-        return { action: 'settled', result: await this.finish(claim, { state: 'UNKNOWN', reason: ambiguity.unknownReason }) };
+        return { action: 'settled', result: await this.finish(claim, { state: 'UNKNOWN', reason: ambiguity.unknownReason }, 'policy') };
       case 'wait':
         return { action: 'wait' };
       case 'send':
@@ -321,11 +322,11 @@ class DeliveryAttempt {
           providerMessageId: outcome.providerMessageId,
           // Only SNS SMS delivery logs look a row up by the provider's id; nothing else is indexed.
           ...(request.message.channel === 'sms' ? { smsMessageId: outcome.providerMessageId } : {}),
-        });
+        }, 'provider-call');
       case 'permanent':
         this.count(METRIC.PermanentFailure);
         this.ctx.log.warn('Provider rejected the message permanently', { ...this.logContext(), reason: outcome.reason });
-        return this.finish(claim, { state: 'FAILED', reason: outcome.reason });
+        return this.finish(claim, { state: 'FAILED', reason: outcome.reason }, 'provider-call');
       case 'transient':
         this.count(METRIC.TransientRetry);
         const causeMetric = TRANSIENT_CAUSE_METRIC[outcome.cause];
@@ -417,7 +418,7 @@ class DeliveryAttempt {
     return decideOnExistingRow(row, this.ctx.clock(), { abandonedUnsent: this.ctx.keptWrites?.holdsUnsent(row) ?? false });
   }
 
-  private async finish(claim: Claim, outcome: TerminalOutcome): Promise<MessageResult> {
+  private async finish(claim: Claim, outcome: TerminalOutcome, settledBy: Exclude<SettledBy, 'earlier-attempt'>): Promise<MessageResult> {
     const now = this.ctx.clock();
     const expiresAt = ttlSeconds(now, this.ctx.timing);
     let completed: boolean;
@@ -431,7 +432,7 @@ class DeliveryAttempt {
     }
     if (completed) {
       this.held = undefined;
-      return { settled: true, state: outcome.state, via: 'this-attempt' };
+      return { settled: true, state: outcome.state, settledBy };
     }
     // Only possible if our lease ran out mid-attempt (a broken timing invariant or a paused process).
     this.count(METRIC.ClaimLost);

@@ -5,9 +5,8 @@ import type { LedgerRow } from '../core/ledger-record';
 import { PENDING_SHARD_COUNT } from '../core/ledger-table';
 import type { MessageClassRegistry } from '../core/message-class';
 import { METRIC } from '../core/metric-names';
-import { FanOutMetrics, InMemoryMetrics, type MetricsRecorder } from '../core/metrics-recorder';
 import type { PageCursor, StalePendingEntry, StalePendingPage, StalePendingSource } from '../core/stale-pending';
-import { resumeMessage, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
+import { deliver, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
 import { planFromRow } from './plan-from-row';
 import { RECLAIMER_SAFETY_MARGIN_MS, type ReclaimerLimits } from './reclaimer-config';
 
@@ -66,7 +65,7 @@ type RowOutcome = 'sent' | 'resent' | 'gaveUp' | 'failed' | 'suppressed' | 'left
 /**
  * Finds PENDING rows whose claim outlived the claim timeout, shard by shard through the sparse
  * pending index (key-condition queries on `claimedAt`, never a scan), and settles each through
- * the sender's own fenced takeover and class policy ({@link resumeMessage}). Each row is one
+ * the sender's own fenced takeover and class policy ({@link deliver} from the row). Each row is one
  * fenced unit: a run that stops early, or dies, leaves every row either settled or still
  * PENDING for the next run, never half-done.
  */
@@ -183,11 +182,9 @@ async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: Recl
     deps.log.warn('Row has a message class that is no longer configured; handled as give-up', context);
   }
 
-  // The shared core reports what it did through its metrics; a per-row tally tells a resend from evidence.
-  const tally = new InMemoryMetrics();
   // The whole delivery context (limits, destinations, governor included), never a field-by-field copy.
-  const result = await resumeMessage(plan, row, { ...deps, metrics: new FanOutMetrics(deps.metrics, tally) });
-  const outcome = outcomeOf(result, tally);
+  const result = await deliver(plan, { kind: 'resume', row }, deps);
+  const outcome = outcomeOf(result);
   if (outcome === 'sent') deps.metrics.count(METRIC.ReclaimedSent, dimensions);
   if (outcome === 'resent') deps.metrics.count(METRIC.ReclaimedResent, dimensions);
   if (outcome === 'gaveUp') deps.metrics.count(METRIC.ReclaimedGaveUp, dimensions);
@@ -199,11 +196,12 @@ async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: Recl
   return outcome;
 }
 
-function outcomeOf(result: MessageResult, tally: InMemoryMetrics): RowOutcome {
+function outcomeOf(result: MessageResult): RowOutcome {
   if (!result.settled) return 'leftPending';
   switch (result.state) {
     case 'SENT':
-      return tally.get(METRIC.Sent) > 0 ? 'resent' : 'sent';
+      // Only this run's own provider call is a resend; evidence (or a row found settled) is not.
+      return result.settledBy === 'provider-call' ? 'resent' : 'sent';
     case 'UNKNOWN':
       return 'gaveUp';
     case 'FAILED':

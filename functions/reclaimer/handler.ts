@@ -14,9 +14,8 @@ import { loadReclaimerLimits } from './reclaimer-config';
 const config = loadSenderConfig(process.env);
 const limits = loadReclaimerLimits(process.env, config);
 const observability = createLambdaObservability(SERVICE.reclaimer);
-const sending = onDemandSending(config, observability.log);
-const delivery = createLambdaDeliveryContext(config, observability, sending.providers);
-const reclaim = createReclaimerHandler({ ...delivery, governor: sending.governor, pending: delivery.ledger, limits });
+const delivery = createLambdaDeliveryContext(config, observability, onDemandSending(config, observability.log));
+const reclaim = createReclaimerHandler({ ...delivery, pending: delivery.ledger, limits });
 
 /** The reclaimer Lambda: invoked on a schedule (EventBridge), settles stale PENDING rows. */
 export const handler = (event: unknown, context: Context) => reclaim(event, context);

@@ -21,8 +21,7 @@ const sendClients = createLambdaSendClients(config);
 // Also at cold start: the SES account's state and sending rate (one GetAccount), before the first batch.
 const ready = createSendRateGovernor(config, sendClients?.ses, observability.log).then((governor) =>
   createSenderHandler({
-    ...createLambdaDeliveryContext(config, observability, createProviders(config, sendClients)),
-    governor,
+    ...createLambdaDeliveryContext(config, observability, { providers: createProviders(config, sendClients), governor }),
     deferral: createRecordDeferral(config),
     backoff: config.backoff,
     redelivery: config.redelivery,

@@ -4,7 +4,7 @@ import type { MessageClassRegistry } from '../core/message-class';
 import { METRIC } from '../core/metric-names';
 import { parseNotificationBody, type NotificationEvent } from '../core/notification-event';
 import type { TemplateRegistry } from '../core/templates';
-import { deliverMessage, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
+import { deliver, FRESH_CLAIM, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
 import { planMessages } from '../delivery/message-plan';
 import { claimMustBeDiscoverable, type ReceiveInfo, type RedeliveryPolicy } from '../core/stale-claim-discovery';
 
@@ -79,7 +79,7 @@ export async function processRecord(record: QueueRecord, ctx: RecordContext): Pr
         async (): Promise<MessageResult> =>
           ctx.hasTimeForDelivery && !ctx.hasTimeForDelivery()
             ? { settled: false, why: 'out-of-time' }
-            : deliverMessage(plan, delivery),
+            : deliver(plan, FRESH_CLAIM, delivery),
       ),
     ),
   );

@@ -14,7 +14,7 @@ import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import type { StalePendingSource } from '../../functions/core/stale-pending';
 import { createReclaimer } from '../../functions/reclaimer/create-reclaimer';
-import { deliverMessage, type DeliveryContext } from '../../functions/delivery/deliver-message';
+import { deliver as deliverPlan, FRESH_CLAIM, type DeliveryContext } from '../../functions/delivery/deliver-message';
 import { KeptLedgerWrites } from '../../functions/delivery/kept-ledger-writes';
 import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { createStatusHandler } from '../../functions/status/create-status-handler';
@@ -260,7 +260,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     const keptContext = { ...ctx, concurrency: 4 };
     return startActor(actor, async () => {
       await keptWrites.writeAll(keptContext);
-      const result = d.message === undefined ? undefined : await deliverMessage(planOf.get(d.message)!, ctx);
+      const result = d.message === undefined ? undefined : await deliverPlan(planOf.get(d.message)!, FRESH_CLAIM, ctx);
       // writeUntil's rounds (a second apart in real time), each released by the scheduler.
       for (let round = 0; round < (d.retryRounds ?? 0) && keptWrites.size > 0; round += 1) {
         await gates.pass(actor, 'retry kept writes before returning');

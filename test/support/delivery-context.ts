@@ -7,7 +7,7 @@ import type { DeliveryContext } from '../../functions/delivery/deliver-message';
 import { TIMING } from '../reclaimer/reclaimer-harness';
 import type { ControlledClock } from './controlled-clock';
 
-/** The context one `deliverMessage` call needs: one provider for every channel, a controlled clock, `extra` on top. */
+/** The context one `deliver` call needs: one provider for every channel, a controlled clock, `extra` on top. */
 export function testDeliveryContext(ledger: SendLedger, provider: DeliveryProvider, clock: ControlledClock, extra: Partial<DeliveryContext> = {}): DeliveryContext {
   return {
     ledger,

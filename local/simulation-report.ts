@@ -176,7 +176,7 @@ export function buildReport(input: ReportInput): SimulationReport {
         ? (rows.get(plan.key)?.state ?? 'none')
         : n > 0
           ? 'SENT'
-          : !plan.outcome.ok || ports.plan.rejected.has(plan.key)
+          : !plan.prepared.ok || ports.plan.rejected.has(plan.key)
             ? 'FAILED'
             : 'none';
       bump(a.states, state);

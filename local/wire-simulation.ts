@@ -188,7 +188,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       const messageClass = config.messageClasses.get(event.messageClass);
       return messageClass ? planMessages(event, messageClass, repositoryTemplates()) : [];
     };
-    for (const event of workload.events) for (const p of plansOf(event)) (p.outcome.ok ? deliverable : planned).push(p.key);
+    for (const event of workload.events) for (const p of plansOf(event)) (p.prepared.ok ? deliverable : planned).push(p.key);
     const eventsByBody = new Map(workload.events.map((event) => [JSON.stringify(event), event]));
     const killed = killedKeys(source.invocations, bodyOfMessage, (body) => {
       const event = eventsByBody.get(body);

@@ -80,7 +80,7 @@ export function powertoolsBatchSender(ports: SenderPorts, tableName = `powertool
           await deadLetters.deadLetter({ body: record.body, reason: error.reason, detail: error.detail, sourceMessageId: record.messageId });
           return;
         }
-        const results = await Promise.allSettled(plans.flatMap((plan) => (plan.outcome.ok ? [sendOne(plan, plan.outcome.request)] : [])));
+        const results = await Promise.allSettled(plans.flatMap((plan) => (plan.prepared.ok ? [sendOne(plan, plan.prepared.request)] : [])));
         const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
         if (failed.length > 0) throw new AggregateError(failed.map((f) => f.reason as unknown), `${failed.length} of ${results.length} messages not done`);
       };

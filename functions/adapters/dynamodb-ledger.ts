@@ -2,11 +2,10 @@ import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/c
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { deliveryStatusRank, type DeliveryStatusStore, type DeliveryStatusUpdate, type RecordStatusResult } from '../core/delivery-status';
-import type { Release, TakeoverFields, TerminalOutcome } from '../core/ledger-decision';
 import type { Claim, LedgerRow } from '../core/ledger-record';
 import { eventPartitionKey, LEDGER_TABLE, ledgerItemKey } from '../core/ledger-table';
 import type { LedgerReader } from '../core/ledger-reader';
-import type { ClaimResult, SendLedger, UnconfirmedClaim } from '../core/send-ledger';
+import type { ClaimResult, SendLedger, UnconfirmedClaim, Release, TakeoverFields, TerminalWrite } from '../core/send-ledger';
 import type { PageCursor, StalePendingPage, StalePendingSource } from '../core/stale-pending';
 
 const PK = LEDGER_TABLE.partitionKey;
@@ -108,7 +107,7 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
     });
   }
 
-  async complete(claim: Claim, outcome: TerminalOutcome, nowMs: number, expiresAt: number): Promise<boolean> {
+  async complete(claim: Claim, outcome: TerminalWrite, nowMs: number, expiresAt: number): Promise<boolean> {
     const detail =
       outcome.state === 'SENT'
         ? { name: 'providerMessageId', value: outcome.providerMessageId }

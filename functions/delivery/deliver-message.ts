@@ -9,13 +9,11 @@ import {
   newClaimRow,
   takeoverFields,
   ttlSeconds,
-  type Release,
-  type TerminalOutcome,
 } from '../core/ledger-decision';
 import type { Claim, LedgerRow } from '../core/ledger-record';
 import { resolveAmbiguity } from '../core/message-class';
 import { METRIC, type MetricName } from '../core/metric-names';
-import type { UnconfirmedClaim } from '../core/send-ledger';
+import type { UnconfirmedClaim, Release, TerminalWrite } from '../core/send-ledger';
 import type { DeliveryContext, MessageResult, SettledBy } from './delivery-context';
 import type { KeptLedgerWrite } from './kept-ledger-writes';
 import { guardMessage } from './abuse-guard';
@@ -109,10 +107,10 @@ class DeliveryAttempt {
       const resolved = await this.resolvePreviousAmbiguity(claim, lastAmbiguousAt, previous);
       if (resolved) return resolved;
     }
-    if (!this.plan.outcome.ok) {
+    if (!this.plan.prepared.ok) {
       this.count(METRIC.PermanentFailure);
-      this.ctx.log.warn('Message cannot be sent', { ...this.logContext(), reason: this.plan.outcome.reason });
-      return this.finish(claim, { state: 'FAILED', reason: this.plan.outcome.reason }, 'unsendable');
+      this.ctx.log.warn('Message cannot be sent', { ...this.logContext(), reason: this.plan.prepared.reason });
+      return this.finish(claim, { state: 'FAILED', reason: this.plan.prepared.reason }, 'unsendable');
     }
     const guarded = await this.guard(claim, countAtMs, lastAmbiguousAt);
     if (guarded) return guarded;
@@ -122,8 +120,8 @@ class DeliveryAttempt {
   /** Destination rules and the class's limits (see abuse-guard.ts): undefined when the message may be sent. */
   private async guard(claim: Claim, countAtMs: number, lastAmbiguousAt: number | undefined): Promise<MessageResult | undefined> {
     // Stryker disable next-line StringLiteral: unreachable (proceed() finishes a message that cannot be sent); the guard narrows the type
-    if (!this.plan.outcome.ok) throw new Error('guard() called for a message that cannot be sent');
-    const verdict = await guardMessage(this.plan, this.plan.outcome.request, countAtMs, this.ctx);
+    if (!this.plan.prepared.ok) throw new Error('guard() called for a message that cannot be sent');
+    const verdict = await guardMessage(this.plan, this.plan.prepared.request, countAtMs, this.ctx);
     switch (verdict.kind) {
       case 'send':
         return undefined;
@@ -153,7 +151,7 @@ class DeliveryAttempt {
     }
     for (let round = 0; round < 2; round += 1) {
       const now = clock();
-      const row = newClaimRow(this.subject(), this.ownerToken, now, timing, this.ctx.claimsDiscoverable);
+      const row = newClaimRow({ subject: this.subject(), ownerToken: this.ownerToken, nowMs: now, timing, discoverable: this.ctx.claimsDiscoverable });
       this.held = claimOf(row);
       this.unconfirmed = { kind: 'claim', row };
       const result = await ledger.claim(row, now);
@@ -185,14 +183,14 @@ class DeliveryAttempt {
         this.count(METRIC.ConcurrentClaimBackoff);
         return { settled: false, why: 'owned-by-another-worker' };
       case 'take-over': {
-        const fields = takeoverFields(
-          existing,
-          this.ownerToken,
-          clock(),
+        const fields = takeoverFields({
+          row: existing,
+          ownerToken: this.ownerToken,
+          nowMs: clock(),
           timing,
-          decision.lastAmbiguousAt,
-          this.ctx.claimsDiscoverable,
-        );
+          lastAmbiguousAt: decision.lastAmbiguousAt,
+          discoverable: this.ctx.claimsDiscoverable,
+        });
         const claim: Claim = { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion };
         this.held = claim;
         this.unconfirmed = { kind: 'takeover', key: this.plan.key, fields };
@@ -288,8 +286,8 @@ class DeliveryAttempt {
 
   private async send({ claim, lastAmbiguousAt, previous }: Acquired): Promise<MessageResult> {
     // Stryker disable next-line StringLiteral: unreachable (proceed() finishes a message that cannot be sent); the guard narrows the type
-    if (!this.plan.outcome.ok) throw new Error('send() called for a message that cannot be sent');
-    const request = this.plan.outcome.request;
+    if (!this.plan.prepared.ok) throw new Error('send() called for a message that cannot be sent');
+    const request = this.plan.prepared.request;
     const provider = this.ctx.providers[request.message.channel];
     const realNow = (this.ctx.realTime ?? systemClock)();
     const latestStart = this.ctx.latestSendStartMs?.() ?? realNow + this.ctx.sendTimeoutMs;
@@ -418,27 +416,27 @@ class DeliveryAttempt {
     return decideOnExistingRow(row, this.ctx.clock(), { abandonedUnsent: this.ctx.keptWrites?.holdsUnsent(row) ?? false });
   }
 
-  private async finish(claim: Claim, outcome: TerminalOutcome, settledBy: Exclude<SettledBy, 'earlier-attempt'>): Promise<MessageResult> {
+  private async finish(claim: Claim, terminal: TerminalWrite, settledBy: Exclude<SettledBy, 'earlier-attempt'>): Promise<MessageResult> {
     const now = this.ctx.clock();
     const expiresAt = ttlSeconds(now, this.ctx.timing);
     let completed: boolean;
     try {
-      completed = await persistently(() => this.ctx.ledger.complete(claim, outcome, now, expiresAt));
+      completed = await persistently(() => this.ctx.ledger.complete(claim, terminal, now, expiresAt));
     } catch (error) {
       // The outcome of our own provider call is kept and written later (nothing left to release);
       // one without a provider call is handed back instead, as any unsent claim.
-      if (this.mayHaveReachedProvider && this.keep({ kind: 'complete', claim, outcome, nowMs: now, expiresAt })) this.held = undefined;
+      if (this.mayHaveReachedProvider && this.keep({ kind: 'complete', claim, terminal, nowMs: now, expiresAt })) this.held = undefined;
       throw error;
     }
     if (completed) {
       this.held = undefined;
-      return { settled: true, state: outcome.state, settledBy };
+      return { settled: true, state: terminal.state, settledBy };
     }
     // Only possible if our lease ran out mid-attempt (a broken timing invariant or a paused process).
     this.count(METRIC.ClaimLost);
     this.ctx.log.error('Claim was taken over before the outcome could be recorded', {
       ...this.logContext(),
-      outcome: outcome.state,
+      outcome: terminal.state,
     });
     return { settled: false, why: 'claim-lost' };
   }
@@ -449,8 +447,8 @@ class DeliveryAttempt {
   }
 
   private subject() {
-    const { identity, key, messageClass, occurredAt, outcome } = this.plan;
-    return { key, ...identity, messageClass: messageClass.name, occurredAt, ...(outcome.ok ? { request: outcome.request.message } : {}) };
+    const { identity, key, messageClass, occurredAt, prepared } = this.plan;
+    return { key, ...identity, messageClass: messageClass.name, occurredAt, ...(prepared.ok ? { request: prepared.request.message } : {}) };
   }
 
   count(name: MetricName): void {

@@ -60,7 +60,7 @@ interface ShardCursor {
   readonly cursor: PageCursor | undefined;
 }
 
-type RowOutcome = 'sent' | 'resent' | 'gaveUp' | 'failed' | 'suppressed' | 'leftPending' | 'skipped' | 'deferred';
+type RowFate = 'sent' | 'resent' | 'gaveUp' | 'failed' | 'suppressed' | 'leftPending' | 'skipped' | 'deferred';
 
 /**
  * Finds PENDING rows whose claim outlived the claim timeout, shard by shard through the sparse
@@ -80,7 +80,7 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
           ? deps.limits.timeBudgetMs
           : Math.min(deps.limits.timeBudgetMs, options.remainingTimeMs - deps.sendTimeoutMs - RECLAIMER_SAFETY_MARGIN_MS);
       const deadline = startedAt + budget;
-      const counts: Record<RowOutcome, number> = {
+      const counts: Record<RowFate, number> = {
         sent: 0,
         resent: 0,
         gaveUp: 0,
@@ -141,7 +141,7 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
 }
 
 /** Re-reads one indexed row, and settles it if it is still a stale PENDING row. */
-async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: ReclaimerDependencies): Promise<RowOutcome> {
+async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: ReclaimerDependencies): Promise<RowFate> {
   let row: LedgerRow | undefined;
   try {
     // The index is eventually consistent; act only on what a strongly consistent read says.
@@ -176,7 +176,7 @@ async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: Recl
     claimAgeMs: now - row.claimedAt,
     attempts: row.attempts,
     lastRelease: row.lastRelease ?? 'none (owner died)',
-    requestStored: plan.outcome.ok,
+    requestStored: plan.prepared.ok,
   });
   if (!classKnown) {
     deps.log.warn('Row has a message class that is no longer configured; handled as give-up', context);
@@ -196,7 +196,7 @@ async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: Recl
   return outcome;
 }
 
-function outcomeOf(result: MessageResult): RowOutcome {
+function outcomeOf(result: MessageResult): RowFate {
   if (!result.settled) return 'leftPending';
   switch (result.state) {
     case 'SENT':

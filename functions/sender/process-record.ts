@@ -40,7 +40,7 @@ export interface QueueRecord {
   readonly receive?: ReceiveInfo;
 }
 
-export interface RecordOutcome {
+export interface RecordResult {
   readonly kind: 'settled' | 'dead-lettered';
   readonly messages: readonly MessageResult[];
 }
@@ -50,7 +50,7 @@ export interface RecordOutcome {
  * record may be acknowledged (every message terminal, or the record dead-lettered with
  * its reason); throws RetryLaterError otherwise, which reports it as a batch item failure.
  */
-export async function processRecord(record: QueueRecord, ctx: RecordContext): Promise<RecordOutcome> {
+export async function processRecord(record: QueueRecord, ctx: RecordContext): Promise<RecordResult> {
   let event: NotificationEvent;
   try {
     event = parseNotificationBody(record.body, ctx.maxBodyBytes).event;

@@ -5,13 +5,13 @@ import type { DeliveryEvidence } from '../../functions/core/message-class';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
 import { InMemoryDeadLetters } from '../../functions/core/dead-letter-sink';
 import { RetryLaterError } from '../../functions/core/errors';
-import { newClaimRow, type Release } from '../../functions/core/ledger-decision';
+import { newClaimRow } from '../../functions/core/ledger-decision';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import { silentLog } from '../../functions/core/log-port';
 import { buildMessageClassRegistry, type MessageClass } from '../../functions/core/message-class';
 import { METRIC } from '../../functions/core/metric-names';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
-import type { SendLedger, UnconfirmedClaim } from '../../functions/core/send-ledger';
+import type { SendLedger, UnconfirmedClaim, Release } from '../../functions/core/send-ledger';
 import { SendRateGovernor } from '../../functions/core/send-rate-governor';
 import { deliver, FRESH_CLAIM, type DeliveryContext } from '../../functions/delivery/deliver-message';
 import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
@@ -78,7 +78,7 @@ function context(provider: DeliveryProvider, clock: ControlledClock, overrides: 
 /** Writes a claim for `message` by an owner that then died (no release): its lease ends at `at` + claim timeout. */
 async function deadClaim(message: MessagePlan, at: number): Promise<LedgerRow> {
   const { identity, key, messageClass, occurredAt } = message;
-  const row = newClaimRow({ key, ...identity, messageClass: messageClass.name, occurredAt }, 'dead-owner', at, TIMING);
+  const row = newClaimRow({ subject: { key, ...identity, messageClass: messageClass.name, occurredAt }, ownerToken: 'dead-owner', nowMs: at, timing: TIMING });
   expect(await db.ledger.claim(row, at)).toEqual({ claimed: true });
   return row;
 }
@@ -328,7 +328,7 @@ describe('how the result says a message was settled (callers read this, never th
 
   it('FAILED without a call when the message can never be sent', async () => {
     const message = plan('transactional');
-    const unsendable: MessagePlan = { ...message, outcome: { ok: false, reason: 'InvalidAddress: no phone number' } };
+    const unsendable: MessagePlan = { ...message, prepared: { ok: false, reason: 'InvalidAddress: no phone number' } };
     const provider = new ScriptedProvider([]);
     expect(await deliver(unsendable, FRESH_CLAIM, context(provider, new ControlledClock()).ctx)).toEqual({ settled: true, state: 'FAILED', settledBy: 'unsendable' });
     expect(provider.calls).toBe(0);

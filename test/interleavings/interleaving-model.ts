@@ -478,7 +478,7 @@ function planOf(shape: (typeof MESSAGE_SHAPES)[number], eventId: string): Messag
   } as NotificationEvent;
   const messageClass = CLASSES.get(shape.messageClass)!;
   const [plan] = planMessages(event, messageClass, repositoryTemplates());
-  if (!plan?.outcome.ok) throw new Error(`message ${eventId} cannot be planned: ${plan?.outcome.ok === false ? plan.outcome.reason : 'none'}`);
+  if (!plan?.prepared.ok) throw new Error(`message ${eventId} cannot be planned: ${plan?.prepared.ok === false ? plan.prepared.reason : 'none'}`);
   return plan;
 }
 
@@ -503,8 +503,8 @@ async function readCounters(server: LedgerServer, plans: readonly MessagePlan[],
   const limited: LimitedMessage[] = [];
   for (const plan of plans) {
     const at = createdAt.get(plan.key);
-    if (at === undefined || !plan.outcome.ok || plan.messageClass.limits.length === 0) continue;
-    const counters = scopeCounts(plan.messageClass.name, plan.messageClass.limits, { ...plan.identity, address: plan.outcome.request.message.to }, at);
+    if (at === undefined || !plan.prepared.ok || plan.messageClass.limits.length === 0) continue;
+    const counters = scopeCounts(plan.messageClass.name, plan.messageClass.limits, { ...plan.identity, address: plan.prepared.request.message.to }, at);
     const windows: CounterWindowSeen[] = [];
     for (const counter of counters) {
       const item = await itemOf(counter.partition, counter.sort);

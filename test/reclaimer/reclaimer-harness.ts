@@ -78,9 +78,9 @@ export function deadClaimRow(plan: MessagePlan, claimedAt: number): LedgerRow {
     ...plan.identity,
     messageClass: plan.messageClass.name,
     occurredAt: plan.occurredAt,
-    ...(plan.outcome.ok ? { request: plan.outcome.request.message } : {}),
+    ...(plan.prepared.ok ? { request: plan.prepared.request.message } : {}),
   };
-  return newClaimRow(subject, randomUUID(), claimedAt, TIMING);
+  return newClaimRow({ subject, ownerToken: randomUUID(), nowMs: claimedAt, timing: TIMING });
 }
 
 /**

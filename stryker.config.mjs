@@ -29,6 +29,13 @@ export default {
   mutate: [
     'functions/core/**/*.ts',
     'functions/adapters/dynamodb-ledger.ts',
+    'functions/adapters/dynamodb-send-ledger.ts',
+    'functions/adapters/dynamodb-stale-pending.ts',
+    'functions/adapters/dynamodb-delivery-status.ts',
+    'functions/adapters/dynamodb-ledger-reader.ts',
+    'functions/adapters/ledger-expression.ts',
+    'functions/adapters/ledger-item.ts',
+    'functions/adapters/ledger-table-client.ts',
     'functions/adapters/ses-email-provider.ts',
     'functions/adapters/sns-provider.ts',
     'functions/adapters/send-clients.ts',

@@ -13,6 +13,7 @@ import {
 import type { Claim, LedgerRow } from '../core/ledger-record';
 import { resolveAmbiguity } from '../core/message-class';
 import { METRIC, type MetricName } from '../core/metric-names';
+import type { SendRequest } from '../core/rendered-message';
 import type { UnconfirmedClaim, Release, TerminalWrite } from '../core/send-ledger';
 import type { DeliveryContext, MessageResult, SettledBy } from './delivery-context';
 import type { KeptLedgerWrite } from './kept-ledger-writes';
@@ -107,21 +108,21 @@ class DeliveryAttempt {
       const resolved = await this.resolvePreviousAmbiguity(claim, lastAmbiguousAt, previous);
       if (resolved) return resolved;
     }
-    if (!this.plan.prepared.ok) {
+    const prepared = this.plan.prepared;
+    if (!prepared.ok) {
       this.count(METRIC.PermanentFailure);
-      this.ctx.log.warn('Message cannot be sent', { ...this.logContext(), reason: this.plan.prepared.reason });
-      return this.finish(claim, { state: 'FAILED', reason: this.plan.prepared.reason }, 'unsendable');
+      this.ctx.log.warn('Message cannot be sent', { ...this.logContext(), reason: prepared.reason });
+      return this.finish(claim, { state: 'FAILED', reason: prepared.reason }, 'unsendable');
     }
-    const guarded = await this.guard(claim, countAtMs, lastAmbiguousAt);
+    // From here on the request is in hand: the guard and the send take it, never the plan's union again.
+    const guarded = await this.guard(claim, prepared.request, countAtMs, lastAmbiguousAt);
     if (guarded) return guarded;
-    return this.send(acquired);
+    return this.send(acquired, prepared.request);
   }
 
   /** Destination rules and the class's limits (see abuse-guard.ts): undefined when the message may be sent. */
-  private async guard(claim: Claim, countAtMs: number, lastAmbiguousAt: number | undefined): Promise<MessageResult | undefined> {
-    // Stryker disable next-line StringLiteral: unreachable (proceed() finishes a message that cannot be sent); the guard narrows the type
-    if (!this.plan.prepared.ok) throw new Error('guard() called for a message that cannot be sent');
-    const verdict = await guardMessage(this.plan, this.plan.prepared.request, countAtMs, this.ctx);
+  private async guard(claim: Claim, request: SendRequest, countAtMs: number, lastAmbiguousAt: number | undefined): Promise<MessageResult | undefined> {
+    const verdict = await guardMessage(this.plan, request, countAtMs, this.ctx);
     switch (verdict.kind) {
       case 'send':
         return undefined;
@@ -284,10 +285,7 @@ class DeliveryAttempt {
     }
   }
 
-  private async send({ claim, lastAmbiguousAt, previous }: Acquired): Promise<MessageResult> {
-    // Stryker disable next-line StringLiteral: unreachable (proceed() finishes a message that cannot be sent); the guard narrows the type
-    if (!this.plan.prepared.ok) throw new Error('send() called for a message that cannot be sent');
-    const request = this.plan.prepared.request;
+  private async send({ claim, lastAmbiguousAt, previous }: Acquired, request: SendRequest): Promise<MessageResult> {
     const provider = this.ctx.providers[request.message.channel];
     const realNow = (this.ctx.realTime ?? systemClock)();
     const latestStart = this.ctx.latestSendStartMs?.() ?? realNow + this.ctx.sendTimeoutMs;

@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * Mutation testing of the code that keeps the promise "never twice, never dropped":
- * the pure core, the ledger adapter, the provider adapters and send clients, the sender
- * and the reclaimer (timing invariants included, under functions/core/).
+ * the pure core, the ledger adapter, the provider adapters and send clients, the delivery
+ * room the Lambdas share, the sender and the reclaimer (timing invariants included, under functions/core/).
  *
  * `npm run mutate` runs it all (`--incremental --force`: every mutant, and the results kept as the
  * baseline); `npm run mutate:changed` reuses the last run's results for mutants whose code and
@@ -29,10 +29,18 @@ export default {
   mutate: [
     'functions/core/**/*.ts',
     'functions/adapters/dynamodb-ledger.ts',
+    'functions/adapters/dynamodb-send-ledger.ts',
+    'functions/adapters/dynamodb-stale-pending.ts',
+    'functions/adapters/dynamodb-delivery-status.ts',
+    'functions/adapters/dynamodb-ledger-reader.ts',
+    'functions/adapters/ledger-expression.ts',
+    'functions/adapters/ledger-item.ts',
+    'functions/adapters/ledger-table-client.ts',
     'functions/adapters/ses-email-provider.ts',
     'functions/adapters/sns-provider.ts',
     'functions/adapters/send-clients.ts',
     'functions/adapters/sqs-*.ts',
+    'functions/delivery/**/*.ts',
     'functions/sender/**/*.ts',
     'functions/reclaimer/**/*.ts',
   ],

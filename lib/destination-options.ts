@@ -1,6 +1,6 @@
 import type { SmsCountryTable } from '../functions/core/sms-country-table';
 import { NO_SMS_COUNTRIES } from '../functions/core/sms-country-table';
-import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../functions/sender/shipped-sms-countries';
+import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../functions/delivery/shipped-sms-countries';
 import type { IdempotentNotifierProps } from './notifier-props';
 import { smsCountryTable, unknownSmsCountries } from './sms-countries';
 

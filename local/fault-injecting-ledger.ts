@@ -1,7 +1,6 @@
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
-import type { Release, TakeoverFields, TerminalOutcome } from '../functions/core/ledger-decision';
 import type { Claim, LedgerRow } from '../functions/core/ledger-record';
-import type { ClaimResult, SendLedger, UnconfirmedClaim } from '../functions/core/send-ledger';
+import type { ClaimResult, SendLedger, UnconfirmedClaim, Release, TakeoverFields, TerminalWrite } from '../functions/core/send-ledger';
 import type { ExecutionEnvironment } from './execution-environment';
 import type { FaultPlan } from './fault-plan';
 
@@ -39,7 +38,7 @@ export class FaultInjectingLedger implements SendLedger {
     return taken;
   }
 
-  async complete(claim: Claim, outcome: TerminalOutcome, nowMs: number, expiresAt: number): Promise<boolean> {
+  async complete(claim: Claim, outcome: TerminalWrite, nowMs: number, expiresAt: number): Promise<boolean> {
     if (this.plan.roll('dynamoThrottle', claim.key, 'complete')) {
       // The provider accepted it, but the row stays PENDING: the next attempt sees an unknown outcome.
       if (outcome.state === 'SENT') this.plan.noteUnrecordedReach(claim.key);

@@ -6,10 +6,10 @@ import type { MetricsRecorder } from '../functions/core/metrics-recorder';
 import type { SenderConfig } from '../functions/core/sender-config';
 import { loadTemplateDirectory, repositoryTemplates } from '../functions/adapters/template-directory';
 import { createSenderHandler } from '../functions/sender/create-sender-handler';
-import { createProviders, governorFor } from '../functions/sender/provider-wiring';
+import { createProviders, governorFor } from '../functions/delivery/provider-wiring';
 import { createDeadLetters, createRecordDeferral } from '../functions/sender/queue-wiring';
 import type { SmsCountryTable } from '../functions/core/sms-country-table';
-import { createLedger, createLimitStore } from '../functions/sender/wire-adapters';
+import { createLedger, createLimitStore } from '../functions/adapters/ledger-clients';
 import { bindToEnvironment, type ExecutionEnvironment } from './execution-environment';
 import type { BatchHandler } from './lambda-event-source';
 import { createLocalReclaimer, type LocalReclaimer } from './reclaimer-hook';
@@ -36,7 +36,7 @@ export interface LambdaWiring extends Pick<SenderUnderTest, 'createReclaimer'> {
 /**
  * The Lambda sender's wiring (functions/sender/handler.ts) from a loaded SenderConfig: the
  * DynamoDB ledger, the SES/SNS providers and the SQS dead-letter sink from the same
- * `wire-adapters` and `queue-wiring` factories, so their SDK clients find their endpoints, region and credentials
+ * `ledger-clients`, `provider-wiring` and `queue-wiring` factories, so their SDK clients find their endpoints, region and credentials
  * in the SDK's standard variables, as in Lambda. Only logs and metrics are the caller's.
  */
 export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOptions, visibilityTimeoutMs: number): LambdaWiring {

@@ -3,7 +3,7 @@ import type { LedgerRow } from '../functions/core/ledger-record';
 import { buildMessageClassRegistry } from '../functions/core/message-class';
 import { METRIC, type MetricName } from '../functions/core/metric-names';
 import { repositoryTemplates } from '../functions/adapters/template-directory';
-import { planMessages } from '../functions/sender/message-plan';
+import { planMessages } from '../functions/delivery/message-plan';
 import type { ReclaimerRunSummary } from '../functions/reclaimer/create-reclaimer';
 import type { DynamoRequestTotals } from './dynamo-request-counter';
 import { FAULT_KINDS, type FaultKind, type FaultRates } from './fault-plan';
@@ -176,7 +176,7 @@ export function buildReport(input: ReportInput): SimulationReport {
         ? (rows.get(plan.key)?.state ?? 'none')
         : n > 0
           ? 'SENT'
-          : !plan.outcome.ok || ports.plan.rejected.has(plan.key)
+          : !plan.prepared.ok || ports.plan.rejected.has(plan.key)
             ? 'FAILED'
             : 'none';
       bump(a.states, state);

@@ -7,8 +7,8 @@ import { METRIC } from '../functions/core/metric-names';
 import { InMemoryMetrics } from '../functions/core/metrics-recorder';
 import { loadSenderConfig } from '../functions/core/sender-config';
 import { repositoryTemplates } from '../functions/adapters/template-directory';
-import { RESENT_AFTER_AMBIGUITY_LOG } from '../functions/sender/deliver-message';
-import { planMessages } from '../functions/sender/message-plan';
+import { RESENT_AFTER_AMBIGUITY_LOG } from '../functions/delivery/deliver-message';
+import { planMessages } from '../functions/delivery/message-plan';
 import { startLocalAws } from './aws/local-aws';
 import { queueDepth, queueIsEmpty } from './aws/queue-inspection';
 import { LedgerOutageSchedule, type LedgerOutageCounts, type LedgerOutageOptions } from './aws/ledger-outage';
@@ -188,7 +188,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       const messageClass = config.messageClasses.get(event.messageClass);
       return messageClass ? planMessages(event, messageClass, repositoryTemplates()) : [];
     };
-    for (const event of workload.events) for (const p of plansOf(event)) (p.outcome.ok ? deliverable : planned).push(p.key);
+    for (const event of workload.events) for (const p of plansOf(event)) (p.prepared.ok ? deliverable : planned).push(p.key);
     const eventsByBody = new Map(workload.events.map((event) => [JSON.stringify(event), event]));
     const killed = killedKeys(source.invocations, bodyOfMessage, (body) => {
       const event = eventsByBody.get(body);

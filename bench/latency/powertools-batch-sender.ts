@@ -9,7 +9,7 @@ import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { METRIC } from '../../functions/core/metric-names';
 import { parseNotificationBody } from '../../functions/core/notification-event';
 import type { SendRequest } from '../../functions/core/rendered-message';
-import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
+import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { bindToEnvironment, type ExecutionEnvironment } from '../../local/execution-environment';
 import { FaultInjectingProvider } from '../../local/fault-injecting-provider';
 import { dimensionsOf } from '../../local/senders/baseline-handler';
@@ -80,7 +80,7 @@ export function powertoolsBatchSender(ports: SenderPorts, tableName = `powertool
           await deadLetters.deadLetter({ body: record.body, reason: error.reason, detail: error.detail, sourceMessageId: record.messageId });
           return;
         }
-        const results = await Promise.allSettled(plans.flatMap((plan) => (plan.outcome.ok ? [sendOne(plan, plan.outcome.request)] : [])));
+        const results = await Promise.allSettled(plans.flatMap((plan) => (plan.prepared.ok ? [sendOne(plan, plan.prepared.request)] : [])));
         const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
         if (failed.length > 0) throw new AggregateError(failed.map((f) => f.reason as unknown), `${failed.length} of ${results.length} messages not done`);
       };

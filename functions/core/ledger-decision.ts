@@ -1,7 +1,7 @@
 import { pendingShardOf } from './ledger-table';
-import type { Claim, LedgerRow, ReleaseReason, TerminalState } from './ledger-record';
+import type { Claim, LedgerRow, TerminalState } from './ledger-record';
 import { isTerminal } from './ledger-record';
-import type { Suppression } from './suppression';
+import type { TakeoverFields } from './send-ledger';
 
 /** Ledger timing, validated at cold start (see sender-config). */
 export interface LedgerTiming {
@@ -17,17 +17,22 @@ export type ClaimSubject = Pick<
   'key' | 'eventId' | 'recipientId' | 'channel' | 'templateId' | 'messageClass' | 'occurredAt' | 'request'
 >;
 
-/**
- * The row a first claim writes: PENDING, version 1, leased to this attempt. Only a claim the queue
- * may not bring back (`discoverable`, see stale-claim-discovery.ts) enters the pending index.
- */
-export function newClaimRow(
-  subject: ClaimSubject,
-  ownerToken: string,
-  nowMs: number,
-  timing: LedgerTiming,
-  discoverable = true,
-): LedgerRow {
+/** What a first claim is made of. */
+export interface NewClaim {
+  readonly subject: ClaimSubject;
+  /** A fresh random token of this attempt. */
+  readonly ownerToken: string;
+  readonly nowMs: number;
+  readonly timing: LedgerTiming;
+  /**
+   * Whether the claim enters the pending index: only a claim the queue may not bring back needs to
+   * (see stale-claim-discovery.ts). @default true
+   */
+  readonly discoverable?: boolean;
+}
+
+/** The row a first claim writes: PENDING, version 1, leased to this attempt. */
+export function newClaimRow({ subject, ownerToken, nowMs, timing, discoverable = true }: NewClaim): LedgerRow {
   return {
     ...subject,
     state: 'PENDING',
@@ -70,7 +75,7 @@ export type ExistingRowDecision =
  * certainly not sent by that attempt, but keeps any earlier attempt's ambiguity.
  *
  * `abandonedUnsent` says the row's claim is one this execution environment made, certainly never
- * sent, and could not hand back (the ledger failed; see functions/sender/kept-ledger-writes.ts): it
+ * sent, and could not hand back (the ledger failed; see functions/delivery/kept-ledger-writes.ts): it
  * counts as released, whatever its lease says, since its owner is the one asking.
  */
 export function decideOnExistingRow(row: LedgerRow, nowMs: number, { abandonedUnsent = false }: { readonly abandonedUnsent?: boolean } = {}): ExistingRowDecision {
@@ -82,28 +87,22 @@ export function decideOnExistingRow(row: LedgerRow, nowMs: number, { abandonedUn
   return { kind: 'take-over', lastAmbiguousAt: row.leaseExpiresAt };
 }
 
-/** The fields a takeover writes, fenced on the old row's claim version. */
-export interface TakeoverFields {
-  readonly expectedClaimVersion: number;
-  readonly claimVersion: number;
+/** What a takeover of an existing row is made of. */
+export interface Takeover {
+  /** The row as read: the takeover is fenced on its claim version. */
+  readonly row: LedgerRow;
+  /** A fresh random token of this attempt. */
   readonly ownerToken: string;
-  readonly claimedAt: number;
-  readonly leaseExpiresAt: number;
-  readonly attempts: number;
+  readonly nowMs: number;
+  readonly timing: LedgerTiming;
+  /** The latest moment an earlier attempt may have reached the provider, if any (see decideOnExistingRow). */
   readonly lastAmbiguousAt: number | undefined;
-  readonly expiresAt: number;
-  /** Set when this takeover must enter the pending index (a row already in it stays there). */
-  readonly pendingShard: string | undefined;
+  /** Whether the row must be in the pending index after the takeover (a row already in it stays). @default true */
+  readonly discoverable?: boolean;
 }
 
-export function takeoverFields(
-  row: LedgerRow,
-  ownerToken: string,
-  nowMs: number,
-  timing: LedgerTiming,
-  lastAmbiguousAt: number | undefined,
-  discoverable = true,
-): TakeoverFields {
+/** The fields a takeover writes, fenced on the old row's claim version. */
+export function takeoverFields({ row, ownerToken, nowMs, timing, lastAmbiguousAt, discoverable = true }: Takeover): TakeoverFields {
   return {
     expectedClaimVersion: row.claimVersion,
     claimVersion: row.claimVersion + 1,
@@ -119,23 +118,4 @@ export function takeoverFields(
 
 export function claimOf(row: Pick<LedgerRow, 'key' | 'ownerToken' | 'claimVersion'>): Claim {
   return { key: row.key, ownerToken: row.ownerToken, claimVersion: row.claimVersion };
-}
-
-/** A terminal outcome to record. */
-export type TerminalOutcome =
-  | {
-      readonly state: 'SENT';
-      readonly providerMessageId: string;
-      /** SNS's id of an SMS this attempt sent, for the sparse SMS index; absent otherwise. @default none */
-      readonly smsMessageId?: string;
-    }
-  | { readonly state: 'FAILED'; readonly reason: string }
-  | { readonly state: 'UNKNOWN'; readonly reason: string }
-  | { readonly state: 'SUPPRESSED'; readonly suppression: Suppression };
-
-/** A claim handed back so the next delivery may take it over at once. */
-export interface Release {
-  readonly reason: ReleaseReason;
-  readonly detail: string;
-  readonly lastAmbiguousAt: number | undefined;
 }

@@ -1,5 +1,40 @@
-import type { Claim, LedgerRow } from './ledger-record';
-import type { Release, TakeoverFields, TerminalOutcome } from './ledger-decision';
+import type { Claim, LedgerRow, ReleaseReason } from './ledger-record';
+import type { Suppression } from './suppression';
+
+// The write shapes of the port live with it; ledger-decision.ts computes them.
+
+/** The fields a takeover writes, fenced on the old row's claim version. */
+export interface TakeoverFields {
+  readonly expectedClaimVersion: number;
+  readonly claimVersion: number;
+  readonly ownerToken: string;
+  readonly claimedAt: number;
+  readonly leaseExpiresAt: number;
+  readonly attempts: number;
+  readonly lastAmbiguousAt: number | undefined;
+  readonly expiresAt: number;
+  /** Set when this takeover must enter the pending index (a row already in it stays there). */
+  readonly pendingShard: string | undefined;
+}
+
+/** The terminal state a completion writes onto a held claim. */
+export type TerminalWrite =
+  | {
+      readonly state: 'SENT';
+      readonly providerMessageId: string;
+      /** SNS's id of an SMS this attempt sent, for the sparse SMS index; absent otherwise. @default none */
+      readonly smsMessageId?: string;
+    }
+  | { readonly state: 'FAILED'; readonly reason: string }
+  | { readonly state: 'UNKNOWN'; readonly reason: string }
+  | { readonly state: 'SUPPRESSED'; readonly suppression: Suppression };
+
+/** A claim handed back so the next delivery may take it over at once. */
+export interface Release {
+  readonly reason: ReleaseReason;
+  readonly detail: string;
+  readonly lastAmbiguousAt: number | undefined;
+}
 
 export type ClaimResult = { readonly claimed: true } | { readonly claimed: false; readonly existing: LedgerRow | undefined };
 
@@ -24,7 +59,7 @@ export interface SendLedger {
   /** Takes over a PENDING row, only if its claim version is still `expectedClaimVersion`. */
   takeOver(key: string, fields: TakeoverFields): Promise<boolean>;
   /** Writes SENT / FAILED / UNKNOWN, only while `claim` is still held. */
-  complete(claim: Claim, outcome: TerminalOutcome, nowMs: number, expiresAt: number): Promise<boolean>;
+  complete(claim: Claim, terminal: TerminalWrite, nowMs: number, expiresAt: number): Promise<boolean>;
   /** Hands the claim back (lease ends now), only while `claim` is still held. */
   release(claim: Claim, release: Release, nowMs: number): Promise<boolean>;
   /**

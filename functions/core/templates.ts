@@ -64,9 +64,9 @@ export function renderTemplate(
     view[field] = value;
   }
 
-  const rendered: Record<string, string> = {};
-  for (const [part, pieces] of parts) rendered[part] = fillPlaceholders(pieces, view, part === 'html');
-  return { ok: true, content: toContent(channel, rendered) };
+  // Each part rendered from the template's own typed variant (checked above): a required part is there by the schema.
+  const fill = (text: string, html = false) => fillPlaceholders(piecesOf(text), view, html);
+  return { ok: true, content: renderVariant(template, channel, fill) };
 }
 
 // Templates are a fixed set: each text is read once per process, not at every message.
@@ -83,16 +83,17 @@ function piecesOf(text: string): readonly TemplatePiece[] {
   return pieces;
 }
 
-function toContent(channel: Channel, r: Readonly<Record<string, string>>): RenderedContent {
+function renderVariant(template: Template, channel: Channel, fill: (text: string, html?: boolean) => string): RenderedContent {
   switch (channel) {
-    case 'email':
-      // Stryker disable next-line StringLiteral: the schema requires subject and text, so the fallbacks are never read (they are for the type)
-      return { channel, subject: r.subject ?? '', text: r.text ?? '', ...(r.html !== undefined ? { html: r.html } : {}) };
+    case 'email': {
+      const { subject, text, html } = template.email!;
+      return { channel, subject: fill(subject), text: fill(text), ...(html !== undefined ? { html: fill(html, true) } : {}) };
+    }
     case 'sms':
-      // Stryker disable next-line StringLiteral: the schema requires the text, so the fallback is never read (it is for the type)
-      return { channel, text: r.text ?? '' };
-    case 'push':
-      // Stryker disable next-line StringLiteral: the schema requires title and body, so the fallbacks are never read (they are for the type)
-      return { channel, title: r.title ?? '', text: r.body ?? '' };
+      return { channel, text: fill(template.sms!.text) };
+    case 'push': {
+      const { title, body } = template.push!;
+      return { channel, title: fill(title), text: fill(body) };
+    }
   }
 }

@@ -5,9 +5,8 @@ import type { LedgerRow } from '../core/ledger-record';
 import { PENDING_SHARD_COUNT } from '../core/ledger-table';
 import type { MessageClassRegistry } from '../core/message-class';
 import { METRIC } from '../core/metric-names';
-import { FanOutMetrics, InMemoryMetrics, type MetricsRecorder } from '../core/metrics-recorder';
 import type { PageCursor, StalePendingEntry, StalePendingPage, StalePendingSource } from '../core/stale-pending';
-import { resumeMessage, type DeliveryContext, type MessageResult } from '../sender/deliver-message';
+import { deliver, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
 import { planFromRow } from './plan-from-row';
 import { RECLAIMER_SAFETY_MARGIN_MS, type ReclaimerLimits } from './reclaimer-config';
 
@@ -61,12 +60,12 @@ interface ShardCursor {
   readonly cursor: PageCursor | undefined;
 }
 
-type RowOutcome = 'sent' | 'resent' | 'gaveUp' | 'failed' | 'suppressed' | 'leftPending' | 'skipped' | 'deferred';
+type RowFate = 'sent' | 'resent' | 'gaveUp' | 'failed' | 'suppressed' | 'leftPending' | 'skipped' | 'deferred';
 
 /**
  * Finds PENDING rows whose claim outlived the claim timeout, shard by shard through the sparse
  * pending index (key-condition queries on `claimedAt`, never a scan), and settles each through
- * the sender's own fenced takeover and class policy ({@link resumeMessage}). Each row is one
+ * the sender's own fenced takeover and class policy ({@link deliver} from the row). Each row is one
  * fenced unit: a run that stops early, or dies, leaves every row either settled or still
  * PENDING for the next run, never half-done.
  */
@@ -81,7 +80,7 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
           ? deps.limits.timeBudgetMs
           : Math.min(deps.limits.timeBudgetMs, options.remainingTimeMs - deps.sendTimeoutMs - RECLAIMER_SAFETY_MARGIN_MS);
       const deadline = startedAt + budget;
-      const counts: Record<RowOutcome, number> = {
+      const counts: Record<RowFate, number> = {
         sent: 0,
         resent: 0,
         gaveUp: 0,
@@ -142,7 +141,7 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
 }
 
 /** Re-reads one indexed row, and settles it if it is still a stale PENDING row. */
-async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: ReclaimerDependencies): Promise<RowOutcome> {
+async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: ReclaimerDependencies): Promise<RowFate> {
   let row: LedgerRow | undefined;
   try {
     // The index is eventually consistent; act only on what a strongly consistent read says.
@@ -177,17 +176,15 @@ async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: Recl
     claimAgeMs: now - row.claimedAt,
     attempts: row.attempts,
     lastRelease: row.lastRelease ?? 'none (owner died)',
-    requestStored: plan.outcome.ok,
+    requestStored: plan.prepared.ok,
   });
   if (!classKnown) {
     deps.log.warn('Row has a message class that is no longer configured; handled as give-up', context);
   }
 
-  // The shared core reports what it did through its metrics; a per-row tally tells a resend from evidence.
-  const tally = new InMemoryMetrics();
   // The whole delivery context (limits, destinations, governor included), never a field-by-field copy.
-  const result = await resumeMessage(plan, row, { ...deps, metrics: new FanOutMetrics(deps.metrics, tally) });
-  const outcome = outcomeOf(result, tally);
+  const result = await deliver(plan, { kind: 'resume', row }, deps);
+  const outcome = outcomeOf(result);
   if (outcome === 'sent') deps.metrics.count(METRIC.ReclaimedSent, dimensions);
   if (outcome === 'resent') deps.metrics.count(METRIC.ReclaimedResent, dimensions);
   if (outcome === 'gaveUp') deps.metrics.count(METRIC.ReclaimedGaveUp, dimensions);
@@ -199,11 +196,12 @@ async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: Recl
   return outcome;
 }
 
-function outcomeOf(result: MessageResult, tally: InMemoryMetrics): RowOutcome {
+function outcomeOf(result: MessageResult): RowFate {
   if (!result.settled) return 'leftPending';
   switch (result.state) {
     case 'SENT':
-      return tally.get(METRIC.Sent) > 0 ? 'resent' : 'sent';
+      // Only this run's own provider call is a resend; evidence (or a row found settled) is not.
+      return result.settledBy === 'provider-call' ? 'resent' : 'sent';
     case 'UNKNOWN':
       return 'gaveUp';
     case 'FAILED':

@@ -2,8 +2,8 @@ import type { Context } from 'aws-lambda';
 import { createLambdaObservability } from '../adapters/lambda-observability';
 import { SERVICE } from '../core/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
-import { onDemandSending } from '../sender/on-demand-sending';
-import { createLambdaDeliveryContext } from '../sender/wire-adapters';
+import { onDemandSending } from '../delivery/on-demand-sending';
+import { createLambdaDeliveryContext } from '../delivery/lambda-delivery-context';
 import { createReclaimerHandler } from './create-reclaimer-handler';
 import { loadReclaimerLimits } from './reclaimer-config';
 
@@ -14,9 +14,8 @@ import { loadReclaimerLimits } from './reclaimer-config';
 const config = loadSenderConfig(process.env);
 const limits = loadReclaimerLimits(process.env, config);
 const observability = createLambdaObservability(SERVICE.reclaimer);
-const sending = onDemandSending(config, observability.log);
-const delivery = createLambdaDeliveryContext(config, observability, sending.providers);
-const reclaim = createReclaimerHandler({ ...delivery, governor: sending.governor, pending: delivery.ledger, limits });
+const delivery = createLambdaDeliveryContext(config, observability, onDemandSending(config, observability.log));
+const reclaim = createReclaimerHandler({ ...delivery, pending: delivery.ledger, limits });
 
 /** The reclaimer Lambda: invoked on a schedule (EventBridge), settles stale PENDING rows. */
 export const handler = (event: unknown, context: Context) => reclaim(event, context);

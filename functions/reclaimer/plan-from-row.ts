@@ -1,6 +1,6 @@
 import type { LedgerRow } from '../core/ledger-record';
 import type { MessageClass, MessageClassRegistry } from '../core/message-class';
-import type { MessagePlan } from '../sender/message-plan';
+import type { MessagePlan } from '../delivery/message-plan';
 
 /** Why a row cannot be sent again: it holds no usable rendered request. */
 export const REQUEST_NOT_STORED =
@@ -32,7 +32,7 @@ export function planFromRow(row: LedgerRow, classes: MessageClassRegistry): RowP
   const identity = { eventId: row.eventId, recipientId: row.recipientId, channel: row.channel, templateId: row.templateId };
   const base = { identity, key: row.key, messageClass, occurredAt: row.occurredAt };
   const message = row.request;
-  const outcome: MessagePlan['outcome'] =
+  const prepared: MessagePlan['prepared'] =
     message && message.channel === row.channel
       ? {
           ok: true,
@@ -45,5 +45,5 @@ export function planFromRow(row: LedgerRow, classes: MessageClassRegistry): RowP
           },
         }
       : { ok: false, reason: REQUEST_NOT_STORED };
-  return { plan: { ...base, outcome }, classKnown: known !== undefined };
+  return { plan: { ...base, prepared }, classKnown: known !== undefined };
 }

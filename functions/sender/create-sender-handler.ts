@@ -3,13 +3,14 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import pLimit from 'p-limit';
 import { instrumentHandler, type ObservabilityHooks } from '../adapters/lambda-observability';
 import { LEDGER_MAX_ATTEMPTS, LEDGER_REQUEST_TIMEOUT_MS } from '../adapters/ledger-client-config';
+import { systemClock } from '../core/clock';
 import { RetryLaterError, type RecordBackoff } from '../core/errors';
 import { METRIC } from '../core/metric-names';
 import type { RecordDeferral } from '../core/record-deferral';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from '../core/visibility-backoff';
 import type { ReceiveInfo } from '../core/stale-claim-discovery';
 import { processRecord, type RecordContext } from './process-record';
-import { KeptLedgerWrites } from './kept-ledger-writes';
+import { KeptLedgerWrites } from '../delivery/kept-ledger-writes';
 
 /** Everything the sender handler needs, injected: real adapters in Lambda, fakes or local servers in tests. */
 export interface SenderDependencies extends Omit<RecordContext, 'limit'>, ObservabilityHooks {
@@ -54,6 +55,7 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
   const keptWritesContext = { ...deps, concurrency: deps.maxConcurrentSends };
   // Room for the send itself plus the claim and outcome writes.
   const timeNeededMs = deps.sendTimeoutMs + LEDGER_WRITES_ALLOWANCE_MS;
+  const realTime = deps.realTime ?? systemClock;
 
   const backoff = deps.backoff ?? DEFAULT_BACKOFF;
 
@@ -97,7 +99,7 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
       keptWrites,
       limit: (task) => limit(task),
       hasTimeForDelivery: () => context.getRemainingTimeInMillis() > timeNeededMs,
-      latestSendStartMs: () => Date.now() + context.getRemainingTimeInMillis() - timeNeededMs,
+      latestSendStartMs: () => realTime() + context.getRemainingTimeInMillis() - timeNeededMs,
     };
     // One processor per invocation: it holds the batch's failure list.
     const response = await processPartialResponse(event, (record: SQSRecord) => handleRecord(record, ctx), new BatchProcessor(EventType.SQS), {
@@ -105,7 +107,7 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
       throwOnFullBatchFailure: false,
     });
     if (deps.waitForLedgerBeforeReturning && keptWrites.size > 0) {
-      const deadlineMs = Date.now() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS;
+      const deadlineMs = realTime() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS;
       await keptWrites.writeUntil(keptWritesContext, { deadlineMs, roundMs: LEDGER_REQUEST_ROUND_MS });
     }
     return response;

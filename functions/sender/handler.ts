@@ -5,9 +5,9 @@ import { SERVICE } from '../core/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
 import { createSenderHandler } from './create-sender-handler';
 import { loadShippedTemplates } from './shipped-templates';
-import { createLambdaSendClients, createProviders, createSendRateGovernor } from './provider-wiring';
+import { createLambdaSendClients, createProviders, createSendRateGovernor } from '../delivery/provider-wiring';
 import { createDeadLetters, createRecordDeferral } from './queue-wiring';
-import { createLambdaDeliveryContext } from './wire-adapters';
+import { createLambdaDeliveryContext } from '../delivery/lambda-delivery-context';
 
 // Cold start: an unsafe or incomplete configuration fails here, loudly, before any message is touched.
 // The templates first: a bad one is a build problem, whatever the environment.
@@ -21,8 +21,7 @@ const sendClients = createLambdaSendClients(config);
 // Also at cold start: the SES account's state and sending rate (one GetAccount), before the first batch.
 const ready = createSendRateGovernor(config, sendClients?.ses, observability.log).then((governor) =>
   createSenderHandler({
-    ...createLambdaDeliveryContext(config, observability, createProviders(config, sendClients)),
-    governor,
+    ...createLambdaDeliveryContext(config, observability, { providers: createProviders(config, sendClients), governor }),
     deferral: createRecordDeferral(config),
     backoff: config.backoff,
     redelivery: config.redelivery,

@@ -4,8 +4,8 @@ import type { MessageClassRegistry } from '../core/message-class';
 import { METRIC } from '../core/metric-names';
 import { parseNotificationBody, type NotificationEvent } from '../core/notification-event';
 import type { TemplateRegistry } from '../core/templates';
-import { deliverMessage, type DeliveryContext, type MessageResult } from './deliver-message';
-import { planMessages } from './message-plan';
+import { deliver, FRESH_CLAIM, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
+import { planMessages } from '../delivery/message-plan';
 import { claimMustBeDiscoverable, type ReceiveInfo, type RedeliveryPolicy } from '../core/stale-claim-discovery';
 
 /** What processing one SQS record needs beyond a single delivery. */
@@ -40,7 +40,7 @@ export interface QueueRecord {
   readonly receive?: ReceiveInfo;
 }
 
-export interface RecordOutcome {
+export interface RecordResult {
   readonly kind: 'settled' | 'dead-lettered';
   readonly messages: readonly MessageResult[];
 }
@@ -50,7 +50,7 @@ export interface RecordOutcome {
  * record may be acknowledged (every message terminal, or the record dead-lettered with
  * its reason); throws RetryLaterError otherwise, which reports it as a batch item failure.
  */
-export async function processRecord(record: QueueRecord, ctx: RecordContext): Promise<RecordOutcome> {
+export async function processRecord(record: QueueRecord, ctx: RecordContext): Promise<RecordResult> {
   let event: NotificationEvent;
   try {
     event = parseNotificationBody(record.body, ctx.maxBodyBytes).event;
@@ -79,7 +79,7 @@ export async function processRecord(record: QueueRecord, ctx: RecordContext): Pr
         async (): Promise<MessageResult> =>
           ctx.hasTimeForDelivery && !ctx.hasTimeForDelivery()
             ? { settled: false, why: 'out-of-time' }
-            : deliverMessage(plan, delivery),
+            : deliver(plan, FRESH_CLAIM, delivery),
       ),
     ),
   );

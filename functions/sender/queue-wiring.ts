@@ -3,8 +3,8 @@ import type { DeadLetterSink } from '../core/dead-letter-sink';
 import type { RecordDeferral } from '../core/record-deferral';
 import type { SenderConfig } from '../core/sender-config';
 
-// The sender's two SQS sinks, from validated configuration. A module of their own: a function that imports
-// wire-adapters.ts for its ledger (the status function, the reclaimer) then carries no SQS chunk in its asset.
+// The sender's two SQS sinks, from validated configuration: only the sender has them, so the reclaimer's
+// and the status function's assets carry no SQS chunk.
 
 /** Moves invalid records to the dead-letter queue; SQS loads when the first one does (see sqs-on-demand.ts). */
 export function createDeadLetters(config: Pick<SenderConfig, 'deadLetterQueueUrl'>): DeadLetterSink | undefined {

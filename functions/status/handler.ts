@@ -1,7 +1,7 @@
 import { createLambdaObservability } from '../adapters/lambda-observability';
 import { systemClock } from '../core/clock';
 import { SERVICE } from '../core/metric-names';
-import { createLedger } from '../sender/wire-adapters';
+import { createLedger } from '../adapters/ledger-clients';
 import { createStatusHandler } from './create-status-handler';
 import { loadStatusConfig } from './status-config';
 

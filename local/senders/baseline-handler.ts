@@ -5,7 +5,7 @@ import { InvalidEventError } from '../../functions/core/errors';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { parseNotificationBody } from '../../functions/core/notification-event';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
-import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
+import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import type { BatchHandler } from '../lambda-event-source';
 import type { SenderPorts } from './sender-under-test';
 

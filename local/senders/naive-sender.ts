@@ -74,12 +74,12 @@ export function naiveSender(ports: SenderPorts, tableName = `naive-${ports.runId
       const guarded = bindToEnvironment(new FaultInjectingNaiveStore(store, ports.plan, env), env);
       const provider = bindToEnvironment(new FaultInjectingProvider(ports.outbox, ports.plan, env), env);
       return baselineHandler(ports, bindToEnvironment(ports.deadLetters, env), async (plan) => {
-        if (!plan.outcome.ok) return true; // cannot be addressed or rendered: nothing to send
+        if (!plan.prepared.ok) return true; // cannot be addressed or rendered: nothing to send
         if (await guarded.has(plan.key)) {
           ports.metrics.count(METRIC.DuplicateSuppressed, dimensionsOf(plan));
           return true;
         }
-        const outcome = await provider.send(plan.outcome.request, AbortSignal.timeout(ports.timing.sendTimeoutMs));
+        const outcome = await provider.send(plan.prepared.request, AbortSignal.timeout(ports.timing.sendTimeoutMs));
         if (outcome.kind === 'sent' || outcome.kind === 'permanent') {
           ports.metrics.count(outcome.kind === 'sent' ? METRIC.Sent : METRIC.PermanentFailure, dimensionsOf(plan));
           await guarded.put(plan.key, outcome.kind === 'sent' ? 'SENT' : 'FAILED');

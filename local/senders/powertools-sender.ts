@@ -105,10 +105,10 @@ export function powertoolsSender(ports: SenderPorts, tableName = `powertools-${p
         ports,
         bindToEnvironment(ports.deadLetters, env),
         async (plan) => {
-          if (!plan.outcome.ok) return true;
+          if (!plan.prepared.ok) return true;
           const probe = { executed: false };
           try {
-            const result = (await send(plan.identity, plan.outcome.request, probe)) as { state: string };
+            const result = (await send(plan.identity, plan.prepared.request, probe)) as { state: string };
             const metric = !probe.executed ? METRIC.DuplicateSuppressed : result.state === 'SENT' ? METRIC.Sent : METRIC.PermanentFailure;
             ports.metrics.count(metric, dimensionsOf(plan));
             return true;

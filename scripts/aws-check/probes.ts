@@ -4,7 +4,7 @@ import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import { DEAD_LETTER_ATTRIBUTE } from '../../functions/adapters/sqs-dead-letters';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
-import { planMessages } from '../../functions/sender/message-plan';
+import { planMessages } from '../../functions/delivery/message-plan';
 import { ALARM, type AlarmName } from '../../lib/notifier-alarms';
 import type { LedgerTiming } from '../../functions/core/ledger-decision';
 import type { ExpectedMessage } from './plan';
@@ -73,20 +73,15 @@ export function reclaimProbe(o: {
   const messageClass = buildMessageClassRegistry().get(event.messageClass);
   if (!messageClass) throw new Error(`message class ${event.messageClass} is unknown`);
   const [plan] = planMessages(event, messageClass, repositoryTemplates());
-  if (!plan?.outcome.ok) throw new Error(`the reclaim probe's event does not render: ${plan?.outcome.ok === false ? plan.outcome.reason : 'no message'}`);
+  if (!plan?.prepared.ok) throw new Error(`the reclaim probe's event does not render: ${plan?.prepared.ok === false ? plan.prepared.reason : 'no message'}`);
   const claimedAt = Date.parse(o.nowIso) - PLANTED_CLAIM_AGE_MS;
-  const row = newClaimRow(
-    {
+  const row = newClaimRow({ subject: {
       key: plan.key,
       ...plan.identity,
       messageClass: plan.messageClass.name,
       occurredAt: plan.occurredAt,
-      request: plan.outcome.request.message,
-    },
-    `check-${o.runId}-dead-worker`,
-    claimedAt,
-    o.timing,
-  );
+      request: plan.prepared.request.message,
+    }, ownerToken: `check-${o.runId}-dead-worker`, nowMs: claimedAt, timing: o.timing });
   return {
     row,
     expected: {

@@ -35,7 +35,7 @@ describe('ledger reads', () => {
     expect(input).toMatchObject({
       TableName: 'ledger',
       KeyConditionExpression: '#pk = :partition',
-      FilterExpression: 'eventId = :eventId',
+      FilterExpression: '#eventId = :eventId',
       ExpressionAttributeValues: { ':partition': eventPartOf('evt-1'), ':eventId': 'evt-1' },
       ConsistentRead: true,
     });

@@ -7,7 +7,7 @@ import { CHANNELS, type Channel } from '../../functions/core/idempotency-key';
 import { newClaimRow } from '../../functions/core/ledger-decision';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import type { NotificationEvent } from '../../functions/core/notification-event';
-import { planMessages } from '../../functions/sender/message-plan';
+import { planMessages } from '../../functions/delivery/message-plan';
 
 // dynalite's implementation of DynamoDB's item-size rules. It counts a string's characters where DynamoDB counts
 // its UTF-8 bytes: the same here, where every value is ASCII.
@@ -38,14 +38,8 @@ function claimItemBytes(templateId: string, channel: Channel, fill: (maxLength: 
     recipients: [{ ...RECIPIENT, channels: [channel] }],
   };
   const [plan] = planMessages(event, transactional, templates);
-  if (!plan?.outcome.ok) throw new Error(`${templateId}/${channel} did not render: ${plan?.outcome.ok === false ? plan.outcome.reason : 'no plan'}`);
-  const row = newClaimRow(
-    { key: plan.key, ...plan.identity, messageClass: transactional.name, occurredAt: event.occurredAt, request: plan.outcome.request.message },
-    '6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a6b',
-    Date.parse(event.occurredAt),
-    TIMING,
-    true,
-  );
+  if (!plan?.prepared.ok) throw new Error(`${templateId}/${channel} did not render: ${plan?.prepared.ok === false ? plan.prepared.reason : 'no plan'}`);
+  const row = newClaimRow({ subject: { key: plan.key, ...plan.identity, messageClass: transactional.name, occurredAt: event.occurredAt, request: plan.prepared.request.message }, ownerToken: '6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a6b', nowMs: Date.parse(event.occurredAt), timing: TIMING, discoverable: true });
   return itemSize(marshall(rowToItem(row), { removeUndefinedValues: true }));
 }
 

@@ -1,8 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DynamoDbLedger, itemToRow } from '../../functions/adapters/dynamodb-ledger';
+import { LedgerExpression } from '../../functions/adapters/ledger-expression';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { LEDGER_TABLE, ledgerItemKey } from '../../functions/core/ledger-table';
 
@@ -19,11 +20,29 @@ const ledger = () =>
   );
 
 const KEY = idempotencyKey({ eventId: 'evt-requests', recipientId: 'r', channel: 'email', templateId: 't' });
-const item = (key: string, extra: Record<string, unknown> = {}) => ({ ...ledgerItemKey(key), state: 'SENT', claimVersion: 1, eventId: 'evt-requests', ...extra });
+/** The fields every row has (items are validated when read). */
+const ROW_FIELDS = {
+  state: 'SENT',
+  claimVersion: 1,
+  ownerToken: 'o',
+  claimedAt: 1,
+  leaseExpiresAt: 2,
+  attempts: 1,
+  eventId: 'evt-requests',
+  recipientId: 'r',
+  channel: 'email',
+  templateId: 't',
+  messageClass: 'transactional',
+  occurredAt: '2026-01-01T00:00:00.000Z',
+  createdAt: 1,
+  updatedAt: 3,
+  expiresAt: 4,
+} as const;
+const item = (key: string, extra: Record<string, unknown> = {}) => ({ ...ledgerItemKey(key), ...ROW_FIELDS, ...extra });
 
 describe('ledger items', () => {
   it('map back to rows keyed by the whole idempotency key, without the partition attribute', () => {
-    expect(itemToRow(item(KEY, { ownerToken: 'o' }))).toEqual({ key: KEY, state: 'SENT', claimVersion: 1, eventId: 'evt-requests', ownerToken: 'o' });
+    expect(itemToRow(item(KEY, { ownerToken: 'o' }))).toEqual({ key: KEY, ...ROW_FIELDS, ownerToken: 'o' });
   });
 
   it.each([
@@ -35,6 +54,52 @@ describe('ledger items', () => {
   });
 });
 
+describe('ledger items are validated when read', () => {
+  it('refuses a field of the wrong type or an unknown state, naming the field and never its value', () => {
+    expect(() => itemToRow(item(KEY, { claimVersion: '1' }))).toThrow(/not a send-ledger row \(sk=.*\): claimVersion: /);
+    expect(() => itemToRow(item(KEY, { state: 'DONE' }))).toThrow(/state: /);
+    expect(() => itemToRow(item(KEY, { channel: 'fax' }))).toThrow(/channel: /);
+    expect(() => itemToRow(item(KEY, { request: { channel: 'sms', to: '+15550100' } }))).not.toThrow(/\+15550100/);
+    expect(() => itemToRow(item(KEY, { request: { channel: 'sms', to: '+15550100' } }))).toThrow(/request\.text: /);
+  });
+
+  it('keeps a stored request and attributes the row does not declare, as they were', () => {
+    const request = { channel: 'sms', to: '+15550100', text: 'code 1' };
+    expect(itemToRow(item(KEY, { state: 'PENDING', request, somethingElse: 7 }))).toMatchObject({ state: 'PENDING', request, somethingElse: 7 });
+  });
+});
+
+describe('write requests name every attribute #<attribute>', () => {
+  const row = { key: KEY, ...ROW_FIELDS, state: 'PENDING', ownerToken: 'owner-1' } as const;
+
+  it('a claim: absent, expired, or exactly this request already written', async () => {
+    documents.on(PutCommand).resolves({});
+    expect(await ledger().claim(row, 5_500)).toEqual({ claimed: true });
+    const input = documents.commandCalls(PutCommand)[0]!.args[0].input;
+    expect(input.ConditionExpression).toBe(
+      'attribute_not_exists(#pk) OR #expiresAt <= :nowSeconds OR (#ownerToken = :owner AND #state = :pending AND #claimVersion = :version AND #leaseExpiresAt = :lease)',
+    );
+    expect(input.ExpressionAttributeNames).toEqual({ '#pk': 'pk', '#expiresAt': 'expiresAt', '#ownerToken': 'ownerToken', '#state': 'state', '#claimVersion': 'claimVersion', '#leaseExpiresAt': 'leaseExpiresAt' });
+    expect(input.ExpressionAttributeValues).toEqual({ ':nowSeconds': 5, ':owner': 'owner-1', ':pending': 'PENDING', ':version': 1, ':lease': 2 });
+  });
+
+  it('a release: fenced on the held claim of a PENDING row', async () => {
+    documents.on(UpdateCommand).resolves({});
+    expect(await ledger().release({ key: KEY, ownerToken: 'owner-1', claimVersion: 2 }, { reason: 'transient', detail: 'Throttled', lastAmbiguousAt: undefined }, 9)).toBe(true);
+    const input = documents.commandCalls(UpdateCommand)[0]!.args[0].input;
+    expect(input.UpdateExpression).toBe('SET #leaseExpiresAt = :now, #updatedAt = :now, #lastRelease = :reason, #failureReason = :detail');
+    expect(input.ConditionExpression).toBe('#ownerToken = :owner AND #claimVersion = :version AND #state = :pending');
+    expect(input.ExpressionAttributeValues).toEqual({ ':now': 9, ':reason': 'transient', ':detail': 'Throttled', ':owner': 'owner-1', ':version': 2, ':pending': 'PENDING' });
+  });
+
+  it('one label names one value: binding it to another fails before any request', () => {
+    const x = new LedgerExpression();
+    expect(x.is('updatedAt', 'now', 1)).toBe('#updatedAt = :now');
+    expect(x.is('resolvedAt', 'now', 1)).toBe('#resolvedAt = :now');
+    expect(() => x.value('now', 2)).toThrow(':now is bound twice, to different values');
+  });
+});
+
 describe('paged reads', () => {
   it('stale pending claims come oldest first, from where the last page ended', async () => {
     documents.on(QueryCommand).resolves({ Items: [{ sk: KEY, claimedAt: 5, pendingShard: '3', pk: 'p' }], LastEvaluatedKey: { pendingShard: '3', claimedAt: 5, pk: 'p', sk: KEY } });
@@ -43,8 +108,8 @@ describe('paged reads', () => {
     expect(documents.commandCalls(QueryCommand)[0]!.args[0].input).toEqual({
       TableName: 'ledger',
       IndexName: LEDGER_TABLE.pendingIndex.name,
-      KeyConditionExpression: '#shard = :shard AND #claimedAt < :before',
-      ExpressionAttributeNames: { '#shard': 'pendingShard', '#claimedAt': 'claimedAt' },
+      KeyConditionExpression: '#pendingShard = :shard AND #claimedAt < :before',
+      ExpressionAttributeNames: { '#pendingShard': 'pendingShard', '#claimedAt': 'claimedAt' },
       ExpressionAttributeValues: { ':shard': '3', ':before': 1_000 },
       ScanIndexForward: true,
       Limit: 25,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { newClaimRow, takeoverFields, type LedgerTiming, type Release, type TakeoverFields } from '../../functions/core/ledger-decision';
+import { newClaimRow, takeoverFields, type LedgerTiming } from '../../functions/core/ledger-decision';
+import type { Release, TakeoverFields } from '../../functions/core/send-ledger';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import { pendingShardOf } from '../../functions/core/ledger-table';
 import { useTestLedger } from '../support/ledger-server';
@@ -21,13 +22,7 @@ function claimRow(owner: string, at = T0, discoverable = true): LedgerRow {
   rows += 1;
   const eventId = `evt-unconfirmed-${rows}`;
   const key = idempotencyKey({ eventId, recipientId: 'r', channel: 'sms', templateId: 't' });
-  return newClaimRow(
-    { key, eventId, recipientId: 'r', channel: 'sms', templateId: 't', messageClass: 'otp', occurredAt: new Date(at).toISOString() },
-    owner,
-    at,
-    TIMING,
-    discoverable,
-  );
+  return newClaimRow({ subject: { key, eventId, recipientId: 'r', channel: 'sms', templateId: 't', messageClass: 'otp', occurredAt: new Date(at).toISOString() }, ownerToken: owner, nowMs: at, timing: TIMING, discoverable });
 }
 
 const current = (key: string) => currentRow(db.ledger, key);
@@ -83,7 +78,7 @@ describe('releasing an unconfirmed claim', () => {
     const row = claimRow('owner-1');
     await db.ledger.claim(row, T0);
     await db.ledger.release(row, TRANSIENT, T0 + 10);
-    expect(await db.ledger.takeOver(row.key, takeoverFields(await current(row.key), 'owner-1', T0 + 20, TIMING, undefined))).toBe(true);
+    expect(await db.ledger.takeOver(row.key, takeoverFields({ row: await current(row.key), ownerToken: 'owner-1', nowMs: T0 + 20, timing: TIMING, lastAmbiguousAt: undefined }))).toBe(true);
     await refusedAndUnchanged(row.key, () => db.ledger.releaseUnconfirmed({ kind: 'claim', row }, TRANSIENT, T0 + 50));
   });
 
@@ -101,7 +96,7 @@ describe('releasing an unconfirmed takeover', () => {
   async function staleRowAndTakeover(lastAmbiguousAt: number | undefined = undefined, discoverable = true): Promise<{ row: LedgerRow; fields: TakeoverFields }> {
     const row = claimRow('owner-1', T0, discoverable);
     await db.ledger.claim(row, T0);
-    return { row, fields: takeoverFields(row, 'owner-2', LATER, TIMING, lastAmbiguousAt, discoverable) };
+    return { row, fields: takeoverFields({ row, ownerToken: 'owner-2', nowMs: LATER, timing: TIMING, lastAmbiguousAt, discoverable }) };
   }
 
   it('that never executed: the row ends released at the takeover’s version, owner and attempt', async () => {
@@ -155,7 +150,7 @@ describe('releasing an unconfirmed takeover', () => {
 
     const row = claimRow('owner-1', T0, false);
     await db.ledger.claim(row, T0);
-    const fields = takeoverFields(row, 'owner-2', LATER, TIMING, undefined, true);
+    const fields = takeoverFields({ row, ownerToken: 'owner-2', nowMs: LATER, timing: TIMING, lastAmbiguousAt: undefined, discoverable: true });
     await db.ledger.releaseUnconfirmed({ kind: 'takeover', key: row.key, fields }, TRANSIENT, LATER + 50);
     expect((await current(row.key)).pendingShard).toBe(pendingShardOf(row.key));
   });
@@ -176,7 +171,7 @@ describe('releasing an unconfirmed takeover', () => {
     const { row, fields } = await staleRowAndTakeover();
     await db.ledger.takeOver(row.key, fields);
     await db.ledger.release({ key: row.key, ownerToken: 'owner-2', claimVersion: 2 }, TRANSIENT, LATER + 10);
-    const next = takeoverFields(await current(row.key), 'owner-3', LATER + 20, TIMING, undefined);
+    const next = takeoverFields({ row: await current(row.key), ownerToken: 'owner-3', nowMs: LATER + 20, timing: TIMING, lastAmbiguousAt: undefined });
     expect(await db.ledger.takeOver(row.key, next)).toBe(true);
     await refusedAndUnchanged(row.key, () => db.ledger.releaseUnconfirmed({ kind: 'takeover', key: row.key, fields }, TRANSIENT, LATER + 50));
   });
@@ -187,7 +182,7 @@ describe('a ledger request that fails for another reason than its condition', ()
 
   it('is an error, never a refusal: the caller must not read it as "someone else holds the row"', async () => {
     const row = claimRow('owner-1');
-    const fields = takeoverFields(row, 'owner-2', LATER, TIMING, undefined);
+    const fields = takeoverFields({ row, ownerToken: 'owner-2', nowMs: LATER, timing: TIMING, lastAmbiguousAt: undefined });
     await expect(missing().releaseUnconfirmed({ kind: 'claim', row }, TRANSIENT, T0)).rejects.toThrow();
     await expect(missing().takeOver(row.key, fields)).rejects.toThrow();
     await expect(missing().release(row, TRANSIENT, T0)).rejects.toThrow();

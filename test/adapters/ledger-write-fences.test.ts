@@ -18,19 +18,14 @@ async function claimed(owner = 'owner-1', at = T0): Promise<LedgerRow> {
   rows += 1;
   const eventId = `evt-fence-${rows}`;
   const key = idempotencyKey({ eventId, recipientId: 'r', channel: 'email', templateId: 't' });
-  const row = newClaimRow(
-    { key, eventId, recipientId: 'r', channel: 'email', templateId: 't', messageClass: 'transactional', occurredAt: new Date(at).toISOString() },
-    owner,
-    at,
-    TIMING,
-  );
+  const row = newClaimRow({ subject: { key, eventId, recipientId: 'r', channel: 'email', templateId: 't', messageClass: 'transactional', occurredAt: new Date(at).toISOString() }, ownerToken: owner, nowMs: at, timing: TIMING });
   expect(await db.ledger.claim(row, at)).toEqual({ claimed: true });
   return row;
 }
 
 /** Takes `row` over as `owner` at `at`, fenced on the row's current version; the new claim. */
 async function takenOver(row: LedgerRow, owner: string, at = LATER): Promise<Claim> {
-  const fields = takeoverFields(row, owner, at, TIMING, undefined);
+  const fields = takeoverFields({ row, ownerToken: owner, nowMs: at, timing: TIMING, lastAmbiguousAt: undefined });
   expect(await db.ledger.takeOver(row.key, fields)).toBe(true);
   return { key: row.key, ownerToken: owner, claimVersion: fields.claimVersion };
 }
@@ -57,7 +52,7 @@ describe('claim: absent, our own, or past its TTL', () => {
 
   it('refuses another owner claiming in the same millisecond (same version, same lease end)', async () => {
     const row = await claimed('owner-1');
-    const rival = newClaimRow(row, 'owner-2', T0, TIMING);
+    const rival = newClaimRow({ subject: row, ownerToken: 'owner-2', nowMs: T0, timing: TIMING });
     expect(rival).toMatchObject({ claimVersion: row.claimVersion, leaseExpiresAt: row.leaseExpiresAt });
     const before = await current(row.key);
     expect(await db.ledger.claim(rival, T0)).toEqual({ claimed: false, existing: before });
@@ -83,7 +78,7 @@ describe('claim: absent, our own, or past its TTL', () => {
   it('refuses a late copy of its own claim once the row moved to another version with the same lease', async () => {
     const row = await claimed('owner-1');
     // Same owner token, same lease end, version 2: only the version tells it from the request's own write.
-    expect(await db.ledger.takeOver(row.key, takeoverFields(row, 'owner-1', T0, TIMING, undefined))).toBe(true);
+    expect(await db.ledger.takeOver(row.key, takeoverFields({ row, ownerToken: 'owner-1', nowMs: T0, timing: TIMING, lastAmbiguousAt: undefined }))).toBe(true);
     const before = await current(row.key);
     expect(before).toMatchObject({ claimVersion: 2, leaseExpiresAt: row.leaseExpiresAt, ownerToken: 'owner-1' });
     expect(await db.ledger.claim(row, T0 + 6)).toEqual({ claimed: false, existing: before });
@@ -93,7 +88,7 @@ describe('claim: absent, our own, or past its TTL', () => {
   it('admits another owner on a row whose TTL ended at exactly this second', async () => {
     const old = await claimed('owner-old', T0 - RETENTION_MS);
     const nowMs = old.expiresAt * 1000;
-    const mine = newClaimRow(old, 'owner-new', nowMs, TIMING);
+    const mine = newClaimRow({ subject: old, ownerToken: 'owner-new', nowMs, timing: TIMING });
     expect(await db.ledger.claim(mine, nowMs)).toEqual({ claimed: true });
     expect(await current(old.key)).toMatchObject({ ownerToken: 'owner-new', claimVersion: 1 });
   });
@@ -101,7 +96,7 @@ describe('claim: absent, our own, or past its TTL', () => {
   it('refuses another owner while the row lives, even with under a second of its TTL left', async () => {
     const old = await claimed('owner-old', T0 - RETENTION_MS);
     const nowMs = old.expiresAt * 1000 - 1;
-    const mine = newClaimRow(old, 'owner-new', nowMs, TIMING);
+    const mine = newClaimRow({ subject: old, ownerToken: 'owner-new', nowMs, timing: TIMING });
     const before = await current(old.key);
     expect(await db.ledger.claim(mine, nowMs)).toEqual({ claimed: false, existing: before });
     expect(await current(old.key)).toEqual(before);
@@ -115,7 +110,7 @@ describe('takeover: PENDING, and at the version it read (or already ours: a lost
     const released = await current(row.key);
     expect(released.lastRelease).toBe('transient');
 
-    const fields = takeoverFields(released, 'owner-2', LATER, TIMING, T0 + 7);
+    const fields = takeoverFields({ row: released, ownerToken: 'owner-2', nowMs: LATER, timing: TIMING, lastAmbiguousAt: T0 + 7 });
     expect(await db.ledger.takeOver(row.key, fields)).toBe(true);
     const after = await current(row.key);
     expect(after).toMatchObject({ state: 'PENDING', claimVersion: 2, ownerToken: 'owner-2', attempts: 2, lastAmbiguousAt: T0 + 7 });
@@ -125,7 +120,7 @@ describe('takeover: PENDING, and at the version it read (or already ours: a lost
   it('refuses a row that is no longer PENDING, even at the expected version', async () => {
     const row = await claimed('owner-1');
     expect(await db.ledger.complete(claimOf(row), sent, T0 + 5, row.expiresAt)).toBe(true);
-    await refusedAndUnchanged(row.key, () => db.ledger.takeOver(row.key, takeoverFields(row, 'owner-2', LATER, TIMING, undefined)));
+    await refusedAndUnchanged(row.key, () => db.ledger.takeOver(row.key, takeoverFields({ row, ownerToken: 'owner-2', nowMs: LATER, timing: TIMING, lastAmbiguousAt: undefined })));
   });
 
   it('refuses a PENDING row whose version moved on since it was read', async () => {
@@ -134,12 +129,12 @@ describe('takeover: PENDING, and at the version it read (or already ours: a lost
     await takenOver(await current(row.key), 'owner-3', LATER + 1);
     // Read at version 1: its new version (2) is neither the row's (3) nor is the row ours.
     expect(second.claimVersion).toBe(2);
-    await refusedAndUnchanged(row.key, () => db.ledger.takeOver(row.key, takeoverFields(row, 'owner-4', LATER + 2, TIMING, undefined)));
+    await refusedAndUnchanged(row.key, () => db.ledger.takeOver(row.key, takeoverFields({ row, ownerToken: 'owner-4', nowMs: LATER + 2, timing: TIMING, lastAmbiguousAt: undefined })));
   });
 
   it('admits its own takeover again (an SDK retry after the response was lost)', async () => {
     const row = await claimed('owner-1');
-    const fields = takeoverFields(row, 'owner-2', LATER, TIMING, T0);
+    const fields = takeoverFields({ row, ownerToken: 'owner-2', nowMs: LATER, timing: TIMING, lastAmbiguousAt: T0 });
     expect(await db.ledger.takeOver(row.key, fields)).toBe(true);
     expect(await db.ledger.takeOver(row.key, fields)).toBe(true);
     expect(await current(row.key)).toMatchObject({ claimVersion: 2, ownerToken: 'owner-2', attempts: 2 });
@@ -149,7 +144,7 @@ describe('takeover: PENDING, and at the version it read (or already ours: a lost
     const row = await claimed('owner-1');
     await takenOver(row, 'owner-2');
     // Same read (version 1), same target version (2), but owner-2 won it: owner-3 must back off.
-    await refusedAndUnchanged(row.key, () => db.ledger.takeOver(row.key, takeoverFields(row, 'owner-3', LATER, TIMING, undefined)));
+    await refusedAndUnchanged(row.key, () => db.ledger.takeOver(row.key, takeoverFields({ row, ownerToken: 'owner-3', nowMs: LATER, timing: TIMING, lastAmbiguousAt: undefined })));
   });
 
   it('refuses a retry-shaped takeover by the same owner once the row moved past that version', async () => {
@@ -157,12 +152,12 @@ describe('takeover: PENDING, and at the version it read (or already ours: a lost
     await takenOver(row, 'owner-2');
     await takenOver(await current(row.key), 'owner-2', LATER + 1);
     // owner-2 holds version 3; its stale request for version 2 must not pass as "already mine".
-    await refusedAndUnchanged(row.key, () => db.ledger.takeOver(row.key, takeoverFields(row, 'owner-2', LATER + 2, TIMING, undefined)));
+    await refusedAndUnchanged(row.key, () => db.ledger.takeOver(row.key, takeoverFields({ row, ownerToken: 'owner-2', nowMs: LATER + 2, timing: TIMING, lastAmbiguousAt: undefined })));
   });
 
   it('refuses a late copy of its own takeover once it released the claim', async () => {
     const row = await claimed('owner-1');
-    const fields = takeoverFields(row, 'owner-2', LATER, TIMING, undefined);
+    const fields = takeoverFields({ row, ownerToken: 'owner-2', nowMs: LATER, timing: TIMING, lastAmbiguousAt: undefined });
     expect(await db.ledger.takeOver(row.key, fields)).toBe(true);
     const mine = { key: row.key, ownerToken: 'owner-2', claimVersion: 2 };
     expect(await db.ledger.release(mine, { reason: 'transient', detail: 'throttled', lastAmbiguousAt: undefined }, LATER + 1)).toBe(true);
@@ -171,7 +166,7 @@ describe('takeover: PENDING, and at the version it read (or already ours: a lost
 
   it('refuses its own retried takeover once the row is settled', async () => {
     const row = await claimed('owner-1');
-    const fields = takeoverFields(row, 'owner-2', LATER, TIMING, undefined);
+    const fields = takeoverFields({ row, ownerToken: 'owner-2', nowMs: LATER, timing: TIMING, lastAmbiguousAt: undefined });
     expect(await db.ledger.takeOver(row.key, fields)).toBe(true);
     expect(await db.ledger.complete({ key: row.key, ownerToken: 'owner-2', claimVersion: 2 }, sent, LATER + 1, row.expiresAt)).toBe(true);
     await refusedAndUnchanged(row.key, () => db.ledger.takeOver(row.key, fields));

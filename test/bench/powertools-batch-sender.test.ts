@@ -11,7 +11,7 @@ import { silentLog } from '../../functions/core/log-port';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { SendRequest } from '../../functions/core/rendered-message';
-import { planMessages } from '../../functions/sender/message-plan';
+import { planMessages } from '../../functions/delivery/message-plan';
 import { ExecutionEnvironment } from '../../local/execution-environment';
 import { FaultPlan, NO_FAULTS } from '../../local/fault-plan';
 import { lambdaContext } from '../../local/lambda-event-source';
@@ -60,7 +60,7 @@ function events() {
   const classes = buildMessageClassRegistry();
   const sendableKeys = (body: string) => {
     const event = JSON.parse(body) as Parameters<typeof planMessages>[0];
-    return planMessages(event, classes.get(event.messageClass)!, repositoryTemplates()).flatMap((p) => (p.outcome.ok ? [p.key] : []));
+    return planMessages(event, classes.get(event.messageClass)!, repositoryTemplates()).flatMap((p) => (p.prepared.ok ? [p.key] : []));
   };
   const items = generateWorkload({ messages: 40, duplicateRate: 0, seed: 5 }).items.filter((i) => sendableKeys(i.body).length > 0);
   return items.slice(0, 3).map((i) => ({ body: i.body, keys: sendableKeys(i.body) }));

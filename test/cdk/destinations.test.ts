@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NO_SMS_COUNTRIES } from '../../functions/core/sms-country-table';
-import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../../functions/sender/shipped-sms-countries';
+import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../../functions/delivery/shipped-sms-countries';
 import { smsCountriesDefine } from '../../lib/destination-options';
 import { notifierPropsFromContext } from '../../lib/context-config';
 import { smsCountryTable } from '../../lib/sms-countries';

@@ -4,12 +4,7 @@ import type { LedgerRow } from '../../functions/core/ledger-record';
 
 const timing = { claimTimeoutMs: 120_000, retentionMs: 30 * 86_400_000 };
 const t0 = Date.parse('2026-11-29T12:00:00Z');
-const base = newClaimRow(
-  { key: 'k'.repeat(64), eventId: 'e', recipientId: 'r', channel: 'sms', templateId: 't', messageClass: 'otp', occurredAt: 'x' },
-  'owner-1',
-  t0,
-  timing,
-);
+const base = newClaimRow({ subject: { key: 'k'.repeat(64), eventId: 'e', recipientId: 'r', channel: 'sms', templateId: 't', messageClass: 'otp', occurredAt: 'x' }, ownerToken: 'owner-1', nowMs: t0, timing });
 const row = (patch: Partial<LedgerRow>): LedgerRow => ({ ...base, ...patch });
 
 describe('ledger state machine (pure)', () => {
@@ -76,7 +71,7 @@ describe('ledger state machine (pure)', () => {
   });
 
   it('a takeover is fenced on the old version and bumps version and attempts', () => {
-    expect(takeoverFields(base, 'owner-2', t0 + 200_000, timing, t0)).toMatchObject({
+    expect(takeoverFields({ row: base, ownerToken: 'owner-2', nowMs: t0 + 200_000, timing, lastAmbiguousAt: t0 })).toMatchObject({
       expectedClaimVersion: 1,
       claimVersion: 2,
       ownerToken: 'owner-2',
@@ -91,14 +86,14 @@ describe('which takeovers enter the pending index', () => {
   const outside = row({ pendingShard: undefined });
 
   it('a takeover of a row outside the index puts it there, unless told the queue will bring the message back', () => {
-    expect(takeoverFields(outside, 'owner-2', t0 + 200_000, timing, undefined).pendingShard).toBe(base.pendingShard);
-    expect(takeoverFields(outside, 'owner-2', t0 + 200_000, timing, undefined, true).pendingShard).toBe(base.pendingShard);
-    expect(takeoverFields(outside, 'owner-2', t0 + 200_000, timing, undefined, false).pendingShard).toBeUndefined();
+    expect(takeoverFields({ row: outside, ownerToken: 'owner-2', nowMs: t0 + 200_000, timing, lastAmbiguousAt: undefined }).pendingShard).toBe(base.pendingShard);
+    expect(takeoverFields({ row: outside, ownerToken: 'owner-2', nowMs: t0 + 200_000, timing, lastAmbiguousAt: undefined, discoverable: true }).pendingShard).toBe(base.pendingShard);
+    expect(takeoverFields({ row: outside, ownerToken: 'owner-2', nowMs: t0 + 200_000, timing, lastAmbiguousAt: undefined, discoverable: false }).pendingShard).toBeUndefined();
   });
 
   it('a row already in the index stays there without writing its shard again', () => {
-    expect(takeoverFields(base, 'owner-2', t0 + 200_000, timing, undefined).pendingShard).toBeUndefined();
-    expect(takeoverFields(base, 'owner-2', t0 + 200_000, timing, undefined, false).pendingShard).toBeUndefined();
+    expect(takeoverFields({ row: base, ownerToken: 'owner-2', nowMs: t0 + 200_000, timing, lastAmbiguousAt: undefined }).pendingShard).toBeUndefined();
+    expect(takeoverFields({ row: base, ownerToken: 'owner-2', nowMs: t0 + 200_000, timing, lastAmbiguousAt: undefined, discoverable: false }).pendingShard).toBeUndefined();
   });
 });
 

@@ -8,7 +8,7 @@ describe('the pre-commit reminder to run mutation testing', () => {
       'functions/core/ledger-decision.ts',
       'functions/adapters/dynamodb-ledger.ts',
       'functions/adapters/sqs-dead-letters.ts',
-      'functions/sender/deliver-message.ts',
+      'functions/delivery/deliver-message.ts',
       'functions/reclaimer/create-reclaimer.ts',
       'functions/adapters/outbox-provider.ts',
       'functions/status/handler.ts',

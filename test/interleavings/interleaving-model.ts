@@ -14,9 +14,9 @@ import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import type { StalePendingSource } from '../../functions/core/stale-pending';
 import { createReclaimer } from '../../functions/reclaimer/create-reclaimer';
-import { deliverMessage, type DeliveryContext } from '../../functions/sender/deliver-message';
-import { KeptLedgerWrites } from '../../functions/sender/kept-ledger-writes';
-import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
+import { deliver as deliverPlan, FRESH_CLAIM, type DeliveryContext } from '../../functions/delivery/deliver-message';
+import { KeptLedgerWrites } from '../../functions/delivery/kept-ledger-writes';
+import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { createStatusHandler } from '../../functions/status/create-status-handler';
 import { cloudWatchLogsEvent, sesEvent, smsDeliveryLogLine, snsEvent } from '../status/status-fixtures';
 import { lambdaContext } from '../support/sqs-event';
@@ -260,7 +260,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     const keptContext = { ...ctx, concurrency: 4 };
     return startActor(actor, async () => {
       await keptWrites.writeAll(keptContext);
-      const result = d.message === undefined ? undefined : await deliverMessage(planOf.get(d.message)!, ctx);
+      const result = d.message === undefined ? undefined : await deliverPlan(planOf.get(d.message)!, FRESH_CLAIM, ctx);
       // writeUntil's rounds (a second apart in real time), each released by the scheduler.
       for (let round = 0; round < (d.retryRounds ?? 0) && keptWrites.size > 0; round += 1) {
         await gates.pass(actor, 'retry kept writes before returning');
@@ -478,7 +478,7 @@ function planOf(shape: (typeof MESSAGE_SHAPES)[number], eventId: string): Messag
   } as NotificationEvent;
   const messageClass = CLASSES.get(shape.messageClass)!;
   const [plan] = planMessages(event, messageClass, repositoryTemplates());
-  if (!plan?.outcome.ok) throw new Error(`message ${eventId} cannot be planned: ${plan?.outcome.ok === false ? plan.outcome.reason : 'none'}`);
+  if (!plan?.prepared.ok) throw new Error(`message ${eventId} cannot be planned: ${plan?.prepared.ok === false ? plan.prepared.reason : 'none'}`);
   return plan;
 }
 
@@ -503,8 +503,8 @@ async function readCounters(server: LedgerServer, plans: readonly MessagePlan[],
   const limited: LimitedMessage[] = [];
   for (const plan of plans) {
     const at = createdAt.get(plan.key);
-    if (at === undefined || !plan.outcome.ok || plan.messageClass.limits.length === 0) continue;
-    const counters = scopeCounts(plan.messageClass.name, plan.messageClass.limits, { ...plan.identity, address: plan.outcome.request.message.to }, at);
+    if (at === undefined || !plan.prepared.ok || plan.messageClass.limits.length === 0) continue;
+    const counters = scopeCounts(plan.messageClass.name, plan.messageClass.limits, { ...plan.identity, address: plan.prepared.request.message.to }, at);
     const windows: CounterWindowSeen[] = [];
     for (const counter of counters) {
       const item = await itemOf(counter.partition, counter.sort);

@@ -11,6 +11,7 @@ const FOLDERS_FAST_FIRST = [
   'test/adapters/',
   'test/status/',
   'test/reclaimer/',
+  'test/delivery/',
   'test/sender/',
   'test/cli/',
   'test/wire/',

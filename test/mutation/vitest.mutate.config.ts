@@ -19,6 +19,7 @@ export default defineConfig({
     include: [
       'test/core/**/*.test.ts',
       'test/adapters/**/*.test.ts',
+      'test/delivery/**/*.test.ts',
       'test/sender/**/*.test.ts',
       'test/reclaimer/**/*.test.ts',
       'test/status/**/*.test.ts',

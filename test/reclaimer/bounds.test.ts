@@ -118,7 +118,7 @@ describe('how the reclaimer reads the ledger', () => {
     for (const query of queries) {
       expect(query.input).toMatchObject({
         IndexName: LEDGER_TABLE.pendingIndex.name,
-        KeyConditionExpression: '#shard = :shard AND #claimedAt < :before',
+        KeyConditionExpression: '#pendingShard = :shard AND #claimedAt < :before',
       });
     }
     // Only fenced updates and consistent reads besides the queries: the reclaimer never creates a row.

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/adapters/outbox-provider';
-import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../../functions/sender/shipped-sms-countries';
+import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../../functions/delivery/shipped-sms-countries';
 import { smsCountryTable } from '../../lib/sms-countries';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';

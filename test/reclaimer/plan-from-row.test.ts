@@ -7,8 +7,7 @@ import { TIMING } from './reclaimer-harness';
 const CLASSES = buildMessageClassRegistry();
 const SMS = { channel: 'sms' as const, to: '+14155550101', text: 'Your code is 482913' };
 const row = (patch: { messageClass?: string; request?: typeof SMS | { channel: 'email'; to: string; subject: string; text: string } | undefined } = {}) =>
-  newClaimRow(
-    {
+  newClaimRow({ subject: {
       key: 'k'.repeat(64),
       eventId: 'evt-1',
       recipientId: 'user-9',
@@ -17,17 +16,13 @@ const row = (patch: { messageClass?: string; request?: typeof SMS | { channel: '
       messageClass: patch.messageClass ?? 'otp',
       occurredAt: '2026-11-29T11:59:30.000Z',
       request: 'request' in patch ? patch.request : SMS,
-    },
-    'owner-1',
-    Date.parse('2026-11-29T12:00:00.000Z'),
-    TIMING,
-  );
+    }, ownerToken: 'owner-1', nowMs: Date.parse('2026-11-29T12:00:00.000Z'), timing: TIMING });
 
 describe('a PENDING row’s plan, rebuilt from the row alone', () => {
   it('sends the stored request under the row’s class', () => {
     const { plan, classKnown } = planFromRow(row(), CLASSES);
     expect(classKnown).toBe(true);
-    expect(plan.outcome).toEqual({
+    expect(plan.prepared).toEqual({
       ok: true,
       request: { key: 'k'.repeat(64), message: SMS, messageClass: 'otp', smsType: 'Transactional', templateId: 'login-code' },
     });
@@ -43,7 +38,7 @@ describe('a PENDING row’s plan, rebuilt from the row alone', () => {
     ['no stored request', undefined],
     ['a stored request for another channel', { channel: 'email' as const, to: 'buyer@example.com', subject: 's', text: 't' }],
   ])('%s cannot be sent from the ledger, and says why', (_what, request) => {
-    expect(planFromRow(row({ request }), CLASSES).plan.outcome).toEqual({
+    expect(planFromRow(row({ request }), CLASSES).plan.prepared).toEqual({
       ok: false,
       reason:
         'RequestNotStored: the ledger row holds no rendered request (the message could not be addressed or rendered ' +

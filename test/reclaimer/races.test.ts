@@ -33,8 +33,8 @@ async function staleRows(sender: SenderHarness, prefix: string, messageClass: st
     const outbox = new OutboxProvider(sender.outboxFile, sender.clock.now);
     for (const event of events) {
       const plan = plansOf(event)[0]!;
-      if (!plan.outcome.ok) throw new Error('seed plan not sendable');
-      await outbox.send(plan.outcome.request, AbortSignal.timeout(1_000));
+      if (!plan.prepared.ok) throw new Error('seed plan not sendable');
+      await outbox.send(plan.prepared.request, AbortSignal.timeout(1_000));
     }
   }
   sender.clock.advance(CLAIM_TIMEOUT_MS + 1_000);

@@ -102,10 +102,10 @@ describe('what the consistent read says decides, whatever the index listed', () 
     events += 1;
     const claimedAt = clock.now() - CLAIM_TIMEOUT_MS - 60_000;
     const [plan] = plansOf(loginCodeEvent({ eventId: `evt-reclaim-edge-${events}`, messageClass: 'otp' }));
-    if (!plan?.outcome.ok) throw new Error('the login-code plan must be sendable');
-    const subject = { key: plan.key, ...plan.identity, messageClass: 'otp', occurredAt: plan.occurredAt, request: plan.outcome.request.message };
+    if (!plan?.prepared.ok) throw new Error('the login-code plan must be sendable');
+    const subject = { key: plan.key, ...plan.identity, messageClass: 'otp', occurredAt: plan.occurredAt, request: plan.prepared.request.message };
     // Leased for 60 s longer than this deployment's claim timeout: the lease ends exactly now.
-    const row = newClaimRow(subject, 'dead-owner', claimedAt, { ...TIMING, claimTimeoutMs: CLAIM_TIMEOUT_MS + 60_000 });
+    const row = newClaimRow({ subject, ownerToken: 'dead-owner', nowMs: claimedAt, timing: { ...TIMING, claimTimeoutMs: CLAIM_TIMEOUT_MS + 60_000 } });
     expect(await db.ledger.claim(row, claimedAt)).toEqual({ claimed: true });
     expect(row.leaseExpiresAt).toBe(clock.now());
 

@@ -13,7 +13,7 @@ import type { StalePendingSource } from '../../functions/core/stale-pending';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import { createReclaimer, type Reclaimer, type ReclaimerRunSummary } from '../../functions/reclaimer/create-reclaimer';
 import type { ReclaimerLimits } from '../../functions/reclaimer/reclaimer-config';
-import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
+import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import type { ControlledClock } from '../support/controlled-clock';
 import { CLAIM_TIMEOUT_MS, RETENTION_MS } from '../support/sender-harness';
 
@@ -78,9 +78,9 @@ export function deadClaimRow(plan: MessagePlan, claimedAt: number): LedgerRow {
     ...plan.identity,
     messageClass: plan.messageClass.name,
     occurredAt: plan.occurredAt,
-    ...(plan.outcome.ok ? { request: plan.outcome.request.message } : {}),
+    ...(plan.prepared.ok ? { request: plan.prepared.request.message } : {}),
   };
-  return newClaimRow(subject, randomUUID(), claimedAt, TIMING);
+  return newClaimRow({ subject, ownerToken: randomUUID(), nowMs: claimedAt, timing: TIMING });
 }
 
 /**

@@ -70,10 +70,10 @@ describe('an earlier ambiguity survives a later transient release', () => {
     const timing = { claimTimeoutMs: 120_000, retentionMs: 30 * 86_400_000 };
     const eventId = 'evt-release-keeps-ambiguity';
     const key = idempotencyKey({ eventId, recipientId: 'r', channel: 'sms', templateId: 't' });
-    const row = newClaimRow({ key, eventId, recipientId: 'r', channel: 'sms', templateId: 't', messageClass: 'transactional', occurredAt: 'x' }, 'owner-1', t0, timing);
+    const row = newClaimRow({ subject: { key, eventId, recipientId: 'r', channel: 'sms', templateId: 't', messageClass: 'transactional', occurredAt: 'x' }, ownerToken: 'owner-1', nowMs: t0, timing });
     expect(await db.ledger.claim(row, t0)).toEqual({ claimed: true });
     expect(await db.ledger.release(claimOf(row), { reason: 'ambiguous', detail: 'timeout', lastAmbiguousAt: t0 }, t0 + 1)).toBe(true);
-    const fields = takeoverFields({ ...row, leaseExpiresAt: t0 + 1 }, 'owner-2', t0 + 2, timing, undefined);
+    const fields = takeoverFields({ row: { ...row, leaseExpiresAt: t0 + 1 }, ownerToken: 'owner-2', nowMs: t0 + 2, timing, lastAmbiguousAt: undefined });
     expect(await db.ledger.takeOver(key, fields)).toBe(true);
     const second = { key, ownerToken: 'owner-2', claimVersion: fields.claimVersion };
     expect(await db.ledger.release(second, { reason: 'transient', detail: 'ledger error', lastAmbiguousAt: undefined }, t0 + 3)).toBe(true);

@@ -123,12 +123,7 @@ describe('throttling is backpressure: the record comes back later, never FAILED'
     const key = idempotencyKey({ eventId: event.eventId, recipientId: 'seller-4', channel: 'email', templateId: 'order-shipped' });
     const now = harness.clock.now();
     await db.ledger.claim(
-      newClaimRow(
-        { key, eventId: event.eventId, recipientId: 'seller-4', channel: 'email', templateId: 'order-shipped', messageClass: 'transactional', occurredAt: event.occurredAt },
-        'other-worker',
-        now,
-        { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS },
-      ),
+      newClaimRow({ subject: { key, eventId: event.eventId, recipientId: 'seller-4', channel: 'email', templateId: 'order-shipped', messageClass: 'transactional', occurredAt: event.occurredAt }, ownerToken: 'other-worker', nowMs: now, timing: { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS } }),
       now,
     );
     const record = receivedTimes(JSON.stringify(event), 1);

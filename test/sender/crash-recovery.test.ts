@@ -112,12 +112,7 @@ describe('delivery evidence settles an unknown outcome for any class', () => {
     const { newClaimRow } = await import('../../functions/core/ledger-decision');
     const { RETENTION_MS } = await import('../support/sender-harness');
     const now = harness.clock.now();
-    const row = newClaimRow(
-      { key, eventId: event.eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code', messageClass: 'otp', occurredAt: event.occurredAt },
-      'dead-owner',
-      now,
-      { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS },
-    );
+    const row = newClaimRow({ subject: { key, eventId: event.eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code', messageClass: 'otp', occurredAt: event.occurredAt }, ownerToken: 'dead-owner', nowMs: now, timing: { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS } });
     await db.ledger.claim({ ...row, deliveryStatus: 'SUCCESS', providerMessageId: 'sns-from-dead-attempt' }, now);
 
     harness.clock.advance(CLAIM_TIMEOUT_MS + 1);

@@ -77,12 +77,7 @@ describe('a lookup-class message is never resent sooner than the evidence wait a
     const { harness, key, deliver, calls } = setUp('evt-wait-dead-owner', 0);
     const claimedAt = harness.clock.now();
     const event = loginCodeEvent({ eventId: 'evt-wait-dead-owner', messageClass: 'transactional' });
-    const dead = newClaimRow(
-      { key, eventId: event.eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code', messageClass: 'transactional', occurredAt: event.occurredAt },
-      'dead-owner',
-      claimedAt,
-      { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS },
-    );
+    const dead = newClaimRow({ subject: { key, eventId: event.eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code', messageClass: 'transactional', occurredAt: event.occurredAt }, ownerToken: 'dead-owner', nowMs: claimedAt, timing: { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS } });
     expect(await db.ledger.claim(dead, claimedAt)).toEqual({ claimed: true });
 
     // It could have sent until its lease ended: the wait runs from there.

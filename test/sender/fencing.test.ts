@@ -71,12 +71,7 @@ describe('fencing: a slow worker whose claim was taken over', () => {
     const now = Date.parse('2026-11-29T12:00:00Z');
     const timing = { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS };
     const key = idempotencyKey({ eventId: 'evt-race', recipientId: 'r', channel: 'email', templateId: 't' });
-    const row = newClaimRow(
-      { key, eventId: 'evt-race', recipientId: 'r', channel: 'email', templateId: 't', messageClass: 'otp', occurredAt: new Date(now).toISOString() },
-      'dead-owner',
-      now,
-      timing,
-    );
+    const row = newClaimRow({ subject: { key, eventId: 'evt-race', recipientId: 'r', channel: 'email', templateId: 't', messageClass: 'otp', occurredAt: new Date(now).toISOString() }, ownerToken: 'dead-owner', nowMs: now, timing });
     expect(await db.ledger.claim(row, now)).toEqual({ claimed: true });
     const later = now + CLAIM_TIMEOUT_MS + 1;
     const fields = (owner: string) => ({
@@ -101,12 +96,7 @@ describe('fencing: a slow worker whose claim was taken over', () => {
   it('a retried claim whose first response was lost recognises its own row', async () => {
     const now = Date.parse('2026-11-29T12:00:00Z');
     const key = idempotencyKey({ eventId: 'evt-retried-claim', recipientId: 'r', channel: 'sms', templateId: 't' });
-    const row = newClaimRow(
-      { key, eventId: 'evt-retried-claim', recipientId: 'r', channel: 'sms', templateId: 't', messageClass: 'otp', occurredAt: 'x' },
-      'owner-1',
-      now,
-      { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS },
-    );
+    const row = newClaimRow({ subject: { key, eventId: 'evt-retried-claim', recipientId: 'r', channel: 'sms', templateId: 't', messageClass: 'otp', occurredAt: 'x' }, ownerToken: 'owner-1', nowMs: now, timing: { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS } });
     expect(await db.ledger.claim(row, now)).toEqual({ claimed: true });
     expect(await db.ledger.claim(row, now)).toEqual({ claimed: true });
     const other = await db.ledger.claim({ ...row, ownerToken: 'owner-2' }, now);
@@ -118,12 +108,7 @@ describe('fencing: a slow worker whose claim was taken over', () => {
     const harness = new SenderHarness({ ledger: db.ledger });
     const key = idempotencyKey({ eventId: event.eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
     const past = harness.clock.now() - RETENTION_MS - 60_000;
-    const oldRow = newClaimRow(
-      { key, eventId: event.eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code', messageClass: 'otp', occurredAt: event.occurredAt },
-      'old-owner',
-      past,
-      { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS },
-    );
+    const oldRow = newClaimRow({ subject: { key, eventId: event.eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code', messageClass: 'otp', occurredAt: event.occurredAt }, ownerToken: 'old-owner', nowMs: past, timing: { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS } });
     await db.ledger.claim(oldRow, past);
     await db.ledger.complete({ key, ownerToken: 'old-owner', claimVersion: 1 }, { state: 'SENT', providerMessageId: 'old' }, past, oldRow.expiresAt);
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/adapters/outbox-provider';
 import { DEFAULT_TEMPLATES_DIR, readTemplateFiles } from '../../functions/adapters/template-directory';
-import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../../functions/sender/shipped-sms-countries';
+import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../../functions/delivery/shipped-sms-countries';
 import { SHIPPED_TEMPLATES_IDENTIFIER } from '../../functions/sender/shipped-templates';
 import { smsCountryTable } from '../../lib/sms-countries';
 import { loginCodeEvent } from '../support/events';

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
-import type { Release, TakeoverFields, TerminalOutcome } from '../../functions/core/ledger-decision';
 import type { Claim, LedgerRow } from '../../functions/core/ledger-record';
 import { METRIC } from '../../functions/core/metric-names';
-import type { ClaimResult, SendLedger, UnconfirmedClaim } from '../../functions/core/send-ledger';
+import type { ClaimResult, SendLedger, UnconfirmedClaim, Release, TakeoverFields, TerminalWrite } from '../../functions/core/send-ledger';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { SenderHarness, failedIds } from '../support/sender-harness';
@@ -29,7 +28,7 @@ class FailingOutcomeWrites implements SendLedger {
   takeOver(key: string, fields: TakeoverFields): Promise<boolean> {
     return this.inner.takeOver(key, fields);
   }
-  async complete(_claim: Claim, _outcome: TerminalOutcome, _nowMs: number, _expiresAt: number): Promise<boolean> {
+  async complete(_claim: Claim, _outcome: TerminalWrite, _nowMs: number, _expiresAt: number): Promise<boolean> {
     throw new LedgerUnavailable('complete failed');
   }
   async release(claim: Claim, release: Release, nowMs: number): Promise<boolean> {

@@ -3,11 +3,11 @@ import type { DeliveryProvider } from '../../functions/core/delivery-provider';
 import { silentLog } from '../../functions/core/log-port';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { SendLedger } from '../../functions/core/send-ledger';
-import type { DeliveryContext } from '../../functions/sender/deliver-message';
+import type { DeliveryContext } from '../../functions/delivery/deliver-message';
 import { TIMING } from '../reclaimer/reclaimer-harness';
 import type { ControlledClock } from './controlled-clock';
 
-/** The context one `deliverMessage` call needs: one provider for every channel, a controlled clock, `extra` on top. */
+/** The context one `deliver` call needs: one provider for every channel, a controlled clock, `extra` on top. */
 export function testDeliveryContext(ledger: SendLedger, provider: DeliveryProvider, clock: ControlledClock, extra: Partial<DeliveryContext> = {}): DeliveryContext {
   return {
     ledger,

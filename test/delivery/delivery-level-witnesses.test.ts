@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import type { SendLedger } from '../../functions/core/send-ledger';
-import { deliverMessage } from '../../functions/sender/deliver-message';
-import type { MessagePlan } from '../../functions/sender/message-plan';
+import { deliver, FRESH_CLAIM } from '../../functions/delivery/deliver-message';
+import type { MessagePlan } from '../../functions/delivery/message-plan';
 import { deadClaimRow, plansOf, TIMING } from '../reclaimer/reclaimer-harness';
 import { ControlledClock } from '../support/controlled-clock';
 import { testDeliveryContext } from '../support/delivery-context';
@@ -80,14 +80,14 @@ describe('delivery-level witnesses', () => {
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
     });
-    expect(await deliverMessage(plan, context(recording, provider, clock))).toMatchObject({ settled: true, state: 'SENT' });
+    expect(await deliver(plan, FRESH_CLAIM, context(recording, provider, clock))).toMatchObject({ settled: true, state: 'SENT' });
 
     // The network delivers the first claim request again, late: the SDK's own copy of it.
     expect(await db.ledger.claim(claimed!.row, claimed!.nowMs)).toMatchObject({ claimed: false });
     expect(await db.ledger.get(plan.key)).toMatchObject({ state: 'SENT' });
 
     clock.advance(TIMING.claimTimeoutMs + 1);
-    expect(await deliverMessage(plan, context(db.ledger, provider, clock))).toMatchObject({ settled: true, via: 'earlier-attempt' });
+    expect(await deliver(plan, FRESH_CLAIM, context(db.ledger, provider, clock))).toMatchObject({ settled: true, settledBy: 'earlier-attempt' });
     expect(provider.calls).toBe(1);
   });
 
@@ -96,7 +96,7 @@ describe('delivery-level witnesses', () => {
     const plan = onePlan('evt-witness-accepted-then-ledger-down', 'marketing');
     const provider = scriptedProvider('sent');
     const outage = { failing: true };
-    expect(await deliverMessage(plan, context(ledgerWithFailingComplete(db.ledger, outage), provider, clock))).toMatchObject({
+    expect(await deliver(plan, FRESH_CLAIM, context(ledgerWithFailingComplete(db.ledger, outage), provider, clock))).toMatchObject({
       settled: false,
       why: 'ledger-error',
     });
@@ -104,7 +104,7 @@ describe('delivery-level witnesses', () => {
     outage.failing = false;
     for (const advance of [1_000, TIMING.claimTimeoutMs]) {
       clock.advance(advance);
-      await deliverMessage(plan, context(db.ledger, provider, clock));
+      await deliver(plan, FRESH_CLAIM, context(db.ledger, provider, clock));
     }
     expect(provider.calls).toBe(1);
     expect((await db.ledger.get(plan.key))?.state).toMatch(/^(SENT|UNKNOWN)$/);
@@ -116,19 +116,19 @@ describe('delivery-level witnesses', () => {
     const provider = scriptedProvider('ambiguous', 'ambiguous');
     const waitMs = plan.messageClass.evidenceWaitSeconds * 1000;
 
-    expect(await deliverMessage(plan, context(db.ledger, provider, clock))).toMatchObject({ why: 'ambiguous-outcome' });
+    expect(await deliver(plan, FRESH_CLAIM, context(db.ledger, provider, clock))).toMatchObject({ why: 'ambiguous-outcome' });
     clock.advance(waitMs + 1_000);
     const secondAt = clock.now();
-    expect(await deliverMessage(plan, context(db.ledger, provider, clock))).toMatchObject({ why: 'ambiguous-outcome' });
+    expect(await deliver(plan, FRESH_CLAIM, context(db.ledger, provider, clock))).toMatchObject({ why: 'ambiguous-outcome' });
     expect(provider.calls).toBe(2);
     expect(await db.ledger.get(plan.key)).toMatchObject({ lastAmbiguousAt: secondAt });
 
     clock.advance(10_000); // well past the first ambiguity's wait, inside the second's
-    expect(await deliverMessage(plan, context(db.ledger, provider, clock))).toMatchObject({ why: 'waiting-for-evidence' });
+    expect(await deliver(plan, FRESH_CLAIM, context(db.ledger, provider, clock))).toMatchObject({ why: 'waiting-for-evidence' });
     expect(provider.calls).toBe(2);
 
     clock.advance(waitMs);
-    expect(await deliverMessage(plan, context(db.ledger, provider, clock))).toMatchObject({ settled: true, state: 'SENT' });
+    expect(await deliver(plan, FRESH_CLAIM, context(db.ledger, provider, clock))).toMatchObject({ settled: true, state: 'SENT' });
     expect(provider.calls).toBe(3);
   });
 
@@ -142,13 +142,13 @@ describe('delivery-level witnesses', () => {
     const provider = scriptedProvider();
     const outage = { failing: true };
     // The takeover lands; the give-up's outcome write fails, so the claim is handed back after the ledger error.
-    expect(await deliverMessage(plan, context(ledgerWithFailingComplete(db.ledger, outage), provider, clock))).toMatchObject({
+    expect(await deliver(plan, FRESH_CLAIM, context(ledgerWithFailingComplete(db.ledger, outage), provider, clock))).toMatchObject({
       why: 'ledger-error',
     });
 
     outage.failing = false;
     clock.advance(TIMING.claimTimeoutMs + 1);
-    expect(await deliverMessage(plan, context(db.ledger, provider, clock))).toMatchObject({ settled: true, state: 'UNKNOWN' });
+    expect(await deliver(plan, FRESH_CLAIM, context(db.ledger, provider, clock))).toMatchObject({ settled: true, state: 'UNKNOWN' });
     expect(provider.calls).toBe(0);
   });
 });

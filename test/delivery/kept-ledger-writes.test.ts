@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { Release } from '../../functions/core/ledger-decision';
+import type { Release } from '../../functions/core/send-ledger';
 import type { Claim } from '../../functions/core/ledger-record';
 import { silentLog } from '../../functions/core/log-port';
 import { METRIC } from '../../functions/core/metric-names';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
-import { KeptLedgerWrites, type KeptLedgerWritesContext } from '../../functions/sender/kept-ledger-writes';
+import { KeptLedgerWrites, type KeptLedgerWritesContext } from '../../functions/delivery/kept-ledger-writes';
 
 const release: Release = { reason: 'transient', detail: 'LedgerError: InternalServerError', lastAmbiguousAt: undefined };
 const claim = (n: number): Claim => ({ key: `key-${n}`, ownerToken: `owner-${n}`, claimVersion: 1 });
 const held = (n: number) => ({ kind: 'release', claim: claim(n), release, dimensions: { channel: 'sms', messageClass: 'otp' } }) as const;
 const sent = (n: number) =>
-  ({ kind: 'complete', claim: claim(n), outcome: { state: 'SENT', providerMessageId: `id-${n}` }, nowMs: 5, expiresAt: 9, dimensions: {} }) as const;
+  ({ kind: 'complete', claim: claim(n), terminal: { state: 'SENT', providerMessageId: `id-${n}` }, nowMs: 5, expiresAt: 9, dimensions: {} }) as const;
 
 /** A ledger port that answers per key: released, condition failed, or an error (still down). */
 function context(answer: (claim: Claim) => boolean | Error) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { persistently } from '../../functions/sender/persistent-write';
+import { persistently } from '../../functions/delivery/persistent-write';
 
 afterEach(() => {
   vi.useRealTimers();

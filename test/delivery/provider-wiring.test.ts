@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { LogPort } from '../../functions/core/log-port';
 import type { SendRequest } from '../../functions/core/rendered-message';
 import type { SenderConfig } from '../../functions/core/sender-config';
-import { createLambdaSendClients, createProviders, createSendRateGovernor, governorFor } from '../../functions/sender/provider-wiring';
+import { createLambdaSendClients, createProviders, createSendRateGovernor, governorFor } from '../../functions/delivery/provider-wiring';
 
 /** SDK clients that never leave the process: every call is answered by the mocks below. */
 const ses = new SESv2Client({ region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } });

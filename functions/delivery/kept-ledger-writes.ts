@@ -1,11 +1,10 @@
-import type { Clock } from '../core/clock';
+import { systemClock, type Clock } from '../core/clock';
 import { keyPrefix } from '../core/idempotency-key';
-import type { Release, TerminalOutcome } from '../core/ledger-decision';
 import type { Claim, LedgerRow } from '../core/ledger-record';
 import type { LogPort } from '../core/log-port';
 import { METRIC, type MetricName } from '../core/metric-names';
 import type { MetricDimensions, MetricsRecorder } from '../core/metrics-recorder';
-import type { SendLedger, UnconfirmedClaim } from '../core/send-ledger';
+import type { SendLedger, UnconfirmedClaim, Release, TerminalWrite } from '../core/send-ledger';
 
 /**
  * A fenced ledger write an attempt owed and could not make, because the ledger failed:
@@ -20,7 +19,7 @@ export type KeptLedgerWrite = (
   | {
       readonly kind: 'complete';
       readonly claim: Claim;
-      readonly outcome: TerminalOutcome;
+      readonly terminal: TerminalWrite;
       /**
        * The failed write's own time (epoch ms): made later, it is the same request byte for byte, so a
        * late copy or SDK retry of the failed one landing after it rewrites nothing (not `resolvedAt`).
@@ -37,6 +36,8 @@ export type KeptLedgerWrite = (
 export interface KeptLedgerWritesContext {
   readonly ledger: Pick<SendLedger, 'release' | 'releaseUnconfirmed' | 'complete'>;
   readonly clock: Clock;
+  /** Real time, which {@link KeptLedgerWrites.writeUntil}'s deadline is on. @default systemClock */
+  readonly realTime?: Clock;
   readonly metrics: MetricsRecorder;
   readonly log: LogPort;
   /** Writes in flight at once once the ledger answers. */
@@ -119,10 +120,11 @@ export class KeptLedgerWrites {
 
   /**
    * Retries the kept writes, a second apart, until none is left or the next round could outlast
-   * `deadlineMs` (real time, epoch ms), a round taking at most `roundMs`.
+   * `deadlineMs` (epoch ms on `realTime`), a round taking at most `roundMs`.
    */
   async writeUntil(ctx: KeptLedgerWritesContext, { deadlineMs, roundMs }: { readonly deadlineMs: number; readonly roundMs: number }): Promise<void> {
-    while (this.entries.length > 0 && Date.now() + RETRY_PAUSE_MS + roundMs <= deadlineMs) {
+    const realTime = ctx.realTime ?? systemClock;
+    while (this.entries.length > 0 && realTime() + RETRY_PAUSE_MS + roundMs <= deadlineMs) {
       await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
       await this.writeAll(ctx);
     }
@@ -162,7 +164,7 @@ function write(entry: KeptLedgerWrite, ctx: KeptLedgerWritesContext): Promise<bo
     case 'release-unconfirmed':
       return ctx.ledger.releaseUnconfirmed(entry.attempt, entry.release, ctx.clock());
     case 'complete':
-      return ctx.ledger.complete(entry.claim, entry.outcome, entry.nowMs, entry.expiresAt);
+      return ctx.ledger.complete(entry.claim, entry.terminal, entry.nowMs, entry.expiresAt);
   }
 }
 

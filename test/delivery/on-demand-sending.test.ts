@@ -4,12 +4,12 @@ import { readOutbox } from '../../functions/adapters/outbox-provider';
 import { silentLog } from '../../functions/core/log-port';
 import type { SendRequest } from '../../functions/core/rendered-message';
 import { loadSenderConfig } from '../../functions/core/sender-config';
-import { onDemandSending } from '../../functions/sender/on-demand-sending';
+import { onDemandSending } from '../../functions/delivery/on-demand-sending';
 import { tempDir } from '../support/temp-dir';
 
 const loads = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../functions/sender/provider-wiring', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../functions/sender/provider-wiring')>();
+vi.mock('../../functions/delivery/provider-wiring', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../functions/delivery/provider-wiring')>();
   return {
     ...original,
     createProviders: (...args: Parameters<typeof original.createProviders>) => {

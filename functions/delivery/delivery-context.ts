@@ -24,7 +24,13 @@ export interface DeliveryContext {
   /** Paces provider calls to the account's sending rate. @default no pacing */
   readonly governor?: Pick<SendRateGovernor, 'acquire' | 'throttled'>;
   /**
-   * The latest moment (epoch ms, real time) a provider call may start and still have its outcome
+   * Real time (epoch ms), for the invocation's deadline ({@link latestSendStartMs}): the same as `clock`
+   * in Lambda, apart only in tests, whose ledger clock jumps ahead without waiting (the send pace runs on
+   * real time too: see send-rate-governor.ts). @default systemClock
+   */
+  readonly realTime?: Clock;
+  /**
+   * The latest moment (epoch ms, on {@link realTime}) a provider call may start and still have its outcome
    * recorded before the invocation ends; a call that would have to wait longer for its send slot
    * is deferred instead. @default one send timeout from now
    */
@@ -57,9 +63,22 @@ export interface DeliveryContext {
 
 /** Settled: the message is in a terminal state and its record may be acknowledged. */
 export type MessageResult =
-  | { readonly settled: true; readonly state: TerminalState; readonly via: 'this-attempt' | 'earlier-attempt' }
+  | { readonly settled: true; readonly state: TerminalState; readonly settledBy: SettledBy }
   | { readonly settled: false; readonly why: 'transient-failure'; readonly cause: TransientCause }
   | { readonly settled: false; readonly why: Exclude<UnsettledReason, 'transient-failure'> };
+
+/** How a settled message came to be settled. */
+export type SettledBy =
+  /** This call's own provider request was answered: accepted (SENT) or refused for good (FAILED). */
+  | 'provider-call'
+  /** SENT on delivery evidence of an earlier call (the row's delivery status or the provider's look-up): nothing sent now. */
+  | 'evidence'
+  /** Decided without a provider call by the class's or the destination's policy: UNKNOWN (give-up) or SUPPRESSED. */
+  | 'policy'
+  /** FAILED without a provider call: the message can never be sent (no address, no template, no stored request). */
+  | 'unsendable'
+  /** Already terminal when this call found it: an earlier attempt settled it. */
+  | 'earlier-attempt';
 
 export type UnsettledReason =
   | 'owned-by-another-worker'
@@ -74,5 +93,5 @@ export type UnsettledReason =
   | 'limit-store-unavailable'
   /** Not started: too little of the invocation left to record an outcome. */
   | 'out-of-time'
-  /** Only from {@link resumeMessage}: the row is past its TTL and counts as absent. */
+  /** Only when resuming a row: the row is past its TTL and counts as absent. */
   | 'row-expired';

@@ -11,7 +11,8 @@ export interface MessagePlan {
   readonly key: string;
   readonly messageClass: MessageClass;
   readonly occurredAt: string;
-  readonly outcome: { readonly ok: true; readonly request: SendRequest } | { readonly ok: false; readonly reason: string };
+  /** Ready to send (the rendered request), or why it can never be sent (no address, no template). */
+  readonly prepared: { readonly ok: true; readonly request: SendRequest } | { readonly ok: false; readonly reason: string };
 }
 
 /** Expands an event into one plan per (recipient, channel). Pure. */
@@ -26,13 +27,13 @@ export function planMessages(
       const key = idempotencyKey(identity);
       const base = { identity, key, messageClass, occurredAt: event.occurredAt };
       const address = addressFor(recipient, channel);
-      if (!address.ok) return { ...base, outcome: { ok: false, reason: address.reason } };
+      if (!address.ok) return { ...base, prepared: { ok: false, reason: address.reason } };
       const rendered = renderTemplate(templates, event.templateId, channel, event.data);
-      if (!rendered.ok) return { ...base, outcome: { ok: false, reason: rendered.reason } };
+      if (!rendered.ok) return { ...base, prepared: { ok: false, reason: rendered.reason } };
       const message: RenderedMessage = { ...rendered.content, to: address.address };
       return {
         ...base,
-        outcome: {
+        prepared: {
           ok: true,
           request: { key, message, messageClass: messageClass.name, smsType: messageClass.smsType, templateId: event.templateId },
         },

@@ -3,7 +3,7 @@ import { DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-stor
 import { createLambdaObservability } from '../../functions/adapters/lambda-observability';
 import { loadSenderConfig } from '../../functions/core/sender-config';
 import { NO_SMS_COUNTRIES } from '../../functions/core/sms-country-table';
-import { createLambdaDeliveryContext } from '../../functions/sender/wire-adapters';
+import { createLambdaDeliveryContext } from '../../functions/delivery/lambda-delivery-context';
 
 const env = {
   LEDGER_TABLE_NAME: 'ledger',
@@ -18,15 +18,15 @@ const providers = { email: unused, sms: unused, push: unused };
 
 describe('the delivery context the Lambdas build', () => {
   it('counts limits in the ledger table: a class with limits is never sent uncounted in Lambda', () => {
-    const ctx = createLambdaDeliveryContext(loadSenderConfig(env), observability, providers);
+    const ctx = createLambdaDeliveryContext(loadSenderConfig(env), observability, { providers, governor: undefined });
     expect(ctx.limitStore).toBeInstanceOf(DynamoDbLimitStore);
   });
 
   it('texts no country when the bundle has no embedded table (built other than by the construct), and pushes per PUSH_APPLICATION_ARNS', () => {
     const arn = 'arn:aws:sns:us-east-1:123456789012:app/GCM/shop';
-    const ctx = createLambdaDeliveryContext(loadSenderConfig({ ...env, PUSH_APPLICATION_ARNS: arn }), observability, providers);
+    const ctx = createLambdaDeliveryContext(loadSenderConfig({ ...env, PUSH_APPLICATION_ARNS: arn }), observability, { providers, governor: undefined });
     expect(ctx.destinations).toEqual({ sms: NO_SMS_COUNTRIES, pushApplicationArns: [arn] });
-    expect(createLambdaDeliveryContext(loadSenderConfig({ ...env, PUSH_APPLICATION_ARNS: 'none' }), observability, providers).destinations.pushApplicationArns).toEqual([]);
+    expect(createLambdaDeliveryContext(loadSenderConfig({ ...env, PUSH_APPLICATION_ARNS: 'none' }), observability, { providers, governor: undefined }).destinations.pushApplicationArns).toEqual([]);
   });
 
   it('refuses a PUSH_APPLICATION_ARNS entry that is no platform application ARN', () => {

@@ -1,3 +1,4 @@
+import { systemClock } from '../core/clock';
 import type { DeliveryOutcome, TransientCause } from '../core/delivery-provider';
 import { gatherEvidence } from '../core/delivery-evidence';
 import { keyPrefix } from '../core/idempotency-key';
@@ -8,40 +9,40 @@ import {
   newClaimRow,
   takeoverFields,
   ttlSeconds,
-  type Release,
-  type TerminalOutcome,
 } from '../core/ledger-decision';
 import type { Claim, LedgerRow } from '../core/ledger-record';
 import { resolveAmbiguity } from '../core/message-class';
 import { METRIC, type MetricName } from '../core/metric-names';
-import type { UnconfirmedClaim } from '../core/send-ledger';
-import type { DeliveryContext, MessageResult } from './delivery-context';
+import type { SendRequest } from '../core/rendered-message';
+import type { UnconfirmedClaim, Release, TerminalWrite } from '../core/send-ledger';
+import type { DeliveryContext, MessageResult, SettledBy } from './delivery-context';
 import type { KeptLedgerWrite } from './kept-ledger-writes';
 import { guardMessage } from './abuse-guard';
 import type { MessagePlan } from './message-plan';
 import { persistently } from './persistent-write';
 
-export type { DeliveryContext, MessageResult, UnsettledReason } from './delivery-context';
+export type { DeliveryContext, MessageResult, SettledBy, UnsettledReason } from './delivery-context';
 
 /**
- * Claim, send, record: the at-most-once core for one logical message.
+ * Where a delivery starts: a fresh claim of the plan's key (the sender), or a row read elsewhere
+ * (the reclaimer), which is decided on and taken over fenced on its claim version. A row that
+ * changed since it was read makes that takeover fail, which is an answer
+ * (`owned-by-another-worker`), never a second send.
+ */
+export type DeliveryStart = { readonly kind: 'claim' } | { readonly kind: 'resume'; readonly row: LedgerRow };
+
+/** The sender's start: claim the key. */
+export const FRESH_CLAIM: DeliveryStart = { kind: 'claim' };
+
+/**
+ * Claim, send, record: the at-most-once core for one logical message, from either start, with the
+ * same class policy and the same send. The result says whether the message is settled and, if so,
+ * how (by this call's provider request, on evidence, by policy, ...): callers read that, never metrics.
  * Never throws; a ledger error leaves the message unsettled so SQS redelivers it.
  */
-export async function deliverMessage(plan: MessagePlan, ctx: DeliveryContext): Promise<MessageResult> {
+export async function deliver(plan: MessagePlan, start: DeliveryStart, ctx: DeliveryContext): Promise<MessageResult> {
   const attempt = new DeliveryAttempt(plan, ctx);
-  return guarded(attempt, ctx, () => attempt.run());
-}
-
-/**
- * The same core, starting from a row read elsewhere instead of from a claim (the reclaimer):
- * decide on the row, take it over fenced on its claim version, then resolve the class policy
- * and send exactly as {@link deliverMessage} does. A row that changed since it was read makes
- * the fenced takeover fail, which is an answer (`owned-by-another-worker`), never a second send.
- * Never throws.
- */
-export async function resumeMessage(plan: MessagePlan, row: LedgerRow, ctx: DeliveryContext): Promise<MessageResult> {
-  const attempt = new DeliveryAttempt(plan, ctx);
-  return guarded(attempt, ctx, () => attempt.resume(row));
+  return guarded(attempt, ctx, () => (start.kind === 'claim' ? attempt.run() : attempt.resume(start.row)));
 }
 
 async function guarded(attempt: DeliveryAttempt, ctx: DeliveryContext, work: () => Promise<MessageResult>): Promise<MessageResult> {
@@ -101,26 +102,27 @@ class DeliveryAttempt {
   }
 
   /** Holding the claim: settle an earlier ambiguous attempt per class policy, then send. */
-  private async proceed({ claim, lastAmbiguousAt, previous, countAtMs }: Acquired): Promise<MessageResult> {
+  private async proceed(acquired: Acquired): Promise<MessageResult> {
+    const { claim, lastAmbiguousAt, previous, countAtMs } = acquired;
     if (lastAmbiguousAt !== undefined) {
       const resolved = await this.resolvePreviousAmbiguity(claim, lastAmbiguousAt, previous);
       if (resolved) return resolved;
     }
-    if (!this.plan.outcome.ok) {
+    const prepared = this.plan.prepared;
+    if (!prepared.ok) {
       this.count(METRIC.PermanentFailure);
-      this.ctx.log.warn('Message cannot be sent', { ...this.logContext(), reason: this.plan.outcome.reason });
-      return this.finish(claim, { state: 'FAILED', reason: this.plan.outcome.reason });
+      this.ctx.log.warn('Message cannot be sent', { ...this.logContext(), reason: prepared.reason });
+      return this.finish(claim, { state: 'FAILED', reason: prepared.reason }, 'unsendable');
     }
-    const guarded = await this.guard(claim, countAtMs, lastAmbiguousAt);
+    // From here on the request is in hand: the guard and the send take it, never the plan's union again.
+    const guarded = await this.guard(claim, prepared.request, countAtMs, lastAmbiguousAt);
     if (guarded) return guarded;
-    return this.send(claim, lastAmbiguousAt);
+    return this.send(acquired, prepared.request);
   }
 
   /** Destination rules and the class's limits (see abuse-guard.ts): undefined when the message may be sent. */
-  private async guard(claim: Claim, countAtMs: number, lastAmbiguousAt: number | undefined): Promise<MessageResult | undefined> {
-    // Stryker disable next-line StringLiteral: unreachable (proceed() finishes a message that cannot be sent); the guard narrows the type
-    if (!this.plan.outcome.ok) throw new Error('guard() called for a message that cannot be sent');
-    const verdict = await guardMessage(this.plan, this.plan.outcome.request, countAtMs, this.ctx);
+  private async guard(claim: Claim, request: SendRequest, countAtMs: number, lastAmbiguousAt: number | undefined): Promise<MessageResult | undefined> {
+    const verdict = await guardMessage(this.plan, request, countAtMs, this.ctx);
     switch (verdict.kind) {
       case 'send':
         return undefined;
@@ -128,7 +130,7 @@ class DeliveryAttempt {
         const { reason, detail } = verdict.suppression;
         this.ctx.metrics.count(METRIC.Suppressed, { messageClass: this.plan.messageClass.name, reason });
         this.ctx.log.warn('Message suppressed: never sent', { ...this.logContext(), reason, detail });
-        return this.finish(claim, { state: 'SUPPRESSED', suppression: verdict.suppression });
+        return this.finish(claim, { state: 'SUPPRESSED', suppression: verdict.suppression }, 'policy');
       }
       case 'store-failed': {
         const name = verdict.error instanceof Error ? verdict.error.name : 'unknown';
@@ -150,7 +152,7 @@ class DeliveryAttempt {
     }
     for (let round = 0; round < 2; round += 1) {
       const now = clock();
-      const row = newClaimRow(this.subject(), this.ownerToken, now, timing, this.ctx.claimsDiscoverable);
+      const row = newClaimRow({ subject: this.subject(), ownerToken: this.ownerToken, nowMs: now, timing, discoverable: this.ctx.claimsDiscoverable });
       this.held = claimOf(row);
       this.unconfirmed = { kind: 'claim', row };
       const result = await ledger.claim(row, now);
@@ -177,20 +179,21 @@ class DeliveryAttempt {
       case 'done':
         this.count(METRIC.DuplicateSuppressed);
         this.ctx.log.info('Duplicate suppressed: message already settled', { ...this.logContext(), state: decision.state });
-        return { settled: true, state: decision.state, via: 'earlier-attempt' };
+        return { settled: true, state: decision.state, settledBy: 'earlier-attempt' };
       case 'back-off':
         this.count(METRIC.ConcurrentClaimBackoff);
         return { settled: false, why: 'owned-by-another-worker' };
       case 'take-over': {
-        const fields = takeoverFields(
-          existing,
-          this.ownerToken,
-          clock(),
+        const fields = takeoverFields({
+          row: existing,
+          ownerToken: this.ownerToken,
+          nowMs: clock(),
           timing,
-          decision.lastAmbiguousAt,
-          this.ctx.claimsDiscoverable,
-        );
-        this.held = { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion };
+          lastAmbiguousAt: decision.lastAmbiguousAt,
+          discoverable: this.ctx.claimsDiscoverable,
+        });
+        const claim: Claim = { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion };
+        this.held = claim;
         this.unconfirmed = { kind: 'takeover', key: this.plan.key, fields };
         const taken = await ledger.takeOver(this.plan.key, fields);
         this.unconfirmed = undefined;
@@ -211,7 +214,7 @@ class DeliveryAttempt {
           attempts: fields.attempts,
         });
         return {
-          claim: { key: this.plan.key, ownerToken: this.ownerToken, claimVersion: fields.claimVersion },
+          claim,
           lastAmbiguousAt: decision.lastAmbiguousAt,
           previous: existing,
           countAtMs: existing.createdAt,
@@ -220,32 +223,29 @@ class DeliveryAttempt {
     }
   }
 
-  /** An earlier attempt may have reached the provider: apply the message class's policy. */
+  /**
+   * An earlier attempt may have reached the provider: its evidence wait runs from `lastAmbiguousAt`,
+   * and the row, written since that call, may hold delivery evidence of it. Undefined: send now.
+   */
   private async resolvePreviousAmbiguity(
     claim: Claim,
     lastAmbiguousAt: number,
     previous: LedgerRow | undefined,
   ): Promise<MessageResult | undefined> {
-    const messageClass = this.plan.messageClass;
-    // The row's own delivery evidence is free and settles any class; only `lookup` asks the provider.
-    const evidence = await gatherEvidence(previous, messageClass.onAmbiguous === 'lookup' ? this.lookup() : undefined);
-    const resolution = resolveAmbiguity(messageClass, evidence, this.ctx.clock() - lastAmbiguousAt);
-    switch (resolution.action) {
-      case 'mark-sent':
-        this.count(METRIC.SentByEvidence);
-        return this.finish(claim, {
-          state: 'SENT',
-          // Not indexed (no smsMessageId): no delivery log carries a placeholder, nor SES's id.
-          providerMessageId: previous?.providerMessageId ?? `evidence:${this.plan.key}`,
-        });
-      case 'give-up':
-        this.count(METRIC.GaveUpAfterAmbiguity);
-        return this.finish(claim, { state: 'UNKNOWN', reason: 'OutcomeUnknown: an earlier attempt may have sent it; class policy is give-up' });
+    const next = await this.settleAmbiguity(claim, {
+      since: lastAmbiguousAt,
+      rowEvidence: previous,
+      known: previous,
+      unknownReason: 'OutcomeUnknown: an earlier attempt may have sent it; class policy is give-up',
+    });
+    switch (next.action) {
+      case 'settled':
+        return next.result;
       case 'wait':
         await this.release(claim, { reason: 'ambiguous', detail: 'waiting for delivery evidence', lastAmbiguousAt });
         return { settled: false, why: 'waiting-for-evidence' };
       case 'send':
-        if (resolution.possibleDuplicate) {
+        if (next.possibleDuplicate) {
           this.count(METRIC.ResentAfterAmbiguity);
           this.ctx.log.warn(RESENT_AFTER_AMBIGUITY_LOG, this.logContext());
         }
@@ -253,13 +253,43 @@ class DeliveryAttempt {
     }
   }
 
-  private async send(claim: Claim, lastAmbiguousAt: number | undefined): Promise<MessageResult> {
-    // Stryker disable next-line StringLiteral: unreachable (proceed() finishes a message that cannot be sent); the guard narrows the type
-    if (!this.plan.outcome.ok) throw new Error('send() called for a message that cannot be sent');
-    const request = this.plan.outcome.request;
+  /**
+   * The one place a call that may have reached the provider meets the message class's policy.
+   * The two answers that settle the message are recorded here: SENT on evidence (under the provider's
+   * own id when the row carries one, else a placeholder) and UNKNOWN (give-up). Waiting and sending
+   * again are handed back, since what follows differs for an earlier attempt's call and this one's.
+   */
+  private async settleAmbiguity(claim: Claim, ambiguity: Ambiguity): Promise<AmbiguityNext> {
+    const messageClass = this.plan.messageClass;
+    // The row's own delivery evidence is free and settles any class; only `lookup` asks the provider.
+    const evidence = await gatherEvidence(ambiguity.rowEvidence, messageClass.onAmbiguous === 'lookup' ? this.lookup() : undefined);
+    const resolution = resolveAmbiguity(messageClass, evidence, this.ctx.clock() - ambiguity.since);
+    switch (resolution.action) {
+      case 'mark-sent':
+        this.count(METRIC.SentByEvidence);
+        return {
+          action: 'settled',
+          result: await this.finish(claim, {
+            state: 'SENT',
+            // Not indexed (no smsMessageId): no delivery log carries a placeholder, nor SES's id.
+            providerMessageId: ambiguity.known?.providerMessageId ?? `evidence:${this.plan.key}`,
+          }, 'evidence'),
+        };
+      case 'give-up':
+        this.count(METRIC.GaveUpAfterAmbiguity);
+        return { action: 'settled', result: await this.finish(claim, { state: 'UNKNOWN', reason: ambiguity.unknownReason }, 'policy') };
+      case 'wait':
+        return { action: 'wait' };
+      case 'send':
+        return { action: 'send', possibleDuplicate: resolution.possibleDuplicate };
+    }
+  }
+
+  private async send({ claim, lastAmbiguousAt, previous }: Acquired, request: SendRequest): Promise<MessageResult> {
     const provider = this.ctx.providers[request.message.channel];
-    const latestStart = this.ctx.latestSendStartMs?.() ?? Date.now() + this.ctx.sendTimeoutMs;
-    if (Date.now() > latestStart) {
+    const realNow = (this.ctx.realTime ?? systemClock)();
+    const latestStart = this.ctx.latestSendStartMs?.() ?? realNow + this.ctx.sendTimeoutMs;
+    if (realNow > latestStart) {
       // Slow ledger writes ate the invocation: a call now could outlive it, leaving a send nobody recorded.
       await this.release(claim, { reason: 'transient', detail: 'OutOfTime: too little of the invocation left to send and record', lastAmbiguousAt });
       return { settled: false, why: 'out-of-time' };
@@ -288,11 +318,11 @@ class DeliveryAttempt {
           providerMessageId: outcome.providerMessageId,
           // Only SNS SMS delivery logs look a row up by the provider's id; nothing else is indexed.
           ...(request.message.channel === 'sms' ? { smsMessageId: outcome.providerMessageId } : {}),
-        });
+        }, 'provider-call');
       case 'permanent':
         this.count(METRIC.PermanentFailure);
         this.ctx.log.warn('Provider rejected the message permanently', { ...this.logContext(), reason: outcome.reason });
-        return this.finish(claim, { state: 'FAILED', reason: outcome.reason });
+        return this.finish(claim, { state: 'FAILED', reason: outcome.reason }, 'provider-call');
       case 'transient':
         this.count(METRIC.TransientRetry);
         const causeMetric = TRANSIENT_CAUSE_METRIC[outcome.cause];
@@ -309,24 +339,23 @@ class DeliveryAttempt {
         return { settled: false, why: 'transient-failure', cause: outcome.cause };
       case 'ambiguous':
         // This attempt is now the latest that may have reached the provider: its own evidence wait starts now.
-        return this.onAmbiguous(claim, outcome.reason, this.ctx.clock());
+        return this.onAmbiguous(claim, outcome.reason, previous);
     }
   }
 
-  private async onAmbiguous(claim: Claim, reason: string, lastAmbiguousAt: number): Promise<MessageResult> {
+  /** This attempt's own call may have reached the provider: its evidence wait starts now. */
+  private async onAmbiguous(claim: Claim, reason: string, previous: LedgerRow | undefined): Promise<MessageResult> {
     this.count(METRIC.AmbiguousOutcome);
     this.ctx.log.warn('Provider outcome unknown', { ...this.logContext(), reason, policy: this.plan.messageClass.onAmbiguous });
-    const messageClass = this.plan.messageClass;
-    const evidence = messageClass.onAmbiguous === 'lookup' ? await gatherEvidence(undefined, this.lookup()) : 'none';
-    const resolution = resolveAmbiguity(messageClass, evidence, this.ctx.clock() - lastAmbiguousAt);
-    if (resolution.action === 'give-up') {
-      this.count(METRIC.GaveUpAfterAmbiguity);
-      return this.finish(claim, { state: 'UNKNOWN', reason: `OutcomeUnknown: ${reason}` });
-    }
-    if (resolution.action === 'mark-sent') {
-      this.count(METRIC.SentByEvidence);
-      return this.finish(claim, { state: 'SENT', providerMessageId: `evidence:${this.plan.key}` });
-    }
+    const lastAmbiguousAt = this.ctx.clock();
+    const next = await this.settleAmbiguity(claim, {
+      since: lastAmbiguousAt,
+      // The row was read before this call: whatever evidence it holds is of an earlier one.
+      rowEvidence: undefined,
+      known: previous,
+      unknownReason: `OutcomeUnknown: ${reason}`,
+    });
+    if (next.action === 'settled') return next.result;
     // 'send' or 'wait': hand the claim back marked ambiguous; the next delivery applies the policy.
     await this.release(claim, { reason: 'ambiguous', detail: reason, lastAmbiguousAt });
     return { settled: false, why: 'ambiguous-outcome' };
@@ -387,27 +416,27 @@ class DeliveryAttempt {
     return decideOnExistingRow(row, this.ctx.clock(), { abandonedUnsent: this.ctx.keptWrites?.holdsUnsent(row) ?? false });
   }
 
-  private async finish(claim: Claim, outcome: TerminalOutcome): Promise<MessageResult> {
+  private async finish(claim: Claim, terminal: TerminalWrite, settledBy: Exclude<SettledBy, 'earlier-attempt'>): Promise<MessageResult> {
     const now = this.ctx.clock();
     const expiresAt = ttlSeconds(now, this.ctx.timing);
     let completed: boolean;
     try {
-      completed = await persistently(() => this.ctx.ledger.complete(claim, outcome, now, expiresAt));
+      completed = await persistently(() => this.ctx.ledger.complete(claim, terminal, now, expiresAt));
     } catch (error) {
       // The outcome of our own provider call is kept and written later (nothing left to release);
       // one without a provider call is handed back instead, as any unsent claim.
-      if (this.mayHaveReachedProvider && this.keep({ kind: 'complete', claim, outcome, nowMs: now, expiresAt })) this.held = undefined;
+      if (this.mayHaveReachedProvider && this.keep({ kind: 'complete', claim, terminal, nowMs: now, expiresAt })) this.held = undefined;
       throw error;
     }
     if (completed) {
       this.held = undefined;
-      return { settled: true, state: outcome.state, via: 'this-attempt' };
+      return { settled: true, state: terminal.state, settledBy };
     }
     // Only possible if our lease ran out mid-attempt (a broken timing invariant or a paused process).
     this.count(METRIC.ClaimLost);
     this.ctx.log.error('Claim was taken over before the outcome could be recorded', {
       ...this.logContext(),
-      outcome: outcome.state,
+      outcome: terminal.state,
     });
     return { settled: false, why: 'claim-lost' };
   }
@@ -418,8 +447,8 @@ class DeliveryAttempt {
   }
 
   private subject() {
-    const { identity, key, messageClass, occurredAt, outcome } = this.plan;
-    return { key, ...identity, messageClass: messageClass.name, occurredAt, ...(outcome.ok ? { request: outcome.request.message } : {}) };
+    const { identity, key, messageClass, occurredAt, prepared } = this.plan;
+    return { key, ...identity, messageClass: messageClass.name, occurredAt, ...(prepared.ok ? { request: prepared.request.message } : {}) };
   }
 
   count(name: MetricName): void {
@@ -451,6 +480,23 @@ const TRANSIENT_CAUSE_METRIC: Readonly<Record<TransientCause, MetricName | undef
   unavailable: undefined,
   unrecognised: METRIC.ProviderErrorUnrecognised,
 };
+
+/** A provider call that may have reached the provider, as {@link DeliveryAttempt.settleAmbiguity} weighs it. */
+interface Ambiguity {
+  /** When the call was made (ledger clock): the class's evidence wait runs from here. */
+  readonly since: number;
+  /** A row written after the call, whose delivery status may prove what it did. */
+  readonly rowEvidence: Pick<LedgerRow, 'deliveryStatus'> | undefined;
+  /** The row as this attempt found it: the provider's id, when the status stream recorded one for this key. */
+  readonly known: Pick<LedgerRow, 'providerMessageId'> | undefined;
+  /** The UNKNOWN reason, should the class give up. */
+  readonly unknownReason: string;
+}
+
+type AmbiguityNext =
+  | { readonly action: 'settled'; readonly result: MessageResult }
+  | { readonly action: 'wait' }
+  | { readonly action: 'send'; readonly possibleDuplicate: boolean };
 
 /** Omit over each member of a union. */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -5,7 +5,7 @@ import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/del
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import type { SendRequest } from '../../functions/core/rendered-message';
 import type { SendLedger } from '../../functions/core/send-ledger';
-import { deliverMessage } from '../../functions/sender/deliver-message';
+import { deliver, FRESH_CLAIM } from '../../functions/delivery/deliver-message';
 import { plansOf, ReclaimerHarness, TIMING } from '../reclaimer/reclaimer-harness';
 import { ControlledClock } from '../support/controlled-clock';
 import { testDeliveryContext } from '../support/delivery-context';
@@ -66,18 +66,18 @@ describe("peer bug classes (Powertools TS #5675, #5715, Python #8049)", () => {
     const clock = new ControlledClock();
     const [plan] = plansOf(loginCodeEvent({ eventId: `evt-peer-5675-${randomUUID()}` }));
     const held = heldProvider();
-    const owner = deliverMessage(plan!, context(db.ledger, held.provider, clock));
+    const owner = deliver(plan!, FRESH_CLAIM, context(db.ledger, held.provider, clock));
     await settle();
     const claimed = await db.ledger.get(plan!.key);
     expect(claimed).toMatchObject({ state: 'PENDING' });
 
-    const duplicate = await deliverMessage(plan!, context(duplicateLedger(db.ledger), held.provider, clock, extra));
+    const duplicate = await deliver(plan!, FRESH_CLAIM, context(duplicateLedger(db.ledger), held.provider, clock, extra));
     expect(duplicate.settled).toBe(false);
     // The owner's claim is exactly as it was: same owner, version and lease, no release.
     expect(await db.ledger.get(plan!.key)).toEqual(claimed);
 
     held.answer();
-    expect(await owner).toMatchObject({ settled: true, state: 'SENT', via: 'this-attempt' });
+    expect(await owner).toMatchObject({ settled: true, state: 'SENT', settledBy: 'provider-call' });
     expect(held.calls).toHaveLength(1);
   });
 
@@ -97,14 +97,14 @@ describe("peer bug classes (Powertools TS #5675, #5715, Python #8049)", () => {
         return { kind: 'sent', providerMessageId: 'msg-1' };
       },
     };
-    expect(await deliverMessage(plan!, context(db.ledger, mutating, clock))).toMatchObject({ settled: true, state: 'SENT' });
+    expect(await deliver(plan!, FRESH_CLAIM, context(db.ledger, mutating, clock))).toMatchObject({ settled: true, state: 'SENT' });
     expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT', providerMessageId: 'msg-1' });
     expect(await db.ledger.get('not-the-key')).toBeUndefined();
 
     // The event is planned again from the queue's copy: the same key, so the duplicate is suppressed.
     const [again] = plansOf(loginCodeEvent({ eventId: event.eventId }));
     expect(again!.key).toBe(key);
-    expect(await deliverMessage(again!, context(db.ledger, mutating, clock))).toMatchObject({ settled: true, via: 'earlier-attempt' });
+    expect(await deliver(again!, FRESH_CLAIM, context(db.ledger, mutating, clock))).toMatchObject({ settled: true, settledBy: 'earlier-attempt' });
     expect(calls).toEqual([key]);
   });
 
@@ -113,14 +113,14 @@ describe("peer bug classes (Powertools TS #5675, #5715, Python #8049)", () => {
     const claimedAt = clock.now();
     const [plan] = plansOf(loginCodeEvent({ eventId: `evt-peer-8049-${randomUUID()}` }));
     const held = heldProvider();
-    const owner = deliverMessage(plan!, context(db.ledger, held.provider, clock));
+    const owner = deliver(plan!, FRESH_CLAIM, context(db.ledger, held.provider, clock));
     await settle();
 
     const reclaimer = new ReclaimerHarness({ ledger: db.ledger, clock, outboxFile: join(tempDir('peer-8049-'), 'outbox.jsonl') });
     // The owner's Lambda may run until its function timeout, and its claim lasts longer (checked at synth and cold start).
     for (const at of [1, TIMING.claimTimeoutMs / 2, TIMING.claimTimeoutMs - 1]) {
       clock.advance(claimedAt + at - clock.now());
-      expect(await deliverMessage(plan!, context(db.ledger, held.provider, clock))).toMatchObject({ settled: false, why: 'owned-by-another-worker' });
+      expect(await deliver(plan!, FRESH_CLAIM, context(db.ledger, held.provider, clock))).toMatchObject({ settled: false, why: 'owned-by-another-worker' });
       const run = await reclaimer.run();
       expect(run.resent + run.gaveUp + run.sent + run.failed).toBe(0);
     }

@@ -5,16 +5,16 @@ import type { DeliveryEvidence } from '../../functions/core/message-class';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
 import { InMemoryDeadLetters } from '../../functions/core/dead-letter-sink';
 import { RetryLaterError } from '../../functions/core/errors';
-import { newClaimRow, type Release } from '../../functions/core/ledger-decision';
+import { newClaimRow } from '../../functions/core/ledger-decision';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import { silentLog } from '../../functions/core/log-port';
 import { buildMessageClassRegistry, type MessageClass } from '../../functions/core/message-class';
 import { METRIC } from '../../functions/core/metric-names';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
-import type { SendLedger, UnconfirmedClaim } from '../../functions/core/send-ledger';
+import type { SendLedger, UnconfirmedClaim, Release } from '../../functions/core/send-ledger';
 import { SendRateGovernor } from '../../functions/core/send-rate-governor';
-import { deliverMessage, type DeliveryContext } from '../../functions/sender/deliver-message';
-import { planMessages, type MessagePlan } from '../../functions/sender/message-plan';
+import { deliver, FRESH_CLAIM, type DeliveryContext } from '../../functions/delivery/deliver-message';
+import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { processRecord } from '../../functions/sender/process-record';
 import { ControlledClock } from '../support/controlled-clock';
 import { loginCodeEvent } from '../support/events';
@@ -78,7 +78,7 @@ function context(provider: DeliveryProvider, clock: ControlledClock, overrides: 
 /** Writes a claim for `message` by an owner that then died (no release): its lease ends at `at` + claim timeout. */
 async function deadClaim(message: MessagePlan, at: number): Promise<LedgerRow> {
   const { identity, key, messageClass, occurredAt } = message;
-  const row = newClaimRow({ key, ...identity, messageClass: messageClass.name, occurredAt }, 'dead-owner', at, TIMING);
+  const row = newClaimRow({ subject: { key, ...identity, messageClass: messageClass.name, occurredAt }, ownerToken: 'dead-owner', nowMs: at, timing: TIMING });
   expect(await db.ledger.claim(row, at)).toEqual({ claimed: true });
   return row;
 }
@@ -92,7 +92,7 @@ describe('what a delivery that cannot send now writes on the row', () => {
     const message = plan('otp');
     const provider = new ScriptedProvider([sent]);
     const { ctx } = context(provider, new ControlledClock(), { latestSendStartMs: () => Date.now() - 1 });
-    expect(await deliverMessage(message, ctx)).toEqual({ settled: false, why: 'out-of-time' });
+    expect(await deliver(message, FRESH_CLAIM, ctx)).toEqual({ settled: false, why: 'out-of-time' });
     expect(provider.calls).toBe(0);
     expect(await row(message.key)).toMatchObject({
       state: 'PENDING',
@@ -107,7 +107,7 @@ describe('what a delivery that cannot send now writes on the row', () => {
     const now = Date.now();
     vi.spyOn(Date, 'now').mockReturnValue(now);
     const { ctx } = context(provider, new ControlledClock(), { latestSendStartMs: () => now });
-    expect(await deliverMessage(message, ctx)).toMatchObject({ settled: true, state: 'SENT' });
+    expect(await deliver(message, FRESH_CLAIM, ctx)).toMatchObject({ settled: true, state: 'SENT' });
     expect(provider.calls).toBe(1);
   });
 
@@ -117,7 +117,7 @@ describe('what a delivery that cannot send now writes on the row', () => {
     const governor = new SendRateGovernor({ sms: 1 });
     expect(await governor.acquire('sms', Date.now() + 10_000)).toBe(true); // the next slot is a second away
     const { ctx, metrics } = context(provider, new ControlledClock(), { governor, latestSendStartMs: () => Date.now() + 100 });
-    expect(await deliverMessage(message, ctx)).toEqual({ settled: false, why: 'rate-limited' });
+    expect(await deliver(message, FRESH_CLAIM, ctx)).toEqual({ settled: false, why: 'rate-limited' });
     expect(provider.calls).toBe(0);
     expect(metrics.get(METRIC.RateLimitedDeferral)).toBe(1);
     expect(await row(message.key)).toMatchObject({ lastRelease: 'transient', failureReason: 'RateLimited: no send slot before the invocation ends' });
@@ -131,7 +131,7 @@ describe('an earlier attempt that may have sent (its owner died mid-attempt)', (
     await deadClaim(message, clock.now());
     clock.advance(CLAIM_TIMEOUT_MS + 1_000);
     const provider = new ScriptedProvider([sent]);
-    expect(await deliverMessage(message, context(provider, clock).ctx)).toMatchObject({ settled: true, state: 'UNKNOWN' });
+    expect(await deliver(message, FRESH_CLAIM, context(provider, clock).ctx)).toMatchObject({ settled: true, state: 'UNKNOWN' });
     expect(provider.calls).toBe(0);
     expect(await row(message.key)).toMatchObject({ failureReason: 'OutcomeUnknown: an earlier attempt may have sent it; class policy is give-up' });
   });
@@ -141,7 +141,7 @@ describe('an earlier attempt that may have sent (its owner died mid-attempt)', (
     const clock = new ControlledClock();
     await deadClaim(message, clock.now());
     clock.advance(CLAIM_TIMEOUT_MS + 1_000);
-    expect(await deliverMessage(message, context(new ScriptedProvider([sent]), clock).ctx)).toEqual({ settled: false, why: 'waiting-for-evidence' });
+    expect(await deliver(message, FRESH_CLAIM, context(new ScriptedProvider([sent]), clock).ctx)).toEqual({ settled: false, why: 'waiting-for-evidence' });
     expect(await row(message.key)).toMatchObject({ state: 'PENDING', lastRelease: 'ambiguous', failureReason: 'waiting for delivery evidence' });
   });
 
@@ -151,7 +151,7 @@ describe('an earlier attempt that may have sent (its owner died mid-attempt)', (
     await deadClaim(message, clock.now());
     clock.advance(CLAIM_TIMEOUT_MS + 1_000);
     const provider = new ScriptedProvider([sent], 'sent');
-    expect(await deliverMessage(message, context(provider, clock).ctx)).toMatchObject({ settled: true, state: 'SENT' });
+    expect(await deliver(message, FRESH_CLAIM, context(provider, clock).ctx)).toMatchObject({ settled: true, state: 'SENT' });
     expect(provider.calls).toBe(0);
     expect(await row(message.key)).toMatchObject({ providerMessageId: `evidence:${message.key}` });
   });
@@ -160,14 +160,14 @@ describe('an earlier attempt that may have sent (its owner died mid-attempt)', (
 describe('this attempt’s own unknown outcome', () => {
   it('give-up class: UNKNOWN with the provider’s reason', async () => {
     const message = plan('marketing');
-    expect(await deliverMessage(message, context(new ScriptedProvider([hangUp]), new ControlledClock()).ctx)).toMatchObject({ state: 'UNKNOWN' });
+    expect(await deliver(message, FRESH_CLAIM, context(new ScriptedProvider([hangUp]), new ControlledClock()).ctx)).toMatchObject({ state: 'UNKNOWN' });
     expect(await row(message.key)).toMatchObject({ failureReason: 'OutcomeUnknown: TimeoutError: socket hang up' });
   });
 
   it('look-up class whose provider has evidence of the send: SENT under a placeholder id, counted', async () => {
     const message = plan('transactional');
     const { ctx, metrics } = context(new ScriptedProvider([hangUp], 'sent'), new ControlledClock());
-    expect(await deliverMessage(message, ctx)).toMatchObject({ settled: true, state: 'SENT' });
+    expect(await deliver(message, FRESH_CLAIM, ctx)).toMatchObject({ settled: true, state: 'SENT' });
     expect(await row(message.key)).toMatchObject({ providerMessageId: `evidence:${message.key}` });
     expect(metrics.get(METRIC.SentByEvidence)).toBe(1);
   });
@@ -175,7 +175,7 @@ describe('this attempt’s own unknown outcome', () => {
   it('look-up class without evidence yet: its evidence wait starts now, so it is handed back, not given up', async () => {
     const message = plan('wait-then-give-up');
     const { ctx } = context(new ScriptedProvider([hangUp], 'none'), new ControlledClock());
-    expect(await deliverMessage(message, ctx)).toEqual({ settled: false, why: 'ambiguous-outcome' });
+    expect(await deliver(message, FRESH_CLAIM, ctx)).toEqual({ settled: false, why: 'ambiguous-outcome' });
     expect(await row(message.key)).toMatchObject({ state: 'PENDING', lastRelease: 'ambiguous', failureReason: 'TimeoutError: socket hang up' });
   });
 });
@@ -183,7 +183,7 @@ describe('this attempt’s own unknown outcome', () => {
 describe('counting', () => {
   it('every count carries the message’s channel and class', async () => {
     const { ctx, metrics } = context(new ScriptedProvider([sent]), new ControlledClock());
-    await deliverMessage(plan('otp'), ctx);
+    await deliver(plan('otp'), FRESH_CLAIM, ctx);
     expect(Object.fromEntries(metrics.byDimensions)).toEqual({ [`${METRIC.Sent}|sms|otp`]: 1 });
   });
 });
@@ -210,7 +210,7 @@ describe('claiming, against a ledger that answers as scripted', () => {
     const settled = { ...(await deadClaim(plan('otp'), Date.now())), key: message.key, state: 'SENT' as const };
     const ledger = scriptedLedger({ claim: async () => ({ claimed: false, existing: undefined }), get: async () => settled });
     const { ctx } = context(new ScriptedProvider([sent]), new ControlledClock(), { ledger });
-    expect(await deliverMessage(message, ctx)).toEqual({ settled: true, state: 'SENT', via: 'earlier-attempt' });
+    expect(await deliver(message, FRESH_CLAIM, ctx)).toEqual({ settled: true, state: 'SENT', settledBy: 'earlier-attempt' });
   });
 
   it('a row that keeps vanishing between claim and read is claimed at most twice, then left to the queue', async () => {
@@ -223,7 +223,7 @@ describe('claiming, against a ledger that answers as scripted', () => {
       get: async () => undefined,
     });
     const { ctx } = context(new ScriptedProvider([sent]), new ControlledClock(), { ledger });
-    expect(await deliverMessage(plan('otp'), ctx)).toEqual({ settled: false, why: 'owned-by-another-worker' });
+    expect(await deliver(plan('otp'), FRESH_CLAIM, ctx)).toEqual({ settled: false, why: 'owned-by-another-worker' });
     expect(claims).toBe(2);
   });
 
@@ -243,7 +243,7 @@ describe('claiming, against a ledger that answers as scripted', () => {
         },
       });
       const { ctx, metrics } = context(new ScriptedProvider([sent]), new ControlledClock(), { ledger });
-      expect(await deliverMessage(plan('otp'), ctx)).toEqual({ settled: false, why: 'ledger-error' });
+      expect(await deliver(plan('otp'), FRESH_CLAIM, ctx)).toEqual({ settled: false, why: 'ledger-error' });
       expect(metrics.get(METRIC.ClaimReleasedAfterLedgerError)).toBe(released ? 1 : 0);
     }
     expect(releases.map((r) => [r.attempt.kind, r.release])).toEqual([
@@ -285,5 +285,52 @@ describe('a record that is not settled', () => {
       // One message waits on the daily quota: the whole record pauses for the longest step.
       expect(error.backoff).toBe('pause');
     });
+  });
+});
+
+describe('how the result says a message was settled (callers read this, never the metrics)', () => {
+  it('SENT by this call’s own provider request', async () => {
+    const message = plan('transactional');
+    const result = await deliver(message, FRESH_CLAIM, context(new ScriptedProvider([sent]), new ControlledClock()).ctx);
+    expect(result).toEqual({ settled: true, state: 'SENT', settledBy: 'provider-call' });
+  });
+
+  it('FAILED by this call’s own provider request, refused for good', async () => {
+    const refused: DeliveryOutcome = { kind: 'permanent', reason: 'InvalidParameter: bad number' };
+    const result = await deliver(plan('transactional'), FRESH_CLAIM, context(new ScriptedProvider([refused]), new ControlledClock()).ctx);
+    expect(result).toEqual({ settled: true, state: 'FAILED', settledBy: 'provider-call' });
+  });
+
+  it('SENT on evidence of an earlier call, resumed from the row: nothing sent, not a resend', async () => {
+    const message = plan('transactional');
+    const clock = new ControlledClock();
+    const row = await deadClaim(message, clock.now());
+    clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+    const provider = new ScriptedProvider([sent], 'sent');
+    expect(await deliver(message, { kind: 'resume', row }, context(provider, clock).ctx)).toEqual({ settled: true, state: 'SENT', settledBy: 'evidence' });
+    expect(provider.calls).toBe(0);
+  });
+
+  it('SENT again after an earlier unknown outcome, resumed from the row: this call’s provider request', async () => {
+    const message = plan('otp');
+    const clock = new ControlledClock();
+    const row = await deadClaim(message, clock.now());
+    clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+    const provider = new ScriptedProvider([sent]);
+    expect(await deliver(message, { kind: 'resume', row }, context(provider, clock).ctx)).toEqual({ settled: true, state: 'SENT', settledBy: 'provider-call' });
+    expect(provider.calls).toBe(1);
+  });
+
+  it('UNKNOWN by the class’s give-up policy', async () => {
+    const result = await deliver(plan('marketing'), FRESH_CLAIM, context(new ScriptedProvider([hangUp]), new ControlledClock()).ctx);
+    expect(result).toEqual({ settled: true, state: 'UNKNOWN', settledBy: 'policy' });
+  });
+
+  it('FAILED without a call when the message can never be sent', async () => {
+    const message = plan('transactional');
+    const unsendable: MessagePlan = { ...message, prepared: { ok: false, reason: 'InvalidAddress: no phone number' } };
+    const provider = new ScriptedProvider([]);
+    expect(await deliver(unsendable, FRESH_CLAIM, context(provider, new ControlledClock()).ctx)).toEqual({ settled: true, state: 'FAILED', settledBy: 'unsendable' });
+    expect(provider.calls).toBe(0);
   });
 });

@@ -1,0 +1,40 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { deliveryStatusRank, type DeliveryStatusStore, type DeliveryStatusUpdate, type RecordStatusResult } from '../core/delivery-status';
+import { LEDGER_TABLE } from '../core/ledger-table';
+import { LedgerExpression } from './ledger-expression';
+import type { LedgerTableClient } from './ledger-table-client';
+
+/** Delivery-status evidence onto ledger rows: never touches `state`, the claim or the TTL. */
+export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
+  constructor(private readonly table: LedgerTableClient) {}
+
+  async recordDeliveryStatus(key: string, update: DeliveryStatusUpdate, nowMs: number): Promise<RecordStatusResult> {
+    const x = new LedgerExpression();
+    const rank = deliveryStatusRank(update.status);
+    const set =
+      `SET ${x.is('deliveryStatus', 'status', update.status)}, ${x.is('deliveryStatusAt', 'at', update.at)}, ${x.is('deliveryStatusRank', 'rank', rank)}, ` +
+      `${x.is('deliveryStatusSource', 'source', update.source)}, ${x.is('deliveryStatusRecordedAt', 'now', nowMs)}` +
+      (update.detail ? `, ${x.is('deliveryStatusDetail', 'detail', update.detail)}` : '') +
+      (update.providerMessageId
+        ? `, ${x.name('providerMessageId')} = if_not_exists(${x.name('providerMessageId')}, ${x.value('providerId', update.providerMessageId)})`
+        : '') +
+      (update.detail ? '' : ` REMOVE ${x.name('deliveryStatusDetail')}`);
+    // Later event time wins; at equal time the later stage (higher rank) wins. A duplicate fails both.
+    const at = x.name('deliveryStatusAt');
+    const condition =
+      `attribute_exists(${x.name(LEDGER_TABLE.partitionKey)}) AND (attribute_not_exists(${at}) OR ${at} < ${x.value('at', update.at)} ` +
+      `OR (${at} = ${x.value('at', update.at)} AND ${x.name('deliveryStatusRank')} < ${x.value('rank', rank)}))`;
+    if (await this.table.conditionalUpdate(key, set, { expression: x, condition })) return 'recorded';
+    return (await this.table.get(key)) ? 'superseded' : 'no-row';
+  }
+
+  async keyForSmsMessageId(smsMessageId: string): Promise<string | undefined> {
+    const { name, partitionKey } = LEDGER_TABLE.smsMessageIndex;
+    const x = new LedgerExpression();
+    const result = await this.table.doc.send(
+      new QueryCommand({ TableName: this.table.tableName, IndexName: name, KeyConditionExpression: x.is(partitionKey, 'id', smsMessageId), ...x.attributes(), Limit: 1 }),
+    );
+    const key = result.Items?.[0]?.[LEDGER_TABLE.sortKey];
+    return key === undefined ? undefined : String(key);
+  }
+}

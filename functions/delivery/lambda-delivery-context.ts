@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { LambdaObservability } from '../adapters/lambda-observability';
+import { createLedger, createLimitStore } from '../adapters/ledger-clients';
+import { systemClock } from '../core/clock';
+import type { DeliveryProviders } from '../core/delivery-provider';
+import type { SendRateGovernor } from '../core/send-rate-governor';
+import type { SenderConfig } from '../core/sender-config';
+import type { DeliveryContext } from './delivery-context';
+import { shippedSmsCountries } from './shipped-sms-countries';
+
+/**
+ * How a Lambda sends: its providers and its share of the account's send rate. The governor is a
+ * required key (undefined only when no channel is paced), so a Lambda cannot leave it out unnoticed.
+ */
+export interface SendingEdge {
+  readonly providers: DeliveryProviders;
+  readonly governor: Pick<SendRateGovernor, 'acquire' | 'throttled'> | undefined;
+}
+
+/**
+ * Everything a delivery needs in Lambda, from validated configuration and the sending edge: the sender
+ * and the reclaimer build their context with this one function and run the same delivery code over the
+ * same ports. The AWS edges' endpoints come from the SDK's own standard variables
+ * (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL_SESV2, AWS_ENDPOINT_URL_SNS, or
+ * AWS_ENDPOINT_URL).
+ */
+export function createLambdaDeliveryContext(config: SenderConfig, observability: LambdaObservability, sending: SendingEdge) {
+  return {
+    ledger: createLedger(config),
+    limitStore: createLimitStore(config),
+    destinations: { ...config.destinations, sms: shippedSmsCountries() },
+    providers: sending.providers,
+    ...(sending.governor ? { governor: sending.governor } : {}),
+    ...observability,
+    clock: systemClock,
+    realTime: systemClock,
+    newOwnerToken: randomUUID,
+    timing: { claimTimeoutMs: config.claimTimeoutMs, retentionMs: config.retentionMs },
+    sendTimeoutMs: config.sendTimeoutMs,
+    messageClasses: config.messageClasses,
+  } satisfies DeliveryContext & { messageClasses: SenderConfig['messageClasses'] };
+}

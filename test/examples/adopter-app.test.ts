@@ -176,7 +176,8 @@ describe('examples/adopter-app, depending on the installed package', () => {
     expect(functions.map((f) => f.Properties.Description).sort()).toEqual([
       'Idempotent notification delivery status: SES events and SNS SMS delivery logs -> ledger',
       'Idempotent notification reclaimer: resolves stale PENDING ledger rows',
-      'Idempotent notification sender: SQS -> ledger claim -> SES/SNS',
+      'Idempotent notification sender (bulk lane): SQS -> ledger claim -> SES/SNS',
+      'Idempotent notification sender (urgent lane): SQS -> ledger claim -> SES/SNS',
     ]);
     for (const fn of functions) {
       const hash = fn.Properties.Code?.S3Key?.replace(/\.zip$/, '');

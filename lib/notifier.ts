@@ -57,7 +57,8 @@ export { MIN_MAX_RECEIVE_COUNT } from './notifier-settings';
 export { NotifierConfigurationError } from './notifier-validation';
 
 /**
- * Idempotent notification sender: SQS queue (+ DLQ) -> sender Lambda -> DynamoDB send ledger ->
+ * Idempotent notification sender: an event topic routing by message class into an urgent and a bulk lane
+ * (each an SQS queue + DLQ and a sender Lambda; one queue with `lanes: false`) -> DynamoDB send ledger ->
  * SES v2 / SNS, a scheduled reclaimer for stale claims, a delivery-status Lambda fed by SES
  * configuration-set events (and optionally SNS SMS delivery logs), alarms and a dashboard.
  *

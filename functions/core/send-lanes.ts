@@ -51,6 +51,18 @@ export interface LaneCapacity {
 /** The bulk lane's share of each account rate unless configured: the rest is kept for the urgent lane. */
 export const DEFAULT_BULK_RATE_SHARE = 0.8;
 
+/**
+ * Pauses (ms) before an urgent send the provider throttled is made again in place, its claim held, while the
+ * invocation allows: a per-second limit has room again within a second, and a login code should not wait out
+ * a backoff for it. Only then is the record backed off.
+ */
+export const URGENT_THROTTLE_RETRY_PAUSES_MS: readonly number[] = [250, 500];
+
+/** Pauses for a sender of `lane`: the urgent lane's, none elsewhere. */
+export function throttleRetryPausesMs(lane: LaneName | undefined): readonly number[] {
+  return lane === 'urgent' ? URGENT_THROTTLE_RETRY_PAUSES_MS : [];
+}
+
 /** Seconds a throttled urgent record waits before its first retry (the bulk lane keeps the stack's longer steps). */
 export const URGENT_THROTTLE_BACKOFF_BASE_SECONDS = 1;
 

@@ -294,21 +294,31 @@ class DeliveryAttempt {
       await this.release(claim, { reason: 'transient', detail: 'OutOfTime: too little of the invocation left to send and record', lastAmbiguousAt });
       return { settled: false, why: 'out-of-time' };
     }
-    if (this.ctx.governor) {
-      if (!(await this.ctx.governor.acquire(request.message.channel, latestStart))) {
+    let outcome: DeliveryOutcome;
+    for (let retry = 0; ; retry += 1) {
+      if (this.ctx.governor && !(await this.ctx.governor.acquire(request.message.channel, latestStart))) {
         this.count(METRIC.RateLimitedDeferral);
         await this.release(claim, { reason: 'transient', detail: 'RateLimited: no send slot before the invocation ends', lastAmbiguousAt });
         return { settled: false, why: 'rate-limited' };
       }
+      this.mayHaveReachedProvider = true;
+      try {
+        outcome = await provider.send(request, AbortSignal.timeout(this.ctx.sendTimeoutMs));
+      } catch (error) {
+        outcome = { kind: 'ambiguous', reason: `ProviderAdapterError: ${(error as Error).message ?? String(error)}` };
+      }
+      if (outcome.kind === 'transient' || outcome.kind === 'permanent') this.mayHaveReachedProvider = false;
+      const pauseMs = this.ctx.throttleRetryPausesMs?.[retry];
+      const inPlace =
+        outcome.kind === 'transient' && outcome.cause === 'throttled' && pauseMs !== undefined &&
+        (this.ctx.realTime ?? systemClock)() + pauseMs <= latestStart;
+      if (!inPlace) break;
+      // Certainly not sent: the same claim sends again once the provider's second has room.
+      this.count(METRIC.ProviderThrottled);
+      this.ctx.governor?.throttled(request.message.channel);
+      this.ctx.log.warn('Provider throttled; sending again in place', { ...this.logContext(), retry: retry + 1, pauseMs });
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
-    let outcome: DeliveryOutcome;
-    this.mayHaveReachedProvider = true;
-    try {
-      outcome = await provider.send(request, AbortSignal.timeout(this.ctx.sendTimeoutMs));
-    } catch (error) {
-      outcome = { kind: 'ambiguous', reason: `ProviderAdapterError: ${(error as Error).message ?? String(error)}` };
-    }
-    if (outcome.kind === 'transient' || outcome.kind === 'permanent') this.mayHaveReachedProvider = false;
 
     switch (outcome.kind) {
       case 'sent':

@@ -24,6 +24,12 @@ export interface DeliveryContext {
   /** Paces provider calls to the account's sending rate. @default no pacing */
   readonly governor?: Pick<SendRateGovernor, 'acquire' | 'throttled'>;
   /**
+   * Pauses (ms) before a throttled send is made again in place, claim held (the urgent lane's:
+   * `throttleRetryPausesMs`); after the last, or when the invocation has no time left, the claim is
+   * released and the record backed off. @default none: released at the first throttling answer
+   */
+  readonly throttleRetryPausesMs?: readonly number[];
+  /**
    * Real time (epoch ms), for the invocation's deadline ({@link latestSendStartMs}): the same as `clock`
    * in Lambda, apart only in tests, whose ledger clock jumps ahead without waiting (the send pace runs on
    * real time too: see send-rate-governor.ts). @default systemClock

@@ -3,6 +3,7 @@ import type { LambdaObservability } from '../adapters/lambda-observability';
 import { createLedger, createLimitStore } from '../adapters/ledger-clients';
 import { systemClock } from '../core/clock';
 import type { DeliveryProviders } from '../core/delivery-provider';
+import { throttleRetryPausesMs } from '../core/send-lanes';
 import type { SendRateGovernor } from '../core/send-rate-governor';
 import type { SenderConfig } from '../core/sender-config';
 import type { DeliveryContext } from './delivery-context';
@@ -31,6 +32,7 @@ export function createLambdaDeliveryContext(config: SenderConfig, observability:
     destinations: { ...config.destinations, sms: shippedSmsCountries() },
     providers: sending.providers,
     ...(sending.governor ? { governor: sending.governor } : {}),
+    throttleRetryPausesMs: throttleRetryPausesMs(config.lane),
     ...observability,
     clock: systemClock,
     realTime: systemClock,

@@ -80,6 +80,53 @@ describe('throttling is backpressure: the record comes back later, never FAILED'
     expect(governor.factorAt('email', Date.now())).toBe(1);
   });
 
+  it('in the urgent lane a throttled send is made again in place, claim held: sent in the same invocation, nothing backed off', async () => {
+    sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+    let calls = 0;
+    const throttledOnce: DeliveryProvider = {
+      send: async () => (++calls === 1 ? { kind: 'transient', cause: 'throttled', reason: 'Throttling: Rate exceeded' } : { kind: 'sent', providerMessageId: 'sms-1' }),
+    };
+    const harness = new SenderHarness({
+      ledger: db.ledger,
+      providers: { email: throttledOnce, sms: throttledOnce, push: throttledOnce },
+      deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
+      throttleRetryPausesMs: [10, 20],
+    });
+    const record = receivedTimes(JSON.stringify(loginCodeEvent({ eventId: 'evt-bp-in-place' })), 1);
+    expect(failedIds(await harness.invoke(record))).toEqual([]);
+    expect(calls).toBe(2);
+    const key = idempotencyKey({ eventId: 'evt-bp-in-place', recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT', providerMessageId: 'sms-1', attempts: 1 });
+    expect(harness.metrics.get(METRIC.ProviderThrottled)).toBe(1);
+    expect(harness.metrics.get(METRIC.TransientRetry)).toBe(0);
+    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(0);
+  });
+
+  it('after the last in-place pause it backs off as any throttled record; without pauses (bulk) at once', async () => {
+    sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+    let calls = 0;
+    const counting: DeliveryProvider = { send: async () => (calls++, { kind: 'transient', cause: 'throttled', reason: 'Throttling: Rate exceeded' }) };
+    const urgent = new SenderHarness({
+      ledger: db.ledger,
+      providers: { email: counting, sms: counting, push: counting },
+      deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
+      throttleRetryPausesMs: [10, 20],
+    });
+    const record = receivedTimes(JSON.stringify(loginCodeEvent({ eventId: 'evt-bp-in-place-spent' })), 1);
+    expect(failedIds(await urgent.invoke(record))).toEqual([record.messageId]);
+    expect(calls).toBe(3);
+    expect(urgent.metrics.get(METRIC.ProviderThrottled)).toBe(3);
+    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(1);
+    const key = idempotencyKey({ eventId: 'evt-bp-in-place-spent', recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
+
+    calls = 0;
+    const bulk = new SenderHarness({ ledger: db.ledger, providers: { email: counting, sms: counting, push: counting }, deferral: new SqsRecordDeferral(sqs, QUEUE_URL) });
+    const other = receivedTimes(JSON.stringify(loginCodeEvent({ eventId: 'evt-bp-no-pauses' })), 1);
+    expect(failedIds(await bulk.invoke(other))).toEqual([other.messageId]);
+    expect(calls).toBe(1);
+  });
+
   it('a spent daily quota pauses the record for the longest step; nothing is marked FAILED', async () => {
     sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
     const harness = new SenderHarness({

@@ -44,6 +44,8 @@ export interface HarnessOptions {
   readonly deadLetters?: InMemoryDeadLetters;
   /** @default no pacing */
   readonly governor?: SendRateGovernor;
+  /** Pauses before a throttled send is made again in place (the urgent lane's). @default none */
+  readonly throttleRetryPausesMs?: readonly number[];
   /** @default none (records keep the queue's visibility timeout) */
   readonly deferral?: RecordDeferral;
   /** Jitter of the visibility backoff. @default Math.random */
@@ -93,6 +95,7 @@ export class SenderHarness {
       maxClockSkewMs: 300_000,
       maxConcurrentSends: 16,
       governor: options.governor,
+      ...(options.throttleRetryPausesMs ? { throttleRetryPausesMs: options.throttleRetryPausesMs } : {}),
       deferral: options.deferral,
       random: options.random,
       redelivery: options.redelivery,

@@ -113,7 +113,9 @@ describe('the Powertools BatchProcessor baseline', () => {
     for (const item of Items) {
       const expiresAt = Number(item.in_progress_expiration?.N);
       expect(expiresAt).toBeGreaterThan(deadline - 1_000);
-      expect(expiresAt).toBeLessThanOrEqual(deadline);
+      // Powertools adds getRemainingTimeInMillis() (read at one Date.now()) to its own later Date.now(): the expiry
+      // may pass the deadline by the milliseconds between the two reads (a clean-clone CI run saw 1 ms).
+      expect(expiresAt).toBeLessThanOrEqual(deadline + 50);
     }
   });
 });

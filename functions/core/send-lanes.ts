@@ -8,8 +8,6 @@
 /** The two lanes: `urgent` for codes and order updates, `bulk` for what may wait (newsletters). */
 export type LaneName = 'urgent' | 'bulk';
 
-export const LANE_NAMES: readonly LaneName[] = ['urgent', 'bulk'];
-
 /** The classes sent in the bulk lane unless a deployment says otherwise. */
 export const DEFAULT_BULK_CLASSES: readonly string[] = ['marketing'];
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_BULK_CLASSES,
   DEFAULT_BULK_RATE_SHARE,
+  laneClassMatcher,
   lanePace,
   laneOfMessageClass,
   throttleRetryPausesMs,
@@ -24,5 +26,11 @@ describe('send lanes (pure)', () => {
     expect(throttleRetryPausesMs('urgent')).toBe(URGENT_THROTTLE_RETRY_PAUSES_MS);
     expect(throttleRetryPausesMs('bulk')).toEqual([]);
     expect(throttleRetryPausesMs(undefined)).toEqual([]);
+  });
+
+  it('sends marketing in bulk by default, and gives the filters of the two lanes exactly', () => {
+    expect(DEFAULT_BULK_CLASSES).toEqual(['marketing']);
+    expect(laneClassMatcher('bulk', ['marketing', 'digest'])).toEqual(['marketing', 'digest']);
+    expect(laneClassMatcher('urgent', ['marketing', 'digest'])).toEqual([{ 'anything-but': ['marketing', 'digest'] }, { exists: false }]);
   });
 });

@@ -188,6 +188,16 @@ describe('send-rate governor yielding to throttling (the bulk lane)', () => {
     expect(await gaps(governor, clock, 3)).toEqual([100, 100]);
   });
 
+  it('accepts a floor of 1 (never slower), and ignores throttling on a channel it does not pace', () => {
+    const clock = new FakePaceClock();
+    const governor = new SendRateGovernor({ email: 10 }, clock, { floor: 1, recoveryMs: 1, holdMs: 0 });
+    governor.throttled('email');
+    expect(governor.factorAt('email', clock.current)).toBe(1);
+    const paced = new SendRateGovernor({ email: 10 }, clock, YIELD);
+    paced.throttled('push');
+    expect(paced.factorAt('push', clock.current)).toBe(1);
+  });
+
   it.each([
     { floor: 0, recoveryMs: 1, holdMs: 0 },
     { floor: 1.5, recoveryMs: 1, holdMs: 0 },

@@ -1,6 +1,6 @@
 import type { DeliveryOutcome, DeliveryProvider } from '../functions/core/delivery-provider';
 import type { DeliveryEvidence } from '../functions/core/message-class';
-import type { SendRequest } from '../functions/core/rendered-message';
+import type { ProviderRequest } from '../functions/core/rendered-message';
 import type { ExecutionEnvironment } from './execution-environment';
 import type { FaultPlan } from './fault-plan';
 
@@ -15,7 +15,7 @@ export class FaultInjectingProvider implements DeliveryProvider {
     private readonly env: ExecutionEnvironment,
   ) {}
 
-  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+  async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     const { key } = request;
     if (this.plan.roll('providerThrottle', key)) {
       return { kind: 'transient', cause: 'throttled', reason: 'TooManyRequestsException: Rate exceeded (injected)' };

@@ -1,6 +1,6 @@
 import type { DeliveryOutcome, DeliveryProvider } from '../functions/core/delivery-provider';
 import type { DeliveryEvidence } from '../functions/core/message-class';
-import type { SendRequest } from '../functions/core/rendered-message';
+import type { ProviderRequest } from '../functions/core/rendered-message';
 import { OutboxProvider } from '../functions/adapters/outbox-provider';
 
 /**
@@ -17,7 +17,7 @@ export class IndexedOutbox implements DeliveryProvider {
     this.outbox = new OutboxProvider(file);
   }
 
-  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+  async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     const outcome = await this.outbox.send(request, signal);
     if (outcome.kind === 'sent') {
       this.keys.add(request.key);

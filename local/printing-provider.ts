@@ -2,10 +2,10 @@ import type { DeliveryOutcome, DeliveryProvider } from '../functions/core/delive
 import { keyPrefix } from '../functions/core/idempotency-key';
 import type { DeliveryEvidence } from '../functions/core/message-class';
 import { maskAddress } from '../functions/core/recipient-address';
-import type { SendRequest } from '../functions/core/rendered-message';
+import type { ProviderRequest } from '../functions/core/rendered-message';
 
 /** One human-readable line per provider call: channel, masked recipient, template, key prefix. Never content. */
-export function describeSend(request: SendRequest, outcome: DeliveryOutcome): string {
+export function describeSend(request: ProviderRequest, outcome: DeliveryOutcome): string {
   const verdict = outcome.kind === 'sent' ? 'sent' : outcome.kind;
   return [
     verdict.padEnd(9),
@@ -29,7 +29,7 @@ export class PrintingProvider implements DeliveryProvider {
     private readonly print: (line: string) => void,
   ) {}
 
-  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+  async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     const outcome = await this.inner.send(request, signal);
     this.print(describeSend(request, outcome));
     return outcome;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
 import type { DeliveryEvidence } from '../../functions/core/message-class';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { uniformOf } from '../../local/prng';
 import { lognormalMs, type LatencyDistribution } from './latency-model';
 
@@ -30,7 +30,7 @@ export class DelayedProvider implements DeliveryProvider {
     private readonly onLostAnswer: (key: string) => void = () => undefined,
   ) {}
 
-  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+  async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     const attempt = (this.attempts.get(request.key) ?? 0) + 1;
     this.attempts.set(request.key, attempt);
     const outcome = await this.inner.send(request, signal);

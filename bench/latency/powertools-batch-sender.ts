@@ -52,7 +52,8 @@ export function powertoolsBatchSender(ports: SenderPorts, tableName = `powertool
       const sendIdempotently = makeIdempotent(
         async (_identity: MessageIdentity, request: SendRequest, probe: { executed: boolean }): Promise<SendResult> => {
           probe.executed = true;
-          const outcome = await provider.send(request, AbortSignal.timeout(ports.timing.sendTimeoutMs));
+          // No ledger claim here: every call is the first and only version.
+          const outcome = await provider.send({ ...request, claimVersion: 1 }, AbortSignal.timeout(ports.timing.sendTimeoutMs));
           if (outcome.kind === 'sent') return { state: 'SENT', providerMessageId: outcome.providerMessageId };
           if (outcome.kind === 'permanent') return { state: 'FAILED', reason: outcome.reason };
           // Thrown: Powertools deletes the in-progress record and a redelivery sends again.

@@ -1,7 +1,7 @@
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
 import type { DeliveryEvidence } from '../../functions/core/message-class';
 import type { Channel } from '../../functions/core/idempotency-key';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 
 /** Provider requests of one channel by what the provider answered. */
 export interface ProviderRequestCounts {
@@ -38,7 +38,7 @@ export class CountingProvider implements DeliveryProvider {
     if (inner.lookup) this.lookup = (key) => inner.lookup?.(key) ?? Promise.resolve('none');
   }
 
-  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+  async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     const counts = (this.counts[request.message.channel] ??= empty());
     counts.requests += 1;
     const started = performance.now();

@@ -18,7 +18,8 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
       (update.providerMessageId
         ? `, ${x.name('providerMessageId')} = if_not_exists(${x.name('providerMessageId')}, ${x.value('providerId', update.providerMessageId)})`
         : '') +
-      (update.detail ? '' : ` REMOVE ${x.name('deliveryStatusDetail')}`);
+      (update.claimVersion !== undefined ? `, ${x.is('deliveryStatusClaimVersion', 'claimVersion', update.claimVersion)}` : '') +
+      removed(x, [update.detail ? undefined : 'deliveryStatusDetail', update.claimVersion !== undefined ? undefined : 'deliveryStatusClaimVersion']);
     // Later event time wins; at equal time the later stage (higher rank) wins. A duplicate fails both.
     const at = x.name('deliveryStatusAt');
     const condition =
@@ -37,4 +38,10 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
     const key = result.Items?.[0]?.[LEDGER_TABLE.sortKey];
     return key === undefined ? undefined : String(key);
   }
+}
+
+/** A REMOVE clause for the status fields this event does not carry: none may describe an earlier event. */
+function removed(x: LedgerExpression, fields: ReadonlyArray<'deliveryStatusDetail' | 'deliveryStatusClaimVersion' | undefined>): string {
+  const names = fields.filter((field) => field !== undefined).map((field) => x.name(field));
+  return names.length === 0 ? '' : ` REMOVE ${names.join(', ')}`;
 }

@@ -50,6 +50,7 @@ const LedgerItemSchema = v.looseObject({
   deliveryStatusRank: v.optional(count),
   deliveryStatusSource: v.optional(text),
   deliveryStatusDetail: v.optional(text),
+  deliveryStatusClaimVersion: v.optional(count),
   deliveryStatusRecordedAt: v.optional(count),
   resolvedAt: v.optional(count),
   request: v.optional(RenderedMessageSchema),

@@ -3,7 +3,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
 import type { DeliveryEvidence } from '../core/message-class';
-import type { SendRequest } from '../core/rendered-message';
+import type { ProviderRequest } from '../core/rendered-message';
 
 /** One line of the outbox file: one provider call. */
 export interface OutboxLine {
@@ -12,7 +12,7 @@ export interface OutboxLine {
   readonly providerMessageId: string;
   readonly messageClass: string;
   readonly templateId: string;
-  readonly message: SendRequest['message'];
+  readonly message: ProviderRequest['message'];
 }
 
 /**
@@ -28,7 +28,7 @@ export class OutboxProvider implements DeliveryProvider {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+  async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     if (signal.aborted) return { kind: 'transient', cause: 'unavailable', reason: 'SendTimeout: aborted before the call' };
     const line: OutboxLine = {
       at: new Date(this.clock()).toISOString(),

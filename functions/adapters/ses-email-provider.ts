@@ -1,10 +1,12 @@
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
 import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
-import type { SendRequest } from '../core/rendered-message';
+import type { ProviderRequest } from '../core/rendered-message';
 
 /** The message tag that carries our idempotency key into SES events (delivery evidence). */
 export const SES_KEY_TAG = 'idempotency-key';
+/** The message tag that carries the sending attempt's claim version: a `Reject` proves only that attempt unsent. */
+export const SES_CLAIM_VERSION_TAG = 'claim-version';
 
 /** SES v2 `SendEmail`'s documented errors (API reference), plus the throttling SES answers for its quotas. */
 export const SES_ERROR_RULES: ProviderErrorRules = {
@@ -39,7 +41,7 @@ export class SesEmailProvider implements DeliveryProvider {
     private readonly settings: SesEmailSettings,
   ) {}
 
-  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+  async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     const { message } = request;
     if (message.channel !== 'email') return { kind: 'permanent', reason: `SES cannot send ${message.channel}` };
     try {
@@ -58,6 +60,7 @@ export class SesEmailProvider implements DeliveryProvider {
           },
           EmailTags: [
             { Name: SES_KEY_TAG, Value: request.key },
+            { Name: SES_CLAIM_VERSION_TAG, Value: String(request.claimVersion) },
             { Name: 'message-class', Value: tagValue(request.messageClass) },
             { Name: 'template', Value: tagValue(request.templateId) },
           ],

@@ -2,7 +2,7 @@ import { PublishCommand, type MessageAttributeValue, type SNSClient } from '@aws
 import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
 import { pushPayloads } from '../core/push-payload';
-import type { SendRequest } from '../core/rendered-message';
+import type { ProviderRequest } from '../core/rendered-message';
 
 /** Message attribute that carries our idempotency key on every SNS publish. */
 export const SNS_KEY_ATTRIBUTE = 'notifier.idempotency-key';
@@ -50,7 +50,7 @@ export class SnsProvider implements DeliveryProvider {
     private readonly settings: SnsSettings = {},
   ) {}
 
-  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+  async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     const command = this.command(request);
     if (!command) return { kind: 'permanent', reason: `SNS cannot send ${request.message.channel}` };
     try {
@@ -63,7 +63,7 @@ export class SnsProvider implements DeliveryProvider {
     }
   }
 
-  private command(request: SendRequest): PublishCommand | undefined {
+  private command(request: ProviderRequest): PublishCommand | undefined {
     const { message } = request;
     const keyAttribute: Record<string, MessageAttributeValue> = {
       [SNS_KEY_ATTRIBUTE]: { DataType: 'String', StringValue: request.key },

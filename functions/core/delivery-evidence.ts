@@ -25,18 +25,34 @@ const PROVES_SENT = new Set([
  */
 const PROVES_NOT_SENT = new Set(['Reject', 'RenderingFailure']);
 
-/** What the ledger row itself knows from the delivery-status stream. */
-export function evidenceFromRow(row: Pick<LedgerRow, 'deliveryStatus'>): DeliveryEvidence {
+/** What a row says about its latest attempt that may have reached the provider. */
+export type RowEvidenceFields = Pick<LedgerRow, 'deliveryStatus' | 'deliveryStatusClaimVersion' | 'claimVersion' | 'lastRelease'>;
+
+/**
+ * What the ledger row itself knows from the delivery-status stream.
+ *
+ * A status proving a send is about some attempt, and one sent message is enough: `sent`, whichever
+ * attempt it came from. A refusal proves only its own attempt unsent, so it counts only when it is
+ * about the latest attempt that may have reached the provider: the row's current claim, released
+ * ambiguous or abandoned by a dead owner. After a transient release the current claim never reached
+ * the provider and the ambiguous one is older; its refusal cannot be told from an even older
+ * attempt's, so it is not trusted (the class's policy decides, as without evidence).
+ */
+export function evidenceFromRow(row: RowEvidenceFields): DeliveryEvidence {
   const status = row.deliveryStatus;
   if (!status) return 'none';
   if (PROVES_SENT.has(status)) return 'sent';
-  if (PROVES_NOT_SENT.has(status)) return 'not-sent';
+  if (PROVES_NOT_SENT.has(status) && aboutLatestAmbiguousAttempt(row)) return 'not-sent';
   return 'none';
+}
+
+function aboutLatestAmbiguousAttempt(row: RowEvidenceFields): boolean {
+  return row.lastRelease !== 'transient' && row.deliveryStatusClaimVersion === row.claimVersion;
 }
 
 /** Row evidence first; otherwise ask the provider, where it can be asked. */
 export async function gatherEvidence(
-  row: Pick<LedgerRow, 'deliveryStatus'> | undefined,
+  row: RowEvidenceFields | undefined,
   lookup: (() => Promise<DeliveryEvidence>) | undefined,
 ): Promise<DeliveryEvidence> {
   const fromRow = row ? evidenceFromRow(row) : 'none';

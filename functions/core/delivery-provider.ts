@@ -1,5 +1,5 @@
 import type { DeliveryEvidence } from './message-class';
-import type { SendRequest } from './rendered-message';
+import type { ProviderRequest, SendRequest } from './rendered-message';
 
 /**
  * Why a provider certainly did not send:
@@ -27,7 +27,7 @@ export type DeliveryOutcome =
 /** A channel's provider. Implementations never throw: every failure becomes an outcome. */
 export interface DeliveryProvider {
   /** One call, no SDK retries, aborted when `signal` fires. */
-  send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome>;
+  send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome>;
   /**
    * Evidence whether a message with this key reached the provider, where the provider can tell.
    * @default 'none' for providers that cannot be asked (SES v2, SNS).

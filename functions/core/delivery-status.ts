@@ -16,6 +16,11 @@ export interface DeliveryStatusUpdate {
    * @default none
    */
   readonly providerMessageId?: string;
+  /**
+   * The claim version of the attempt that sent the e-mail the event is about (its `claim-version` tag).
+   * @default none (untagged mail, SMS delivery logs)
+   */
+  readonly claimVersion?: number;
 }
 
 /**

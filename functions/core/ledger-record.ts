@@ -52,6 +52,11 @@ export interface LedgerRow {
   readonly deliveryStatusSource?: string;
   /** Short, address-free detail of the status (for example the bounce type). */
   readonly deliveryStatusDetail?: string;
+  /**
+   * The claim version of the attempt whose e-mail the status is about (SES's `claim-version` tag).
+   * Absent on statuses of untagged mail (sent before the tag existed) and SMS delivery logs.
+   */
+  readonly deliveryStatusClaimVersion?: number;
   /** When the status Lambda last wrote a status (epoch ms; processing time, not event time). */
   readonly deliveryStatusRecordedAt?: number;
   /** When the row reached its terminal state. */

@@ -16,4 +16,12 @@ export interface SendRequest {
   readonly templateId: string;
 }
 
+/**
+ * One attempt's provider call: the request and the claim version (fencing token) of the attempt
+ * making it. SES tags the e-mail with it, so a delivery event can be tied to the attempt it is about.
+ */
+export interface ProviderRequest extends SendRequest {
+  readonly claimVersion: number;
+}
+
 export type { Channel };

@@ -1,6 +1,6 @@
 import { systemClock } from '../core/clock';
 import type { DeliveryOutcome, TransientCause } from '../core/delivery-provider';
-import { gatherEvidence } from '../core/delivery-evidence';
+import { gatherEvidence, type RowEvidenceFields } from '../core/delivery-evidence';
 import { keyPrefix } from '../core/idempotency-key';
 import {
   claimOf,
@@ -303,7 +303,7 @@ class DeliveryAttempt {
       }
       this.mayHaveReachedProvider = true;
       try {
-        outcome = await provider.send(request, AbortSignal.timeout(this.ctx.sendTimeoutMs));
+        outcome = await provider.send({ ...request, claimVersion: claim.claimVersion }, AbortSignal.timeout(this.ctx.sendTimeoutMs));
       } catch (error) {
         outcome = { kind: 'ambiguous', reason: `ProviderAdapterError: ${(error as Error).message ?? String(error)}` };
       }
@@ -496,7 +496,7 @@ interface Ambiguity {
   /** When the call was made (ledger clock): the class's evidence wait runs from here. */
   readonly since: number;
   /** A row written after the call, whose delivery status may prove what it did. */
-  readonly rowEvidence: Pick<LedgerRow, 'deliveryStatus'> | undefined;
+  readonly rowEvidence: RowEvidenceFields | undefined;
   /** The row as this attempt found it: the provider's id, when the status stream recorded one for this key. */
   readonly known: Pick<LedgerRow, 'providerMessageId'> | undefined;
   /** The UNKNOWN reason, should the class give up. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { SES_KEY_TAG } from '../adapters/ses-email-provider';
+import { SES_CLAIM_VERSION_TAG, SES_KEY_TAG } from '../adapters/ses-email-provider';
 import type { DeliveryStatusUpdate } from '../core/delivery-status';
 import { isKnownDeliveryStatus } from '../core/delivery-status';
 import { jsonObject, jsonRecord } from '../core/json-objects';
@@ -37,6 +37,7 @@ export const SesEventSchema = jsonObject({
 export type SesEvent = v.InferOutput<typeof SesEventSchema>;
 
 const KEY = /^[0-9a-f]{64}$/;
+const CLAIM_VERSION = /^[1-9][0-9]{0,15}$/;
 
 /** Event types stamped by their own sub-object; the rest (Send, Reject, RenderingFailure) by the mail's timestamp. */
 const STAMP_FIELD = {
@@ -71,7 +72,13 @@ export function statusFromSesEvent(input: unknown): StatusEvent | { readonly inv
   const key = event.mail.tags?.[SES_KEY_TAG]?.[0];
   if (key && KEY.test(key)) {
     // Found by our key: the row may not know SES's id yet (its send was ambiguous); record it.
-    return { channel: 'email', ref: { kind: 'key', key }, update: { ...update, providerMessageId: event.mail.messageId } };
+    const version = event.mail.tags?.[SES_CLAIM_VERSION_TAG]?.[0];
+    const claimVersion = version !== undefined && CLAIM_VERSION.test(version) ? Number(version) : undefined;
+    return {
+      channel: 'email',
+      ref: { kind: 'key', key },
+      update: { ...update, providerMessageId: event.mail.messageId, ...(claimVersion !== undefined ? { claimVersion } : {}) },
+    };
   }
   return { channel: 'email', ref: { kind: 'untagged-email', providerMessageId: event.mail.messageId }, update };
 }

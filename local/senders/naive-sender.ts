@@ -79,7 +79,8 @@ export function naiveSender(ports: SenderPorts, tableName = `naive-${ports.runId
           ports.metrics.count(METRIC.DuplicateSuppressed, dimensionsOf(plan));
           return true;
         }
-        const outcome = await provider.send(plan.prepared.request, AbortSignal.timeout(ports.timing.sendTimeoutMs));
+        // No ledger claim here: every call is the first and only version.
+        const outcome = await provider.send({ ...plan.prepared.request, claimVersion: 1 }, AbortSignal.timeout(ports.timing.sendTimeoutMs));
         if (outcome.kind === 'sent' || outcome.kind === 'permanent') {
           ports.metrics.count(outcome.kind === 'sent' ? METRIC.Sent : METRIC.PermanentFailure, dimensionsOf(plan));
           await guarded.put(plan.key, outcome.kind === 'sent' ? 'SENT' : 'FAILED');

@@ -94,7 +94,8 @@ export function powertoolsSender(ports: SenderPorts, tableName = `powertools-${p
       const send = makeIdempotent(
         async (_identity: MessageIdentity, request: SendRequest, probe: { executed: boolean }) => {
           probe.executed = true;
-          const outcome = await provider.send(request, AbortSignal.timeout(ports.timing.sendTimeoutMs));
+          // No ledger claim here: every call is the first and only version.
+          const outcome = await provider.send({ ...request, claimVersion: 1 }, AbortSignal.timeout(ports.timing.sendTimeoutMs));
           if (outcome.kind === 'sent') return { state: 'SENT', providerMessageId: outcome.providerMessageId };
           if (outcome.kind === 'permanent') return { state: 'FAILED', reason: outcome.reason };
           throw new Error(`${outcome.kind}: ${outcome.reason}`);

@@ -6,7 +6,7 @@ import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-http';
@@ -66,22 +66,22 @@ async function timed<T>(call: () => Promise<T>): Promise<{ result: T | 'still ru
   }
 }
 
-const emailRequest: SendRequest = {
+const emailRequest: ProviderRequest = {
   key: 'a'.repeat(64),
   message: { channel: 'email', to: 'buyer@example.com', subject: 'Hi', text: 'Hello' },
   messageClass: 'transactional',
-  smsType: 'Transactional',
+  smsType: 'Transactional', claimVersion: 1,
   templateId: 'order-shipped',
 };
-const smsRequest: SendRequest = {
+const smsRequest: ProviderRequest = {
   key: 'b'.repeat(64),
   message: { channel: 'sms', to: '+14155550101', text: 'Your code is 482913' },
   messageClass: 'otp',
-  smsType: 'Transactional',
+  smsType: 'Transactional', claimVersion: 1,
   templateId: 'login-code',
 };
 
-const PROVIDERS: { name: string; provider: (endpoint: string) => DeliveryProvider; request: SendRequest }[] = [
+const PROVIDERS: { name: string; provider: (endpoint: string) => DeliveryProvider; request: ProviderRequest }[] = [
   { name: 'SES', provider: sesAt, request: emailRequest },
   { name: 'SNS', provider: snsAt, request: smsRequest },
 ];

@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
-import type { RenderedMessage, SendRequest } from '../../functions/core/rendered-message';
+import type { RenderedMessage, ProviderRequest } from '../../functions/core/rendered-message';
 
 /**
  * One provider call each, against a mocked SDK client: no ledger, no socket. What the adapters put in
@@ -25,8 +25,8 @@ const EMAIL: RenderedMessage = { channel: 'email', to: 'buyer@example.com', subj
 const SMS: RenderedMessage = { channel: 'sms', to: '+14155550101', text: 'Your code is 482913' };
 const PUSH: RenderedMessage = { channel: 'push', to: 'arn:aws:sns:us-east-1:123456789012:endpoint/GCM/app/1', title: 'Shipped', text: 'On its way' };
 
-function request(message: RenderedMessage, overrides: Partial<SendRequest> = {}): SendRequest {
-  return { key: KEY, message, messageClass: 'transactional', smsType: 'Transactional', templateId: 'order-shipped', ...overrides };
+function request(message: RenderedMessage, overrides: Partial<ProviderRequest> = {}): ProviderRequest {
+  return { key: KEY, message, messageClass: 'transactional', smsType: 'Transactional', templateId: 'order-shipped', claimVersion: 1, ...overrides };
 }
 
 /** The second argument the adapter passed to the SDK client's `send` (where the abort signal travels). */
@@ -73,6 +73,7 @@ describe('SES e-mail adapter', () => {
     await sesProvider().send(request(EMAIL, { messageClass: value, templateId: value }), new AbortController().signal);
     expect(sesMock.commandCalls(SendEmailCommand)[0]!.args[0].input.EmailTags).toEqual([
       { Name: 'idempotency-key', Value: KEY },
+      { Name: 'claim-version', Value: '1' },
       { Name: 'message-class', Value: tag },
       { Name: 'template', Value: tag },
     ]);

@@ -67,6 +67,8 @@ describe('the exact provider requests', () => {
       },
       EmailTags: [
         { Name: 'idempotency-key', Value: keyOf('evt-exact-requests', 'buyer-17', 'email', 'order-shipped') },
+        // The first claim's version: an SES event about this e-mail names the attempt that sent it.
+        { Name: 'claim-version', Value: '1' },
         { Name: 'message-class', Value: 'transactional' },
         { Name: 'template', Value: 'order-shipped' },
       ],

@@ -2,14 +2,14 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendClientConfig } from '../../functions/adapters/send-clients';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-http';
 
-const request: SendRequest = {
+const request: ProviderRequest = {
   key: 'a'.repeat(64),
   message: { channel: 'email', to: 'buyer@example.com', subject: 'Hi', text: 'Hello' },
   messageClass: 'transactional',
-  smsType: 'Transactional',
+  smsType: 'Transactional', claimVersion: 1,
   templateId: 'order-shipped',
 };
 const local = { region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DelayedProvider, providerLatencyMs } from '../../bench/latency/delayed-provider';
 import type { LatencyDistribution } from '../../bench/latency/latency-model';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 
 const SPREAD: LatencyDistribution = { label: 'test', medianMs: 100, p99Ms: 800, source: 'test' };
 const FIXED_2S: LatencyDistribution = { label: 'test', medianMs: 2000, p99Ms: 2000, source: 'test' };
@@ -12,14 +12,14 @@ function recordingProvider(): DeliveryProvider & { calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
-    async send(request: SendRequest): Promise<DeliveryOutcome> {
+    async send(request: ProviderRequest): Promise<DeliveryOutcome> {
       calls.push(request.key);
       return { kind: 'sent', providerMessageId: `pm-${calls.length}` };
     },
   };
 }
 
-const request = (key: string) => ({ key }) as SendRequest;
+const request = (key: string) => ({ key }) as ProviderRequest;
 const never = () => new AbortController().signal;
 
 async function timed<T>(f: () => Promise<T>): Promise<{ value: T; ms: number }> {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/adapters/outbox-provider';
 import { silentLog } from '../../functions/core/log-port';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { loadSenderConfig } from '../../functions/core/sender-config';
 import { onDemandSending } from '../../functions/delivery/on-demand-sending';
 import { tempDir } from '../support/temp-dir';
@@ -31,11 +31,11 @@ function outboxConfig() {
   return { config, outboxFile };
 }
 
-const sms = (key: string): SendRequest => ({
+const sms = (key: string): ProviderRequest => ({
   key,
   message: { channel: 'sms', to: '+15550100123', text: 'Your code is 123456' },
   messageClass: 'otp',
-  smsType: 'Transactional',
+  smsType: 'Transactional', claimVersion: 1,
   templateId: 'login-code',
 });
 

@@ -3,7 +3,7 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LogPort } from '../../functions/core/log-port';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 import type { SenderConfig } from '../../functions/core/sender-config';
 import { createLambdaSendClients, createProviders, createSendRateGovernor, governorFor } from '../../functions/delivery/provider-wiring';
 
@@ -34,7 +34,7 @@ function recordingLog(): LogPort & { lines: { level: string; message: string; at
 }
 
 const signal = () => new AbortController().signal;
-const request = (message: SendRequest['message']): SendRequest => ({ key: 'k'.repeat(64), message, messageClass: 'otp', smsType: 'Transactional', templateId: 't' });
+const request = (message: ProviderRequest['message']): ProviderRequest => ({ key: 'k'.repeat(64), message, messageClass: 'otp', smsType: 'Transactional', claimVersion: 1, templateId: 't' });
 
 describe('the providers built from the configuration', () => {
   it('in AWS mode: SES with the From address and configuration set, SNS with the sender id and origination number', async () => {

@@ -1,7 +1,7 @@
 import { SendEmailCommand, SESv2Client, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SES_KEY_TAG, SesEmailProvider } from '../../functions/adapters/ses-email-provider';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../../local/local-dynamo';
 import { startLocalSes, type LocalSes, type LocalSesOptions } from '../../local/aws/local-ses';
 
@@ -16,11 +16,11 @@ async function start(options: LocalSesOptions = {}): Promise<{ ses: LocalSes; cl
   return { ses, client: new SESv2Client({ endpoint: ses.endpoint, region: LOCAL_REGION, credentials: LOOPBACK_CREDENTIALS, maxAttempts: 1 }) };
 }
 
-const request = (key: string): SendRequest => ({
+const request = (key: string): ProviderRequest => ({
   key,
   message: { channel: 'email', to: 'buyer@example.com', subject: 'Your order shipped', text: 'On its way.', html: '<p>On its way.</p>' },
   messageClass: 'transactional',
-  smsType: 'Transactional',
+  smsType: 'Transactional', claimVersion: 1,
   templateId: 'order-shipped',
 });
 

@@ -1,7 +1,7 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SNS_KEY_ATTRIBUTE, SnsProvider } from '../../functions/adapters/sns-provider';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../../local/local-dynamo';
 import { startLocalSns, type LocalSns, type LocalSnsOptions } from '../../local/aws/local-sns-server';
 
@@ -18,18 +18,18 @@ async function start(options: LocalSnsOptions = {}): Promise<{ sns: LocalSns; cl
 
 const ENDPOINT = 'arn:aws:sns:us-east-1:123456789012:endpoint/GCM/shop-app/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
 
-const sms = (key: string, to = '+447700900117'): SendRequest => ({
+const sms = (key: string, to = '+447700900117'): ProviderRequest => ({
   key,
   message: { channel: 'sms', to, text: 'Your code is 123456' },
   messageClass: 'otp',
-  smsType: 'Transactional',
+  smsType: 'Transactional', claimVersion: 1,
   templateId: 'login-code',
 });
-const push = (key: string): SendRequest => ({
+const push = (key: string): ProviderRequest => ({
   key,
   message: { channel: 'push', to: ENDPOINT, title: 'Shipped', text: 'Your order is on its way' },
   messageClass: 'transactional',
-  smsType: 'Transactional',
+  smsType: 'Transactional', claimVersion: 1,
   templateId: 'order-shipped',
 });
 

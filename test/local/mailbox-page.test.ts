@@ -43,7 +43,7 @@ describe('the local SES mailbox page (what `npm start` prints as "Mailbox:")', (
           key: 'mailbox-page-key',
           message: { channel: 'email', to: 'buyer@example.com', subject, text: 'It is on its way.' },
           messageClass: 'transactional',
-          smsType: 'Transactional',
+          smsType: 'Transactional', claimVersion: 1,
           templateId: 'order-shipped',
         },
         new AbortController().signal,

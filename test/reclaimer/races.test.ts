@@ -34,7 +34,7 @@ async function staleRows(sender: SenderHarness, prefix: string, messageClass: st
     for (const event of events) {
       const plan = plansOf(event)[0]!;
       if (!plan.prepared.ok) throw new Error('seed plan not sendable');
-      await outbox.send(plan.prepared.request, AbortSignal.timeout(1_000));
+      await outbox.send({ ...plan.prepared.request, claimVersion: 1 }, AbortSignal.timeout(1_000));
     }
   }
   sender.clock.advance(CLAIM_TIMEOUT_MS + 1_000);

@@ -3,7 +3,7 @@ import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/del
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { claimOf, newClaimRow, takeoverFields } from '../../functions/core/ledger-decision';
 import { METRIC } from '../../functions/core/metric-names';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { SenderHarness, failedIds } from '../support/sender-harness';
@@ -23,7 +23,7 @@ class LostAnswerThenThrottled implements DeliveryProvider {
   calls = 0;
   constructor(private readonly outbox: DeliveryProvider) {}
 
-  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+  async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     this.calls += 1;
     if (this.calls === 2) return { kind: 'transient', cause: 'throttled', reason: 'ThrottlingException: Rate exceeded' };
     const outcome = await this.outbox.send(request, signal);

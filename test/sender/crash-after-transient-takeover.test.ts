@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { METRIC } from '../../functions/core/metric-names';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness, failedIds } from '../support/sender-harness';
@@ -28,7 +28,7 @@ class ThrottledThenKilledAfterSend implements DeliveryProvider {
     if (outbox.lookup) this.lookup = (key) => outbox.lookup!(key);
   }
 
-  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+  async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     this.calls += 1;
     if (this.calls === 1) return { kind: 'transient', cause: 'throttled', reason: 'ThrottlingException: Rate exceeded' };
     const outcome = await this.outbox.send(request, signal);

@@ -3,7 +3,7 @@ import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/del
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { newClaimRow } from '../../functions/core/ledger-decision';
 import { METRIC } from '../../functions/core/metric-names';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, RETENTION_MS, SenderHarness, failedIds } from '../support/sender-harness';
@@ -22,7 +22,7 @@ class LosesAnswers implements DeliveryProvider {
     private readonly lost: number,
   ) {}
 
-  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+  async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     this.calls += 1;
     const outcome = await this.outbox.send(request, signal);
     return this.calls <= this.lost ? { kind: 'ambiguous', reason: 'TimeoutError: socket hang up' } : outcome;

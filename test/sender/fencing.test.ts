@@ -3,7 +3,7 @@ import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/del
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { newClaimRow, ttlSeconds } from '../../functions/core/ledger-decision';
 import { METRIC } from '../../functions/core/metric-names';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, RETENTION_MS, SenderHarness, failedIds } from '../support/sender-harness';
@@ -24,7 +24,7 @@ class SlowFirstCall implements DeliveryProvider {
     });
   }
 
-  async send(request: SendRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
+  async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     this.calls += 1;
     if (this.calls > 1) return this.inner.send(request, signal);
     const outcome = await this.inner.send(request, signal);

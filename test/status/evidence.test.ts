@@ -63,10 +63,63 @@ describe('delivery evidence closes the ambiguous window', () => {
 
   it('evidence that SES refused the message (Reject) makes it a plain send, not a counted duplicate', async () => {
     const { sender, status, reclaimer, key, mailAt } = await ambiguousEmail('evt-evidence-reject');
-    await status.invoke(snsEvent(sesEvent('Send', { key, mailAt }), sesEvent('Reject', { key, mailAt })));
+    await status.invoke(snsEvent(sesEvent('Send', { key, mailAt, claimVersion: 1 }), sesEvent('Reject', { key, mailAt, claimVersion: 1 })));
     sender.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
     expect(await reclaimer.run()).toMatchObject({ found: 1, resent: 1 });
     expect((await sender.callsPerKey()).get(key)).toBe(2);
     expect(reclaimer.metrics.get(METRIC.ResentAfterAmbiguity)).toBe(0);
+  });
+
+  describe('a refusal is evidence only about the attempt it names', () => {
+    /** Claim 1's e-mail was refused (its Reject recorded), then claim 2, the reclaimer's resend, died after SES accepted it. */
+    async function refusedThenAmbiguousAgain(eventId: string) {
+      const story = await ambiguousEmail(eventId);
+      const { sender, status, key, mailAt } = story;
+      await status.invoke(snsEvent(sesEvent('Send', { key, mailAt, claimVersion: 1 }), sesEvent('Reject', { key, mailAt, claimVersion: 1 })));
+      sender.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+      const dying = new ReclaimerHarness({
+        ledger: db.ledger,
+        clock: sender.clock,
+        outboxFile: sender.outboxFile,
+        withoutLookup: true,
+        wrapProvider: (p) => {
+          const dies = crashAfterFirst(p, 'send', 'hang');
+          return { send: (request, signal) => (sentVersions.push(request.claimVersion), dies.send(request, signal)) };
+        },
+      });
+      const sentVersions: number[] = [];
+      expect(await invokeOrKill(dying.reclaimer.run())).toBe('killed');
+      // The resend names its own claim, as SES's events about it will.
+      expect(sentVersions).toEqual([2]);
+      expect((await sender.callsPerKey()).get(key)).toBe(2);
+      expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', claimVersion: 2, deliveryStatus: 'Reject', deliveryStatusClaimVersion: 1 });
+      sender.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+      return story;
+    }
+
+    it('an earlier attempt’s Reject does not prove the later ambiguous attempt unsent: the class waits, then resends counted', async () => {
+      const { sender, reclaimer, key } = await refusedThenAmbiguousAgain('evt-evidence-stale-reject');
+      await reclaimer.run();
+      // Claim 2 may have sent it: no resend inside the evidence wait.
+      expect((await sender.callsPerKey()).get(key)).toBe(2);
+      expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'ambiguous' });
+
+      sender.clock.advance(300_000);
+      await reclaimer.run();
+      expect((await sender.callsPerKey()).get(key)).toBe(3);
+      expect((await db.ledger.get(key))?.state).toBe('SENT');
+      // The resend is a possible duplicate, and counted as one.
+      expect(reclaimer.metrics.get(METRIC.ResentAfterAmbiguity)).toBe(1);
+    });
+
+    it('a Reject naming the latest ambiguous attempt makes the resend a plain send', async () => {
+      const { sender, status, reclaimer, key, mailAt } = await refusedThenAmbiguousAgain('evt-evidence-latest-reject');
+      const later = new Date(Date.parse(mailAt) + CLAIM_TIMEOUT_MS).toISOString();
+      await status.invoke(snsEvent(sesEvent('Reject', { key, mailAt: later, claimVersion: 2 })));
+      expect(await db.ledger.get(key)).toMatchObject({ deliveryStatus: 'Reject', deliveryStatusClaimVersion: 2 });
+      expect(await reclaimer.run()).toMatchObject({ found: 1, resent: 1 });
+      expect((await sender.callsPerKey()).get(key)).toBe(3);
+      expect(reclaimer.metrics.get(METRIC.ResentAfterAmbiguity)).toBe(0);
+    });
   });
 });

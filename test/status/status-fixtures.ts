@@ -13,6 +13,8 @@ export interface SesEventOptions {
   readonly mailAt: string;
   /** The event's own timestamp for types that carry one. @default mailAt */
   readonly at?: string;
+  /** The sending attempt's claim version, sent as the `claim-version` tag (a string, as SES tags are). @default none (no tag) */
+  readonly claimVersion?: number | string;
 }
 
 /** An SES v2 configuration-set event as SES publishes it (trimmed to realistic fields). */
@@ -29,6 +31,7 @@ export function sesEvent(eventType: string, o: SesEventOptions): Record<string, 
       'ses:configuration-set': ['notifier'],
       'message-class': ['transactional'],
       ...(o.key ? { 'idempotency-key': [o.key] } : {}),
+      ...(o.claimVersion !== undefined ? { 'claim-version': [String(o.claimVersion)] } : {}),
     },
   };
   const bodies: Record<string, Record<string, unknown>> = {

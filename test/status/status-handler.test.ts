@@ -182,6 +182,21 @@ describe('SES configuration-set events through SNS', () => {
     expect(status.metrics.get(METRIC.DeliveryStatusInvalid)).toBe(5);
   });
 
+  it('the claim version recorded is the recorded status’s own: a later untagged event removes it, an older one changes nothing', async () => {
+    const row = await sentRow('evt-status-claim-version', 'email', 'ses-claim-version');
+    const status = new StatusHarness(db.ledger, clock);
+    await status.invoke(snsEvent(sesEvent('Send', { key: row.key, mailAt: MAIL_AT, claimVersion: 3 })));
+    expect(await db.ledger.get(row.key)).toMatchObject({ deliveryStatus: 'Send', deliveryStatusClaimVersion: 3 });
+    await status.invoke(snsEvent(sesEvent('Delivery', { key: row.key, mailAt: MAIL_AT, at: plus(1_000), claimVersion: 4 })));
+    expect(await db.ledger.get(row.key)).toMatchObject({ deliveryStatus: 'Delivery', deliveryStatusClaimVersion: 4 });
+    await status.invoke(snsEvent(sesEvent('Send', { key: row.key, mailAt: MAIL_AT, claimVersion: 9 })));
+    expect(await db.ledger.get(row.key)).toMatchObject({ deliveryStatus: 'Delivery', deliveryStatusClaimVersion: 4 });
+    await status.invoke(snsEvent(sesEvent('Complaint', { key: row.key, mailAt: MAIL_AT, at: plus(2_000) })));
+    const opened = await db.ledger.get(row.key);
+    expect(opened?.deliveryStatus).toBe('Complaint');
+    expect(opened).not.toHaveProperty('deliveryStatusClaimVersion');
+  });
+
   it('also takes SES events from EventBridge', async () => {
     const row = await sentRow('evt-status-eventbridge', 'email', 'ses-eb');
     const status = new StatusHarness(db.ledger, clock);

@@ -5,7 +5,7 @@ import { ConfigurationError } from './errors';
 import { buildMessageClassRegistry, type MessageClassRegistry } from './message-class';
 import { METRICS_NAMESPACE_VARIABLE } from './metric-names';
 import { DEFAULT_MAX_BODY_BYTES } from './notification-event';
-import { describeProblems, validate, type SchemaProblem } from './schema';
+import { describeProblems, validate } from './schema';
 import type { ChannelRates } from './send-rate-governor';
 import type { LaneName } from './send-lanes';
 import { timingViolations } from './timing-invariants';
@@ -57,6 +57,8 @@ const optionalText = v.pipe(
   v.optional(v.string()),
   v.transform((value) => (value?.trim() ? value.trim() : undefined)),
 );
+/** A variable one delivery mode needs: always text (unset is blank), so the rule below is the only place that asks for it. */
+const modeText = v.pipe(v.optional(v.string(), ''), v.trim());
 
 /** A comma-separated list; `none` is the empty list (the stack's value when the channel is off), unset allows any. */
 const optionalList = (item: v.GenericSchema<string, string>) =>
@@ -72,89 +74,56 @@ const APPLICATION_ARN = v.pipe(
   v.regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:app\/[A-Za-z_]+\/[A-Za-z0-9_.-]+$/, 'must be SNS platform application ARNs'),
 );
 
-/** A variable the delivery mode needs: blank counts as missing, and either says which mode asks for it. */
-const requiredBy = (mode: 'aws' | 'outbox', why = '') =>
-  v.pipe(v.optional(v.string(), ''), v.trim(), v.minLength(1, `is required when DELIVERY_MODE=${mode}${why}`));
-
-/**
- * What the delivery mode needs, as a union by `DELIVERY_MODE` (unset: `aws`): the output says which
- * variables a mode has, so nothing downstream falls back for one that cannot be missing.
- * A refused DELIVERY_MODE is neither mode, so it asks for nothing.
- */
-const DeliverySchema = v.variant(
-  ENV.deliveryMode,
-  [
-    v.pipe(
-      v.object({
-        [ENV.deliveryMode]: v.optional(v.literal('aws'), 'aws'),
-        [ENV.emailFrom]: requiredBy('aws'),
-        [ENV.sesConfigurationSet]: optionalText,
-        [ENV.smsSenderId]: optionalText,
-        [ENV.smsOriginationNumber]: optionalText,
-        [ENV.deadLetterQueueUrl]: requiredBy('aws', ' (invalid events are moved there with their reason)'),
-      }),
-      v.transform((e) => ({
-        delivery: {
-          mode: 'aws' as const,
-          emailFrom: e[ENV.emailFrom],
-          sesConfigurationSet: e[ENV.sesConfigurationSet],
-          smsSenderId: e[ENV.smsSenderId],
-          smsOriginationNumber: e[ENV.smsOriginationNumber],
-        },
-        deadLetterQueueUrl: e[ENV.deadLetterQueueUrl],
-      })),
-    ),
-    v.pipe(
-      v.object({
-        [ENV.deliveryMode]: v.literal('outbox'),
-        [ENV.outboxFile]: requiredBy('outbox'),
-        [ENV.deadLetterQueueUrl]: optionalText,
-      }),
-      v.transform((e) => ({ delivery: { mode: 'outbox' as const, outboxFile: e[ENV.outboxFile] }, deadLetterQueueUrl: e[ENV.deadLetterQueueUrl] })),
-    ),
-  ],
-  'Invalid option: expected one of "aws"|"outbox"',
-);
-
-/** The variables every mode reads. */
-const CommonSchema = v.object({
-  [ENV.tableName]: v.pipe(v.string(), v.minLength(3)),
-  [ENV.functionTimeoutSeconds]: positiveInt,
-  [ENV.claimTimeoutSeconds]: positiveInt,
-  [ENV.sendTimeoutMs]: v.optional(positiveInt, 10_000),
-  [ENV.ledgerRetentionDays]: v.optional(positiveInt, 30),
-  [ENV.maxClockSkewSeconds]: v.optional(v.pipe(coercedNumber, v.safeInteger(), v.minValue(0)), 300),
-  [ENV.messageClasses]: optionalText,
-  [ENV.maxConcurrentSends]: positiveIntUpTo(256, 16),
-  [ENV.maxBodyBytes]: positiveIntUpTo(1024 * 1024, DEFAULT_MAX_BODY_BYTES),
-  [ENV.sendRateEmailPerSecond]: optionalRate,
-  [ENV.sendRateSmsPerSecond]: optionalRate,
-  [ENV.sendRatePushPerSecond]: optionalRate,
-  [ENV.sendRateShares]: positiveIntUpTo(10_000, 1),
-  [ENV.sendRateAccountShare]: v.optional(v.pipe(coercedNumber, v.gtValue(0), v.maxValue(1)), 1),
-  [ENV.sendRateYieldsToThrottling]: v.optional(v.picklist(['true', 'false']), 'false'),
-  [ENV.sendLane]: v.optional(v.picklist(['urgent', 'bulk'])),
-  [ENV.sourceQueueUrl]: optionalText,
-  [ENV.throttleBackoffBaseSeconds]: v.optional(positiveInt, DEFAULT_BACKOFF.baseSeconds),
-  [ENV.throttleBackoffCapSeconds]: positiveIntUpTo(MAX_VISIBILITY_SECONDS, DEFAULT_BACKOFF.capSeconds),
-  [ENV.queueMaxReceiveCount]: v.optional(positiveInt),
-  [ENV.queueRetentionSeconds]: v.optional(positiveInt),
-  [ENV.queueVisibilityTimeoutSeconds]: v.optional(positiveInt),
-  [ENV.pushApplicationArns]: optionalList(APPLICATION_ARN),
-});
-
 const EnvSchema = v.pipe(
-  // Not an object at all: said once, before either part below would say it again.
-  v.record(v.string(), v.unknown()),
-  v.intersect([CommonSchema, DeliverySchema]),
+  v.object({
+    [ENV.tableName]: v.pipe(v.string(), v.minLength(3)),
+    [ENV.functionTimeoutSeconds]: positiveInt,
+    [ENV.claimTimeoutSeconds]: positiveInt,
+    [ENV.sendTimeoutMs]: v.optional(positiveInt, 10_000),
+    [ENV.ledgerRetentionDays]: v.optional(positiveInt, 30),
+    [ENV.maxClockSkewSeconds]: v.optional(v.pipe(coercedNumber, v.safeInteger(), v.minValue(0)), 300),
+    [ENV.deliveryMode]: v.optional(v.picklist(['aws', 'outbox']), 'aws'),
+    [ENV.outboxFile]: modeText,
+    [ENV.emailFrom]: modeText,
+    [ENV.sesConfigurationSet]: optionalText,
+    [ENV.smsSenderId]: optionalText,
+    [ENV.smsOriginationNumber]: optionalText,
+    [ENV.deadLetterQueueUrl]: optionalText,
+    [ENV.messageClasses]: optionalText,
+    [ENV.maxConcurrentSends]: positiveIntUpTo(256, 16),
+    [ENV.maxBodyBytes]: positiveIntUpTo(1024 * 1024, DEFAULT_MAX_BODY_BYTES),
+    [ENV.sendRateEmailPerSecond]: optionalRate,
+    [ENV.sendRateSmsPerSecond]: optionalRate,
+    [ENV.sendRatePushPerSecond]: optionalRate,
+    [ENV.sendRateShares]: positiveIntUpTo(10_000, 1),
+    [ENV.sendRateAccountShare]: v.optional(v.pipe(coercedNumber, v.gtValue(0), v.maxValue(1)), 1),
+    [ENV.sendRateYieldsToThrottling]: v.optional(v.picklist(['true', 'false']), 'false'),
+    [ENV.sendLane]: v.optional(v.picklist(['urgent', 'bulk'])),
+    [ENV.sourceQueueUrl]: optionalText,
+    [ENV.throttleBackoffBaseSeconds]: v.optional(positiveInt, DEFAULT_BACKOFF.baseSeconds),
+    [ENV.throttleBackoffCapSeconds]: positiveIntUpTo(MAX_VISIBILITY_SECONDS, DEFAULT_BACKOFF.capSeconds),
+    [ENV.queueMaxReceiveCount]: v.optional(positiveInt),
+    [ENV.queueRetentionSeconds]: v.optional(positiveInt),
+    [ENV.queueVisibilityTimeoutSeconds]: v.optional(positiveInt),
+    [ENV.pushApplicationArns]: optionalList(APPLICATION_ARN),
+  }),
   // Rules across variables, checked whatever else is wrong, so one failed cold start lists them with the rest.
   v.rawCheck(({ dataset, addIssue }) => {
-    // Stryker disable next-line OptionalChaining: an input that is not an object (the one issue without a path) stops at the record above
+    // Stryker disable next-line OptionalChaining: valibot gives a root issue no path, never an empty one
     const refused = new Set(dataset.issues?.map((issue) => issue.path?.[0]?.key));
+    // An issue without a path: the environment itself is not an object, so there is nothing to relate.
+    if (refused.has(undefined)) return;
     const env = dataset.value as Readonly<Record<string, unknown>>;
     const require = (name: string, message: string) =>
       addIssue({ message, path: [{ type: 'object', origin: 'value', input: env, key: name, value: env[name] }] });
 
+    // A refused DELIVERY_MODE is neither mode, so it asks for nothing.
+    const mode = env[ENV.deliveryMode];
+    if (mode === 'outbox' && !env[ENV.outboxFile]) require(ENV.outboxFile, 'is required when DELIVERY_MODE=outbox');
+    if (mode === 'aws' && !env[ENV.emailFrom]) require(ENV.emailFrom, 'is required when DELIVERY_MODE=aws');
+    if (mode === 'aws' && !env[ENV.deadLetterQueueUrl]) {
+      require(ENV.deadLetterQueueUrl, 'is required when DELIVERY_MODE=aws (invalid events are moved there with their reason)');
+    }
     const queue = [ENV.queueMaxReceiveCount, ENV.queueRetentionSeconds, ENV.queueVisibilityTimeoutSeconds] as const;
     // A refused queue variable is reported as such, not counted as given.
     if (queue.some((name) => refused.has(name))) return;
@@ -215,7 +184,7 @@ export interface SenderConfig {
  */
 export function loadSenderConfig(env: Readonly<Record<string, string | undefined>>): SenderConfig {
   const parsed = validate(EnvSchema, env);
-  if (!parsed.success) throw new ConfigurationError(`Invalid sender configuration: ${describeProblems(inVariableOrder(parsed.problems))}`);
+  if (!parsed.success) throw new ConfigurationError(`Invalid sender configuration: ${describeProblems(parsed.problems)}`);
   const e = parsed.output;
   const violations = timingViolations({
     functionTimeoutSeconds: e[ENV.functionTimeoutSeconds],
@@ -233,8 +202,18 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
     sendTimeoutMs: e[ENV.sendTimeoutMs],
     retentionMs: e[ENV.ledgerRetentionDays] * 86_400_000,
     maxClockSkewMs: e[ENV.maxClockSkewSeconds] * 1000,
-    delivery: e.delivery,
-    deadLetterQueueUrl: e.deadLetterQueueUrl,
+    // The rule above refused a blank EMAIL_FROM or OUTBOX_FILE for the mode that needs it.
+    delivery:
+      e[ENV.deliveryMode] === 'outbox'
+        ? { mode: 'outbox', outboxFile: e[ENV.outboxFile] }
+        : {
+            mode: 'aws',
+            emailFrom: e[ENV.emailFrom],
+            sesConfigurationSet: e[ENV.sesConfigurationSet],
+            smsSenderId: e[ENV.smsSenderId],
+            smsOriginationNumber: e[ENV.smsOriginationNumber],
+          },
+    deadLetterQueueUrl: e[ENV.deadLetterQueueUrl],
     messageClasses: buildMessageClassRegistry(e[ENV.messageClasses]),
     maxConcurrentSends: e[ENV.maxConcurrentSends],
     maxBodyBytes: e[ENV.maxBodyBytes],
@@ -257,14 +236,6 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
     ),
     destinations: e[ENV.pushApplicationArns] ? { pushApplicationArns: e[ENV.pushApplicationArns] } : {},
   };
-}
-
-const VARIABLE_ORDER: readonly string[] = Object.values(ENV);
-
-/** The problems in the order the variables are declared (the delivery mode's come from their own schema). */
-function inVariableOrder(problems: readonly [SchemaProblem, ...SchemaProblem[]]): readonly SchemaProblem[] {
-  const rank = (problem: SchemaProblem) => VARIABLE_ORDER.indexOf(problem.path);
-  return [...problems].sort((a, b) => rank(a) - rank(b));
 }
 
 function redeliveryPolicy(

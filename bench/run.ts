@@ -23,6 +23,7 @@ import { formatLatencyMarkdown, formatLatencyText, latencyJson } from './latency
 import { writeLatencyResults } from './latency/latency-results';
 import { runLatencyScenario } from './latency/latency-scenario';
 import { workloadOptions } from './workload-options';
+import { round } from '../local/stats';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const values = workloadOptions('bench', { events: 1500, rounds: 4, seed: 42 });
@@ -339,8 +340,4 @@ function perRoundRatios(): string[] {
 
 function secs(): string {
   return `${Math.round((Date.now() - started) / 1000)} s`;
-}
-function round(n: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
 }

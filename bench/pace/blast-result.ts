@@ -6,6 +6,7 @@ import type { RequestCountsByChannel } from './counting-provider';
 import type { CpuUse } from './cpu-sampler';
 import { machineLimits } from './pace-result';
 import type { AcceptedSend } from './provider-services';
+import { quantile, round } from '../../local/stats';
 
 /** The figures of one blast run. Times in seconds. */
 export interface BlastRunResult {
@@ -77,12 +78,8 @@ export interface BlastRunInputs {
 
 const WINDOW_OPENS_AFTER_MS = 5_000;
 
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-
-/** The value at quantile `q` of ascending `sorted` (nearest rank). */
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-}
+/** Nearest rank, as local/stats.ts; no values is no figure (NaN), not 0 s. */
+const quantileOrNaN = (values: readonly number[], q: number) => (values.length === 0 ? Number.NaN : quantile(values, q));
 
 export function summariseBlastRun(input: BlastRunInputs): BlastRunResult {
   const { options } = input;
@@ -139,9 +136,9 @@ export function summariseBlastRun(input: BlastRunInputs): BlastRunResult {
     blast: input.blastKeys.size,
     codes: codeKeys.size,
     emailQuota: options.emailQuota,
-    codeLatency: { p50: round(quantile(latencies, 0.5) / 1000), p99: round(quantile(latencies, 0.99) / 1000), max: round((latencies.at(-1) ?? Number.NaN) / 1000) },
+    codeLatency: { p50: round(quantileOrNaN(latencies, 0.5) / 1000), p99: round(quantileOrNaN(latencies, 0.99) / 1000), max: round((latencies.at(-1) ?? Number.NaN) / 1000) },
     codesAccepted: latencies.length,
-    providerLatencyP99: round(quantile([...input.sentLatenciesMs].sort((a, b) => a - b), 0.99) / 1000, 3),
+    providerLatencyP99: round(quantileOrNaN(input.sentLatenciesMs, 0.99) / 1000, 3),
     window: {
       seconds: round(windowSeconds, 1),
       blastPerSecond: round(blastPerSecond),

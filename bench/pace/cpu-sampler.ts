@@ -1,5 +1,6 @@
 import { cpus } from 'node:os';
 import { readChildCpu, type ChildCpu } from './child-cpu';
+import { round } from '../../local/stats';
 
 /** CPU readings at one moment. */
 interface CpuSample {
@@ -56,7 +57,6 @@ export class CpuSampler {
   }
 }
 
-const round = (n: number) => Math.round(n * 100) / 100;
 
 function sample(): CpuSample {
   const usage = process.cpuUsage();

@@ -6,6 +6,7 @@ import type { CpuUse } from './cpu-sampler';
 import type { AcceptedSend } from './provider-services';
 import type { ProviderRequestCounts, RequestCountsByChannel } from './counting-provider';
 import type { PaceChannel, PaceWorkload } from './pace-workload';
+import { quantile, round } from '../../local/stats';
 
 /** The figures of one provider-pace run. Times in seconds. */
 export interface PaceRunResult {
@@ -99,7 +100,6 @@ export interface PaceRunInputs {
 
 const CHANNELS: readonly PaceChannel[] = ['email', 'sms'];
 const zero = (): ProviderRequestCounts => ({ requests: 0, sent: 0, throttled: 0, quotaExhausted: 0, permanent: 0, ambiguous: 0, otherTransient: 0 });
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 export function summarisePaceRun(input: PaceRunInputs): PaceRunResult {
   const { options, workload } = input;
@@ -123,8 +123,9 @@ export function summarisePaceRun(input: PaceRunInputs): PaceRunResult {
 
   const ideal = CHANNELS.map((c) => ({ channel: c, seconds: workload.perChannel[c] / options.quotas[c] })).reduce((a, b) => (b.seconds > a.seconds ? b : a));
   const wallSeconds = input.drainMs / 1000;
-  const times = input.accepted.map((a) => a.acceptedAt).sort((a, b) => a - b);
-  const sinceStart = (sorted: readonly number[], q: number) => ((sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? input.drainStartedAt) - input.drainStartedAt) / 1000;
+  const times = input.accepted.map((a) => a.acceptedAt);
+  // No accepted send yet: 0 s after the drain started.
+  const sinceStart = (values: readonly number[], q: number) => ((values.length === 0 ? input.drainStartedAt : quantile(values, q)) - input.drainStartedAt) / 1000;
   return {
     label: options.label,
     rateLimiting: options.rateLimiting,

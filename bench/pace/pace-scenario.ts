@@ -15,6 +15,7 @@ import { createLambdaWiring } from '../../local/lambda-wiring';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS, startLocalDynamo } from '../../local/local-dynamo';
 import type { ProgressLine } from '../../local/progress-line';
 import { ReclaimerTimer } from '../../local/reclaimer-timer';
+import { quantile } from '../../local/stats';
 import { scanLedger } from '../../local/senders/this-sender';
 import { CpuSampler } from './cpu-sampler';
 import { CountingProvider, type RequestCountsByChannel } from './counting-provider';
@@ -253,7 +254,7 @@ export async function enqueueBurst(sqs: SQSClient, queueUrl: string, bodies: rea
 
 /** Median and p90 invocation duration, and the median pause between one environment's invocations (its receives). */
 function invocationTimes(invocations: readonly { readonly envId: string; readonly startedAt: number; readonly durationMs: number }[]) {
-  const durations = invocations.map((i) => i.durationMs).sort((a, b) => a - b);
+  const durations = invocations.map((i) => i.durationMs);
   const lastEnd = new Map<string, number>();
   const gaps: number[] = [];
   for (const i of [...invocations].sort((a, b) => a.startedAt - b.startedAt)) {
@@ -261,9 +262,7 @@ function invocationTimes(invocations: readonly { readonly envId: string; readonl
     if (end !== undefined) gaps.push(i.startedAt - end);
     lastEnd.set(i.envId, i.startedAt + i.durationMs);
   }
-  gaps.sort((a, b) => a - b);
-  const at = (sorted: readonly number[], q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? 0;
-  return { p50Ms: at(durations, 0.5), p90Ms: at(durations, 0.9), gapP50Ms: at(gaps, 0.5) };
+  return { p50Ms: quantile(durations, 0.5), p90Ms: quantile(durations, 0.9), gapP50Ms: quantile(gaps, 0.5) };
 }
 
 function countEndings(invocations: readonly { readonly ending: string }[]): Record<string, number> {

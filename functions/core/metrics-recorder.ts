@@ -30,14 +30,3 @@ export class InMemoryMetrics implements MetricsRecorder {
     return this.totals.get(name) ?? 0;
   }
 }
-
-/** Sends every count to several recorders (for example EMF plus an in-memory tally). */
-export class FanOutMetrics implements MetricsRecorder {
-  private readonly targets: readonly MetricsRecorder[];
-  constructor(...targets: MetricsRecorder[]) {
-    this.targets = targets;
-  }
-  count(name: MetricName, dimensions?: MetricDimensions, value?: number): void {
-    for (const target of this.targets) target.count(name, dimensions, value);
-  }
-}

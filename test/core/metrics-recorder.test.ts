@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FanOutMetrics, InMemoryMetrics } from '../../functions/core/metrics-recorder';
+import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import { METRIC } from '../../functions/core/metric-names';
 
 describe('in-memory metrics (the local runner’s and the tests’ tally)', () => {
@@ -16,13 +16,5 @@ describe('in-memory metrics (the local runner’s and the tests’ tally)', () =
       [`${METRIC.Sent}|email|-`]: 1,
       [`${METRIC.InvalidEvent}|-|-`]: 1,
     });
-  });
-
-  it('fans every count out to each recorder', () => {
-    const a = new InMemoryMetrics();
-    const b = new InMemoryMetrics();
-    new FanOutMetrics(a, b).count(METRIC.Sent, { channel: 'push' }, 5);
-    expect([a.get(METRIC.Sent), b.get(METRIC.Sent)]).toEqual([5, 5]);
-    expect([...b.byDimensions.keys()]).toEqual([`${METRIC.Sent}|push|-`]);
   });
 });

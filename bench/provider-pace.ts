@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import type { BackoffSettings } from '../functions/core/visibility-backoff';
 import { commandLineOrExit, integerOption, parseCommandLine } from '../local/command-line';
 import { ProgressLine } from '../local/progress-line';
-import { formatPaceMarkdown, formatPaceText, spread } from './pace/pace-report';
+import { formatPaceMarkdown, formatPaceText } from './pace/pace-report';
+import { spread } from './pace/run-report';
 import { EVENT_LOOP_DELAY_LIMIT_MS, MACHINE_BUSY_LIMIT_PERCENT, paceGoals, type PaceRunResult } from './pace/pace-result';
 import { runPaceScenario, type PaceScenarioOptions } from './pace/pace-scenario';
 

@@ -13,7 +13,8 @@ import { ProgressLine } from '../local/progress-line';
 import { formatBlastMarkdown, formatBlastText } from './pace/blast-report';
 import { blastGoals, type BlastRunResult } from './pace/blast-result';
 import { EVENT_LOOP_DELAY_LIMIT_MS, MACHINE_BUSY_LIMIT_PERCENT } from './pace/pace-result';
-import { runBlastScenario, type BlastScenarioOptions } from './pace/blast-scenario';
+import type { BlastScenarioOptions } from './pace/blast-options';
+import { runBlastScenario } from './pace/blast-scenario';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const USAGE =

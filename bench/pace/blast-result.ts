@@ -1,7 +1,7 @@
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import { METRIC } from '../../functions/core/metric-names';
 import type { InMemoryMetrics } from '../../functions/core/metrics-recorder';
-import type { BlastScenarioOptions, EnqueuedCode } from './blast-scenario';
+import type { BlastScenarioOptions, EnqueuedCode } from './blast-options';
 import type { RequestCountsByChannel } from './counting-provider';
 import type { CpuUse } from './cpu-sampler';
 import { machineLimits } from './pace-result';

@@ -14,41 +14,14 @@ import { queueDepth, queueIsEmpty, readAllVisible } from '../../local/aws/queue-
 import { SqsEventSource } from '../../local/aws/sqs-event-source';
 import { createLambdaWiring, type LambdaWiring } from '../../local/lambda-wiring';
 import { startLocalDynamo } from '../../local/local-dynamo';
-import type { ProgressLine } from '../../local/progress-line';
 import { ReclaimerTimer } from '../../local/reclaimer-timer';
 import { scanLedger } from '../../local/senders/this-sender';
+import type { BlastScenarioOptions, EnqueuedCode } from './blast-options';
 import { summariseBlastRun, type BlastRunResult } from './blast-result';
 import { CountingProvider, type RequestCountsByChannel } from './counting-provider';
 import { CpuSampler } from './cpu-sampler';
 import { applyBenchEnvironment, countingLog, enqueueBurst, VISIBILITY_TIMEOUT_SECONDS } from './pace-scenario';
 import { startProviderServices } from './provider-services';
-
-/** One blast run: a marketing backlog on the queue, login codes trickling in while it drains. */
-export interface BlastScenarioOptions {
-  readonly label: string;
-  /** Lanes on: codes in the urgent lane's queue, the blast in the bulk lane's. Off: one queue (the stack before lanes). */
-  readonly lanes: boolean;
-  /** Marketing e-mails on the queue before the first poll. */
-  readonly blast: number;
-  /** Login-code e-mails enqueued per second while the blast drains. */
-  readonly codesPerSecond: number;
-  /** For how long codes are enqueued, from the first poll. */
-  readonly codesForMs: number;
-  /** The local SES's e-mails per second (the account rate). */
-  readonly emailQuota: number;
-  /** Event-source maximum concurrency: of the one queue (off), of the bulk lane (on). */
-  readonly maxConcurrency: number;
-  /** Of the urgent lane (on). */
-  readonly urgentMaxConcurrency: number;
-  /** The bulk lane's share of the account rate (on). */
-  readonly bulkRateShare: number;
-  readonly batchSize: number;
-  readonly maxReceiveCount: number;
-  readonly maxDrainMs: number;
-  readonly log: (line: string) => void;
-  /** @default a line through `log` every 10 s */
-  readonly progress?: ProgressLine;
-}
 
 /** A lane as the bench runs it: its queue pair and the sender's variables the stack would set. */
 interface BenchLane {
@@ -56,12 +29,6 @@ interface BenchLane {
   readonly queue: { readonly queueUrl: string; readonly queueArn: string; readonly dlqUrl: string };
   readonly maxConcurrency: number;
   readonly environment: Readonly<Record<string, string>>;
-}
-
-/** The login codes the trickle enqueued: key and enqueue time (epoch ms). */
-export interface EnqueuedCode {
-  readonly key: string;
-  readonly enqueuedAt: number;
 }
 
 /**

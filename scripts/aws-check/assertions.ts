@@ -1,5 +1,5 @@
 import type { LedgerRow } from '../../functions/core/ledger-record';
-import type { ExpectedMessage } from './plan';
+import type { ExpectedMessage } from './expected-message';
 
 /** The fields of a ledger row the check reads. */
 export type ObservedRow = Pick<LedgerRow, 'key' | 'eventId' | 'recipientId' | 'channel' | 'state' | 'providerMessageId' | 'deliveryStatus' | 'claimVersion'>;

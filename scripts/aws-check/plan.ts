@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import { emailFromViolations } from '../../lib/email-from';
+import type { ExpectedMessage } from './expected-message';
 import { type AlarmProbe, alarmProbe, type DeadLetterProbe, deadLetterProbe, type ReclaimProbe, reclaimProbe } from './probes';
 
 /** The SES mailbox simulator: SES accepts the message, then reports what the address is named after. */
@@ -29,24 +30,6 @@ export interface AwsCheckOptions {
   readonly smsSpendLimitUsd?: number;
   /** Time the events claim to have happened at (ISO-8601); the run's start. */
   readonly nowIso: string;
-}
-
-/** One message the check sends and what the ledger must end up saying about it. */
-export interface ExpectedMessage {
-  readonly eventId: string;
-  readonly recipientId: string;
-  readonly channel: 'email' | 'sms';
-  /** What this message is meant to prove, for the report. */
-  readonly proves: string;
-  /** Delivery statuses the row may still show on its way (not a failure, not done). */
-  readonly intermediateStatuses: readonly string[];
-  /** The delivery status the row must end with. */
-  readonly finalStatus: string;
-  /**
-   * The row must have been taken over (claim version above 1): sent by the reclaimer, not by its first claim.
-   * @default false
-   */
-  readonly takenOver?: boolean;
 }
 
 /** Everything `run.ts` does, decided up front (and unit-tested offline). */

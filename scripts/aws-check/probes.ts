@@ -7,7 +7,7 @@ import { repositoryTemplates } from '../../functions/adapters/template-directory
 import { planMessages } from '../../functions/delivery/message-plan';
 import { ALARM, type AlarmName } from '../../lib/notifier-alarms';
 import type { LedgerTiming } from '../../functions/core/ledger-decision';
-import type { ExpectedMessage } from './plan';
+import type { ExpectedMessage } from './expected-message';
 
 /** Alarm delivery through the alarm topic's policy: CloudWatch -> topic -> a subscriber queue the runner owns. */
 export interface AlarmProbe {

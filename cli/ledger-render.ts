@@ -19,6 +19,8 @@ export interface LedgerRowView {
   readonly deliveryStatusAt: string | null;
   readonly deliveryStatusSource: string | null;
   readonly deliveryStatusDetail: string | null;
+  /** The claim whose e-mail the status is about (SES's `claim-version` tag); null when the event had none. */
+  readonly deliveryStatusClaimVersion: number | null;
   readonly failureReason: string | null;
   /** Only for SUPPRESSED: which limit or destination rule stopped the message. */
   readonly suppressionReason: string | null;
@@ -53,6 +55,7 @@ export function ledgerRowView(row: LedgerRow): LedgerRowView {
     deliveryStatusAt: iso(row.deliveryStatusAt),
     deliveryStatusSource: row.deliveryStatusSource ?? null,
     deliveryStatusDetail: row.deliveryStatusDetail ?? null,
+    deliveryStatusClaimVersion: row.deliveryStatusClaimVersion ?? null,
     failureReason: row.failureReason ?? null,
     suppressionReason: row.suppressionReason ?? null,
     lastRelease: row.lastRelease ?? null,
@@ -72,7 +75,8 @@ export function renderLedgerRow(row: LedgerRow): string {
   const v = ledgerRowView(row);
   const dash = (value: string | null) => value ?? '-';
   const delivery = v.deliveryStatus
-    ? `${v.deliveryStatus}${v.deliveryStatusDetail ? ` (${v.deliveryStatusDetail})` : ''} at ${v.deliveryStatusAt} via ${v.deliveryStatusSource ?? '?'}`
+    ? `${v.deliveryStatus}${v.deliveryStatusDetail ? ` (${v.deliveryStatusDetail})` : ''} at ${v.deliveryStatusAt} via ${v.deliveryStatusSource ?? '?'}` +
+      (v.deliveryStatusClaimVersion === null ? '' : `, about claim version ${v.deliveryStatusClaimVersion}`)
     : '- (no delivery event received)';
   const lines: [string, string][] = [
     ['key', v.key],

@@ -37,6 +37,7 @@ const SENT_ROW: LedgerRow = {
   deliveryStatus: 'Delivery',
   deliveryStatusAt: Date.parse('2026-11-29T12:02:13.500Z'),
   deliveryStatusSource: 'ses',
+  deliveryStatusClaimVersion: 2,
 };
 
 describe('ledger rendering', () => {
@@ -51,7 +52,7 @@ describe('ledger rendering', () => {
         'address              - (not kept once the row settles)',
         'attempts             2 (claim version 2)',
         'provider message id  0100018c-ses-message-id',
-        'delivery status      Delivery at 2026-11-29T12:02:13.500Z via ses',
+        'delivery status      Delivery at 2026-11-29T12:02:13.500Z via ses, about claim version 2',
         'failure reason       -',
         'last release         -',
         'occurred             2026-11-29T11:59:00.000Z',
@@ -63,6 +64,12 @@ describe('ledger rendering', () => {
         'resolved             2026-11-29T12:02:11.250Z',
         'expires (TTL)        2026-12-29T12:02:12.000Z',
       ].join('\n'),
+    );
+  });
+
+  it('a status from untagged mail names no claim', () => {
+    expect(renderLedgerRow({ ...SENT_ROW, deliveryStatusClaimVersion: undefined })).toContain(
+      'delivery status      Delivery at 2026-11-29T12:02:13.500Z via ses\n',
     );
   });
 

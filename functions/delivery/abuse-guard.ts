@@ -31,9 +31,9 @@ export async function guardMessage(
     if (refused) return { kind: 'suppress', suppression: refused };
   }
   const store = ctx.limitStore;
-  const limits = plan.messageClass.limits;
-  if (!store || limits.length === 0) return { kind: 'send' };
-  const counters = scopeCounts(plan.messageClass.name, limits, { ...plan.identity, address: request.message.to }, countAtMs);
+  if (!store) return { kind: 'send' };
+  // A class without limits has no counters: nothing is counted.
+  const counters = scopeCounts(plan.messageClass.name, plan.messageClass.limits, { ...plan.identity, address: request.message.to }, countAtMs);
   const digest = countDigest(plan.identity.eventId);
   for (const counter of counters) {
     let result;

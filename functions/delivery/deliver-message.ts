@@ -405,11 +405,11 @@ class DeliveryAttempt {
    * must not die with the invocation: the execution environment keeps the write and makes it when
    * the ledger answers again (see kept-ledger-writes.ts). Without an environment memory, or if this
    * environment never runs again, the lease runs out instead and the next receive sees an owner
-   * that died. True when kept.
+   * that died.
    */
-  private keep(entry: DistributiveOmit<KeptLedgerWrite, 'dimensions'>): boolean {
+  private keep(entry: DistributiveOmit<KeptLedgerWrite, 'dimensions'>): void {
     const kept = this.ctx.keptWrites;
-    if (!kept) return false;
+    if (!kept) return;
     const dimensions = { channel: this.plan.identity.channel, messageClass: this.plan.messageClass.name };
     const forgotten = kept.keep({ ...entry, dimensions });
     this.count(entry.kind === 'complete' ? METRIC.OutcomeKept : METRIC.UnsentClaimKept);
@@ -418,7 +418,6 @@ class DeliveryAttempt {
       this.ctx.metrics.count(METRIC.KeptLedgerWriteForgotten, forgotten.dimensions);
       this.ctx.log.error('Too many ledger writes kept: the oldest is forgotten, and its next receive will see an owner that died', { kept: kept.size });
     }
-    return true;
   }
 
   /** The state machine on a row, told whether the row's claim is one of this environment's unsent ones. */
@@ -435,7 +434,8 @@ class DeliveryAttempt {
     } catch (error) {
       // The outcome of our own provider call is kept and written later (nothing left to release);
       // one without a provider call is handed back instead, as any unsent claim.
-      if (this.mayHaveReachedProvider && this.keep({ kind: 'complete', claim, terminal, nowMs: now, expiresAt })) this.held = undefined;
+      // Whether kept or not, the claim stays held: a call that may have reached the provider is never released.
+      if (this.mayHaveReachedProvider) this.keep({ kind: 'complete', claim, terminal, nowMs: now, expiresAt });
       throw error;
     }
     if (completed) {

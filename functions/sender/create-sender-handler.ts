@@ -106,7 +106,8 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
       context,
       throwOnFullBatchFailure: false,
     });
-    if (deps.waitForLedgerBeforeReturning && keptWrites.size > 0) {
+    // Returns at once when nothing is kept.
+    if (deps.waitForLedgerBeforeReturning) {
       const deadlineMs = realTime() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS;
       await keptWrites.writeUntil(keptWritesContext, { deadlineMs, roundMs: LEDGER_REQUEST_ROUND_MS });
     }

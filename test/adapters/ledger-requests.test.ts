@@ -98,6 +98,14 @@ describe('write requests name every attribute #<attribute>', () => {
     expect(x.is('resolvedAt', 'now', 1)).toBe('#resolvedAt = :now');
     expect(() => x.value('now', 2)).toThrow(':now is bound twice, to different values');
   });
+
+  it('an expression with names only sends no ExpressionAttributeValues: DynamoDB refuses an empty map', () => {
+    const x = new LedgerExpression();
+    x.name('pendingShard');
+    expect(x.attributes()).toEqual({ ExpressionAttributeNames: { '#pendingShard': 'pendingShard' } });
+    x.value('now', 1);
+    expect(x.attributes()).toEqual({ ExpressionAttributeNames: { '#pendingShard': 'pendingShard' }, ExpressionAttributeValues: { ':now': 1 } });
+  });
 });
 
 describe('paged reads', () => {

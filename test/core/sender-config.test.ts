@@ -26,6 +26,20 @@ describe('sender configuration, validated at cold start', () => {
     expect([...config.messageClasses.keys()]).toEqual(['otp', 'transactional', 'marketing']);
   });
 
+  it('reads the lane and whether its governor yields to throttling (the bulk lane’s does), nothing else', () => {
+    expect(loadSenderConfig(valid)).toMatchObject({ lane: undefined, yieldsToThrottling: false });
+    expect(loadSenderConfig({ ...valid, SEND_LANE: 'bulk', SEND_RATE_YIELDS_TO_THROTTLING: 'true' })).toMatchObject({ lane: 'bulk', yieldsToThrottling: true });
+    expect(loadSenderConfig({ ...valid, SEND_LANE: 'urgent', SEND_RATE_YIELDS_TO_THROTTLING: 'false' })).toMatchObject({ lane: 'urgent', yieldsToThrottling: false });
+    expect(() => loadSenderConfig({ ...valid, SEND_LANE: 'marketing' })).toThrow(/SEND_LANE: Invalid option: expected one of "urgent"\|"bulk"/);
+    expect(() => loadSenderConfig({ ...valid, SEND_RATE_YIELDS_TO_THROTTLING: 'yes' })).toThrow(/SEND_RATE_YIELDS_TO_THROTTLING/);
+  });
+
+  it('trims the text variables: a stray space in a queue URL or sender identity is not part of it', () => {
+    const config = loadSenderConfig({ ...valid, SOURCE_QUEUE_URL: ' https://sqs.example/q ', SES_CONFIGURATION_SET: ' events ', EMAIL_FROM: ' orders@shop.example ' });
+    expect(config.sourceQueueUrl).toBe('https://sqs.example/q');
+    expect(config.delivery).toMatchObject({ emailFrom: 'orders@shop.example', sesConfigurationSet: 'events' });
+  });
+
   it('refuses a claim timeout that does not exceed the function timeout, naming both values', () => {
     const attempt = () => loadSenderConfig({ ...valid, CLAIM_TIMEOUT_SECONDS: '30' });
     expect(attempt).toThrow(ConfigurationError);

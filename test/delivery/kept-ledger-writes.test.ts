@@ -68,6 +68,34 @@ describe('the ledger writes an execution environment keeps', () => {
     expect(kept.holdsUnsent(claim(1))).toBe(false);
   });
 
+  it('forgets only the unsent claim taken back: a kept outcome (a SENT not yet recorded) is never forgotten', () => {
+    const kept = new KeptLedgerWrites();
+    kept.keep(sent(1));
+    kept.keep(held(2));
+    kept.keep(held(3));
+    // Forgetting the SENT write would leave the row PENDING for the reclaimer to send again.
+    kept.forgetUnsent(claim(1));
+    expect(kept.size).toBe(3);
+    kept.forgetUnsent(claim(9));
+    expect(kept.size).toBe(3);
+    kept.forgetUnsent(claim(3));
+    expect(kept.size).toBe(2);
+    expect(kept.holdsUnsent(claim(2))).toBe(true);
+    expect(kept.holdsUnsent(claim(3))).toBe(false);
+    expect(kept.holdsUnsent({ ...claim(2), key: 'key-elsewhere' })).toBe(false);
+  });
+
+  it('makes one more round when it would end exactly at the deadline, none when it would end after', async () => {
+    for (const [slackMs, rounds] of [[0, 1], [-1, 0]] as const) {
+      const kept = new KeptLedgerWrites();
+      kept.keep(held(1));
+      const { ctx, calls } = context(() => true);
+      // Time stands still: the first round ends exactly at (or 1 ms past) the deadline.
+      await kept.writeUntil({ ...ctx, realTime: () => 0 }, { deadlineMs: 1_000 + 500 + slackMs, roundMs: 500 });
+      expect(calls.length, `slack ${slackMs} ms`).toBe(rounds);
+    }
+  });
+
   it('recognises a row by key, owner and version only, and forgets a claim taken back', () => {
     const kept = new KeptLedgerWrites();
     kept.keep(held(1));

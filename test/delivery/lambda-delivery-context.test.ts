@@ -29,6 +29,28 @@ describe('the delivery context the Lambdas build', () => {
     expect(createLambdaDeliveryContext(loadSenderConfig({ ...env, PUSH_APPLICATION_ARNS: 'none' }), observability, { providers, governor: undefined }).destinations.pushApplicationArns).toEqual([]);
   });
 
+  it('hands the sending edge’s governor to every delivery: a Lambda given a rate share sends at it (the reclaimer once did not)', () => {
+    const governor = { acquire: async () => true, throttled: () => undefined };
+    const ctx = createLambdaDeliveryContext(loadSenderConfig(env), observability, { providers, governor });
+    expect(ctx.governor).toBe(governor);
+    expect(ctx.providers).toBe(providers);
+    expect(createLambdaDeliveryContext(loadSenderConfig(env), observability, { providers, governor: undefined })).not.toHaveProperty('governor');
+  });
+
+  it('takes the list of PUSH_APPLICATION_ARNS entry by entry, trimmed, empty entries dropped', () => {
+    const a = 'arn:aws:sns:us-east-1:123456789012:app/GCM/shop';
+    const b = 'arn:aws:sns:eu-west-1:123456789012:app/APNS/shop.ios';
+    expect(loadSenderConfig({ ...env, PUSH_APPLICATION_ARNS: ` ${a} ,, ${b} ` }).destinations).toEqual({ pushApplicationArns: [a, b] });
+  });
+
+  it.each([
+    ['a prefix before the ARN', 'x arn:aws:sns:us-east-1:123456789012:app/GCM/shop'],
+    ['a suffix after it', 'arn:aws:sns:us-east-1:123456789012:app/GCM/shop x'],
+    ['a partition that is not aws-something', 'arn:aws0:sns:us-east-1:123456789012:app/GCM/shop'],
+  ])('refuses a PUSH_APPLICATION_ARNS entry with %s', (_what, arn) => {
+    expect(() => loadSenderConfig({ ...env, PUSH_APPLICATION_ARNS: arn })).toThrow(/PUSH_APPLICATION_ARNS.*must be SNS platform application ARNs/);
+  });
+
   it('refuses a PUSH_APPLICATION_ARNS entry that is no platform application ARN', () => {
     expect(() => loadSenderConfig({ ...env, PUSH_APPLICATION_ARNS: 'GCM/shop' })).toThrow(/PUSH_APPLICATION_ARNS.*must be SNS platform application ARNs/);
   });

@@ -7,7 +7,7 @@ import { loadSenderConfig } from '../../functions/core/sender-config';
 import { onDemandSending } from '../../functions/delivery/on-demand-sending';
 import { tempDir } from '../support/temp-dir';
 
-const loads = vi.hoisted(() => ({ count: 0 }));
+const loads = vi.hoisted(() => ({ count: 0, throttled: [] as string[] }));
 vi.mock('../../functions/delivery/provider-wiring', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../functions/delivery/provider-wiring')>();
   return {
@@ -16,10 +16,14 @@ vi.mock('../../functions/delivery/provider-wiring', async (importOriginal) => {
       loads.count += 1;
       return original.createProviders(...args);
     },
+    createSendRateGovernor: async (...args: Parameters<typeof original.createSendRateGovernor>) => {
+      const governor = await original.createSendRateGovernor(...args);
+      return governor && { acquire: governor.acquire.bind(governor), throttled: (channel: Parameters<typeof governor.throttled>[0]) => loads.throttled.push(channel) };
+    },
   };
 });
 
-function outboxConfig() {
+function outboxConfig(extra: Record<string, string> = {}) {
   const outboxFile = join(tempDir('notifier-on-demand-'), 'outbox.jsonl');
   const config = loadSenderConfig({
     LEDGER_TABLE_NAME: 'ledger',
@@ -27,6 +31,7 @@ function outboxConfig() {
     CLAIM_TIMEOUT_SECONDS: '120',
     DELIVERY_MODE: 'outbox',
     OUTBOX_FILE: outboxFile,
+    ...extra,
   });
   return { config, outboxFile };
 }
@@ -65,5 +70,14 @@ describe('the reclaimer sending edge loads on its first use', () => {
     expect(await sending.providers.email.lookup?.('c'.repeat(64))).toBe('none');
     expect(await sending.providers.sms.lookup?.('c'.repeat(64))).toBe('none');
     vi.unstubAllEnvs();
+  });
+
+  it('a throttling answer reaches the loaded edge’s governor (a bulk lane gives way through it)', async () => {
+    loads.throttled = [];
+    const { config } = outboxConfig({ SEND_RATE_SMS_PER_SECOND: '10' });
+    const sending = onDemandSending(config, silentLog);
+    expect(await sending.governor.acquire('sms', Date.now() + 1_000)).toBe(true);
+    sending.governor.throttled('sms');
+    await vi.waitFor(() => expect(loads.throttled).toEqual(['sms']));
   });
 });

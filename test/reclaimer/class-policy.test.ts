@@ -5,11 +5,13 @@ import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { ledgerItemKey } from '../../functions/core/ledger-table';
 import { METRIC, type MetricName } from '../../functions/core/metric-names';
 import { REQUEST_NOT_STORED } from '../../functions/reclaimer/plan-from-row';
+import { ControlledClock } from '../support/controlled-clock';
 import { loginCodeEvent } from '../support/events';
 import { crashAfterFirst, invokeOrKill } from '../support/faults';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
+import { smsCountryTable } from '../../lib/sms-countries';
 import { ReclaimerHarness, seedDeadClaims } from './reclaimer-harness';
 
 const db = useTestLedger();
@@ -140,5 +142,17 @@ describe('the reclaimer settles a stale PENDING row per its message class', () =
     expect(await reclaimer.run()).toMatchObject({ found: 1, failed: 1 });
     expect(await db.ledger.get(key)).toMatchObject({ state: 'FAILED', failureReason: REQUEST_NOT_STORED });
     expect((await sender.callsPerKey()).get(key) ?? 0).toBe(0);
+  });
+});
+
+describe('a stale row whose destination is no longer allowed', () => {
+  it('ends SUPPRESSED with its reason, never sent, and the run counts it among those found', async () => {
+    const clock = new ControlledClock();
+    const [row] = await seedDeadClaims(db.ledger, loginCodeEvent({ eventId: 'evt-reclaim-suppressed' }), clock.now() - CLAIM_TIMEOUT_MS - 60_000);
+    const outboxFile = new SenderHarness({ ledger: db.ledger, clock }).outboxFile;
+    // The SMS countries shrank to GB after the claim; the number is a US one.
+    const reclaimer = new ReclaimerHarness({ ledger: db.ledger, clock, outboxFile, destinations: { sms: smsCountryTable(['GB']) } });
+    expect(await reclaimer.run()).toMatchObject({ found: 1, suppressed: 1, resent: 0, sent: 0, leftPending: 0 });
+    expect(await db.ledger.get(row!.key)).toMatchObject({ state: 'SUPPRESSED', suppressionReason: 'CountryNotAllowed' });
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { OutboxProvider } from '../../functions/adapters/outbox-provider';
+import type { DestinationPolicy } from '../../functions/core/destination-policy';
 import type { DeliveryProvider, DeliveryProviders } from '../../functions/core/delivery-provider';
 import { newClaimRow } from '../../functions/core/ledger-decision';
 import type { LedgerRow } from '../../functions/core/ledger-record';
@@ -31,6 +32,8 @@ export interface ReclaimerHarnessOptions {
   readonly limits?: Partial<ReclaimerLimits>;
   /** The reclaimer's share of the send rate, as its Lambda entry wires it. @default none: not paced */
   readonly governor?: SendRateGovernor;
+  /** Where it may send. @default every destination allowed */
+  readonly destinations?: DestinationPolicy;
 }
 
 /** A real reclaimer over a real ledger, sending into the same outbox file as the sender. */
@@ -56,6 +59,7 @@ export class ReclaimerHarness {
       messageClasses: buildMessageClassRegistry(),
       limits: { timeBudgetMs: 20_000, maxRowsPerRun: 500, pageSize: 25, concurrency: 8, ...options.limits },
       ...(options.governor ? { governor: options.governor } : {}),
+      ...(options.destinations ? { destinations: options.destinations } : {}),
     });
   }
 

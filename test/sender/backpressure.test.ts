@@ -127,6 +127,25 @@ describe('throttling is backpressure: the record comes back later, never FAILED'
     expect(calls).toBe(1);
   });
 
+  it('a pause the invocation has no time for is not waited: the claim is released and the record backed off instead', async () => {
+    sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+    let calls = 0;
+    const counting: DeliveryProvider = { send: async () => (calls++, { kind: 'transient', cause: 'throttled', reason: 'Throttling: Rate exceeded' }) };
+    const urgent = new SenderHarness({
+      ledger: db.ledger,
+      providers: { email: counting, sms: counting, push: counting },
+      deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
+      // The second pause (an hour) outlasts any invocation.
+      throttleRetryPausesMs: [10, 3_600_000],
+    });
+    const record = receivedTimes(JSON.stringify(loginCodeEvent({ eventId: 'evt-bp-in-place-no-time' })), 1);
+    expect(failedIds(await urgent.invoke(record))).toEqual([record.messageId]);
+    expect(calls).toBe(2);
+    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(1);
+    const key = idempotencyKey({ eventId: 'evt-bp-in-place-no-time', recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
+  });
+
   it('a spent daily quota pauses the record for the longest step; nothing is marked FAILED', async () => {
     sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
     const harness = new SenderHarness({

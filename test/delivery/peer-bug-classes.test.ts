@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import type { SendRequest } from '../../functions/core/rendered-message';
@@ -55,7 +55,8 @@ function claimAnswerAlwaysLost(inner: SendLedger): SendLedger {
 }
 
 /** Lets the owner's claim and provider call start. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+/** Until the owner is inside its provider call (so its claim is written), however slow the machine. */
+const ownerIsSending = (held: ReturnType<typeof heldProvider>) => vi.waitFor(() => expect(held.calls).toHaveLength(1), { timeout: 10_000 });
 
 describe("peer bug classes (Powertools TS #5675, #5715, Python #8049)", () => {
   it.each([
@@ -67,7 +68,7 @@ describe("peer bug classes (Powertools TS #5675, #5715, Python #8049)", () => {
     const [plan] = plansOf(loginCodeEvent({ eventId: `evt-peer-5675-${randomUUID()}` }));
     const held = heldProvider();
     const owner = deliver(plan!, FRESH_CLAIM, context(db.ledger, held.provider, clock));
-    await settle();
+    await ownerIsSending(held);
     const claimed = await db.ledger.get(plan!.key);
     expect(claimed).toMatchObject({ state: 'PENDING' });
 
@@ -114,7 +115,7 @@ describe("peer bug classes (Powertools TS #5675, #5715, Python #8049)", () => {
     const [plan] = plansOf(loginCodeEvent({ eventId: `evt-peer-8049-${randomUUID()}` }));
     const held = heldProvider();
     const owner = deliver(plan!, FRESH_CLAIM, context(db.ledger, held.provider, clock));
-    await settle();
+    await ownerIsSending(held);
 
     const reclaimer = new ReclaimerHarness({ ledger: db.ledger, clock, outboxFile: join(tempDir('peer-8049-'), 'outbox.jsonl') });
     // The owner's Lambda may run until its function timeout, and its claim lasts longer (checked at synth and cold start).

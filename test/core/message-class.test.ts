@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../functions/core/errors';
 import { buildMessageClassRegistry, resolveAmbiguity } from '../../functions/core/message-class';
+import { scopeCounts, type LimitSubject } from '../../functions/core/message-limits';
 
 const registry = buildMessageClassRegistry();
 const cls = (name: string) => registry.get(name)!;
@@ -52,5 +53,18 @@ describe('message classes and the ambiguous window', () => {
     expect(() => buildMessageClassRegistry('[{"name":"x","onAmbiguous":"maybe"}]')).toThrow(ConfigurationError);
     expect(() => buildMessageClassRegistry('[{"name":"x","onAmbiguous":"maybe"}]')).toThrow(/0\.onAmbiguous/);
     expect(() => buildMessageClassRegistry('not json')).toThrow(/MESSAGE_CLASSES is not JSON/);
+  });
+});
+
+describe('the built-in otp limits', () => {
+  it('every otp limit counts across channels and templates: one person, one address or one number block, whatever code is sent', () => {
+    for (const limit of cls('otp').limits) expect(limit, limit.scope).toMatchObject({ perChannel: false, perTemplate: false });
+  });
+
+  it('a pumping run cannot dodge the number-block limit by alternating templates: one counter per block', () => {
+    const subject: LimitSubject = { eventId: 'e1', recipientId: 'user-1', channel: 'sms', templateId: 'login-code', address: '+14155550123' };
+    const block = (over: Partial<LimitSubject>) =>
+      scopeCounts('otp', cls('otp').limits, { ...subject, ...over }, 0).find((c) => c.scope === 'number-block')!.partition;
+    expect(block({ templateId: 'signup-code', recipientId: 'user-2', address: '+14155550999' })).toBe(block({}));
   });
 });

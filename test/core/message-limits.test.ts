@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../functions/core/errors';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
-import { countDigest, numberBlockOf, scopeCounts, type LimitSubject } from '../../functions/core/message-limits';
+import { countDigest, describeLimits, numberBlockOf, scopeCounts, type LimitSubject, type MessageLimit } from '../../functions/core/message-limits';
 
 const registry = buildMessageClassRegistry();
 const T0 = Date.parse('2026-11-29T12:03:00.000Z');
@@ -52,6 +52,34 @@ describe('limits are validated with the class', () => {
   it('refuses more than 4 windows for one counter', () => {
     const limits = [60, 120, 300, 600, 1200].map((windowSeconds) => ({ scope: 'address', max: 1, windowSeconds }));
     expect(withLimits(limits)).toThrow(/at most 4 windows/);
+  });
+
+  it('accepts 4 windows for one counter: the most one item holds is allowed', () => {
+    const limits = [60, 120, 300, 600].map((windowSeconds) => ({ scope: 'address', max: 1, windowSeconds }));
+    expect(withLimits(limits)).not.toThrow();
+  });
+
+  it.each([
+    ['address', { scope: 'address' }],
+    ['address per channel', { scope: 'address', perChannel: true }],
+    ['recipient per template', { scope: 'recipient', perTemplate: true }],
+    ['recipient per channel per template', { scope: 'recipient', perChannel: true, perTemplate: true }],
+  ])('a refused counter is named by its scope and partitioning ("%s"), so the operator finds the limits to fix', (name, counter) => {
+    const limits = [{ ...counter, max: 1, windowSeconds: 60 }, { ...counter, max: 2, windowSeconds: 60 }];
+    expect(withLimits(limits)).toThrow(`MESSAGE_CLASSES is invalid at 0.limits: ${name}: the same window is given twice`);
+  });
+
+  it('names every window that does not divide the longest, one after the other', () => {
+    const limits = [420, 1000, 3600].map((windowSeconds, i) => ({ scope: 'address', max: i + 1, windowSeconds }));
+    expect(withLimits(limits)).toThrow('0.limits: address: every window must divide the longest (3600 s); 420, 1000 s do not');
+  });
+
+  it('a limit that leaves perChannel and perTemplate out counts one person across every channel and template', () => {
+    const custom = buildMessageClassRegistry(JSON.stringify([{ name: 'x', onAmbiguous: 'resend', limits: [{ scope: 'recipient', max: 3, windowSeconds: 3600 }] }]));
+    const limits = custom.get('x')!.limits;
+    expect(limits).toEqual([{ scope: 'recipient', max: 3, windowSeconds: 3600, perChannel: false, perTemplate: false }]);
+    const partition = (subject: Partial<LimitSubject>) => scopeCounts('x', limits, { ...sms, ...subject }, T0)[0]!.partition;
+    expect(partition({ channel: 'email', address: 'a@shop.example', templateId: 'other' })).toBe(partition({}));
   });
 });
 
@@ -108,9 +136,65 @@ describe('counters of a message', () => {
     expect(scopeCounts('otp', otp, sms, T0 + 8 * 60_000)[0]!.windows[0]!.attribute).not.toBe(first[0]!.windows[0]!.attribute);
   });
 
+  it('the counters are written address, recipient, number block whatever order the class gives its limits in', () => {
+    const reversed = [...otp].reverse();
+    expect(scopeCounts('otp', reversed, sms, T0).map((c) => c.scope)).toEqual(['address', 'recipient', 'number-block']);
+  });
+
+  it('reordering a class\'s limits changes nothing in its counters: windows shortest first, the longest (no previous window) last', () => {
+    const limits: MessageLimit[] = [
+      { scope: 'address', max: 20, windowSeconds: 86_400, perChannel: false, perTemplate: false },
+      { scope: 'address', max: 10, windowSeconds: 3600, perChannel: false, perTemplate: false },
+      { scope: 'address', max: 5, windowSeconds: 600, perChannel: false, perTemplate: false },
+    ];
+    const counts = scopeCounts('x', limits, sms, T0);
+    expect(counts[0]!.windows.map((w) => [w.max, w.previousAttribute === undefined])).toEqual([
+      [5, false],
+      [10, false],
+      [20, true],
+    ]);
+    expect(scopeCounts('x', [limits[2]!, limits[0]!, limits[1]!], sms, T0)[0]!.windows).toEqual(counts[0]!.windows);
+  });
+
+  it('the counter key of a limit is stable across releases: a change would reset every user\'s count on deploy', () => {
+    // The partition is stored in DynamoDB: sha256 of ["notifier-limit-v1", class, scope, channel or "", template or "", value], 32 hex.
+    expect(scopeCounts('otp', otp, sms, T0).map((c) => [c.scope, c.partition])).toEqual([
+      ['address', 'limit#f43478570380c01df30b285586db9a9a'],
+      ['recipient', 'limit#c511312ab3076b755158a67e49878001'],
+      ['number-block', 'limit#50ca5a2ea7ba481cad415b968def2f85'],
+    ]);
+    expect(scopeCounts('marketing', registry.get('marketing')!.limits, sms, T0)[0]!.partition).toBe('limit#223f25e2db4bce76051a060e7705e705');
+  });
+
+  it('the digest an event leaves in a counter is stable across releases: a change would count every in-flight message twice', () => {
+    // Stored in the counter's sets: the first 16 bytes of sha256 of ["notifier-count-v1", eventId].
+    expect(Buffer.from(countDigest('e1')).toString('hex')).toBe('c1bf10ad0cca8d558ce1de66c91016bc');
+  });
+
   it('a counter holds 16 bytes per event: the same for every message of one event, another for another event', () => {
     expect(countDigest('e1')).toHaveLength(16);
     expect(countDigest('e1')).toEqual(countDigest('e1'));
     expect(countDigest('e1')).not.toEqual(countDigest('e2'));
+  });
+});
+
+describe('limits in a suppression reason', () => {
+  const limit = (max: number, windowSeconds: number): MessageLimit => ({ scope: 'address', max, windowSeconds, perChannel: false, perTemplate: false });
+
+  it('lists the limits shortest window first, whatever order the class gives them in', () => {
+    expect(describeLimits([limit(10, 86_400), limit(5, 600)])).toBe('5 per 10 min, 10 per 24 h');
+  });
+
+  it.each([
+    [90, '90 s'],
+    [60, '1 min'],
+    [600, '10 min'],
+    [3600, '1 h'],
+    [86_400, '24 h'],
+    [90_000, '25 h'],
+    [172_800, '2 d'],
+    [31 * 86_400, '31 d'],
+  ])('a window of %i s reads "%s": days only above one day, hours, minutes, else seconds', (seconds, text) => {
+    expect(describeLimits([limit(3, seconds)])).toBe(`3 per ${text}`);
   });
 });

@@ -42,6 +42,17 @@ describe('the embedded country lookup against libphonenumber-js', () => {
     expect(countryOfNumber(table, number)).toBe(country);
   });
 
+  it('a country of a three-digit calling code is found: Ireland, +353', () => {
+    expect(libraryCountry('+353861234567')).toBe('IE');
+    expect(countryOfNumber(smsCountryTable(['IE']), '+353861234567')).toBe('IE');
+  });
+
+  it('a number written without its + is read as the same digits, not one digit short', () => {
+    const table = smsCountryTable(['US', 'DE']);
+    expect(countryOfNumber(table, '14155550123')).toBe('US');
+    expect(countryOfNumber(table, '4930123456')).toBe('DE');
+  });
+
   it('a Caribbean number is not a US number (+1 is two dozen countries)', () => {
     expect(countryOfNumber(smsCountryTable(['US']), '+18762345678')).toBeUndefined();
   });

@@ -41,6 +41,7 @@ describe('the delivery context the Lambdas build', () => {
     const a = 'arn:aws:sns:us-east-1:123456789012:app/GCM/shop';
     const b = 'arn:aws:sns:eu-west-1:123456789012:app/APNS/shop.ios';
     expect(loadSenderConfig({ ...env, PUSH_APPLICATION_ARNS: ` ${a} ,, ${b} ` }).destinations).toEqual({ pushApplicationArns: [a, b] });
+    expect(loadSenderConfig({ ...env, PUSH_APPLICATION_ARNS: ' none ' }).destinations).toEqual({ pushApplicationArns: [] });
   });
 
   it.each([

@@ -102,48 +102,35 @@ describe('throttling is backpressure: the record comes back later, never FAILED'
     expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(0);
   });
 
-  it('after the last in-place pause it backs off as any throttled record; without pauses (bulk) at once', async () => {
+  /** An urgent-lane sender whose provider throttles every send, run on one record: what it called and left. */
+  async function alwaysThrottled(eventId: string, throttleRetryPausesMs: readonly number[]) {
     sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
     let calls = 0;
     const counting: DeliveryProvider = { send: async () => (calls++, { kind: 'transient', cause: 'throttled', reason: 'Throttling: Rate exceeded' }) };
-    const urgent = new SenderHarness({
+    const harness = new SenderHarness({
       ledger: db.ledger,
       providers: { email: counting, sms: counting, push: counting },
       deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
-      throttleRetryPausesMs: [10, 20],
+      throttleRetryPausesMs,
     });
-    const record = receivedTimes(JSON.stringify(loginCodeEvent({ eventId: 'evt-bp-in-place-spent' })), 1);
-    expect(failedIds(await urgent.invoke(record))).toEqual([record.messageId]);
-    expect(calls).toBe(3);
-    expect(urgent.metrics.get(METRIC.ProviderThrottled)).toBe(3);
-    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(1);
-    const key = idempotencyKey({ eventId: 'evt-bp-in-place-spent', recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
-    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
+    const record = receivedTimes(JSON.stringify(loginCodeEvent({ eventId })), 1);
+    const failed = failedIds(await harness.invoke(record));
+    const row = await db.ledger.get(idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' }));
+    return { failed, record, calls, row, metrics: harness.metrics, backoffs: sqsMock.commandCalls(ChangeMessageVisibilityCommand).length };
+  }
 
-    calls = 0;
-    const bulk = new SenderHarness({ ledger: db.ledger, providers: { email: counting, sms: counting, push: counting }, deferral: new SqsRecordDeferral(sqs, QUEUE_URL) });
-    const other = receivedTimes(JSON.stringify(loginCodeEvent({ eventId: 'evt-bp-no-pauses' })), 1);
-    expect(failedIds(await bulk.invoke(other))).toEqual([other.messageId]);
-    expect(calls).toBe(1);
-  });
-
-  it('a pause the invocation has no time for is not waited: the claim is released and the record backed off instead', async () => {
-    sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
-    let calls = 0;
-    const counting: DeliveryProvider = { send: async () => (calls++, { kind: 'transient', cause: 'throttled', reason: 'Throttling: Rate exceeded' }) };
-    const urgent = new SenderHarness({
-      ledger: db.ledger,
-      providers: { email: counting, sms: counting, push: counting },
-      deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
-      // The second pause (an hour) outlasts any invocation.
-      throttleRetryPausesMs: [10, 3_600_000],
-    });
-    const record = receivedTimes(JSON.stringify(loginCodeEvent({ eventId: 'evt-bp-in-place-no-time' })), 1);
-    expect(failedIds(await urgent.invoke(record))).toEqual([record.messageId]);
-    expect(calls).toBe(2);
-    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(1);
-    const key = idempotencyKey({ eventId: 'evt-bp-in-place-no-time', recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
-    expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
+  it.each([
+    ['after the last in-place pause it backs off as any throttled record', [10, 20], 3],
+    // The second pause (an hour) outlasts any invocation.
+    ['a pause the invocation has no time for is not waited: the claim is released and the record backed off instead', [10, 3_600_000], 2],
+    ['without pauses (the bulk lane) it backs off at once', [], 1],
+  ] as const)('%s', async (_what, pauses, expectedCalls) => {
+    const run = await alwaysThrottled(`evt-bp-spent-${pauses.length}-${pauses.at(-1) ?? 0}`, pauses);
+    expect(run.failed).toEqual([run.record.messageId]);
+    expect(run.calls).toBe(expectedCalls);
+    expect(run.metrics.get(METRIC.ProviderThrottled)).toBe(expectedCalls);
+    expect(run.backoffs).toBe(1);
+    expect(run.row).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
   });
 
   it('a spent daily quota pauses the record for the longest step; nothing is marked FAILED', async () => {

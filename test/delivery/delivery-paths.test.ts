@@ -91,7 +91,10 @@ describe('what a delivery that cannot send now writes on the row', () => {
   it('out of time before the call: released as transient, nothing sent', async () => {
     const message = plan('otp');
     const provider = new ScriptedProvider([sent]);
-    const { ctx } = context(provider, new ControlledClock(), { latestSendStartMs: () => Date.now() - 1 });
+    // Time stands still: 1 ms past the latest start, however slow the machine between two reads of the clock.
+    const now = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(now);
+    const { ctx } = context(provider, new ControlledClock(), { latestSendStartMs: () => now - 1 });
     expect(await deliver(message, FRESH_CLAIM, ctx)).toEqual({ settled: false, why: 'out-of-time' });
     expect(provider.calls).toBe(0);
     expect(await row(message.key)).toMatchObject({

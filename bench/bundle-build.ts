@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { HANDLER_FILE, notifierBuildOptions } from '../lib/function-bundle';
 import { smsCountriesDefine } from '../lib/destination-options';
+import type { NotifierRuntime } from '../lib/lambda-runtime';
 import { DEFAULT_ENTRIES } from '../lib/notifier-function';
 import { DEFAULT_TEMPLATES_DIR, templateBundling } from '../lib/notifier-templates';
 
@@ -26,12 +27,15 @@ function shippedTemplatesDefine(): Readonly<Record<string, string>> {
  * The stack's build of `entry` (lib/function-bundle.ts), in memory; the sender's with the shipped templates
  * embedded as synth embeds them. test/deploy checks that these are the bytes `cdk synth` puts in the asset.
  */
-export function deployedBuildOptions(entry: string, smsCountries: readonly string[] = []): esbuild.BuildOptions & { metafile: true; write: false } {
+export function deployedBuildOptions(
+  entry: string,
+  { smsCountries = [], runtime }: { readonly smsCountries?: readonly string[]; readonly runtime?: NotifierRuntime } = {},
+): esbuild.BuildOptions & { metafile: true; write: false } {
   const path = resolve(REPO, entry);
   // The sender and the reclaimer carry the SMS country table (none by default: cdk.json lists no countries).
   const sms = path === DEFAULT_ENTRIES.sender || path === DEFAULT_ENTRIES.reclaimer ? smsCountriesDefine({ smsCountries: smsCountries }) : {};
   const define = { ...sms, ...(path === DEFAULT_ENTRIES.sender ? shippedTemplatesDefine() : {}) };
-  return { ...notifierBuildOptions(resolve(REPO, entry), VIRTUAL_OUTDIR, define), metafile: true, write: false, logLevel: 'silent' };
+  return { ...notifierBuildOptions(resolve(REPO, entry), VIRTUAL_OUTDIR, { define, runtime }), metafile: true, write: false, logLevel: 'silent' };
 }
 
 /** One file of an asset, named as in the asset folder. */
@@ -64,11 +68,13 @@ export interface BundleVariant {
   readonly splitting?: boolean;
   /** SMS countries embedded in the sender and the reclaimer. @default none, as cdk.json */
   readonly smsCountries?: readonly string[];
+  /** The Lambda runtime built for. @default 'nodejs24.x', as the stack */
+  readonly runtime?: NotifierRuntime;
 }
 
 /** Bundles `entry` as the stack does, or as `variant` says. */
-export async function buildBundle(entry: string, { withoutSdk, splitting = true, smsCountries }: BundleVariant): Promise<BuiltBundle> {
-  const options = deployedBuildOptions(entry, smsCountries);
+export async function buildBundle(entry: string, { withoutSdk, splitting = true, smsCountries, runtime }: BundleVariant): Promise<BuiltBundle> {
+  const options = deployedBuildOptions(entry, { smsCountries, runtime });
   const build = await esbuild.build({ ...options, splitting, external: [...(options.external ?? []), ...(withoutSdk ? SDK_PACKAGES : [])] });
   const files = build.outputFiles
     .map((file) => ({ name: basename(file.path), contents: file.contents }))

@@ -85,7 +85,7 @@ export interface BundleMeasure {
   readonly assetFiles: number;
   /** What a cold import reads and compiles: `index.mjs` and the chunks it imports statically. */
   readonly startupBytes: number;
-  /** Cold import of the whole asset in a fresh Node 22 process, ms: CPU time and elapsed time. */
+  /** Cold import of the whole asset in a fresh Node.js process (the `node` devDependency), ms: CPU time and elapsed time. */
   readonly coldImportCpuMs: Spread;
   readonly coldImportWallMs: Spread;
   /** CPU time against the baseline's in the same round, per round (notifier functions only). */
@@ -105,7 +105,7 @@ function spread(values: readonly number[], digits = 1): Spread {
 /**
  * Bundles each target twice as the stack does (SDK left out, then the whole asset), writes each whole
  * asset alone into a fresh temporary directory (as in /var/task: no node_modules above it) and times
- * importing it in fresh Node 22 processes, interleaved.
+ * importing it in fresh Node.js processes, interleaved.
  */
 export async function measureBundles(runs = 15): Promise<BundleMeasure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'notifier-bench-bundles-'));
@@ -207,7 +207,7 @@ const METHOD = (runs: number) =>
   `Built with the stack's own bundling options (lib/function-bundle.ts NOTIFIER_BUNDLING: esbuild, minified ESM split into chunks, ` +
   `keepNames, AWS SDK bundled); "own code + non-AWS deps" is the same build with @aws-sdk/* and @smithy/* external (all its files); ` +
   `"read at cold start" is index.mjs with the chunks it imports statically (the others load on first use). Cold import = ` +
-  `\`await import()\` of the whole asset, alone in a temporary directory, in a fresh Node 22 process (the \`node\` devDependency) ` +
+  `\`await import()\` of the whole asset, alone in a temporary directory, in a fresh Node.js process of the \`node\` devDependency (Lambda's nodejs24.x major) ` +
   `with stdout and stderr already open (as Lambda's runtime has them), timed inside the process: CPU time (user + system, all threads: ` +
   `what other work on a shared machine disturbs least) and elapsed time; ${runs} runs each after one discarded round, interleaved in ` +
   `rotating order, so each round compares neighbours in time. A goal is met when the median of the per-round CPU ratios is <= 1. ` +

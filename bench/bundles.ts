@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bundleMarkdown, bundleText, measureBundles } from './bundle-size';
-import { NODE22 } from './cold-import';
+import { LAMBDA_NODE } from './cold-import';
 import { commandLineOrExit, integerOption, parseCommandLine } from '../local/command-line';
 
 const USAGE = 'usage: npx tsx bench/bundles.ts [--runs N] [--out DIR]\n';
@@ -20,8 +20,8 @@ const runs = values.runs;
 
 const load = loadavg()[0]?.toFixed(1);
 const bundles = await measureBundles(runs);
-const node22 = spawnSync(NODE22, ['--version'], { encoding: 'utf8' }).stdout.trim();
-const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, load average ${load} when it started; cold imports under Node ${node22}`;
+const lambdaNode = spawnSync(LAMBDA_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim();
+const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, load average ${load} when it started; cold imports under Node ${lambdaNode}`;
 process.stdout.write(`${bundleText(bundles)}\nmachine: ${machine}\n`);
 mkdirSync(RESULTS, { recursive: true });
 writeFileSync(join(RESULTS, 'bundles.json'), `${JSON.stringify({ machine, runs, bundles }, null, 2)}\n`);

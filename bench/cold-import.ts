@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
-/** The Node 22 binary of the `node` devDependency: the version of Lambda's nodejs22.x runtime. */
-export const NODE22 = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
+/** The Node.js binary of the `node` devDependency: the major of the stack's default Lambda runtime (nodejs24.x). */
+export const LAMBDA_NODE = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
 
 /** One module to import cold, with the environment its initialisation reads. */
 export interface ColdImportTarget {
@@ -14,6 +14,11 @@ export interface ColdImportTarget {
   /** A bundled asset (ESM), in a directory with no node_modules above it, as in /var/task. */
   readonly file: string;
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * The Node.js binary that imports it.
+   * @default LAMBDA_NODE
+   */
+  readonly node?: string;
 }
 
 /** One cold import: elapsed time, and the CPU time the process spent on it (all its threads). */
@@ -24,7 +29,7 @@ export interface ColdImportRun {
 }
 
 /**
- * Times `await import(asset)` in a fresh Node 22 process per run: parse, compile and the module's own
+ * Times `await import(asset)` in a fresh Node.js process per run (the target's `node`): parse, compile and the module's own
  * initialisation (Lambda's init phase without the runtime's bootstrap, which is the same for every
  * function). Runs are interleaved, each round in a rotated order, so machine drift hits every target
  * alike. Only `env` reaches the child: no credentials, every endpoint on loopback.
@@ -53,7 +58,8 @@ function timeOneImport(target: ColdImportTarget): ColdImportRun {
     `await import(${JSON.stringify(pathToFileURL(target.file).href)}); ` +
     `const wall = performance.now() - t; const cpu = process.cpuUsage(c); ` +
     `process.stdout.write(JSON.stringify({ wallMs: wall, cpuMs: (cpu.user + cpu.system) / 1000 })); process.exit(0);`;
-  const child = spawnSync(NODE22, ['--input-type=module', '-e', script], {
+  const node = target.node ?? LAMBDA_NODE;
+  const child = spawnSync(node, ['--input-type=module', '-e', script], {
     cwd: dirname(target.file),
     env: { ...target.env },
     encoding: 'utf8',
@@ -66,7 +72,7 @@ function timeOneImport(target: ColdImportTarget): ColdImportRun {
     run = undefined;
   }
   if (child.status !== 0 || !run || !Number.isFinite(run.wallMs) || !Number.isFinite(run.cpuMs)) {
-    throw new Error(`importing ${target.name} (${target.file}) under ${NODE22} failed: ${child.stderr.split('\n').slice(0, 5).join(' ')}`);
+    throw new Error(`importing ${target.name} (${target.file}) under ${node} failed: ${child.stderr.split('\n').slice(0, 5).join(' ')}`);
   }
   return { wallMs: Math.round(run.wallMs * 10) / 10, cpuMs: Math.round(run.cpuMs * 10) / 10 };
 }

@@ -4,7 +4,7 @@
  * 1. Three assets, their cold imports timed as bench/bundles.ts times them (interleaved rounds): the sender,
  *    the sender with its handler cut to the same imports and no cold-start work, and the baseline.
  * 2. The sender's cold-start steps, each timed inside the asset (CPU of the process around the step),
- *    over fresh Node 22 processes.
+ *    over fresh Node.js processes of the `node` devDependency (the default Lambda runtime's major).
  *
  * Both variants are the stack's build of functions/sender/handler.ts with that one file rewritten; a step
  * the rewrite cannot find fails the run, so a change to the handler cannot silently skip one.
@@ -20,7 +20,7 @@ import { quantile, round } from '../local/stats';
 import { markdownTable, textTable } from '../local/text-table';
 import { deployedBuildOptions } from './bundle-build';
 import { BUNDLE_TARGETS } from './bundle-size';
-import { NODE22, timeColdImports } from './cold-import';
+import { LAMBDA_NODE, timeColdImports } from './cold-import';
 import { commandLineOrExit, integerOption, parseCommandLine } from '../local/command-line';
 
 const USAGE = 'usage: npm run bench:cold-start -- [--runs N] [--out DIR]\n';
@@ -93,7 +93,7 @@ async function buildVariant(dir: string, name: string, source: string | undefine
 function timeSteps(file: string, env: Readonly<Record<string, string>>, count: number): Map<string, number[]> {
   const steps = new Map<string, number[]>();
   for (let i = 0; i < count; i += 1) {
-    const child = spawnSync(NODE22, ['--input-type=module', '-e', `process.stdout; process.stderr; await import(${JSON.stringify(`file://${file}`)}); process.exit(0);`], {
+    const child = spawnSync(LAMBDA_NODE, ['--input-type=module', '-e', `process.stdout; process.stderr; await import(${JSON.stringify(`file://${file}`)}); process.exit(0);`], {
       cwd: resolve(file, '..'),
       env: { ...env },
       encoding: 'utf8',
@@ -140,7 +140,7 @@ try {
   });
   const importHeader = ['cold import', 'CPU ms, median', 'range', 'vs baseline, per round: median (range)'];
   const stepHeader = ['sender cold-start step', 'CPU ms, median', 'range'];
-  const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, load average ${load} when it started; Node 22 from the node devDependency`;
+  const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, load average ${load} when it started; Node ${process.version} (the node devDependency)`;
   process.stdout.write(`${textTable(importHeader, importRows)}\n\n${textTable(stepHeader, stepRows)}\n${runs} runs each; machine: ${machine}\n`);
   mkdirSync(RESULTS, { recursive: true });
   writeFileSync(join(RESULTS, 'cold-start-steps.json'), `${JSON.stringify({ machine, runs, coldImports: importRows, steps: stepRows }, null, 2)}\n`);

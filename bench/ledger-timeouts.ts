@@ -33,7 +33,7 @@ const LIMITS: readonly { readonly label: string; readonly memoryMb: number | und
   { label: '128 MB', memoryMb: 128 },
   { label: 'no limit', memoryMb: undefined },
 ];
-/** Lambda's runtime (the `node` devDependency's Node 22), else the Node running this. */
+/** Lambda's runtime (the `node` devDependency's Node.js), else the Node running this. */
 const NODE = existsSync('node_modules/node/bin/node') ? join(process.cwd(), 'node_modules/node/bin/node') : process.execPath;
 const CGROUP_ROOT = '/sys/fs/cgroup/cpu';
 const PROVIDER_LATENCY_MS = 80;
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
   const print = (text: string) => out.push(text);
   print(
     `ledger client: connect ${LEDGER_CONNECT_TIMEOUT_MS} ms, request ${LEDGER_REQUEST_TIMEOUT_MS} ms, ${LEDGER_MAX_ATTEMPTS} attempts; ` +
-      `${INVOCATIONS} invocations of 10 records x 4 messages, 16 in flight, TLS, providers ${PROVIDER_LATENCY_MS} ms; the first invocation opens every connection; sender on ${NODE.includes('node_modules') ? 'Node 22 (node_modules/node)' : process.version}`,
+      `${INVOCATIONS} invocations of 10 records x 4 messages, 16 in flight, TLS, providers ${PROVIDER_LATENCY_MS} ms; the first invocation opens every connection; sender on ${NODE.includes('node_modules') ? `Node ${process.versions.node} (node_modules/node)` : process.version}`,
   );
   print(line(header));
   print(line(header.map((_, i) => '-'.repeat(widths[i]!))));

@@ -120,7 +120,7 @@ try {
 }
 log(`[${secs()}] latency scenario: provider and DynamoDB latency modelled, this sender vs Powertools BatchProcessor`);
 const latency = await runLatencyScenario({ rounds: ROUNDS, seed: values.seed, outboxDir: join(RESULTS, '..', '..', '.local-data', 'bench', 'latency'), log: (line) => log(`[${secs()}] ${line}`) });
-log(`[${secs()}] bundling each Lambda and the Powertools baseline, timing their cold imports (Node 22)`);
+log(`[${secs()}] bundling each Lambda and the Powertools baseline, timing their cold imports (the node devDependency's Node.js)`);
 bundles = await measureBundles();
 
 for (const sender of SENDERS) {

@@ -7,6 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
+import { lambdaRuntimeOf, type NotifierRuntime } from './lambda-runtime';
 import { accountScopedServicePrincipal } from './service-principal';
 
 /**
@@ -28,6 +29,8 @@ export interface AccountSdkCallProps {
   readonly call: cr.AwsSdkCall;
   /** The only permissions the call gets. */
   readonly statements: readonly iam.PolicyStatement[];
+  /** The function's Lambda runtime: the notifier's own, so one setting moves every function in the stack. */
+  readonly runtime: NotifierRuntime;
   /**
    * Retention of the function's log group.
    * @default logs.RetentionDays.ONE_MONTH
@@ -78,7 +81,7 @@ export class AccountSdkCall extends Construct {
     this.fn = new lambda.Function(this, 'Function', {
       code: lambda.Code.fromAsset(AWS_CALL_HANDLER_DIR),
       handler: 'index.handler',
-      runtime: lambda.Runtime.NODEJS_22_X,
+      runtime: lambdaRuntimeOf(props.runtime),
       architecture: lambda.Architecture.ARM_64,
       timeout: Duration.minutes(2),
       role: this.role,

@@ -4,6 +4,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { MessageClassDefinition } from '../functions/core/message-class';
+import type { NotifierRuntime } from './lambda-runtime';
 import type { IdempotentNotifierProps, ProducerEventRule } from './notifier';
 
 /** Prefix of every context key this app reads (in cdk.json or `cdk synth -c notifier:KEY=VALUE`). */
@@ -35,6 +36,7 @@ export const CONTEXT_KEYS = [
   'claimTimeoutSeconds',
   'sendTimeoutMs',
   'memorySize',
+  'lambdaRuntime',
   'visibilityTimeoutSeconds',
   'queueRetentionDays',
   'deadLetterQueueRetentionDays',
@@ -208,6 +210,8 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     claimTimeout: seconds(c.number('claimTimeoutSeconds')),
     sendTimeout: sendTimeoutMs === undefined ? undefined : Duration.millis(sendTimeoutMs),
     memorySize: c.number('memorySize'),
+    // Checked by the construct, which names the runtimes it runs on.
+    lambdaRuntime: c.string('lambdaRuntime') as NotifierRuntime | undefined,
     visibilityTimeout: seconds(c.number('visibilityTimeoutSeconds')),
     queueRetention: days(c.number('queueRetentionDays')),
     deadLetterQueueRetention: days(c.number('deadLetterQueueRetentionDays')),

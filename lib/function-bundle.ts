@@ -5,6 +5,7 @@ import { AssetHashType, type BundlingOptions, DockerImage, type ILocalBundling }
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { BuildOptions } from 'esbuild';
 import { PACKAGE_ROOT } from '../functions/adapters/package-root';
+import { DEFAULT_NOTIFIER_RUNTIME, esbuildTargetOf, type NotifierRuntime } from './lambda-runtime';
 
 /**
  * How every notifier handler is bundled: esbuild, run in-process at synth (no Docker).
@@ -23,9 +24,9 @@ import { PACKAGE_ROOT } from '../functions/adapters/package-root';
  *   `error.stack` access map through a ~2 MB map; the ledger's conditional writes fail by design on every
  *   duplicate, and the handlers log error names and messages, not stacks. `keepNames` keeps function
  *   and class names readable in the stacks that are printed.
+ * - The esbuild target is the function's runtime (lib/lambda-runtime.ts: `node24` by default).
  */
 export const NOTIFIER_BUNDLING = {
-  target: 'node22',
   format: 'esm',
   minify: true,
   keepNames: true,
@@ -39,20 +40,32 @@ export const NOTIFIER_BUNDLING = {
 /** The file Lambda loads (handler `index.handler`); every other file of the asset is a chunk it imports. */
 export const HANDLER_FILE = 'index.mjs';
 
+/** What one handler's bundle is built with besides {@link NOTIFIER_BUNDLING}. */
+export interface NotifierBuild {
+  /**
+   * Identifiers esbuild replaces (the sender's embedded templates, lib/notifier-templates.ts).
+   * @default - none
+   */
+  readonly define?: Readonly<Record<string, string>>;
+  /**
+   * The Lambda runtime the bundle runs on: its Node.js is esbuild's target.
+   * @default 'nodejs24.x'
+   */
+  readonly runtime?: NotifierRuntime;
+}
+
 /**
  * esbuild's options for bundling `entry` into `outdir` as the stack deploys it. The bench and the
  * deploy tests build with these very options, so they measure the bytes that are deployed.
- *
- * @param define identifiers esbuild replaces (the sender's embedded templates, lib/notifier-templates.ts).
  */
-export function notifierBuildOptions(entry: string, outdir: string, define: Readonly<Record<string, string>> = {}): BuildOptions {
+export function notifierBuildOptions(entry: string, outdir: string, build: NotifierBuild = {}): BuildOptions {
   const b = NOTIFIER_BUNDLING;
   return {
     entryPoints: { index: resolve(entry) },
     absWorkingDir: PACKAGE_ROOT,
     bundle: true,
     platform: 'node',
-    target: b.target,
+    target: esbuildTargetOf(build.runtime ?? DEFAULT_NOTIFIER_RUNTIME),
     format: b.format,
     minify: b.minify,
     keepNames: b.keepNames,
@@ -64,7 +77,7 @@ export function notifierBuildOptions(entry: string, outdir: string, define: Read
     outdir,
     entryNames: '[name]',
     outExtension: { '.js': '.mjs' },
-    define: { ...define },
+    define: { ...build.define },
     logLevel: 'warning',
   };
 }
@@ -73,8 +86,8 @@ export function notifierBuildOptions(entry: string, outdir: string, define: Read
  * Bundles `entry` into `outdir` (synchronously: CDK's local bundling is synchronous).
  * @throws Error when esbuild cannot be loaded or the build fails (esbuild prints each error).
  */
-export function bundleNotifierHandler(entry: string, outdir: string, define: Readonly<Record<string, string>> = {}): void {
-  loadEsbuild().buildSync(notifierBuildOptions(entry, outdir, define));
+export function bundleNotifierHandler(entry: string, outdir: string, build: NotifierBuild = {}): void {
+  loadEsbuild().buildSync(notifierBuildOptions(entry, outdir, build));
 }
 
 /**
@@ -104,12 +117,18 @@ class NotifierHandlerBundling implements BundlingOptions {
   public readonly command: string[];
   public readonly local: ILocalBundling;
 
-  public constructor(entry: string, define: Readonly<Record<string, string>>) {
-    const defined = createHash('sha256').update(JSON.stringify(define)).digest('hex');
-    this.command = ['esbuild', relative(PACKAGE_ROOT, entry), `--define-sha256=${defined}`, JSON.stringify(NOTIFIER_BUNDLING)];
+  public constructor(entry: string, build: Required<NotifierBuild>) {
+    const defined = createHash('sha256').update(JSON.stringify(build.define)).digest('hex');
+    this.command = [
+      'esbuild',
+      relative(PACKAGE_ROOT, entry),
+      `--define-sha256=${defined}`,
+      `--target=${esbuildTargetOf(build.runtime)}`,
+      JSON.stringify(NOTIFIER_BUNDLING),
+    ];
     this.local = {
       tryBundle: (outputDir: string) => {
-        bundleNotifierHandler(entry, outputDir, define);
+        bundleNotifierHandler(entry, outputDir, build);
         return true;
       },
     };
@@ -117,9 +136,9 @@ class NotifierHandlerBundling implements BundlingOptions {
 }
 
 /** The Lambda code of one notifier handler: `entry` bundled at synth into an asset hashed by its output. */
-export function notifierHandlerCode(entry: string, define: Readonly<Record<string, string>> = {}): lambda.Code {
+export function notifierHandlerCode(entry: string, build: NotifierBuild = {}): lambda.Code {
   return lambda.Code.fromAsset(PACKAGE_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
-    bundling: new NotifierHandlerBundling(entry, define),
+    bundling: new NotifierHandlerBundling(entry, { define: build.define ?? {}, runtime: build.runtime ?? DEFAULT_NOTIFIER_RUNTIME }),
   });
 }

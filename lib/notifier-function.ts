@@ -6,6 +6,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { HANDLER_FILE, notifierHandlerCode } from './function-bundle';
+import { lambdaRuntimeOf, type NotifierRuntime } from './lambda-runtime';
 import { templateBundling } from './notifier-templates';
 import { PACKAGE_ROOT } from '../functions/adapters/package-root';
 import { accountScopedServicePrincipal } from './service-principal';
@@ -27,6 +28,8 @@ export interface NotifierFunctionOptions {
   readonly timeout: Duration;
   /** Memory in MB. */
   readonly memorySize: number;
+  /** Its Lambda runtime, and the target its bundle is built for. */
+  readonly runtime: NotifierRuntime;
   /** Retention of its log group. */
   readonly logRetention: logs.RetentionDays;
   /**
@@ -64,7 +67,7 @@ export interface NotifierFunction {
 }
 
 /**
- * Creates `${id}Logs`, `${id}Role` and the function `${id}` in `scope`: Node.js 22 on arm64, bundled
+ * Creates `${id}Logs`, `${id}Role` and the function `${id}` in `scope`: `options.runtime` on arm64, bundled
  * as ESM with the local esbuild (no Docker), JSON logs to its own log group that masks e-mail addresses
  * and phone numbers, and a role that may only write that log group (no managed policies).
  * The sender, the reclaimer and the delivery-status function share it.
@@ -89,12 +92,12 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
   );
   const fn = new lambda.Function(scope, id, {
     code: notifierHandlerCode(options.entry, {
-      ...options.define,
-      ...(options.templatesDir ? templateBundling(options.templatesDir).define : {}),
+      define: { ...options.define, ...(options.templatesDir ? templateBundling(options.templatesDir).define : {}) },
+      runtime: options.runtime,
     }),
     handler: `${HANDLER_FILE.replace(/\.mjs$/, '')}.handler`,
     description: options.description,
-    runtime: lambda.Runtime.NODEJS_22_X,
+    runtime: lambdaRuntimeOf(options.runtime),
     architecture: lambda.Architecture.ARM_64,
     timeout: options.timeout,
     memorySize: options.memorySize,
@@ -107,7 +110,8 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
   Validations.of(fn).acknowledge({
     id: 'AwsSolutions-L1',
     reason:
-      'Node.js 22 is the runtime the handlers are built and tested for; moving to a newer runtime is a deliberate, tested change.',
+      'The runtime is a tested setting (lambdaRuntime: Node.js 24 by default, 22 for a team that must stay on it); ' +
+      'moving to a newer runtime is a deliberate, tested change.',
   });
   return { fn, logGroup, role };
 }

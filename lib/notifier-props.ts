@@ -5,6 +5,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { MessageClassDefinition } from '../functions/core/message-class';
 import type { NotifierAlarmOptions } from './alarm-options';
+import type { NotifierRuntime } from './lambda-runtime';
 import type { LaneOptions } from './notifier-lanes';
 import type { SendRates, ThrottleBackoff } from './send-pace';
 
@@ -206,6 +207,13 @@ export interface IdempotentNotifierProps {
   readonly replayWindow?: Duration;
 
   // ---- Sender function ----
+  /**
+   * The Lambda runtime of every function in the stack (the sender, reclaimer and status functions and the
+   * account-setting calls), and the esbuild target their bundles are built for. `nodejs22.x` is for a team that
+   * must stay on Node.js 22 for a while; its end of life is 30 April 2027.
+   * @default 'nodejs24.x'
+   */
+  readonly lambdaRuntime?: NotifierRuntime;
   /**
    * Timeout of the sender, reclaimer and status functions.
    * @default Duration.seconds(30)

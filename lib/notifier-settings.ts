@@ -12,6 +12,7 @@ import { DEFAULT_TEMPLATES_DIR } from './notifier-templates';
 import { resolveThrottleBackoff } from './send-pace';
 import { mergeLaneViolations, resolveLanes, type ResolvedLanes } from './notifier-lanes';
 import { pushEnabled, smsEnabled } from './destination-options';
+import { DEFAULT_NOTIFIER_RUNTIME, type NotifierRuntime } from './lambda-runtime';
 
 /** Smallest allowed `maxReceiveCount`: fewer receives let throttled deliveries reach the DLQ unprocessed. */
 export const MIN_MAX_RECEIVE_COUNT = 5;
@@ -56,6 +57,8 @@ export interface NotifierSettings {
   readonly deadLetterQueueRetention: Duration;
   readonly maxReceiveCount: number;
   readonly throttleBackoff: BackoffSettings;
+  /** The Lambda runtime of every function in the stack. */
+  readonly lambdaRuntime: NotifierRuntime;
   /** Memory of all three functions, in MB. */
   readonly memorySize: number;
   readonly logRetention: logs.RetentionDays;
@@ -104,6 +107,7 @@ export const DEFAULTS = {
   deadLetterQueueRetention: Duration.days(14),
   maxReceiveCount: 100,
   memorySize: 512,
+  lambdaRuntime: DEFAULT_NOTIFIER_RUNTIME,
   logRetention: logs.RetentionDays.ONE_MONTH,
   batchSize: 10,
   maxConcurrency: 10,
@@ -148,6 +152,7 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
       existing?.deadLetterRetentionPeriod ?? props.deadLetterQueueRetention ?? DEFAULTS.deadLetterQueueRetention,
     maxReceiveCount,
     throttleBackoff,
+    lambdaRuntime: props.lambdaRuntime ?? DEFAULTS.lambdaRuntime,
     memorySize: props.memorySize ?? DEFAULTS.memorySize,
     logRetention: props.logRetention ?? DEFAULTS.logRetention,
     batchSize: props.batchSize ?? DEFAULTS.batchSize,

@@ -13,6 +13,7 @@ import { Construct } from 'constructs';
 import { LEDGER_TABLE } from '../functions/core/ledger-table';
 import { ENV } from '../functions/core/sender-config';
 import { loadStatusConfig } from '../functions/status/status-config';
+import type { NotifierRuntime } from './lambda-runtime';
 import { createNotifierFunction } from './notifier-function';
 import { SmsDeliveryStatusLogs } from './sms-delivery-status';
 
@@ -58,6 +59,8 @@ export interface DeliveryStatusProps {
   readonly timeout: Duration;
   /** Memory in MB. */
   readonly memorySize: number;
+  /** Its Lambda runtime, and the SMS delivery-status custom resources'. */
+  readonly runtime: NotifierRuntime;
   /** Retention of its log group. */
   readonly logRetention: logs.RetentionDays;
   /**
@@ -107,6 +110,7 @@ export class DeliveryStatus extends Construct {
       description: 'Idempotent notification delivery status: SES events and SNS SMS delivery logs -> ledger',
       timeout: props.timeout,
       memorySize: props.memorySize,
+      runtime: props.runtime,
       logRetention: props.logRetention,
       logEncryptionKey: props.logEncryptionKey,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
@@ -201,6 +205,7 @@ export class DeliveryStatus extends Construct {
         successSamplingPercent: props.smsSuccessSamplingPercent,
         retention: props.logRetention,
         logEncryptionKey: props.logEncryptionKey,
+        runtime: props.runtime,
       });
     } else if (props.smsSuccessSamplingPercent !== undefined) {
       throw new Error('IdempotentNotifier: smsDeliveryStatusSuccessSamplingPercent needs smsDeliveryStatusLogs: true');

@@ -1,6 +1,7 @@
 import { alarmOptionViolations } from './alarm-options';
 import { destinationViolations } from './destination-options';
 import { emailFromViolations, sesIdentityViolations } from './email-from';
+import { runtimeViolations } from './lambda-runtime';
 import { handlerConfigViolations } from './notifier-environment';
 import { laneViolations, messageClassNames } from './notifier-lanes';
 import type { IdempotentNotifierProps } from './notifier-props';
@@ -27,6 +28,7 @@ export function notifierViolations(props: IdempotentNotifierProps, settings: Not
     ...emailFromViolations(props.emailFrom),
     ...sesIdentityViolations(props.sesIdentity, props.emailFrom ?? ''),
     ...settingsViolations(settings),
+    ...runtimeViolations(settings.lambdaRuntime),
     ...laneViolations(props.lanes, {
       existingQueue: props.existingQueue !== undefined,
       classNames: messageClassNames(props.messageClasses),

@@ -172,6 +172,7 @@ export class IdempotentNotifier extends Construct {
     const functionSettings = {
       timeout: settings.functionTimeout,
       memorySize: settings.memorySize,
+      runtime: settings.lambdaRuntime,
       logRetention: settings.logRetention,
       logEncryptionKey: props.encryptionKey,
       define: smsCountriesDefine(props),
@@ -243,7 +244,7 @@ export class IdempotentNotifier extends Construct {
 
     // ---- SMS spend limit (account level): required and managed whenever SMS is enabled ----
     if (settings.smsEnabled && props.smsMonthlySpendLimitUsd !== undefined) {
-      manageSmsSpendLimit(this, props.smsMonthlySpendLimitUsd, this.encryptionKey);
+      manageSmsSpendLimit(this, { limitUsd: props.smsMonthlySpendLimitUsd, runtime: settings.lambdaRuntime, logEncryptionKey: this.encryptionKey });
     }
 
     // ---- Alarms and dashboard ----

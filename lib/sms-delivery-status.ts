@@ -7,6 +7,7 @@ import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { AccountSdkCall } from './account-settings';
+import type { NotifierRuntime } from './lambda-runtime';
 import { maskingPolicyDocument } from './notifier-function';
 import { accountScopedServicePrincipal } from './service-principal';
 
@@ -41,6 +42,8 @@ export interface SmsDeliveryStatusLogsProps {
   readonly successSamplingPercent?: number;
   /** Retention of the two SNS log groups (and of the custom resources' own). */
   readonly retention: logs.RetentionDays;
+  /** The custom resources' Lambda runtime (the notifier's). */
+  readonly runtime: NotifierRuntime;
   /**
    * KMS key of the custom resources' log groups.
    * @default - CloudWatch Logs' own encryption
@@ -80,6 +83,7 @@ export class SmsDeliveryStatusLogs extends Construct {
         const call = new AccountSdkCall(this, `${id}${which}LogGroup`, {
           logEncryptionKey: props.logEncryptionKey,
           logRetention: props.retention,
+          runtime: props.runtime,
           call: {
             service: 'CloudWatchLogs',
             action,
@@ -115,11 +119,11 @@ export class SmsDeliveryStatusLogs extends Construct {
     });
 
     if (props.successSamplingPercent !== undefined) {
-      this.loggingRole = this.manageAccountLogging(props.successSamplingPercent, names.success, props.logEncryptionKey);
+      this.loggingRole = this.manageAccountLogging(props.successSamplingPercent, names.success, props);
     }
   }
 
-  private manageAccountLogging(percent: number, successName: string, logEncryptionKey: kms.IKey | undefined): iam.Role {
+  private manageAccountLogging(percent: number, successName: string, { logEncryptionKey, runtime }: SmsDeliveryStatusLogsProps): iam.Role {
     const violations = samplingPercentViolations(percent);
     if (violations.length > 0) throw new Error(`IdempotentNotifier: ${violations.join('; ')}`);
     const stack = Stack.of(this);
@@ -161,6 +165,7 @@ export class SmsDeliveryStatusLogs extends Construct {
 
     const setting = new AccountSdkCall(this, 'AccountLogging', {
       logEncryptionKey,
+      runtime,
       call: {
         service: 'SNS',
         action: 'setSMSAttributes',

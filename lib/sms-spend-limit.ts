@@ -4,6 +4,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { AccountSdkCall } from './account-settings';
+import type { NotifierRuntime } from './lambda-runtime';
 import type { IdempotentNotifierProps } from './notifier-props';
 
 /** The SMS spend props the notifier cannot honour, each with the value given. */
@@ -36,14 +37,28 @@ export function smsSpendViolations(
   return [];
 }
 
+/** What {@link manageSmsSpendLimit} sets, and how its call runs. */
+export interface SmsSpendLimitProps {
+  /** The account's monthly SMS spend limit, USD. */
+  readonly limitUsd: number;
+  /** The call's Lambda runtime (the notifier's). */
+  readonly runtime: NotifierRuntime;
+  /**
+   * KMS key of the call's log group.
+   * @default - CloudWatch Logs' own encryption
+   */
+  readonly logEncryptionKey?: kms.IKey;
+}
+
 /**
  * Sets the account's SNS SMS `MonthlySpendLimit` (USD) with `SmsMonthlySpendLimit` in `scope`, an SDK call
  * on create and update. On delete the account keeps its limit: lowering it silently could stop other
  * senders' SMS. The limit is checked by {@link smsSpendViolations}.
  */
-export function manageSmsSpendLimit(scope: Construct, limitUsd: number, logEncryptionKey?: kms.IKey): AccountSdkCall {
+export function manageSmsSpendLimit(scope: Construct, { limitUsd, runtime, logEncryptionKey }: SmsSpendLimitProps): AccountSdkCall {
   const resource = new AccountSdkCall(scope, 'SmsMonthlySpendLimit', {
     logEncryptionKey,
+    runtime,
     call: {
       service: 'SNS',
       action: 'setSMSAttributes',

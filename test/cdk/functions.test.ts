@@ -10,9 +10,9 @@ const { stack, template } = synth();
 const n = stack.notifier;
 
 describe('functions', () => {
-  it('runs the sender on Node.js 22 arm64 with the configured timeout and memory, logging JSON to its own log group', () => {
+  it('runs the sender on Node.js 24 arm64 with the configured timeout and memory, logging JSON to its own log group', () => {
     expect(propertiesOf(template, n.senderFunction)).toMatchObject({
-      Runtime: 'nodejs22.x',
+      Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       Handler: 'index.handler',
       Timeout: 30,
@@ -25,7 +25,7 @@ describe('functions', () => {
   it('gives the reclaimer the same runtime, timeout and environment as the sender', () => {
     const sender = propertiesOf(template, n.senderFunction);
     const reclaimer = propertiesOf(template, n.reclaimerFunction);
-    expect(reclaimer).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 30 });
+    expect(reclaimer).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 30 });
     expect(reclaimer['Environment']).toEqual(sender['Environment']);
     expect(reclaimer['LoggingConfig']).toEqual({ LogFormat: 'JSON', LogGroup: { Ref: logicalId(n.reclaimerLogGroup) } });
   });

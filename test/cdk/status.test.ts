@@ -75,9 +75,9 @@ function sesEventBridgeEvent(configurationSet: string): Record<string, unknown> 
 }
 
 describe('status function', () => {
-  it('runs on Node.js 22 arm64 with the function timeout and memory, logging JSON to its own log group', () => {
+  it('runs on Node.js 24 arm64 with the function timeout and memory, logging JSON to its own log group', () => {
     expect(propertiesOf(template, n.statusFunction)).toMatchObject({
-      Runtime: 'nodejs22.x',
+      Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       Handler: 'index.handler',
       Timeout: 30,

@@ -78,7 +78,7 @@ describe('parseNotificationBody: three envelopes, one identity', () => {
     expect(refusal('bob@example.com')).toEqual({ reason: 'NotJson', detail: "body is not JSON (Unexpected token 'b')" });
     expect(refusal('{"recipients": [{"email": bob@example.com}]}')).toEqual({ reason: 'NotJson', detail: "body is not JSON (Unexpected token 'b')" });
     expect(refusal(JSON.stringify(snsEnvelope('+447700900123 called')))).toEqual({ reason: 'NotJson', detail: "SNS Message is not JSON (Unexpected token '+')" });
-    // A message without quoted text stands as V8 words it (Node 22 adds the line and column).
+    // A message without quoted text stands as V8 words it (Node 22 and later add the line and column).
     const { detail } = refusal('{"email": "bob@example.com"');
     expect(detail).toMatch(/^body is not JSON \(Expected ',' or '}' after property value in JSON at position 27( \(line 1 column 28\))?\)$/);
   });

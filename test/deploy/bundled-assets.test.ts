@@ -20,13 +20,13 @@ import { startLoopbackServer, type LoopbackServer } from '../support/loopback-ht
 import { sqsEvent, sqsRecord } from '../support/sqs-event';
 
 /**
- * The assets `cdk synth` bundles are what Lambda runs: each is loaded here by the Node 22 binary of the
+ * The assets `cdk synth` bundles are what Lambda runs: each is loaded here by the Node 24 binary of the
  * `node` devDependency (Lambda's nodejs22.x), from a directory with no node_modules above it, and invoked
  * once against loopback stand-ins (dynalite for DynamoDB, HTTP responders for SES and SQS).
  */
 
 const require = createRequire(import.meta.url);
-const NODE22 = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
+const LAMBDA_NODE = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
 const INVOKE = fileURLToPath(new URL('./invoke-bundled-handler.mjs', import.meta.url));
 
 type Which = 'senderFunction' | 'reclaimerFunction' | 'statusFunction';
@@ -117,7 +117,7 @@ interface Invocation {
   readonly result: unknown;
 }
 
-/** Runs one asset under Node 22 with only the Lambda-like environment (no inherited credentials). */
+/** Runs one asset under Node 24 with only the Lambda-like environment (no inherited credentials). */
 async function invoke(which: Which, event: unknown): Promise<Invocation> {
   const eventFile = join(outdir, `${which}-event.json`);
   writeFileSync(eventFile, JSON.stringify(event));
@@ -134,7 +134,7 @@ async function invoke(which: Which, event: unknown): Promise<Invocation> {
     AWS_LAMBDA_FUNCTION_NAME: which,
     POWERTOOLS_METRICS_DISABLED: 'true',
   };
-  const child = spawn(NODE22, [INVOKE, functions[which].assetFile, eventFile], { env, cwd: dirname(functions[which].assetFile) });
+  const child = spawn(LAMBDA_NODE, [INVOKE, functions[which].assetFile, eventFile], { env, cwd: dirname(functions[which].assetFile) });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -153,7 +153,7 @@ const emailEvent = (eventId: string) =>
   });
 
 // With TEST_LEDGER_ON_AWS the ledger would be real DynamoDB: this test stays on loopback only.
-describe.skipIf(process.env.TEST_LEDGER_ON_AWS === 'true')('bundled Lambda assets (as synthesized) under Node 22', () => {
+describe.skipIf(process.env.TEST_LEDGER_ON_AWS === 'true')('bundled Lambda assets (as synthesized) under Node 24', () => {
   it('are ESM bundles split into chunks (index.mjs and the chunks it imports), with no source map', () => {
     for (const which of Object.keys(functions) as Which[]) {
       const { assetFile } = functions[which];
@@ -201,7 +201,7 @@ describe.skipIf(process.env.TEST_LEDGER_ON_AWS === 'true')('bundled Lambda asset
   it('the sender sends an e-mail through SES and records it in the ledger', async () => {
     const event = emailEvent('evt-smoke-sender');
     const { node, result } = await invoke('senderFunction', sqsEvent(sqsRecord(JSON.stringify(event))));
-    expect(node).toMatch(/^v22\./);
+    expect(node).toMatch(/^v24\./);
     expect(result).toEqual({ batchItemFailures: [] });
     const sendEmail = ses.requests.filter((r) => r.url === '/v2/email/outbound-emails');
     expect(sendEmail).toHaveLength(1);
@@ -230,7 +230,7 @@ describe.skipIf(process.env.TEST_LEDGER_ON_AWS === 'true')('bundled Lambda asset
       source: 'aws.events',
       detail: {},
     });
-    expect(node).toMatch(/^v22\./);
+    expect(node).toMatch(/^v24\./);
     expect(result).toMatchObject({ found: 1 });
     expect((await db.ledger.get(seeded?.key ?? ''))?.state).not.toBe('PENDING');
     // A login code is resent with the same key: the reclaimer loaded its SES chunk on this first resend.
@@ -241,7 +241,7 @@ describe.skipIf(process.env.TEST_LEDGER_ON_AWS === 'true')('bundled Lambda asset
     const [row] = await db.ledger.rowsForEvent('evt-smoke-sender');
     const detail = sesEvent('Delivery', { key: row?.key, mailAt: new Date().toISOString() });
     const { node, result } = await invoke('statusFunction', eventBridgeSesEvent(detail));
-    expect(node).toMatch(/^v22\./);
+    expect(node).toMatch(/^v24\./);
     expect(result).toMatchObject({ kind: 'eventbridge', recorded: 1 });
     expect((await db.ledger.get(row?.key ?? ''))?.deliveryStatus).toBe('Delivery');
   });

@@ -12,7 +12,7 @@ import { DEFAULT_ENTRIES } from '../../lib/notifier-function';
 import { SHIPPED_TEMPLATES_IDENTIFIER } from '../../functions/sender/shipped-templates';
 
 const require = createRequire(import.meta.url);
-const NODE22 = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
+const LAMBDA_NODE = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
 const dir = mkdtempSync(join(tmpdir(), 'notifier-cold-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -29,10 +29,10 @@ describe('the bundled sender with an invalid embedded template', () => {
     ];
     const outdir = join(dir, 'asset');
     const outfile = join(outdir, 'index.mjs');
-    await build({ ...notifierBuildOptions(DEFAULT_ENTRIES.sender, outdir, { [SHIPPED_TEMPLATES_IDENTIFIER]: JSON.stringify(files) }), logLevel: 'silent' });
-    // Loaded by Node 22 as Lambda loads it, with no environment at all: the templates are checked before the configuration.
+    await build({ ...notifierBuildOptions(DEFAULT_ENTRIES.sender, outdir, { define: { [SHIPPED_TEMPLATES_IDENTIFIER]: JSON.stringify(files) } }), logLevel: 'silent' });
+    // Loaded by Node 24 as Lambda loads it, with no environment at all: the templates are checked before the configuration.
     const script = `import(${JSON.stringify(pathToFileURL(outfile).href)}).then(() => console.log('{}'), (e) => console.log(JSON.stringify({ name: e.name, message: e.message })))`;
-    const { stdout } = await promisify(execFile)(NODE22, ['--input-type=module', '-e', script], { env: {}, cwd: outdir });
+    const { stdout } = await promisify(execFile)(LAMBDA_NODE, ['--input-type=module', '-e', script], { env: {}, cwd: outdir });
     const error = JSON.parse(stdout) as { name?: string; message?: string };
     expect(error.name).toBe('TemplateValidationError');
     expect(error.message).toBe(

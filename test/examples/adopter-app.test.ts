@@ -9,8 +9,9 @@ import { tempDir } from '../support/temp-dir';
 
 /**
  * examples/adopter-app as an adopter builds it, step by step: this repository is built and packed with npm, a
- * fresh project outside the repository depends on the tarball, and a plain `npm install` installs it with its
- * dependencies, running whatever install scripts the package ships. The app is then type-checked and
+ * fresh project outside the repository depends on the tarball, and a plain `npm install` of npm 12 (the `npm`
+ * devDependency: the first npm that blocks every install script its project's `allowScripts` does not approve)
+ * installs it with its dependencies, running whatever install scripts the package ships and the app approves. The app is then type-checked and
  * synthesized there with the CDK CLI, each handler bundled from the installed package, and the installed
  * `notifier` bin is run.
  *
@@ -22,6 +23,8 @@ import { tempDir } from '../support/temp-dir';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLE = join(REPO, 'examples', 'adopter-app');
 const PACKAGE = 'idempotent-notifier';
+/** npm 12's command line, run on this process's Node (24: npm 12 needs ^22.22.2 or ^24.15.0). */
+const NPM12 = join(REPO, 'node_modules', 'npm', 'bin', 'npm-cli.js');
 
 interface PackageJson {
   readonly name: string;
@@ -108,16 +111,19 @@ beforeAll(() => {
   writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(project, 'package-lock.json'), `${JSON.stringify(adopterLockfile(manifest), null, 2)}\n`);
 
-  install = run('npm', ['install', '--offline', '--no-audit', '--no-fund'], project);
+  install = run(process.execPath, [NPM12, 'install', '--offline', '--no-audit', '--no-fund'], project);
   if (install.status !== 0) return;
   typecheck = run(bin('tsc'), ['-p', project], project);
   synth = run(bin('cdk'), ['synth', '--quiet', '--no-notices', '-o', 'cdk.out'], project);
 }, 400_000);
 
 describe('the package an adopter installs', () => {
-  it('installs with a plain npm install of the tarball, install scripts included', () => {
+  it('installs with a plain npm 12 install of the tarball, every install script in the tree reviewed by the app', () => {
+    expect(spawnSync(process.execPath, [NPM12, '--version'], { encoding: 'utf8' }).stdout).toMatch(/^12\./);
     expect(install.status, `${install.stdout}\n${install.stderr}`).toBe(0);
     expect(existsSync(join(project, 'node_modules', PACKAGE, 'dist', 'lib', 'index.js'))).toBe(true);
+    // npm 12 lists every install script allowScripts leaves unreviewed; the example's allowScripts covers them all.
+    expect(`${install.stdout}\n${install.stderr}`).not.toMatch(/not (yet )?covered by allowScripts/);
   });
 
   it('holds the compiled construct and CLI with their declarations, the handler sources and the templates', () => {
@@ -171,7 +177,7 @@ describe('examples/adopter-app, depending on the installed package', () => {
       Resources: Record<string, { Type: string; Properties: { Code?: { S3Key?: string }; Description?: string; Runtime?: string } }>;
     }>(join(project, 'cdk.out', 'ShopNotifications.template.json'));
     const functions = Object.values(template.Resources).filter(
-      (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Runtime === 'nodejs22.x',
+      (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Runtime === 'nodejs24.x',
     );
     expect(functions.map((f) => f.Properties.Description).sort()).toEqual([
       'Idempotent notification delivery status: SES events and SNS SMS delivery logs -> ledger',

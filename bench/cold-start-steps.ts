@@ -21,12 +21,21 @@ import { markdownTable, textTable } from '../local/text-table';
 import { deployedBuildOptions } from './bundle-build';
 import { BUNDLE_TARGETS } from './bundle-size';
 import { LAMBDA_NODE, timeColdImports } from './cold-import';
+import { DEFAULT_NOTIFIER_RUNTIME, type NotifierRuntime, runtimeViolations } from '../lib/lambda-runtime';
 import { commandLineOrExit, integerOption, parseCommandLine } from '../local/command-line';
 
-const USAGE = 'usage: npm run bench:cold-start -- [--runs N] [--out DIR]\n';
+const USAGE = 'usage: npm run bench:cold-start -- [--runs N] [--out DIR] [--runtime nodejs22.x --node PATH]\n';
 const values = commandLineOrExit(USAGE, () => {
-  const { values: raw } = parseCommandLine({ options: { runs: { type: 'string', default: '15' }, out: { type: 'string' } } });
-  return { runs: integerOption('runs', raw.runs, { min: 1, max: 1000 }), out: raw.out };
+  const { values: raw } = parseCommandLine({
+    options: { runs: { type: 'string', default: '15' }, out: { type: 'string' }, runtime: { type: 'string' }, node: { type: 'string' } },
+  });
+  const runtime = (raw.runtime ?? DEFAULT_NOTIFIER_RUNTIME) as NotifierRuntime;
+  const problems = runtimeViolations(runtime);
+  if (problems.length > 0) throw new Error(problems.join('; '));
+  if ((runtime === DEFAULT_NOTIFIER_RUNTIME) !== (raw.node === undefined)) {
+    throw new Error(`--node names the Node.js binary of --runtime ${runtime}: both or neither (the default is the node devDependency's)`);
+  }
+  return { runs: integerOption('runs', raw.runs, { min: 1, max: 1000 }), out: raw.out, runtime, node: raw.node ?? LAMBDA_NODE };
 });
 const RESULTS = resolve(values.out ?? join(import.meta.dirname, 'results'));
 const runs = values.runs;
@@ -78,7 +87,7 @@ async function buildVariant(dir: string, name: string, source: string | undefine
   const out = join(dir, name);
   mkdirSync(out);
   const build = await esbuild.build({
-    ...deployedBuildOptions(entry),
+    ...deployedBuildOptions(entry, { runtime: values.runtime }),
     plugins: source === undefined ? [] : [{
       name: 'sender-handler-variant',
       setup(b) {
@@ -93,7 +102,7 @@ async function buildVariant(dir: string, name: string, source: string | undefine
 function timeSteps(file: string, env: Readonly<Record<string, string>>, count: number): Map<string, number[]> {
   const steps = new Map<string, number[]>();
   for (let i = 0; i < count; i += 1) {
-    const child = spawnSync(LAMBDA_NODE, ['--input-type=module', '-e', `process.stdout; process.stderr; await import(${JSON.stringify(`file://${file}`)}); process.exit(0);`], {
+    const child = spawnSync(values.node, ['--input-type=module', '-e', `process.stdout; process.stderr; await import(${JSON.stringify(`file://${file}`)}); process.exit(0);`], {
       cwd: resolve(file, '..'),
       env: { ...env },
       encoding: 'utf8',
@@ -121,9 +130,9 @@ try {
   const names = { sender: 'sender', importsOnly: 'sender, imports only (no cold-start work)', baseline: baseline.name } as const;
   const times = timeColdImports(
     [
-      { name: names.sender, file: files.sender, env: sender.env },
-      { name: names.importsOnly, file: files.importsOnly, env: sender.env },
-      { name: names.baseline, file: files.baseline, env: baseline.env },
+      { name: names.sender, file: files.sender, env: sender.env, node: values.node },
+      { name: names.importsOnly, file: files.importsOnly, env: sender.env, node: values.node },
+      { name: names.baseline, file: files.baseline, env: baseline.env, node: values.node },
     ],
     runs,
   );
@@ -140,7 +149,8 @@ try {
   });
   const importHeader = ['cold import', 'CPU ms, median', 'range', 'vs baseline, per round: median (range)'];
   const stepHeader = ['sender cold-start step', 'CPU ms, median', 'range'];
-  const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, load average ${load} when it started; Node ${process.version} (the node devDependency)`;
+  const version = spawnSync(values.node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, load average ${load} when it started; built for ${values.runtime}, run on Node ${version}`;
   process.stdout.write(`${textTable(importHeader, importRows)}\n\n${textTable(stepHeader, stepRows)}\n${runs} runs each; machine: ${machine}\n`);
   mkdirSync(RESULTS, { recursive: true });
   writeFileSync(join(RESULTS, 'cold-start-steps.json'), `${JSON.stringify({ machine, runs, coldImports: importRows, steps: stepRows }, null, 2)}\n`);

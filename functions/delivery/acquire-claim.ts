@@ -1,0 +1,117 @@
+import {
+  claimOf,
+  decideOnExistingRow,
+  type ExistingRowDecision,
+  newClaimRow,
+  takeoverFields,
+} from '../core/ledger-decision';
+import type { Claim, LedgerRow } from '../core/ledger-record';
+import { METRIC } from '../core/metric-names';
+import type { MessageResult } from './delivery-context';
+import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
+
+/**
+ * The acquire phase: this attempt ends up holding the message's claim (a fresh claim, or a fenced takeover of
+ * a released or dead one), or with the answer that it must not (settled already, owned by a live worker).
+ */
+export type Acquired = HeldClaim | MessageResult;
+
+/** Claims the key, or decides what the existing row means. At most two claim rounds (TTL-expired row). */
+export async function acquireClaim(attempt: DeliveryAttempt): Promise<Acquired> {
+  const { ctx, plan, trace } = attempt;
+  const { ledger, clock, timing } = ctx;
+  if (ctx.readBeforeClaim) {
+    const existing = await ledger.get(plan.key);
+    const decision = existing && decide(attempt, existing);
+    if (existing && decision && decision.kind !== 'expired') return onExistingRow(attempt, existing, decision);
+  }
+  for (let round = 0; round < 2; round += 1) {
+    const now = clock();
+    const row = newClaimRow({ subject: claimSubject(attempt), ownerToken: attempt.ownerToken, nowMs: now, timing, discoverable: ctx.claimsDiscoverable });
+    trace.held = claimOf(row);
+    trace.unconfirmed = { kind: 'claim', row };
+    const result = await ledger.claim(row, now);
+    trace.unconfirmed = undefined;
+    if (result.claimed) return { claim: claimOf(row), lastAmbiguousAt: undefined, previous: undefined, countAtMs: row.createdAt };
+    trace.held = undefined;
+    const existing = result.existing ?? (await ledger.get(plan.key));
+    if (!existing) continue; // deleted by TTL between the two requests: claim afresh
+
+    const decision = decide(attempt, existing);
+    if (decision.kind === 'expired') continue;
+    return onExistingRow(attempt, existing, decision);
+  }
+  return { settled: false, why: 'owned-by-another-worker' };
+}
+
+/**
+ * A row read elsewhere (the reclaimer's index walk), decided on and taken over fenced on its claim version.
+ * A row that changed since it was read makes that takeover fail: `owned-by-another-worker`, never a second send.
+ */
+export async function resumeRow(attempt: DeliveryAttempt, row: LedgerRow): Promise<Acquired> {
+  const decision = decide(attempt, row);
+  if (decision.kind === 'expired') return { settled: false, why: 'row-expired' };
+  return onExistingRow(attempt, row, decision);
+}
+
+/** What an existing, unexpired row means for this attempt: done, back off, or take it over (fenced). */
+async function onExistingRow(
+  attempt: DeliveryAttempt,
+  existing: LedgerRow,
+  decision: Exclude<ExistingRowDecision, { kind: 'expired' }>,
+): Promise<Acquired> {
+  const { ctx, plan, trace } = attempt;
+  switch (decision.kind) {
+    case 'done':
+      count(attempt, METRIC.DuplicateSuppressed);
+      ctx.log.info('Duplicate suppressed: message already settled', { ...logContext(attempt), state: decision.state });
+      return { settled: true, state: decision.state, settledBy: 'earlier-attempt' };
+    case 'back-off':
+      count(attempt, METRIC.ConcurrentClaimBackoff);
+      return { settled: false, why: 'owned-by-another-worker' };
+    case 'take-over': {
+      const fields = takeoverFields({
+        row: existing,
+        ownerToken: attempt.ownerToken,
+        nowMs: ctx.clock(),
+        timing: ctx.timing,
+        lastAmbiguousAt: decision.lastAmbiguousAt,
+        discoverable: ctx.claimsDiscoverable,
+      });
+      const claim: Claim = { key: plan.key, ownerToken: attempt.ownerToken, claimVersion: fields.claimVersion };
+      trace.held = claim;
+      trace.unconfirmed = { kind: 'takeover', key: plan.key, fields };
+      const taken = await ctx.ledger.takeOver(plan.key, fields);
+      trace.unconfirmed = undefined;
+      if (ctx.keptWrites?.holdsUnsent(existing)) {
+        // Our own environment's claim, never sent: taken back, or someone else's by now.
+        ctx.keptWrites.forgetUnsent(existing);
+        count(attempt, taken ? METRIC.UnsentClaimReleased : METRIC.UnsentClaimAlreadyTaken);
+      }
+      if (!taken) {
+        trace.held = undefined;
+        count(attempt, METRIC.ConcurrentClaimBackoff);
+        return { settled: false, why: 'owned-by-another-worker' };
+      }
+      count(attempt, METRIC.StaleClaimTakeover);
+      ctx.log.info('Took over a stale or released claim', {
+        ...logContext(attempt),
+        previousRelease: existing.lastRelease ?? 'none (owner died)',
+        attempts: fields.attempts,
+      });
+      return { claim, lastAmbiguousAt: decision.lastAmbiguousAt, previous: existing, countAtMs: existing.createdAt };
+    }
+  }
+}
+
+/** The state machine on a row, told whether the row's claim is one of this environment's unsent ones. */
+function decide(attempt: DeliveryAttempt, row: LedgerRow): ExistingRowDecision {
+  const { ctx } = attempt;
+  return decideOnExistingRow(row, ctx.clock(), { abandonedUnsent: ctx.keptWrites?.holdsUnsent(row) ?? false });
+}
+
+/** What a fresh claim row says about its message: its identity, class and (while stored) the rendered request. */
+function claimSubject(attempt: DeliveryAttempt) {
+  const { identity, key, messageClass, occurredAt, prepared } = attempt.plan;
+  return { key, ...identity, messageClass: messageClass.name, occurredAt, ...(prepared.ok ? { request: prepared.request.message } : {}) };
+}

@@ -1,0 +1,55 @@
+import { systemClock } from '../core/clock';
+import type { DeliveryOutcome } from '../core/delivery-provider';
+import { METRIC } from '../core/metric-names';
+import type { SendRequest } from '../core/rendered-message';
+import type { MessageResult } from './delivery-context';
+import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
+import { release } from './held-claim-writes';
+
+/** What the provider answered this attempt's call: the hand-off from the send to settling. */
+export interface ProviderAnswer {
+  readonly outcome: DeliveryOutcome;
+}
+
+/**
+ * The send phase: one provider call under the rate governor, made again in place, claim held, while the
+ * provider answers throttled and the lane has a pause left that the invocation has time for (the urgent
+ * lane's `throttleRetryPausesMs`). Only a throttling answer is retried in place: it proves nothing was sent.
+ * Deferred unsent, claim handed back, when the invocation is out of time or no send slot comes in time.
+ */
+export async function callProvider(attempt: DeliveryAttempt, { claim, lastAmbiguousAt }: HeldClaim, request: SendRequest): Promise<ProviderAnswer | MessageResult> {
+  const { ctx, trace } = attempt;
+  const provider = ctx.providers[request.message.channel];
+  const realNow = (ctx.realTime ?? systemClock)();
+  const latestStart = ctx.latestSendStartMs?.() ?? realNow + ctx.sendTimeoutMs;
+  if (realNow > latestStart) {
+    // Slow ledger writes ate the invocation: a call now could outlive it, leaving a send nobody recorded.
+    await release(attempt, claim, { reason: 'transient', detail: 'OutOfTime: too little of the invocation left to send and record', lastAmbiguousAt });
+    return { settled: false, why: 'out-of-time' };
+  }
+  for (let retry = 0; ; retry += 1) {
+    if (ctx.governor && !(await ctx.governor.acquire(request.message.channel, latestStart))) {
+      count(attempt, METRIC.RateLimitedDeferral);
+      await release(attempt, claim, { reason: 'transient', detail: 'RateLimited: no send slot before the invocation ends', lastAmbiguousAt });
+      return { settled: false, why: 'rate-limited' };
+    }
+    trace.mayHaveReachedProvider = true;
+    let outcome: DeliveryOutcome;
+    try {
+      outcome = await provider.send({ ...request, claimVersion: claim.claimVersion }, AbortSignal.timeout(ctx.sendTimeoutMs));
+    } catch (error) {
+      outcome = { kind: 'ambiguous', reason: `ProviderAdapterError: ${(error as Error).message ?? String(error)}` };
+    }
+    if (outcome.kind === 'transient' || outcome.kind === 'permanent') trace.mayHaveReachedProvider = false;
+    const pauseMs = ctx.throttleRetryPausesMs?.[retry];
+    const inPlace =
+      outcome.kind === 'transient' && outcome.cause === 'throttled' && pauseMs !== undefined &&
+      (ctx.realTime ?? systemClock)() + pauseMs <= latestStart;
+    if (!inPlace) return { outcome };
+    // Certainly not sent: the same claim sends again once the provider's second has room.
+    count(attempt, METRIC.ProviderThrottled);
+    ctx.governor?.throttled(request.message.channel);
+    ctx.log.warn('Provider throttled; sending again in place', { ...logContext(attempt), retry: retry + 1, pauseMs });
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+}

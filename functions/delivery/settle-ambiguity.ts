@@ -1,0 +1,111 @@
+import { gatherEvidence, type RowEvidenceFields } from '../core/delivery-evidence';
+import type { Claim, LedgerRow } from '../core/ledger-record';
+import { resolveAmbiguity } from '../core/message-class';
+import { METRIC } from '../core/metric-names';
+import type { MessageResult } from './delivery-context';
+import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
+import { finish, release } from './held-claim-writes';
+
+/** The warning logged beside each `ResentAfterAmbiguity`, with the key prefix (the wire simulation counts it per key). */
+export const RESENT_AFTER_AMBIGUITY_LOG = 'Resending after an unknown outcome (possible duplicate, per class policy)';
+
+/**
+ * An earlier attempt may have reached the provider: its evidence wait runs from `lastAmbiguousAt`,
+ * and the row, written since that call, may hold delivery evidence of it. Undefined: send now.
+ */
+export async function resolvePreviousAmbiguity(attempt: DeliveryAttempt, held: HeldClaim & { readonly lastAmbiguousAt: number }): Promise<MessageResult | undefined> {
+  const { claim, lastAmbiguousAt, previous } = held;
+  const next = await settleAmbiguity(attempt, claim, {
+    since: lastAmbiguousAt,
+    rowEvidence: previous,
+    known: previous,
+    unknownReason: 'OutcomeUnknown: an earlier attempt may have sent it; class policy is give-up',
+  });
+  switch (next.action) {
+    case 'settled':
+      return next.result;
+    case 'wait':
+      await release(attempt, claim, { reason: 'ambiguous', detail: 'waiting for delivery evidence', lastAmbiguousAt });
+      return { settled: false, why: 'waiting-for-evidence' };
+    case 'send':
+      if (next.possibleDuplicate) {
+        count(attempt, METRIC.ResentAfterAmbiguity);
+        attempt.ctx.log.warn(RESENT_AFTER_AMBIGUITY_LOG, logContext(attempt));
+      }
+      return undefined;
+  }
+}
+
+/** This attempt's own call may have reached the provider: its evidence wait starts now. */
+export async function settleOwnAmbiguity(attempt: DeliveryAttempt, { claim, previous }: HeldClaim, reason: string): Promise<MessageResult> {
+  const { ctx } = attempt;
+  count(attempt, METRIC.AmbiguousOutcome);
+  ctx.log.warn('Provider outcome unknown', { ...logContext(attempt), reason, policy: attempt.plan.messageClass.onAmbiguous });
+  const lastAmbiguousAt = ctx.clock();
+  const next = await settleAmbiguity(attempt, claim, {
+    since: lastAmbiguousAt,
+    // The row was read before this call: whatever evidence it holds is of an earlier one.
+    rowEvidence: undefined,
+    known: previous,
+    unknownReason: `OutcomeUnknown: ${reason}`,
+  });
+  if (next.action === 'settled') return next.result;
+  // 'send' or 'wait': hand the claim back marked ambiguous; the next delivery applies the policy.
+  await release(attempt, claim, { reason: 'ambiguous', detail: reason, lastAmbiguousAt });
+  return { settled: false, why: 'ambiguous-outcome' };
+}
+
+/** A provider call that may have reached the provider, as {@link settleAmbiguity} weighs it. */
+interface Ambiguity {
+  /** When the call was made (ledger clock): the class's evidence wait runs from here. */
+  readonly since: number;
+  /** A row written after the call, whose delivery status may prove what it did. */
+  readonly rowEvidence: RowEvidenceFields | undefined;
+  /** The row as this attempt found it: the provider's id, when the status stream recorded one for this key. */
+  readonly known: Pick<LedgerRow, 'providerMessageId'> | undefined;
+  /** The UNKNOWN reason, should the class give up. */
+  readonly unknownReason: string;
+}
+
+type AmbiguityNext =
+  | { readonly action: 'settled'; readonly result: MessageResult }
+  | { readonly action: 'wait' }
+  | { readonly action: 'send'; readonly possibleDuplicate: boolean };
+
+/**
+ * The one place a call that may have reached the provider meets the message class's policy.
+ * The two answers that settle the message are recorded here: SENT on evidence (under the provider's
+ * own id when the row carries one, else a placeholder) and UNKNOWN (give-up). Waiting and sending
+ * again are handed back, since what follows differs for an earlier attempt's call and this one's.
+ */
+async function settleAmbiguity(attempt: DeliveryAttempt, claim: Claim, ambiguity: Ambiguity): Promise<AmbiguityNext> {
+  const { ctx, plan } = attempt;
+  const messageClass = plan.messageClass;
+  // The row's own delivery evidence is free and settles any class; only `lookup` asks the provider.
+  const evidence = await gatherEvidence(ambiguity.rowEvidence, messageClass.onAmbiguous === 'lookup' ? lookup(attempt) : undefined);
+  const resolution = resolveAmbiguity(messageClass, evidence, ctx.clock() - ambiguity.since);
+  switch (resolution.action) {
+    case 'mark-sent':
+      count(attempt, METRIC.SentByEvidence);
+      return {
+        action: 'settled',
+        result: await finish(attempt, claim, {
+          state: 'SENT',
+          // Not indexed (no smsMessageId): no delivery log carries a placeholder, nor SES's id.
+          providerMessageId: ambiguity.known?.providerMessageId ?? `evidence:${plan.key}`,
+        }, 'evidence'),
+      };
+    case 'give-up':
+      count(attempt, METRIC.GaveUpAfterAmbiguity);
+      return { action: 'settled', result: await finish(attempt, claim, { state: 'UNKNOWN', reason: ambiguity.unknownReason }, 'policy') };
+    case 'wait':
+      return { action: 'wait' };
+    case 'send':
+      return { action: 'send', possibleDuplicate: resolution.possibleDuplicate };
+  }
+}
+
+function lookup(attempt: DeliveryAttempt) {
+  const provider = attempt.ctx.providers[attempt.plan.identity.channel];
+  return provider.lookup ? () => provider.lookup!(attempt.plan.key) : undefined;
+}

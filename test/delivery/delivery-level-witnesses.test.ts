@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import type { SendLedger } from '../../functions/core/send-ledger';
+import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
+import { METRIC } from '../../functions/core/metric-names';
 import { deliver, FRESH_CLAIM } from '../../functions/delivery/deliver-message';
+import { KeptLedgerWrites } from '../../functions/delivery/kept-ledger-writes';
 import type { MessagePlan } from '../../functions/delivery/message-plan';
 import { deadClaimRow, plansOf, TIMING } from '../reclaimer/reclaimer-harness';
 import { ControlledClock } from '../support/controlled-clock';
@@ -108,6 +111,23 @@ describe('delivery-level witnesses', () => {
     }
     expect(provider.calls).toBe(1);
     expect((await db.ledger.get(plan.key))?.state).toMatch(/^(SENT|UNKNOWN)$/);
+  });
+
+  it('a write kept beyond the environment\'s capacity is forgotten and counted under the forgotten message\'s own channel and class', async () => {
+    const clock = new ControlledClock();
+    const kept = new KeptLedgerWrites(1);
+    const metrics = new InMemoryMetrics();
+    const ledger = ledgerWithFailingComplete(db.ledger, { failing: true });
+    const first = onePlan('evt-witness-kept-first', 'marketing');
+    const second = onePlan('evt-witness-kept-second', 'otp');
+    for (const plan of [first, second]) {
+      expect(await deliver(plan, FRESH_CLAIM, context(ledger, scriptedProvider('sent'), clock, { keptWrites: kept, metrics }))).toMatchObject({ why: 'ledger-error' });
+    }
+    expect(kept.size).toBe(1);
+    expect(metrics.get(METRIC.OutcomeKept)).toBe(2);
+    // The first message's SENT outcome is the one dropped: counted with its dimensions, not the newer message's.
+    expect(metrics.byDimensions.get(`${METRIC.KeptLedgerWriteForgotten}|${first.identity.channel}|marketing`)).toBe(1);
+    expect(metrics.get(METRIC.KeptLedgerWriteForgotten)).toBe(1);
   });
 
   it('a second ambiguous attempt starts its own evidence wait: no resend within the wait after the latest one', async () => {

@@ -1,0 +1,36 @@
+import { METRIC, SERVICE } from '../../functions/core/metric-names';
+import { ALARM } from './alarm-names';
+import { anyOccurrence, HOUR, visibleMessages } from './alarm-metrics';
+import type { AlarmGroup } from './alarm-spec';
+
+/** The delivery-status path: events that could not be handed on or read, and what they tell of recipients (late bounces and complaints). */
+export const DELIVERY_STATUS_ALARMS = {
+  [ALARM.statusFailedEvents]: {
+    description:
+      'Delivery-status events failed after all retries and wait in the failed-events queue: their rows lack evidence until redriven.',
+    metric: (s) => visibleMessages(s, s.statusFailedEventQueue),
+    threshold: anyOccurrence,
+  },
+  [ALARM.sesEventRuleDeadLetters]: {
+    description:
+      "EventBridge could not hand SES events to the delivery-status function and left them in the rule target's dead-letter queue: their rows lack that evidence until redriven.",
+    metric: (s) => visibleMessages(s, s.sesEventRuleDeadLetterQueue),
+    threshold: anyOccurrence,
+  },
+  [ALARM.deliveryStatusInvalid]: {
+    description:
+      'The delivery-status function received input it cannot read as an SES event or an SNS SMS delivery log; it was ignored.',
+    metric: (s) => s.metrics.of(SERVICE.status, METRIC.DeliveryStatusInvalid),
+    threshold: anyOccurrence,
+  },
+  [ALARM.lateBounces]: {
+    description: 'E-mails SES had accepted bounced (recorded on their ledger rows by the status Lambda): recipients\' addresses have gone bad.',
+    metric: (s) => s.metrics.atPeriod(HOUR).of(SERVICE.status, METRIC.LateBounce),
+    threshold: (s) => s.settings.lateBouncesPerHour,
+  },
+  [ALARM.lateComplaints]: {
+    description: 'Recipients marked e-mails as spam (complaints recorded on their ledger rows by the status Lambda).',
+    metric: (s) => s.metrics.atPeriod(HOUR).of(SERVICE.status, METRIC.LateComplaint),
+    threshold: (s) => s.settings.lateComplaintsPerHour,
+  },
+} satisfies AlarmGroup;

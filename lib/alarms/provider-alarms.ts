@@ -1,0 +1,83 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { METRIC } from '../../functions/core/metric-names';
+import { ALARM } from './alarm-names';
+import { anyOccurrence, HOUR, smsEnabled, sustainedPeriods } from './alarm-metrics';
+import type { AlarmGroup, AlarmSources } from './alarm-spec';
+
+const sesReputation = (s: AlarmSources, metricName: 'Reputation.BounceRate' | 'Reputation.ComplaintRate'): cloudwatch.Metric =>
+  new cloudwatch.Metric({
+    namespace: 'AWS/SES',
+    metricName,
+    // Published per configuration set when its reputation metrics are on (the created set has them on).
+    dimensionsMap: { 'ses:configuration-set': s.configurationSetName },
+    statistic: cloudwatch.Stats.MAXIMUM,
+    period: HOUR,
+  });
+
+/** The providers' answers and the account's standing with them: configuration faults, quotas, throttling, undocumented errors, SES reputation, SMS success. */
+export const PROVIDER_ALARMS = {
+  [ALARM.providerConfigurationFault]: {
+    description:
+      'A provider refused sends until an operator acts (SES sending paused or account suspended, unverified From identity, missing configuration set; SNS authorization or KMS). The records back off and are retried; nothing is sent until it is fixed.',
+    metric: (s) => s.metrics.sendingFunctions(METRIC.ProviderConfigurationFault, 'fault'),
+    threshold: anyOccurrence,
+  },
+  [ALARM.providerQuotaExhausted]: {
+    description:
+      'SES refused e-mails because the daily sending quota (Max24HourSend) is spent: e-mail is paused until the rolling 24-hour window frees quota.',
+    metric: (s) => s.metrics.sendingFunctions(METRIC.ProviderQuotaExhausted, 'quota'),
+    threshold: anyOccurrence,
+  },
+  [ALARM.providerThrottledRate]: {
+    description:
+      'Providers keep throttling sends: the configured or derived send rates are above what the account grants (other senders share it, or a quota was lowered).',
+    metric: (s) =>
+      new cloudwatch.MathExpression({
+        expression: 'IF((throttled + sent) > 0, 100 * throttled / (throttled + sent), 0)',
+        usingMetrics: {
+          throttled: s.metrics.sendingFunctions(METRIC.ProviderThrottled, 'throttled'),
+          sent: s.metrics.sendingFunctions(METRIC.Sent, 'sent'),
+        },
+        label: 'Provider throttled %',
+        period: s.settings.period,
+      }),
+    threshold: (s) => s.settings.providerThrottledRatePercent,
+    evaluationPeriods: (s) => s.settings.rateEvaluationPeriods,
+  },
+  [ALARM.rateLimitedDeferralSustained]: {
+    description:
+      "The send-rate governor has deferred messages in every period for a long time: demand stays above the account's send rate and a backlog builds.",
+    metric: (s) => s.metrics.sendingFunctions(METRIC.RateLimitedDeferral, 'deferred'),
+    threshold: anyOccurrence,
+    evaluationPeriods: (s) => sustainedPeriods(s.settings.sustainedRateLimiting, s.settings.period),
+  },
+  [ALARM.providerErrorUnrecognised]: {
+    description:
+      'A provider refused a send with an error it does not document for the call: retried, and dead-lettered with its reason after maxReceiveCount receives.',
+    metric: (s) => s.metrics.sendingFunctions(METRIC.ProviderErrorUnrecognised, 'unrecognised'),
+    threshold: anyOccurrence,
+  },
+  [ALARM.sesBounceRate]: {
+    description:
+      "The configuration set's SES bounce rate is past the warning level: SES reviews the account at 5% and may pause its sending at 10%.",
+    metric: (s) => sesReputation(s, 'Reputation.BounceRate'),
+    // SES publishes the rate as a fraction.
+    threshold: (s) => s.settings.sesBounceRatePercent / 100,
+  },
+  [ALARM.sesComplaintRate]: {
+    description:
+      "The configuration set's SES complaint rate is past the warning level: SES reviews the account at 0.1% and may pause its sending at 0.5%.",
+    metric: (s) => sesReputation(s, 'Reputation.ComplaintRate'),
+    threshold: (s) => s.settings.sesComplaintRatePercent / 100,
+  },
+  [ALARM.smsSuccessRate]: {
+    description: "The account's SMS delivery success rate stayed low for two hours: SNS accepted SMS that the carriers did not deliver.",
+    metric: () =>
+      new cloudwatch.Metric({ namespace: 'AWS/SNS', metricName: 'SMSSuccessRate', statistic: cloudwatch.Stats.AVERAGE, period: HOUR }),
+    threshold: (s) => s.settings.smsSuccessRatePercent / 100,
+    evaluationPeriods: () => 2,
+    comparison: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+    when: smsEnabled,
+  },
+} satisfies AlarmGroup;

@@ -1,0 +1,42 @@
+import { METRIC, SERVICE } from '../../functions/core/metric-names';
+import { ALARM } from './alarm-names';
+import { anyOccurrence, sender, senderRatePercent } from './alarm-metrics';
+import type { AlarmGroup } from './alarm-spec';
+
+/** What became of the messages: duplicates suppressed, ambiguity resent or given up, permanent failures, invalid events, dead owners. */
+export const SENDING_ALARMS = {
+  [ALARM.duplicateSuppressedRate]: {
+    description:
+      'Redelivered messages were suppressed by the ledger more often than expected: the broker is redelivering (slow or failing sender, visibility timeout too short, producer retries).',
+    metric: (s) => senderRatePercent(s, METRIC.DuplicateSuppressed, 'Duplicate suppressed %'),
+    threshold: (s) => s.settings.duplicateSuppressedRatePercent,
+    evaluationPeriods: (s) => s.settings.rateEvaluationPeriods,
+  },
+  [ALARM.resentAfterAmbiguity]: {
+    description: 'A message whose first send had an unknown outcome was sent again: a recipient may have received it twice.',
+    metric: (s) => sender(s, METRIC.ResentAfterAmbiguity),
+    threshold: anyOccurrence,
+  },
+  [ALARM.gaveUpAfterAmbiguity]: {
+    description: 'A message whose send had an unknown outcome was not sent again: a recipient may have received nothing.',
+    metric: (s) => sender(s, METRIC.GaveUpAfterAmbiguity),
+    threshold: anyOccurrence,
+  },
+  [ALARM.permanentFailureRate]: {
+    description:
+      'Providers rejected messages permanently (bad addresses, unverified identity, opted-out numbers, disabled endpoints).',
+    metric: (s) => senderRatePercent(s, METRIC.PermanentFailure, 'Permanent failure %'),
+    threshold: (s) => s.settings.permanentFailureRatePercent,
+    evaluationPeriods: (s) => s.settings.rateEvaluationPeriods,
+  },
+  [ALARM.invalidEvent]: {
+    description: 'A producer sent an event that can never be processed; it was moved to the dead-letter queue with its reason.',
+    metric: (s) => sender(s, METRIC.InvalidEvent),
+    threshold: anyOccurrence,
+  },
+  [ALARM.stalePendingFound]: {
+    description: 'The reclaimer found PENDING ledger rows whose claim expired: a sender attempt died mid-send.',
+    metric: (s) => s.metrics.of(SERVICE.reclaimer, METRIC.StalePendingFound),
+    threshold: anyOccurrence,
+  },
+} satisfies AlarmGroup;

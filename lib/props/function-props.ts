@@ -1,0 +1,103 @@
+import type { Duration } from 'aws-cdk-lib';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type { NotifierRuntime } from '../lambda-runtime';
+import type { SendRates, ThrottleBackoff } from '../send-pace';
+
+/**
+ * The functions: runtime, timeout, memory, the sender's event source, concurrency and pace, its entry and
+ * templates. Resolved by `resolveSettings` (lib/notifier-settings.ts); pace by lib/send-pace.ts.
+ */
+export interface FunctionProps {
+  /**
+   * The Lambda runtime of every function in the stack (the sender, reclaimer and status functions and the
+   * account-setting calls), and the esbuild target their bundles are built for. `nodejs22.x` is for a team that
+   * must stay on Node.js 22 for a while; its end of life is 30 April 2027.
+   * @default 'nodejs24.x'
+   */
+  readonly lambdaRuntime?: NotifierRuntime;
+  /**
+   * Timeout of the sender, reclaimer and status functions.
+   * @default Duration.seconds(30)
+   */
+  readonly functionTimeout?: Duration;
+  /**
+   * Memory of the sender, reclaimer and status functions, in MB.
+   * @default 512
+   */
+  readonly memorySize?: number;
+  /**
+   * SQS records per invocation.
+   * @default 10
+   */
+  readonly batchSize?: number;
+  /**
+   * How long the event source waits to fill a batch.
+   * @default - no batching window
+   */
+  readonly maxBatchingWindow?: Duration;
+  /**
+   * Most concurrent sender invocations the SQS event source starts (2-1000); bounds provider rate. With lanes,
+   * the bulk lane's (the urgent lane's is `lanes.urgentMaxConcurrency`).
+   * @default 10
+   */
+  readonly maxConcurrency?: number;
+  /**
+   * Concurrency reserved for the sender: guarantees it `maxConcurrency` instances whatever else runs in the account
+   * (and caps it there). Must be at least `maxConcurrency`, or the event source's invocations are throttled and
+   * records spend their receives.
+   * @default - none reserved: the sender shares the account's unreserved concurrency
+   */
+  readonly senderReservedConcurrency?: number;
+  /**
+   * Concurrency reserved for the status function, which is also its bound: Lambda invokes it once per SES event
+   * (and per SMS log batch), asynchronously, so a burst is queued and retried (for up to 6 hours) instead of
+   * taking the account's concurrency from the sender. Reserving needs an account concurrency quota of at least
+   * 100 + this (new accounts may start lower: request an increase, or it fails at deploy).
+   * @default 5
+   */
+  readonly statusReservedConcurrency?: number;
+  /**
+   * Provider calls in flight within one invocation.
+   * @default 16
+   */
+  readonly maxConcurrentSends?: number;
+  /**
+   * Account-wide send rates per channel (sends per second). The senders and the reclaimer pace provider
+   * calls to them, each process at its share: without lanes `maxConcurrency` + 1 shares; with lanes the urgent
+   * lane's `urgentMaxConcurrency` + 1 shares of the whole rate (the reclaimer holds one), the bulk lane's
+   * `maxConcurrency` shares of `bulkRateShare` of it. A message without a slot
+   * before its invocation ends is deferred unsent (`RateLimitedDeferral`) and its record backed off.
+   * @default - e-mail: SES `MaxSendRate`, read with `GetAccount` at cold start; SMS and push: not paced
+   */
+  readonly sendRates?: SendRates;
+  /**
+   * Visibility backoff of records the providers throttled or the rate limit deferred (whole seconds); with lanes,
+   * the urgent lane starts from `lanes.urgentThrottleBackoffBase` instead of `base`.
+   * Synth checks that a message throttled for 24 hours still has receives left before the
+   * dead-letter queue (`maxReceiveCount`) and that the longest backoff ends within the queue retention.
+   * @default - base 10 s, cap 40 min
+   */
+  readonly throttleBackoff?: ThrottleBackoff;
+  /**
+   * Largest accepted SQS body in bytes; larger events are dead-lettered.
+   * @default 65536
+   */
+  readonly maxBodyBytes?: number;
+  /**
+   * Retention of the functions' log groups.
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+  /**
+   * Entry file of the sender handler (exports `handler`).
+   * @default - `functions/sender/handler.ts` of this repository
+   */
+  readonly senderEntry?: string;
+  /**
+   * Folder of template files (`<templateId>.json`) the sender renders. Synth validates every file
+   * (placeholders declared, SMS parts, subject length, push payload size, no unescaped HTML) and fails
+   * listing every problem; the files are embedded in the sender's bundle and validated again at cold start.
+   * @default - the `templates/` folder of this package
+   */
+  readonly templatesDir?: string;
+}

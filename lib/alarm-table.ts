@@ -86,6 +86,7 @@ export const ALARM = {
   duplicateSuppressedRate: 'DuplicateSuppressedRate',
   resentAfterAmbiguity: 'ResentAfterAmbiguity',
   gaveUpAfterAmbiguity: 'GaveUpAfterAmbiguity',
+  ambiguityLoopStopped: 'AmbiguityLoopStopped',
   permanentFailureRate: 'PermanentFailureRate',
   suppressedRate: 'SuppressedRate',
   limitStoreError: 'LimitStoreError',
@@ -266,6 +267,12 @@ export const ALARM_TABLE: { readonly [N in AlarmName]: AlarmSpec } = {
   [ALARM.gaveUpAfterAmbiguity]: {
     description: 'A message whose send had an unknown outcome was not sent again: a recipient may have received nothing.',
     metric: (s) => sender(s, METRIC.GaveUpAfterAmbiguity),
+    threshold: anyOccurrence,
+  },
+  [ALARM.ambiguityLoopStopped]: {
+    description:
+      'Provider calls of one message failed the same way, with no answer from the provider, on 3 consecutive attempts: it was ended UNKNOWN instead of sent again. A recipient may have received nothing, or up to 3 copies; the cause repeats (a fault of our own or a provider that never answers).',
+    metric: (s) => s.metrics.sendingFunctions(METRIC.AmbiguityLoopStopped, 'loop'),
     threshold: anyOccurrence,
   },
   [ALARM.permanentFailureRate]: {

@@ -37,10 +37,16 @@ export interface WireRig {
    * A sender over this rig; each call builds a fresh one (a new execution environment).
    * `deferral` backs paced records off. @default none
    */
-  sender(clock?: ControlledClock, governor?: SendRateGovernor, deferral?: RecordDeferral, options?: Pick<HarnessOptions, 'waitForLedgerBeforeReturning'>): SenderHarness;
+  sender(clock?: ControlledClock, governor?: SendRateGovernor, deferral?: RecordDeferral, options?: WireSenderOptions): SenderHarness;
   /** Accepted sends for `key` at the local providers. */
   accepted(key: string): number;
   stop(): Promise<void>;
+}
+
+/** How a rig's sender differs from the production one. */
+export interface WireSenderOptions extends Pick<HarnessOptions, 'waitForLedgerBeforeReturning'> {
+  /** Changes the sender's new SES and SNS clients before it uses them (a test middleware). @default none */
+  readonly prepareClients?: (clients: { readonly ses: SESv2Client; readonly sns: SNSClient }) => void;
 }
 
 /** The local providers' account limits. @default none */
@@ -67,10 +73,11 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
     ses,
     sns,
     ledger,
-    sender(clock, governor, deferral, options = {}) {
+    sender(clock, governor, deferral, { prepareClients, ...options } = {}) {
       const sesClient = new SESv2Client({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: sesProxy.endpoint });
       const snsClient = new SNSClient({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: snsProxy.endpoint });
       clients.push(sesClient, snsClient);
+      prepareClients?.({ ses: sesClient, sns: snsClient });
       const snsProvider = new SnsProvider(snsClient);
       return new SenderHarness({
         ledger,

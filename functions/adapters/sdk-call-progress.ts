@@ -20,32 +20,24 @@ import type { CallProgress } from '../core/provider-outcome';
  * The markers are added to the command, not the client: each call has its own, however many share a client.
  */
 export function trackCallProgress(command: { readonly middlewareStack: MarkableStack }): () => CallProgress {
-  let reached: 'started' | 'serializing' | 'serialized' | 'handed-over' | undefined;
+  let reached = 0;
   const marker =
-    (stage: NonNullable<typeof reached>): Marker =>
+    (stage: number): Marker =>
     (next) =>
     (args) => {
       reached = stage;
       return next(args);
     };
   const stack = command.middlewareStack;
-  stack.add(marker('started'), { step: 'initialize', priority: 'high', name: 'notifierCallStarted' });
-  stack.addRelativeTo(marker('serializing'), { relation: 'after', toMiddleware: 'endpointV2Middleware', name: 'notifierSerializing' });
-  stack.addRelativeTo(marker('serialized'), { relation: 'after', toMiddleware: 'serializerMiddleware', name: 'notifierSerialized' });
-  stack.addRelativeTo(marker('handed-over'), { relation: 'after', toMiddleware: 'deserializerMiddleware', name: 'notifierHandedOver' });
-  return () => {
-    switch (reached) {
-      case undefined:
-        return 'unknown';
-      case 'serializing':
-        return 'content';
-      case 'handed-over':
-        return 'handed-over';
-      default:
-        return 'environment';
-    }
-  };
+  stack.add(marker(1), { step: 'initialize', priority: 'high', name: 'notifierCallStarted' });
+  stack.addRelativeTo(marker(2), { relation: 'after', toMiddleware: 'endpointV2Middleware', name: 'notifierSerializing' });
+  stack.addRelativeTo(marker(3), { relation: 'after', toMiddleware: 'serializerMiddleware', name: 'notifierSerialized' });
+  stack.addRelativeTo(marker(4), { relation: 'after', toMiddleware: 'deserializerMiddleware', name: 'notifierHandedOver' });
+  return () => PROGRESS[reached]!;
 }
+
+/** The progress of a call whose last marker reached is the index: none, started, serializing, serialized, handed over. */
+const PROGRESS: readonly CallProgress[] = ['unknown', 'environment', 'content', 'environment', 'handed-over'];
 
 /** A middleware that only looks: whatever the step, it passes the arguments on. */
 type Marker = <TArgs, TResult>(next: (args: TArgs) => Promise<TResult>) => (args: TArgs) => Promise<TResult>;

@@ -63,13 +63,8 @@ export async function settleOwnAmbiguity(
   const streak = nextAmbiguityStreak(previous?.ambiguityStreak, unanswered);
   if (isAmbiguityLoop(streak)) {
     count(attempt, METRIC.AmbiguityLoopStopped);
-    ctx.log.error('The same failure without an answer from the provider on consecutive attempts: the message ends UNKNOWN', {
-      ...logContext(attempt),
-      unanswered: streak.unanswered,
-      calls: streak.calls,
-    });
-    const loop = `AmbiguityLoop: ${streak.calls} attempts in a row failed with ${streak.unanswered} and no answer from the provider; the last: ${reason}`;
-    return finish(attempt, claim, { state: 'UNKNOWN', reason: loop }, 'policy');
+    ctx.log.error('Ambiguity loop: the same unanswered failure again, the message ends UNKNOWN', { ...logContext(attempt), ...streak });
+    return finish(attempt, claim, { state: 'UNKNOWN', reason: `AmbiguityLoop: ${streak.calls} calls in a row unanswered, ${streak.unanswered}; last: ${reason}` }, 'policy');
   }
   // 'send' or 'wait': hand the claim back marked ambiguous; the next delivery applies the policy.
   await release(attempt, claim, { reason: 'ambiguous', detail: reason, lastAmbiguousAt, ambiguityStreak: streak ?? 'reset' });

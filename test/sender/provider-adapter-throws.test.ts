@@ -52,7 +52,7 @@ describe('a provider adapter that throws instead of answering', () => {
     expect(calls).toBe(3);
     expect(await db.ledger.get(key)).toMatchObject({
       state: 'UNKNOWN',
-      failureReason: 'AmbiguityLoop: 3 attempts in a row failed with ProviderAdapterError and no answer from the provider; the last: ProviderAdapterError: a bug of ours, the same on every call',
+      failureReason: 'AmbiguityLoop: 3 calls in a row unanswered, ProviderAdapterError; last: ProviderAdapterError: a bug of ours, the same on every call',
     });
     expect(harness.metrics.get(METRIC.AmbiguityLoopStopped)).toBe(1);
     expect(harness.metrics.get(METRIC.DuplicateSuppressed)).toBe(2);

@@ -58,7 +58,7 @@ describe(`an ambiguity loop ends: the same failure without an answer on ${AMBIGU
     expect(sends(rig.snsProxy) - before).toBe(3);
     const row = await db.ledger.get(key);
     expect(row?.state).toBe('UNKNOWN');
-    expect(row?.failureReason).toMatch(/^AmbiguityLoop: 3 attempts in a row failed with ECONNRESET and no answer from the provider; the last: /);
+    expect(row?.failureReason).toMatch(/^AmbiguityLoop: 3 calls in a row unanswered, ECONNRESET; last: /);
     expect(sender.metrics.get(METRIC.AmbiguousOutcome)).toBe(3);
     expect(sender.metrics.get(METRIC.ResentAfterAmbiguity)).toBe(2);
     expect(sender.metrics.get(METRIC.AmbiguityLoopStopped)).toBe(1);
@@ -77,7 +77,7 @@ describe(`an ambiguity loop ends: the same failure without an answer on ${AMBIGU
     // Receives alternate: one inside the 300 s evidence wait (sends nothing), one past it (sends again).
     expect(await receiveUntilSettled(sender, JSON.stringify(event), 10, clock, 151_000)).toBe(5);
     expect(sends(rig.sesProxy) - before).toBe(3);
-    expect(await db.ledger.get(key)).toMatchObject({ state: 'UNKNOWN', failureReason: expect.stringMatching(/^AmbiguityLoop: 3 attempts in a row failed with ECONNRESET/) });
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'UNKNOWN', failureReason: expect.stringMatching(/^AmbiguityLoop: 3 calls in a row unanswered, ECONNRESET; /) });
     expect(sender.metrics.get(METRIC.ResentAfterAmbiguity)).toBe(2);
     expect(sender.metrics.get(METRIC.AmbiguityLoopStopped)).toBe(1);
   });
@@ -92,7 +92,7 @@ describe(`an ambiguity loop ends: the same failure without an answer on ${AMBIGU
 
     expect(await receiveUntilSettled(sender, JSON.stringify(loginCodeEvent({ eventId })), 10)).toBe(6);
     expect(sends(rig.snsProxy) - before).toBe(6);
-    expect(await db.ledger.get(key)).toMatchObject({ state: 'UNKNOWN', failureReason: expect.stringMatching(/^AmbiguityLoop: 3 attempts in a row failed with ECONNRESET/) });
+    expect(await db.ledger.get(key)).toMatchObject({ state: 'UNKNOWN', failureReason: expect.stringMatching(/^AmbiguityLoop: 3 calls in a row unanswered, ECONNRESET; /) });
     expect(sender.metrics.get(METRIC.AmbiguousOutcome)).toBe(6);
     expect(sender.metrics.get(METRIC.AmbiguityLoopStopped)).toBe(1);
   });

@@ -132,6 +132,9 @@ describe('rendering', () => {
         ok: false,
         reason: 'InvalidTemplateField: template "shipped" field orderId holds control character U+000A, which the push title cannot carry',
       });
+      for (const [control, name] of [['\t', 'U+0009'], ['\u007f', 'U+007F'], ['\u0085', 'U+0085']]) {
+        expect(renderTemplate(shipped, 'shipped', 'email', { orderId: `1${control}`, note: 'ok' })).toMatchObject({ ok: false, reason: expect.stringContaining(`${name}, which the email subject`) });
+      }
       // The same value in an SMS text is a line break: that message is sent.
       expect(renderTemplate(shipped, 'shipped', 'sms', data)).toEqual({ ok: true, content: { channel: 'sms', text: 'Order 10\n01: ok' } });
     });

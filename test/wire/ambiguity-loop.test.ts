@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AMBIGUITY_LOOP_LIMIT } from '../../functions/core/ambiguity-loop';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
+import { METRIC, type MetricName } from '../../functions/core/metric-names';
 import { awsErrorResponse } from '../../local/aws/aws-error-shapes';
 import type { FaultDecider, WireFault } from '../../local/aws/wire-fault-proxy';
 import { ControlledClock } from '../support/controlled-clock';
@@ -9,17 +9,13 @@ import { loginCodeEvent, orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { failedIds, type SenderHarness } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
-import { startWireRig, type WireRig } from './wire-harness';
+import { useWireRig, type WireRig } from './wire-harness';
 
 // A loop of unknown outcomes through the real sender, SDK clients and ledger: every call of one message fails
 // the same way, with no answer from the provider (the connection reset before any response).
 
 const db = useTestLedger();
-let rig: WireRig;
-beforeAll(async () => {
-  rig = await startWireRig(db);
-});
-afterAll(async () => rig?.stop());
+const rig = useWireRig(db);
 
 const RESET: WireFault = { kind: 'reset-before' };
 const isSend = (r: { operation: string }) => r.operation === 'Publish' || r.operation === 'SendEmail';
@@ -46,6 +42,12 @@ async function receiveUntilSettled(sender: SenderHarness, body: string, receives
 
 const sends = (proxy: WireRig['snsProxy']) => proxy.requests.filter(isSend).length;
 
+/** The message ended by a loop of connection resets, and what was counted on the way (`AmbiguityLoopStopped` once). */
+async function expectLoopStopped(sender: SenderHarness, key: string, counts: Partial<Record<MetricName, number>>): Promise<void> {
+  expect(await db.ledger.get(key)).toMatchObject({ state: 'UNKNOWN', failureReason: expect.stringMatching(/^AmbiguityLoop: 3 calls in a row unanswered, ECONNRESET; last: /) });
+  for (const [metric, n] of Object.entries({ [METRIC.AmbiguityLoopStopped]: 1, ...counts })) expect(sender.metrics.get(metric as MetricName), metric).toBe(n);
+}
+
 describe(`an ambiguity loop ends: the same failure without an answer on ${AMBIGUITY_LOOP_LIMIT} calls in a row`, () => {
   it('otp SMS, the connection reset on every call: UNKNOWN at the third call, counted, instead of a resend at each of 100 receives', async () => {
     const eventId = 'evt-loop-otp';
@@ -56,13 +58,7 @@ describe(`an ambiguity loop ends: the same failure without an answer on ${AMBIGU
 
     expect(await receiveUntilSettled(sender, JSON.stringify(loginCodeEvent({ eventId })), 10)).toBe(3);
     expect(sends(rig.snsProxy) - before).toBe(3);
-    const row = await db.ledger.get(key);
-    expect(row?.state).toBe('UNKNOWN');
-    expect(row?.failureReason).toMatch(/^AmbiguityLoop: 3 calls in a row unanswered, ECONNRESET; last: /);
-    expect(sender.metrics.get(METRIC.AmbiguousOutcome)).toBe(3);
-    expect(sender.metrics.get(METRIC.ResentAfterAmbiguity)).toBe(2);
-    expect(sender.metrics.get(METRIC.AmbiguityLoopStopped)).toBe(1);
-    expect(sender.metrics.get(METRIC.GaveUpAfterAmbiguity)).toBe(0);
+    await expectLoopStopped(sender, key, { [METRIC.AmbiguousOutcome]: 3, [METRIC.ResentAfterAmbiguity]: 2, [METRIC.GaveUpAfterAmbiguity]: 0 });
   });
 
   it('transactional e-mail: each evidence wait is waited, and the third call ends it', async () => {
@@ -77,9 +73,7 @@ describe(`an ambiguity loop ends: the same failure without an answer on ${AMBIGU
     // Receives alternate: one inside the 300 s evidence wait (sends nothing), one past it (sends again).
     expect(await receiveUntilSettled(sender, JSON.stringify(event), 10, clock, 151_000)).toBe(5);
     expect(sends(rig.sesProxy) - before).toBe(3);
-    expect(await db.ledger.get(key)).toMatchObject({ state: 'UNKNOWN', failureReason: expect.stringMatching(/^AmbiguityLoop: 3 calls in a row unanswered, ECONNRESET; /) });
-    expect(sender.metrics.get(METRIC.ResentAfterAmbiguity)).toBe(2);
-    expect(sender.metrics.get(METRIC.AmbiguityLoopStopped)).toBe(1);
+    await expectLoopStopped(sender, key, { [METRIC.ResentAfterAmbiguity]: 2 });
   });
 
   it('an answer from the provider in between (a 500) is evidence the request reached it: the count starts again', async () => {
@@ -92,9 +86,7 @@ describe(`an ambiguity loop ends: the same failure without an answer on ${AMBIGU
 
     expect(await receiveUntilSettled(sender, JSON.stringify(loginCodeEvent({ eventId })), 10)).toBe(6);
     expect(sends(rig.snsProxy) - before).toBe(6);
-    expect(await db.ledger.get(key)).toMatchObject({ state: 'UNKNOWN', failureReason: expect.stringMatching(/^AmbiguityLoop: 3 calls in a row unanswered, ECONNRESET; /) });
-    expect(sender.metrics.get(METRIC.AmbiguousOutcome)).toBe(6);
-    expect(sender.metrics.get(METRIC.AmbiguityLoopStopped)).toBe(1);
+    await expectLoopStopped(sender, key, { [METRIC.AmbiguousOutcome]: 6 });
   });
 
   it('a call that goes through ends it as sent, whatever the streak', async () => {

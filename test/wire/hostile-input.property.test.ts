@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { METRIC } from '../../functions/core/metric-names';
 import type { NotificationEvent } from '../../functions/core/notification-event';
@@ -8,7 +8,7 @@ import { useTestLedger } from '../support/ledger-server';
 import { failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 import { AMBIGUITY_METRICS, sendRequests } from './one-message';
-import { startWireRig, type WireRig } from './wire-harness';
+import { useWireRig } from './wire-harness';
 
 /**
  * The door under hostile text: generated strings of the whole UTF-16 range (lone surrogates and control
@@ -23,11 +23,7 @@ const RUNS = Number(process.env.HOSTILE_INPUT_RUNS ?? 150);
 const SEED = process.env.HOSTILE_INPUT_SEED === undefined ? undefined : Number(process.env.HOSTILE_INPUT_SEED);
 
 const db = useTestLedger();
-let rig: WireRig;
-beforeAll(async () => {
-  rig = await startWireRig(db);
-});
-afterAll(async () => rig?.stop());
+const rig = useWireRig(db);
 
 /** One UTF-16 unit or code point: any code point, a lone surrogate of either half, or a control character. */
 const hostileUnit = fc.oneof(

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { idempotencyKey, type Channel } from '../../functions/core/idempotency-key';
 import { orderShippedEvent } from '../support/events';
 import { METRIC } from '../../functions/core/metric-names';
@@ -6,21 +6,13 @@ import { useTestLedger } from '../support/ledger-server';
 import { failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 import { AMBIGUITY_METRICS, oneMessage, sendRequests } from './one-message';
-import { startWireRig, type WireRig } from './wire-harness';
+import { useWireRig } from './wire-harness';
 
 // Through the real sender, the real SES v2 and SNS clients (over HTTP to the local services, through proxies
 // that see every request) and the real ledger on dynalite.
 
 const db = useTestLedger();
-let rig: WireRig;
-beforeAll(async () => {
-  rig = await startWireRig(db);
-});
-afterAll(async () => rig?.stop());
-beforeEach(() => {
-  rig.sesProxy.setDecider(() => undefined);
-  rig.snsProxy.setDecider(() => undefined);
-});
+const rig = useWireRig(db);
 
 describe('the lone-surrogate event is dead-lettered at its first receive, naming the field: no claim, no provider request, no ambiguity', () => {
   it.each(['email', 'sms', 'push'] as const)('%s', async (channel) => {

@@ -1,26 +1,18 @@
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { SNSClient } from '@aws-sdk/client-sns';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { METRIC } from '../../functions/core/metric-names';
 import { useTestLedger } from '../support/ledger-server';
 import { failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 import { AMBIGUITY_METRICS, oneMessage, sendRequests } from './one-message';
-import { startWireRig, type WireRig } from './wire-harness';
+import { useWireRig } from './wire-harness';
 
 // Through the real sender, the real SES v2 and SNS clients (over HTTP to the local services, through proxies
 // that see every request) and the real ledger on dynalite, with a middleware injected into each client.
 
 const db = useTestLedger();
-let rig: WireRig;
-beforeAll(async () => {
-  rig = await startWireRig(db);
-});
-afterAll(async () => rig?.stop());
-beforeEach(() => {
-  rig.sesProxy.setDecider(() => undefined);
-  rig.snsProxy.setDecider(() => undefined);
-});
+const rig = useWireRig(db);
 
 type Clients = { readonly ses: SESv2Client; readonly sns: SNSClient };
 /** The client stacks as plain middleware stacks: the tests add middlewares that only throw. */

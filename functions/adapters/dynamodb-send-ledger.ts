@@ -83,7 +83,8 @@ export class DynamoDbSendLedger implements SendLedger {
     const update =
       `SET ${x.is('leaseExpiresAt', 'now', nowMs)}, ${x.is('updatedAt', 'now', nowMs)}, ${x.is('lastRelease', 'reason', release.reason)}, ` +
       `${x.is('failureReason', 'detail', release.detail)}` +
-      (release.lastAmbiguousAt !== undefined ? `, ${x.is('lastAmbiguousAt', 'since', release.lastAmbiguousAt)}` : '');
+      (release.lastAmbiguousAt !== undefined ? `, ${x.is('lastAmbiguousAt', 'since', release.lastAmbiguousAt)}` : '') +
+      ambiguityStreakUpdate(x, release.ambiguityStreak);
     const condition =
       `${x.is('ownerToken', 'owner', claim.ownerToken)} AND ${x.is('claimVersion', 'version', claim.claimVersion)} AND ${x.is('state', 'pending', 'PENDING')}`;
     return this.table.conditionalUpdate(claim.key, update, { expression: x, condition });
@@ -129,6 +130,12 @@ export class DynamoDbSendLedger implements SendLedger {
   get(key: string): Promise<LedgerRow | undefined> {
     return this.table.get(key);
   }
+}
+
+/** The end of a release's SET clause (and its REMOVE) for the row's ambiguity streak; nothing when the release leaves it. */
+function ambiguityStreakUpdate(x: LedgerExpression, streak: Release['ambiguityStreak']): string {
+  if (streak === undefined) return '';
+  return streak === 'reset' ? ` REMOVE ${x.name('ambiguityStreak')}` : `, ${x.is('ambiguityStreak', 'streak', streak)}`;
 }
 
 /** The pending-index entry of a takeover whose claim must be discoverable; nothing when it need not be. */

@@ -45,6 +45,7 @@ const LedgerItemSchema = v.looseObject({
   suppressionReason: v.optional(v.picklist(SUPPRESSION_REASONS)),
   lastRelease: v.optional(v.picklist(['transient', 'ambiguous'])),
   lastAmbiguousAt: v.optional(count),
+  ambiguityStreak: v.optional(v.object({ unanswered: text, calls: count })),
   deliveryStatus: v.optional(text),
   deliveryStatusAt: v.optional(count),
   deliveryStatusRank: v.optional(count),

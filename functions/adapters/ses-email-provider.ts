@@ -2,6 +2,7 @@ import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
 import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
 import type { ProviderRequest } from '../core/rendered-message';
+import { trackCallProgress } from './sdk-call-progress';
 
 /** The message tag that carries our idempotency key into SES events (delivery evidence). */
 export const SES_KEY_TAG = 'idempotency-key';
@@ -44,35 +45,34 @@ export class SesEmailProvider implements DeliveryProvider {
   async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     const { message } = request;
     if (message.channel !== 'email') return { kind: 'permanent', reason: `SES cannot send ${message.channel}` };
-    try {
-      const result = await this.client.send(
-        new SendEmailCommand({
-          FromEmailAddress: this.settings.fromAddress,
-          Destination: { ToAddresses: [message.to] },
-          Content: {
-            Simple: {
-              Subject: { Data: message.subject, Charset: 'UTF-8' },
-              Body: {
-                Text: { Data: message.text, Charset: 'UTF-8' },
-                ...(message.html ? { Html: { Data: message.html, Charset: 'UTF-8' } } : {}),
-              },
-            },
+    const command = new SendEmailCommand({
+      FromEmailAddress: this.settings.fromAddress,
+      Destination: { ToAddresses: [message.to] },
+      Content: {
+        Simple: {
+          Subject: { Data: message.subject, Charset: 'UTF-8' },
+          Body: {
+            Text: { Data: message.text, Charset: 'UTF-8' },
+            ...(message.html ? { Html: { Data: message.html, Charset: 'UTF-8' } } : {}),
           },
-          EmailTags: [
-            { Name: SES_KEY_TAG, Value: request.key },
-            { Name: SES_CLAIM_VERSION_TAG, Value: String(request.claimVersion) },
-            { Name: 'message-class', Value: tagValue(request.messageClass) },
-            { Name: 'template', Value: tagValue(request.templateId) },
-          ],
-          ConfigurationSetName: this.settings.configurationSetName,
-        }),
-        { abortSignal: signal },
-      );
+        },
+      },
+      EmailTags: [
+        { Name: SES_KEY_TAG, Value: request.key },
+        { Name: SES_CLAIM_VERSION_TAG, Value: String(request.claimVersion) },
+        { Name: 'message-class', Value: tagValue(request.messageClass) },
+        { Name: 'template', Value: tagValue(request.templateId) },
+      ],
+      ConfigurationSetName: this.settings.configurationSetName,
+    });
+    const progress = trackCallProgress(command);
+    try {
+      const result = await this.client.send(command, { abortSignal: signal });
       return result.MessageId
         ? { kind: 'sent', providerMessageId: result.MessageId }
         : { kind: 'ambiguous', reason: 'SES accepted the call but returned no MessageId' };
     } catch (error) {
-      return classifyProviderError(error, SES_ERROR_RULES);
+      return classifyProviderError(error, SES_ERROR_RULES, progress());
     }
   }
 }

@@ -3,6 +3,7 @@ import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provide
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
 import { pushPayloads } from '../core/push-payload';
 import type { ProviderRequest } from '../core/rendered-message';
+import { trackCallProgress } from './sdk-call-progress';
 
 /** Message attribute that carries our idempotency key on every SNS publish. */
 export const SNS_KEY_ATTRIBUTE = 'notifier.idempotency-key';
@@ -53,13 +54,18 @@ export class SnsProvider implements DeliveryProvider {
   async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     const command = this.command(request);
     if (!command) return { kind: 'permanent', reason: `SNS cannot send ${request.message.channel}` };
+    // The client's query serializer throws on a lone surrogate (URIError), and then keeps the half-written
+    // request, which it writes into the next request on the client: such text never reaches it.
+    const illFormed = Object.entries(request.message).find(([, value]) => !value.isWellFormed());
+    if (illFormed) return { kind: 'permanent', reason: `NotSent: the ${request.message.channel} ${illFormed[0]} is not well-formed Unicode` };
+    const progress = trackCallProgress(command);
     try {
       const result = await this.client.send(command, { abortSignal: signal });
       return result.MessageId
         ? { kind: 'sent', providerMessageId: result.MessageId }
         : { kind: 'ambiguous', reason: 'SNS accepted the call but returned no MessageId' };
     } catch (error) {
-      return classifyProviderError(error, SNS_ERROR_RULES);
+      return classifyProviderError(error, SNS_ERROR_RULES, progress());
     }
   }
 

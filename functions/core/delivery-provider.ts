@@ -22,7 +22,17 @@ export type DeliveryOutcome =
   | { readonly kind: 'sent'; readonly providerMessageId: string }
   | { readonly kind: 'permanent'; readonly reason: string }
   | { readonly kind: 'transient'; readonly cause: TransientCause; readonly reason: string }
-  | { readonly kind: 'ambiguous'; readonly reason: string };
+  | {
+      readonly kind: 'ambiguous';
+      readonly reason: string;
+      /**
+       * Set when no answer came back from the provider (no HTTP response): the kind of failure, the error's code
+       * or name (`ECONNRESET`, `AbortError`). The same kind on consecutive attempts of one key, with nothing to
+       * show the request ever reached the provider, is a loop that ends (see ambiguity-loop.ts).
+       * @default none: the provider answered (a 5xx, a 200 without a message id)
+       */
+      readonly unanswered?: string;
+    };
 
 /** A channel's provider. Implementations never throw: every failure becomes an outcome. */
 export interface DeliveryProvider {

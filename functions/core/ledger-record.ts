@@ -1,3 +1,4 @@
+import type { AmbiguityStreak } from './ambiguity-loop';
 import type { Channel } from './idempotency-key';
 import type { RenderedMessage } from './rendered-message';
 
@@ -43,6 +44,8 @@ export interface LedgerRow {
    * (epoch ms). Each ambiguous attempt moves it forward, so each gets its own evidence wait.
    */
   readonly lastAmbiguousAt?: number;
+  /** The latest provider calls that failed the same way without an answer from the provider (see ambiguity-loop.ts). */
+  readonly ambiguityStreak?: AmbiguityStreak;
   /** Latest delivery-status event recorded for this key, if any. */
   readonly deliveryStatus?: string;
   readonly deliveryStatusAt?: number;

@@ -87,6 +87,11 @@ export const METRIC = {
   ResentAfterAmbiguity: 'ResentAfterAmbiguity',
   GaveUpAfterAmbiguity: 'GaveUpAfterAmbiguity',
   SentByEvidence: 'SentByEvidence',
+  /**
+   * A message ended `UNKNOWN` because its provider calls failed the same way, without an answer from the
+   * provider, on consecutive attempts (see ambiguity-loop.ts): a loop stopped, not a policy's give-up.
+   */
+  AmbiguityLoopStopped: 'AmbiguityLoopStopped',
   InvalidEvent: 'InvalidEvent',
   EventTooOld: 'EventTooOld',
   ClaimLost: 'ClaimLost',

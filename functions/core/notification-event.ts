@@ -4,7 +4,7 @@ import { EventBridgeSchema, SnsSqsNotificationSchema } from './event-envelopes';
 import { CHANNELS } from './idempotency-key';
 import { jsonObject, jsonRecord } from './json-objects';
 import { describeProblems, validate } from './schema';
-import { isoDatetime } from './string-formats';
+import { isoDatetime, wellFormed, wellFormedString } from './string-formats';
 
 /** Largest SQS body we accept; anything larger is dead-lettered, never half-processed. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -13,17 +13,20 @@ export const MAX_MESSAGES_PER_EVENT = 100;
 /** Problems a refusal lists: the first few say what to fix, and a dead letter's attribute stays short. */
 const MAX_PROBLEMS = 5;
 
-const idString = v.pipe(v.string(), v.minLength(1), v.maxLength(256));
-const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
+// Every string an event carries is well-formed Unicode, or the event is refused whole: no channel can carry a
+// lone surrogate, and each message would fail alike. Control characters are decided per message (templates.ts).
+const idString = v.pipe(v.string(), v.minLength(1), v.maxLength(256), wellFormed());
+const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max), wellFormed());
+const optionalText = (max: number) => v.optional(v.pipe(v.string(), v.maxLength(max), wellFormed()));
 
 // Addresses are only shape-checked here (strings); whether each is a valid email, E.164
 // number or endpoint ARN is decided per message, so one bad recipient fails alone.
 const RecipientSchema = v.pipe(
   jsonObject({
     recipientId: idString,
-    email: v.optional(v.pipe(v.string(), v.maxLength(320))),
-    phone: v.optional(v.pipe(v.string(), v.maxLength(32))),
-    pushEndpointArn: v.optional(v.pipe(v.string(), v.maxLength(1024))),
+    email: optionalText(320),
+    phone: optionalText(32),
+    pushEndpointArn: optionalText(1024),
     channels: v.pipe(v.array(v.picklist(CHANNELS)), v.minLength(1), v.maxLength(CHANNELS.length)),
   }),
   v.forward(
@@ -32,7 +35,7 @@ const RecipientSchema = v.pipe(
   ),
 );
 
-const TemplateValue = v.union([v.pipe(v.string(), v.maxLength(4096)), v.number(), v.boolean(), v.null()]);
+const TemplateValue = v.union([v.pipe(v.string(), v.maxLength(4096), wellFormed()), v.number(), v.boolean(), v.null()]);
 
 /** The business event a producer publishes: one event, one or more messages. */
 export const NotificationEventSchema = v.pipe(
@@ -42,7 +45,7 @@ export const NotificationEventSchema = v.pipe(
     type: text(128),
     templateId: text(128),
     messageClass: text(64),
-    data: v.optional(jsonRecord(v.string(), TemplateValue), {}),
+    data: v.optional(jsonRecord(wellFormedString(), TemplateValue), {}),
     recipients: v.pipe(v.array(RecipientSchema), v.minLength(1), v.maxLength(MAX_MESSAGES_PER_EVENT)),
   }),
   // Partial checks: each runs once the fields it reads are valid, whatever else is wrong.

@@ -46,7 +46,12 @@ export function describeProblems(problems: readonly SchemaProblem[], limit = pro
 }
 
 function toProblem(issue: v.BaseIssue<unknown>): SchemaProblem {
-  return { path: issue.path?.map((item) => String(item.key)).join('.') ?? '', message: issue.message };
+  return { path: issue.path?.map((item) => pathKey(String(item.key))).join('.') ?? '', message: issue.message };
+}
+
+/** A key of the input as a path names it: one that is not well-formed Unicode in JSON's escapes, so that a problem always is. */
+function pathKey(key: string): string {
+  return key.isWellFormed() ? key : JSON.stringify(key).slice(1, -1);
 }
 
 /**

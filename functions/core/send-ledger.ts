@@ -1,3 +1,4 @@
+import type { AmbiguityStreak } from './ambiguity-loop';
 import type { Claim, LedgerRow, ReleaseReason } from './ledger-record';
 import type { Suppression } from './suppression';
 
@@ -34,6 +35,11 @@ export interface Release {
   readonly reason: ReleaseReason;
   readonly detail: string;
   readonly lastAmbiguousAt: number | undefined;
+  /**
+   * After this attempt's own call met ambiguity: the row's new streak, or `reset` when the provider answered.
+   * @default the row's streak is left as it is (a refusal, a wait for evidence, a ledger error)
+   */
+  readonly ambiguityStreak?: AmbiguityStreak | 'reset';
 }
 
 export type ClaimResult = { readonly claimed: true } | { readonly claimed: false; readonly existing: LedgerRow | undefined };

@@ -16,6 +16,23 @@ export function isoDatetime(options: { readonly offset: boolean } = { offset: fa
   return v.regex(options.offset ? ISO_DATETIME_WITH_OFFSET : ISO_DATETIME_UTC, 'Invalid ISO datetime');
 }
 
+/** The problem a string that is not well-formed Unicode gets: names no value, as every problem (see schema.ts). */
+export const NOT_WELL_FORMED = 'Invalid string: not well-formed Unicode (a lone surrogate)';
+
+/**
+ * Well-formed Unicode: no lone UTF-16 surrogate, which no channel can carry (UTF-8 has no encoding for one, and
+ * the SNS client's query serializer throws on it before the request is sent). A lone surrogate is what
+ * `text.slice(0, n)` leaves of a string that ends in an emoji, and what `JSON.stringify` writes as `"\ud83d"`.
+ */
+export function wellFormed() {
+  return v.check((value: string) => value.isWellFormed(), NOT_WELL_FORMED);
+}
+
+/** A string that is well-formed Unicode. */
+export function wellFormedString() {
+  return v.pipe(v.string(), wellFormed());
+}
+
 /** Text the WHATWG URL parser takes once trimmed; trimmed, and without the tabs and line breaks the parser ignores. */
 export function urlString() {
   return v.pipe(

@@ -77,7 +77,7 @@ export function templateFigures(template: Template): TemplateFigures {
 /** The channel's variant rendered with every declared field filled by `fill`. */
 function worstCase<C extends Channel>(template: Template, channel: C, fill: Fill): Extract<RenderedContent, { channel: C }> {
   const data = Object.fromEntries(Object.entries(template.fields).map(([name, field]) => [name, fill(field)]));
-  const result = renderTemplate(new Map([[template.id, template]]), template.id, channel, data);
+  const result = renderTemplate(new Map([[template.id, template]]), template.id, channel, data, { refuseControlCharacters: false });
   // Unreachable for a template whose placeholders are declared: every field gets a value within its declaration.
   if (!result.ok) throw new Error(`the worst case of template "${template.id}" did not render: ${result.reason}`);
   return result.content as Extract<RenderedContent, { channel: C }>;

@@ -1,3 +1,4 @@
+import { refusedControlCharacter } from './control-characters';
 import type { Channel } from './idempotency-key';
 import { isGsm7 } from './sms-segments';
 import type { RenderedMessage } from './rendered-message';
@@ -19,10 +20,20 @@ export type RenderResult =
   | { readonly ok: true; readonly content: RenderedContent }
   | { readonly ok: false; readonly reason: string };
 
+export interface RenderOptions {
+  /**
+   * Whether a control character that the part it fills cannot carry fails the render. The template limits turn
+   * it off: they still measure a push payload filled with control characters (6 bytes each once JSON-escaped),
+   * a bound above anything that can be sent since control characters are refused.
+   * @default true
+   */
+  readonly refuseControlCharacters?: boolean;
+}
+
 /**
  * Renders the template's variant for `channel`: each `{{field}}` replaced by its value. A missing template or channel variant,
- * a missing (or null) field, or a value outside its declaration (longer than `maxLength`, or not GSM-7
- * when declared so) is a permanent failure with a reason that names fields, never values; nothing is
+ * a missing (or null) field, a value outside its declaration (longer than `maxLength`, or not GSM-7
+ * when declared so), or a control character the part it fills cannot carry (control-characters.ts) is a permanent failure with a reason that names fields, never values; nothing is
  * rendered as an empty string. The HTML part escapes every inserted value (validation refuses the tags
  * that would not), and values are looked up in the declared fields only, never in inherited properties.
  */
@@ -31,6 +42,7 @@ export function renderTemplate(
   templateId: string,
   channel: Channel,
   data: Readonly<Record<string, TemplateValue>>,
+  options: RenderOptions = {},
 ): RenderResult {
   const template = templates.get(templateId);
   if (!template) return { ok: false, reason: `MissingTemplate: no template "${templateId}"` };
@@ -60,6 +72,12 @@ export function renderTemplate(
     }
     if (declared?.charset === 'gsm7' && !isGsm7(value)) {
       return { ok: false, reason: `InvalidTemplateField: template "${templateId}" field ${field} is not GSM-7 text (declared charset gsm7)` };
+    }
+    for (const [part, pieces] of options.refuseControlCharacters === false ? [] : parts) {
+      const control = pieces.some((piece) => 'field' in piece && piece.field === field) ? refusedControlCharacter(value, part) : undefined;
+      if (control !== undefined) {
+        return { ok: false, reason: `InvalidTemplateField: template "${templateId}" field ${field} holds control character ${control}, which the ${channel} ${part} cannot carry` };
+      }
     }
     view[field] = value;
   }

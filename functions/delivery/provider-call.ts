@@ -38,7 +38,8 @@ export async function callProvider(attempt: DeliveryAttempt, { claim, lastAmbigu
     try {
       outcome = await provider.send({ ...request, claimVersion: claim.claimVersion }, AbortSignal.timeout(ctx.sendTimeoutMs));
     } catch (error) {
-      outcome = { kind: 'ambiguous', reason: `ProviderAdapterError: ${(error as Error).message ?? String(error)}` };
+      // No answer from the provider can be told from a throw: the same throw on every attempt is a loop that ends.
+      outcome = { kind: 'ambiguous', reason: `ProviderAdapterError: ${(error as Error).message ?? String(error)}`, unanswered: 'ProviderAdapterError' };
     }
     if (outcome.kind === 'transient' || outcome.kind === 'permanent') trace.mayHaveReachedProvider = false;
     const pauseMs = ctx.throttleRetryPausesMs?.[retry];

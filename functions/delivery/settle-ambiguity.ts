@@ -1,4 +1,6 @@
+import { isAmbiguityLoop, nextAmbiguityStreak } from '../core/ambiguity-loop';
 import { gatherEvidence, type RowEvidenceFields } from '../core/delivery-evidence';
+import type { DeliveryOutcome } from '../core/delivery-provider';
 import type { Claim, LedgerRow } from '../core/ledger-record';
 import { resolveAmbiguity } from '../core/message-class';
 import { METRIC } from '../core/metric-names';
@@ -36,8 +38,16 @@ export async function resolvePreviousAmbiguity(attempt: DeliveryAttempt, held: H
   }
 }
 
-/** This attempt's own call may have reached the provider: its evidence wait starts now. */
-export async function settleOwnAmbiguity(attempt: DeliveryAttempt, { claim, previous }: HeldClaim, reason: string): Promise<MessageResult> {
+/**
+ * This attempt's own call may have reached the provider: its evidence wait starts now. Evidence and the class
+ * policy settle it first; what they would send again or wait on ends instead when the call is the last of a
+ * loop, the same unanswered failure on consecutive attempts (ambiguity-loop.ts).
+ */
+export async function settleOwnAmbiguity(
+  attempt: DeliveryAttempt,
+  { claim, previous }: HeldClaim,
+  { reason, unanswered }: Extract<DeliveryOutcome, { kind: 'ambiguous' }>,
+): Promise<MessageResult> {
   const { ctx } = attempt;
   count(attempt, METRIC.AmbiguousOutcome);
   ctx.log.warn('Provider outcome unknown', { ...logContext(attempt), reason, policy: attempt.plan.messageClass.onAmbiguous });
@@ -50,8 +60,14 @@ export async function settleOwnAmbiguity(attempt: DeliveryAttempt, { claim, prev
     unknownReason: `OutcomeUnknown: ${reason}`,
   });
   if (next.action === 'settled') return next.result;
+  const streak = nextAmbiguityStreak(previous?.ambiguityStreak, unanswered);
+  if (isAmbiguityLoop(streak)) {
+    count(attempt, METRIC.AmbiguityLoopStopped);
+    ctx.log.error('Ambiguity loop: the same unanswered failure again, the message ends UNKNOWN', { ...logContext(attempt), ...streak });
+    return finish(attempt, claim, { state: 'UNKNOWN', reason: `AmbiguityLoop: ${streak.calls} calls in a row unanswered, ${streak.unanswered}; last: ${reason}` }, 'policy');
+  }
   // 'send' or 'wait': hand the claim back marked ambiguous; the next delivery applies the policy.
-  await release(attempt, claim, { reason: 'ambiguous', detail: reason, lastAmbiguousAt });
+  await release(attempt, claim, { reason: 'ambiguous', detail: reason, lastAmbiguousAt, ambiguityStreak: streak ?? 'reset' });
   return { settled: false, why: 'ambiguous-outcome' };
 }
 

@@ -41,7 +41,7 @@ export async function settleAnswer(attempt: DeliveryAttempt, held: HeldClaim, re
     }
     case 'ambiguous':
       // This attempt is now the latest that may have reached the provider: its own evidence wait starts now.
-      return settleOwnAmbiguity(attempt, held, outcome.reason);
+      return settleOwnAmbiguity(attempt, held, outcome);
   }
 }
 

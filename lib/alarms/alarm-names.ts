@@ -3,6 +3,7 @@ export const ALARM = {
   duplicateSuppressedRate: 'DuplicateSuppressedRate',
   resentAfterAmbiguity: 'ResentAfterAmbiguity',
   gaveUpAfterAmbiguity: 'GaveUpAfterAmbiguity',
+  ambiguityLoopStopped: 'AmbiguityLoopStopped',
   permanentFailureRate: 'PermanentFailureRate',
   suppressedRate: 'SuppressedRate',
   limitStoreError: 'LimitStoreError',

@@ -22,6 +22,12 @@ export const SENDING_ALARMS = {
     metric: (s) => sender(s, METRIC.GaveUpAfterAmbiguity),
     threshold: anyOccurrence,
   },
+  [ALARM.ambiguityLoopStopped]: {
+    description:
+      'Provider calls of one message failed the same way, with no answer from the provider, on 3 consecutive attempts: it was ended UNKNOWN instead of sent again. A recipient may have received nothing, or up to 3 copies; the cause repeats (a fault of our own or a provider that never answers).',
+    metric: (s) => s.metrics.sendingFunctions(METRIC.AmbiguityLoopStopped, 'loop'),
+    threshold: anyOccurrence,
+  },
   [ALARM.permanentFailureRate]: {
     description:
       'Providers rejected messages permanently (bad addresses, unverified identity, opted-out numbers, disabled endpoints).',

@@ -45,4 +45,13 @@ describe('a dead letter on the SQS dead-letter queue', () => {
     const empty = await sent({ ...letter, detail: '' });
     expect(empty[0]?.MessageAttributes?.[DEAD_LETTER_ATTRIBUTE.detail]?.StringValue).toBe('-');
   });
+
+  it('a detail holds only characters SQS takes in an attribute (its body rules): each other one, and half a pair left by the cut, becomes U+FFFD', async () => {
+    const detail = `data.a\u0001b\uFFFE: Invalid input; tab\tand line\nkept ${'x'.repeat(979)}😀`;
+    const [input] = await sent({ ...letter, detail });
+    expect(detail.slice(0, 1024).isWellFormed()).toBe(false);
+    expect(input?.MessageAttributes?.[DEAD_LETTER_ATTRIBUTE.detail]?.StringValue).toBe(
+      `data.a\uFFFDb\uFFFD: Invalid input; tab\tand line\nkept ${'x'.repeat(979)}\uFFFD`,
+    );
+  });
 });

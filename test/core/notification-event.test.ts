@@ -168,3 +168,52 @@ describe('parseNotificationBody: the envelope and the event fields at their edge
     expect(refusal(withAttribute({ Type: 'String' }))).toMatchObject({ detail: expect.stringMatching(/^SNS envelope: MessageAttributes\.tenant\.Value: /) });
   });
 });
+
+// What `text.slice(0, n)` leaves of a string ending in an emoji, as JSON.stringify writes it: "\ud83d".
+const LONE = 'order 1001 \ud83d';
+
+describe('parseNotificationBody: every string of an event is well-formed Unicode, or the event is refused naming the field', () => {
+  const shipped = orderShippedEvent();
+  const [buyer, seller] = shipped.recipients as [NotificationEvent['recipients'][number], NotificationEvent['recipients'][number]];
+  it.each([
+    ['eventId', { ...shipped, eventId: LONE }],
+    ['type', { ...shipped, type: LONE }],
+    ['templateId', { ...shipped, templateId: LONE }],
+    ['messageClass', { ...shipped, messageClass: LONE }],
+    ['data.carrier', { ...shipped, data: { ...shipped.data, carrier: LONE } }],
+    ['data.k\\udc00', { ...shipped, data: { ...shipped.data, ['k\udc00']: 'a key' } }],
+    ['recipients.0.recipientId', { ...shipped, recipients: [{ ...buyer, recipientId: LONE }, seller] }],
+    ['recipients.0.email', { ...shipped, recipients: [{ ...buyer, email: `${LONE}@example.com` }, seller] }],
+    ['recipients.0.phone', { ...shipped, recipients: [{ ...buyer, phone: '+4477\ud83d' }, seller] }],
+    ['recipients.0.pushEndpointArn', { ...shipped, recipients: [{ ...buyer, pushEndpointArn: `${buyer.pushEndpointArn}\ud83d` }, seller] }],
+  ])('%s', (field, ill) => {
+    expect(refusal(JSON.stringify(ill))).toEqual({ reason: 'SchemaViolation', detail: `${field}: Invalid string: not well-formed Unicode (a lone surrogate)` });
+  });
+
+  it('names the field of an envelope too: an SNS or EventBridge wrapper field is producer text like the event', () => {
+    const sns = snsEnvelope(JSON.stringify(event));
+    expect(refusal(JSON.stringify({ ...sns, Subject: LONE })).detail).toBe('SNS envelope: Subject: Invalid string: not well-formed Unicode (a lone surrogate)');
+    expect(refusal(JSON.stringify({ ...sns, MessageAttributes: { tenant: { Type: 'String', Value: LONE } } })).detail).toBe(
+      'SNS envelope: MessageAttributes.tenant.Value: Invalid string: not well-formed Unicode (a lone surrogate)',
+    );
+    expect(refusal(JSON.stringify(eventBridgeEnvelope({ ...event, eventId: LONE }))).detail).toBe('eventId: Invalid string: not well-formed Unicode (a lone surrogate)');
+    expect(refusal(JSON.stringify({ ...eventBridgeEnvelope(event), source: LONE })).detail).toBe(
+      'EventBridge envelope: source: Invalid string: not well-formed Unicode (a lone surrogate)',
+    );
+    // The SNS Message is the event as text: a lone surrogate inside it is refused with the event's own field.
+    expect(refusal(JSON.stringify(snsEnvelope(JSON.stringify({ ...event, data: { code: LONE, expiresInMinutes: 5 } })))).detail).toBe(
+      'data.code: Invalid string: not well-formed Unicode (a lone surrogate)',
+    );
+  });
+
+  it('takes well-formed text of every plane, and control characters (decided per message, see templates)', () => {
+    const data = { orderId: '1001 \ud83d\ude00 \u4e2d', carrier: 'DHL\nExpress\u0007', trackingNumber: '\u0000' };
+    expect(parseNotificationBody(JSON.stringify({ ...shipped, data })).event.data).toEqual(data);
+  });
+
+  it('the reason is well-formed text even when it names an ill-formed key', () => {
+    const { detail } = refusal(JSON.stringify({ ...shipped, data: { ['\ud800']: 1 } }));
+    expect(detail.isWellFormed()).toBe(true);
+    expect(detail).toBe('data.\\ud800: Invalid string: not well-formed Unicode (a lone surrogate)');
+  });
+});

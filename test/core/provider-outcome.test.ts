@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SES_ERROR_RULES } from '../../functions/adapters/ses-email-provider';
-import { classifyProviderError, redactAddresses } from '../../functions/core/provider-outcome';
+import { classifyProviderError, redactAddresses, type CallProgress } from '../../functions/core/provider-outcome';
 
 const err = (name: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(`${name} happened`), { name, ...extra });
 
@@ -86,13 +86,14 @@ describe('the reason a classification stores', () => {
     ['undefined', undefined, 'UnknownError: undefined'],
     ['a number', 42, 'UnknownError: 42'],
   ] as const)('a thrown value that is not an object (%s) is ambiguous, named UnknownError', (_what, thrown, reason) => {
-    expect(classifyProviderError(thrown, NO_RULES)).toEqual({ kind: 'ambiguous', reason });
+    expect(classifyProviderError(thrown, NO_RULES)).toEqual({ kind: 'ambiguous', reason, unanswered: 'UnknownError' });
   });
 
   it('an abort at the send timeout says SendTimeout before the error', () => {
     expect(classifyProviderError(err('AbortError', { message: 'The operation was aborted' }), NO_RULES)).toEqual({
       kind: 'ambiguous',
       reason: 'SendTimeout: AbortError: The operation was aborted',
+      unanswered: 'AbortError',
     });
   });
 
@@ -107,7 +108,48 @@ describe('the reason a classification stores', () => {
 
   it('is cut at 500 characters (a provider message can be long)', () => {
     const outcome = classifyProviderError(err('InternalFailure', { message: 'x'.repeat(2_000) }), NO_RULES);
-    expect(outcome).toEqual({ kind: 'ambiguous', reason: `InternalFailure: ${'x'.repeat(2_000)}`.slice(0, 500) });
+    expect(outcome).toEqual({ kind: 'ambiguous', reason: `InternalFailure: ${'x'.repeat(2_000)}`.slice(0, 500), unanswered: 'InternalFailure' });
+  });
+});
+
+describe('how far the call got decides before any name: a call stopped before its request was handed to the HTTP handler is certain', () => {
+  const uriError = new URIError('URI malformed');
+  const throttled = err('ThrottlingException', { $metadata: { httpStatusCode: 400 } });
+
+  it("stopped while the request was built from the message (the serializer): permanent, the message's own content, whatever the error", () => {
+    expect(classifyProviderError(uriError, NO_RULES, 'content')).toEqual({ kind: 'permanent', reason: 'NotSent: URIError: URI malformed' });
+    expect(classifyProviderError(err('AbortError'), NO_RULES, 'content')).toMatchObject({ kind: 'permanent' });
+  });
+
+  it("stopped elsewhere before the handler (credentials, endpoint, signing): the environment's, a configuration fault, whatever the error", () => {
+    const credentials = err('CredentialsProviderError', { message: 'Could not load credentials from any providers' });
+    expect(classifyProviderError(credentials, NO_RULES, 'environment')).toEqual({
+      kind: 'transient',
+      cause: 'configuration',
+      reason: 'NotSent: CredentialsProviderError: Could not load credentials from any providers',
+    });
+    expect(classifyProviderError(err('AbortError'), NO_RULES, 'environment')).toMatchObject({ kind: 'transient', cause: 'configuration' });
+  });
+
+  it.each(['handed-over', 'unknown'] as const satisfies readonly CallProgress[])('%s: by the error, as a call that may have left', (progress) => {
+    expect(classifyProviderError(uriError, NO_RULES, progress)).toEqual({ kind: 'ambiguous', reason: 'URIError: URI malformed', unanswered: 'URIError' });
+    expect(classifyProviderError(throttled, NO_RULES, progress)).toMatchObject({ kind: 'transient', cause: 'throttled' });
+  });
+});
+
+describe('an unknown outcome says whether the provider answered: only an unanswered one can loop', () => {
+  it.each([
+    ['an abort at the send timeout', err('AbortError'), 'AbortError'],
+    ['a request timeout', err('TimeoutError', { code: 'ETIMEDOUT' }), 'ETIMEDOUT'],
+    ['a connection reset, by its code', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), 'ECONNRESET'],
+    ['an error the SDK threw with no response', new TypeError('Invalid character in header content'), 'TypeError'],
+  ])('%s: unanswered, named %s', (_what, error, unanswered) => {
+    expect(classifyProviderError(error, NO_RULES)).toMatchObject({ kind: 'ambiguous', unanswered });
+  });
+
+  it('a 5xx is an answer from the provider: no unanswered kind', () => {
+    const outcome = classifyProviderError(err('InternalFailure', { $metadata: { httpStatusCode: 500 } }), NO_RULES);
+    expect(outcome).toEqual({ kind: 'ambiguous', reason: 'InternalFailure: InternalFailure happened' });
   });
 });
 

@@ -114,6 +114,50 @@ describe('rendering', () => {
     });
   });
 
+  describe('control characters: refused per message, by the part a value fills', () => {
+    const shipped = registryOf('shipped', {
+      fields: { orderId: { maxLength: 20 }, note: { maxLength: 20 } },
+      email: { subject: 'Order {{orderId}}', text: 'Order {{orderId}}: {{note}}' },
+      sms: { text: 'Order {{orderId}}: {{note}}' },
+      push: { title: 'Order {{orderId}}', body: '{{note}}' },
+    });
+
+    it('a one-line part (e-mail subject, push title) carries none: the message fails naming the field, the code point and the part', () => {
+      const data = { orderId: '10\n01', note: 'ok' };
+      expect(renderTemplate(shipped, 'shipped', 'email', data)).toEqual({
+        ok: false,
+        reason: 'InvalidTemplateField: template "shipped" field orderId holds control character U+000A, which the email subject cannot carry',
+      });
+      expect(renderTemplate(shipped, 'shipped', 'push', data)).toEqual({
+        ok: false,
+        reason: 'InvalidTemplateField: template "shipped" field orderId holds control character U+000A, which the push title cannot carry',
+      });
+      for (const [control, name] of [['\t', 'U+0009'], ['\u007f', 'U+007F'], ['\u0085', 'U+0085']]) {
+        expect(renderTemplate(shipped, 'shipped', 'email', { orderId: `1${control}`, note: 'ok' })).toMatchObject({ ok: false, reason: expect.stringContaining(`${name}, which the email subject`) });
+      }
+      // The same value in an SMS text is a line break: that message is sent.
+      expect(renderTemplate(shipped, 'shipped', 'sms', data)).toEqual({ ok: true, content: { channel: 'sms', text: 'Order 10\n01: ok' } });
+    });
+
+    it('a body carries tab and line breaks, and no other control character (C0, DEL, C1)', () => {
+      expect(renderTemplate(shipped, 'shipped', 'sms', { orderId: '1', note: 'a\tb\r\nc' }).ok).toBe(true);
+      for (const [control, name] of [['\u0000', 'U+0000'], ['\u0007', 'U+0007'], ['\u001b', 'U+001B'], ['\u007f', 'U+007F'], ['\u009f', 'U+009F']]) {
+        expect(renderTemplate(shipped, 'shipped', 'sms', { orderId: '1', note: `a${control}` })).toEqual({
+          ok: false,
+          reason: `InvalidTemplateField: template "shipped" field note holds control character ${name}, which the sms text cannot carry`,
+        });
+      }
+      expect(renderTemplate(shipped, 'shipped', 'push', { orderId: '1', note: 'x\u0085' })).toMatchObject({ ok: false, reason: expect.stringMatching(/U\+0085, which the push body/) });
+    });
+
+    it('takes every other character, a field not used by the variant is not looked at, and the template limits can turn the check off', () => {
+      expect(renderTemplate(shipped, 'shipped', 'email', { orderId: '\u00a0\u2028\ud83d\ude00', note: 'x' }).ok).toBe(true);
+      const onlyTitle = registryOf('title', { fields: { a: { maxLength: 5 }, b: { maxLength: 5 } }, push: { title: '{{a}}', body: 'B' }, sms: { text: '{{b}}' } });
+      expect(renderTemplate(onlyTitle, 'title', 'push', { a: 'x', b: '\u0001' }).ok).toBe(true);
+      expect(renderTemplate(shipped, 'shipped', 'email', { orderId: '\u0001', note: '' }, { refuseControlCharacters: false }).ok).toBe(true);
+    });
+  });
+
   it('checks only the fields the rendered variant uses', () => {
     const registry = registryOf('two', {
       fields: { a: { maxLength: 3 }, b: { maxLength: 3 } },

@@ -48,7 +48,7 @@ function sourceText(): string {
       else if (/\.(ts|mjs|js)$/.test(entry)) texts.push(readFileSync(path, 'utf8'));
     }
   };
-  for (const dir of ['functions', 'lib', 'bin', 'local', 'cli', 'bench', 'scripts', 'test/support', 'test/interleavings']) walk(join(ROOT, dir));
+  for (const dir of ['functions', 'lib', 'bin', 'local', 'cli', 'bench', 'scripts', 'test/support', 'test/interleavings', 'test/wire']) walk(join(ROOT, dir));
   return texts.join('\n');
 }
 

@@ -12,6 +12,7 @@ import { startLocalSes, type LocalSes, type LocalSesOptions } from '../../local/
 import { startLocalSns, type LocalSns, type LocalSnsOptions } from '../../local/aws/local-sns-server';
 import { startWireFaultProxy, type FaultDecider, type WireFaultProxy } from '../../local/aws/wire-fault-proxy';
 import type { WireRequest } from '../../local/aws/wire-operation';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { SenderHarness, type HarnessOptions } from '../support/sender-harness';
 import type { TestLedger } from '../support/ledger-server';
 import type { ControlledClock } from '../support/controlled-clock';
@@ -37,10 +38,16 @@ export interface WireRig {
    * A sender over this rig; each call builds a fresh one (a new execution environment).
    * `deferral` backs paced records off. @default none
    */
-  sender(clock?: ControlledClock, governor?: SendRateGovernor, deferral?: RecordDeferral, options?: Pick<HarnessOptions, 'waitForLedgerBeforeReturning'>): SenderHarness;
+  sender(clock?: ControlledClock, governor?: SendRateGovernor, deferral?: RecordDeferral, options?: WireSenderOptions): SenderHarness;
   /** Accepted sends for `key` at the local providers. */
   accepted(key: string): number;
   stop(): Promise<void>;
+}
+
+/** How a rig's sender differs from the production one. */
+export interface WireSenderOptions extends Pick<HarnessOptions, 'waitForLedgerBeforeReturning'> {
+  /** Changes the sender's new SES and SNS clients before it uses them (a test middleware). @default none */
+  readonly prepareClients?: (clients: { readonly ses: SESv2Client; readonly sns: SNSClient }) => void;
 }
 
 /** The local providers' account limits. @default none */
@@ -67,10 +74,11 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
     ses,
     sns,
     ledger,
-    sender(clock, governor, deferral, options = {}) {
+    sender(clock, governor, deferral, { prepareClients, ...options } = {}) {
       const sesClient = new SESv2Client({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: sesProxy.endpoint });
       const snsClient = new SNSClient({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: snsProxy.endpoint });
       clients.push(sesClient, snsClient);
+      prepareClients?.({ ses: sesClient, sns: snsClient });
       const snsProvider = new SnsProvider(snsClient);
       return new SenderHarness({
         ledger,
@@ -91,6 +99,28 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
       await Promise.all([ses.stop(), sns.stop()]);
     },
   };
+}
+
+/**
+ * Starts a rig before the file's tests and stops it after them; each test starts with no provider fault. The
+ * returned object stands for the running rig; use it inside tests and hooks only.
+ */
+export function useWireRig(db: TestLedger): WireRig {
+  let current: WireRig | undefined;
+  beforeAll(async () => {
+    current = await startWireRig(db);
+  });
+  afterAll(async () => current?.stop());
+  beforeEach(() => {
+    current?.sesProxy.setDecider(() => undefined);
+    current?.snsProxy.setDecider(() => undefined);
+  });
+  return new Proxy({} as WireRig, {
+    get(_target, property) {
+      if (!current) throw new Error('The wire rig is not running: use it inside a test or a hook');
+      return Reflect.get(current, property) as unknown;
+    },
+  });
 }
 
 /** A decider that applies `fault` to the first `times` requests matching `match`, then none. */

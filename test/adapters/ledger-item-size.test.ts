@@ -1,6 +1,3 @@
-import { createRequire } from 'node:module';
-import { marshall } from '@aws-sdk/util-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { rowToItem } from '../../functions/adapters/dynamodb-ledger';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
@@ -13,10 +10,7 @@ import { packRequest } from '../../functions/core/stored-request';
 import type { TemplateRegistry } from '../../functions/core/templates';
 import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { orderConfirmation } from '../../bench/fixtures/order-confirmation';
-
-// dynalite's implementation of DynamoDB's item-size rules. It counts a string's UTF-16 code units where DynamoDB
-// counts its UTF-8 bytes, and reads binary values as base64: the item is handed over in that form (byteForm).
-const { itemSize } = createRequire(import.meta.url)('dynalite/db/index.js') as { itemSize(item: Record<string, unknown>): number };
+import { itemBytes } from '../../local/item-bytes';
 
 const TIMING = { claimTimeoutMs: 120_000, retentionMs: 30 * 86_400_000 };
 const templates = repositoryTemplates();
@@ -31,19 +25,9 @@ const RECIPIENT = {
   pushEndpointArn: 'arn:aws:sns:eu-west-1:123456789012:endpoint/GCM/shop-app/0f1e2d3c-aaaa-bbbb-cccc-1234567890ab',
 };
 
-/** An attribute value with every string as its UTF-8 bytes (one character each) and every binary as base64, as dynalite measures them. */
-function byteForm(value: AttributeValue): Record<string, unknown> {
-  if (value.S !== undefined) return { S: Buffer.from(value.S, 'utf8').toString('latin1') };
-  if (value.B !== undefined) return { B: Buffer.from(value.B).toString('base64') };
-  if (value.M !== undefined) return { M: Object.fromEntries(Object.entries(value.M).map(([k, v]) => [k, byteForm(v)])) };
-  if (value.L !== undefined) return { L: value.L.map(byteForm) };
-  return value as unknown as Record<string, unknown>;
-}
-
 /** Bytes of a row's item by DynamoDB's rules. */
 function rowBytes(row: LedgerRow): number {
-  const item = marshall(rowToItem(row), { removeUndefinedValues: true });
-  return itemSize(Object.fromEntries(Object.entries(item).map(([name, value]) => [name, byteForm(value)])));
+  return itemBytes(rowToItem(row));
 }
 
 /** The first plan of `event`, which must render. */

@@ -12,7 +12,7 @@ import { describeProblems, validate } from './schema';
  *
  * The message is kept **packed**: one format byte, then the message's JSON compressed with brotli
  * (`node:zlib`). Shop e-mails are table layouts with the same inline styles on every cell: a 90 KB
- * order confirmation packs into 6.5 KB, 7 write units per write instead of 92 (docs/design.md, "What
+ * order confirmation packs into 6.5 KB, 7 write units per write instead of 89 (docs/design.md, "What
  * a discoverable claim keeps", has the candidates measured). Rows written before packing keep the
  * plain message (a map); both are read.
  */
@@ -25,8 +25,8 @@ export type PackedRequest = Uint8Array;
 export const PACKED_FORMAT = 1;
 
 /**
- * Brotli quality 5: at 90 KB it packs within 2.5% of quality 9 in a fifteenth of the CPU (a few ms),
- * and 10% smaller than quality 4 or deflate. Decompression costs well under a millisecond whatever the quality.
+ * Brotli quality 5: at 90 KB it packs within 2.5% of quality 9 (the same write units) for a tenth of the CPU or less (about 1 ms),
+ * and 10-17% smaller than quality 4 or deflate (1-2 units less). Decompression costs well under a millisecond whatever the quality.
  */
 const BROTLI_QUALITY = 5;
 

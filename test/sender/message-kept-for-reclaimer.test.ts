@@ -122,7 +122,7 @@ describe('a claim the reclaimer may have to finish keeps its message packed, and
     const claimed = await db.ledger.get(keyOf(event));
     expect(claimed?.request).toBeInstanceOf(Uint8Array);
     expect(claimed?.pendingShard).toBeDefined();
-    // A plain 93 KB message made this claim 92 units; packed it is 7.
+    // The plain message made this claim 89 units (the layout before packing); packed it is 7.
     expect(writes.slice(before)).toEqual([{ operation: 'PutItem', units: 7 }]);
     // Support still sees the masked address of a claim that keeps its message.
     expect(ledgerRowView(claimed!).address).toBe('b***@example.com');

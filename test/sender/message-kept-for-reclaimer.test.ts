@@ -76,6 +76,22 @@ function expectSameBytes(actual: RenderedMessage | undefined, expected: Rendered
   expect(parts(actual!)).toEqual(parts(expected));
 }
 
+/**
+ * The message's first receive dies right after its claim (an early receive: no stored message), and the receive
+ * numbered `receiveCount` dies right after taking that claim over. The second receive's sender.
+ */
+async function diesAfterTakeover(event: NotificationEvent, receiveCount: number): Promise<SenderHarness> {
+  const first = new SenderHarness({ ledger: crashAfterFirst(db.ledger, 'claim', 'hang'), redelivery: POLICY, templates: large.templates });
+  const sentAtMs = first.clock.now();
+  expect(await invokeOrKill(first.invoke(sqsRecord(JSON.stringify(event), undefined, { receiveCount: 1, sentAtMs })))).toBe('killed');
+  expect((await db.ledger.get(keyOf(event)))?.request).toBeUndefined();
+
+  const second = new SenderHarness({ ledger: crashAfterFirst(db.ledger, 'takeOver', 'hang'), redelivery: POLICY, clock: first.clock, templates: large.templates });
+  first.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+  expect(await invokeOrKill(second.invoke(sqsRecord(JSON.stringify(event), undefined, { receiveCount, sentAtMs })))).toBe('killed');
+  return second;
+}
+
 describe('a first delivery writes no rendered content', () => {
   it('the claim and the outcome of a 90 KB HTML e-mail consume one write unit each', async () => {
     const writes = recordWriteUnits(db.client);
@@ -96,14 +112,7 @@ describe('a first delivery writes no rendered content', () => {
 
   it('an early receive taking over a dead claim keeps nothing either: its message comes back with the queue', async () => {
     const event = large.event({ eventId: 'evt-early-takeover' });
-    const first = new SenderHarness({ ledger: crashAfterFirst(db.ledger, 'claim', 'hang'), redelivery: POLICY, templates: large.templates });
-    const sentAtMs = first.clock.now();
-    expect(await invokeOrKill(first.invoke(sqsRecord(JSON.stringify(event), undefined, { receiveCount: 1, sentAtMs })))).toBe('killed');
-    expect((await db.ledger.get(keyOf(event)))?.request).toBeUndefined();
-
-    const second = new SenderHarness({ ledger: crashAfterFirst(db.ledger, 'takeOver', 'hang'), redelivery: POLICY, clock: first.clock, templates: large.templates });
-    first.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
-    expect(await invokeOrKill(second.invoke(sqsRecord(JSON.stringify(event), undefined, { receiveCount: 2, sentAtMs })))).toBe('killed');
+    await diesAfterTakeover(event, 2);
     const row = await db.ledger.get(keyOf(event));
     expect(row).toMatchObject({ state: 'PENDING', claimVersion: 2 });
     expect(row?.request).toBeUndefined();
@@ -139,21 +148,13 @@ describe('a claim the reclaimer may have to finish keeps its message packed, and
 
   it('a takeover on the last receive gives an unindexed claim its message, and the reclaimer sends it byte for byte', async () => {
     const event = large.event({ eventId: 'evt-last-receive-takeover', messageClass: 'otp' });
-    const first = new SenderHarness({ ledger: crashAfterFirst(db.ledger, 'claim', 'hang'), redelivery: POLICY, templates: large.templates });
-    const sentAtMs = first.clock.now();
-    expect(await invokeOrKill(first.invoke(sqsRecord(JSON.stringify(event), undefined, { receiveCount: 1, sentAtMs })))).toBe('killed');
-    expect((await db.ledger.get(keyOf(event)))?.request).toBeUndefined();
-
-    const second = new SenderHarness({ ledger: crashAfterFirst(db.ledger, 'takeOver', 'hang'), redelivery: POLICY, clock: first.clock, templates: large.templates });
-    first.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
-    const last = sqsRecord(JSON.stringify(event), undefined, { receiveCount: POLICY.maxReceiveCount, sentAtMs });
-    expect(await invokeOrKill(second.invoke(last))).toBe('killed');
+    const second = await diesAfterTakeover(event, POLICY.maxReceiveCount);
     const taken = await db.ledger.get(keyOf(event));
     expect(taken).toMatchObject({ state: 'PENDING', claimVersion: 2 });
     expect(taken?.request).toBeInstanceOf(Uint8Array);
 
     const { reclaimer, handed } = reclaimerBeside(second);
-    first.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+    second.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
     expect(await reclaimer.run()).toMatchObject({ found: 1, resent: 1 });
     expect(handed).toHaveLength(1);
     expectSameBytes(handed[0], renderedOf(event, large.templates));

@@ -78,7 +78,7 @@ async function onExistingRow(
       count(attempt, METRIC.ConcurrentClaimBackoff);
       return { settled: false, why: 'owned-by-another-worker' };
     case 'take-over': {
-      const discoverable = ctx.claimsDiscoverable ?? true;
+      const discoverable = ctx.claimsDiscoverable;
       const fields = takeoverFields({
         row: existing,
         ownerToken: attempt.ownerToken,

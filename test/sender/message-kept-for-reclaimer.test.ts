@@ -13,6 +13,10 @@ import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import type { TemplateRegistry } from '../../functions/core/templates';
 import { orderConfirmation } from '../../bench/fixtures/order-confirmation';
 import { mulberry32 } from '../../local/prng';
+import { deliver, FRESH_CLAIM } from '../../functions/delivery/deliver-message';
+import { claimOf } from '../../functions/core/ledger-decision';
+import { ControlledClock } from '../support/controlled-clock';
+import { testDeliveryContext } from '../support/delivery-context';
 import { crashAfterFirst, invokeOrKill } from '../support/faults';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness, failedIds } from '../support/sender-harness';
@@ -144,6 +148,20 @@ describe('a claim the reclaimer may have to finish keeps its message packed, and
     const settled = await db.ledger.get(keyOf(event));
     expect(settled).toMatchObject({ state: 'SENT' });
     expect(settled?.request).toBeUndefined();
+  });
+
+  it('a delivery told nothing of the queue keeps it too (the conservative default: every claim is discoverable)', async () => {
+    const event = large.event({ eventId: 'evt-queue-unknown' });
+    const [plan] = planMessages(event, buildMessageClassRegistry().get('transactional')!, large.templates);
+    const clock = new ControlledClock();
+    const ctx = testDeliveryContext(crashAfterFirst(db.ledger, 'claim', 'hang'), { send: async () => ({ kind: 'sent', providerMessageId: 'p-1' }) }, clock);
+    expect(ctx.claimsDiscoverable).toBeUndefined();
+    expect(await invokeOrKill(deliver(plan!, FRESH_CLAIM, ctx))).toBe('killed');
+    const row = await db.ledger.get(plan!.key);
+    expect(row?.pendingShard).toBeDefined();
+    expect(row?.request).toBeInstanceOf(Uint8Array);
+    // Settled here, so the next stories' reclaimer runs find only their own rows.
+    expect(await db.ledger.complete(claimOf(row!), { state: 'SENT', providerMessageId: 'p-1' }, clock.now(), row!.expiresAt)).toBe(true);
   });
 
   it('a takeover on the last receive gives an unindexed claim its message, and the reclaimer sends it byte for byte', async () => {

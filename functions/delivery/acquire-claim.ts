@@ -143,6 +143,6 @@ function pack(attempt: DeliveryAttempt): PackedRequest | undefined {
   const packing = packRequest(prepared.request.message);
   if (packing.ok) return packing.packed;
   count(attempt, METRIC.RequestTooLargeToStore);
-  attempt.ctx.log.warn('Message too large to keep for the reclaimer; sent without it', { ...logContext(attempt), reason: packing.reason });
+  attempt.ctx.log.warn('Message too large to keep for the reclaimer', { ...logContext(attempt), reason: packing.reason });
   return undefined;
 }

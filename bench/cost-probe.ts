@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { InMemoryDeadLetters } from '../functions/core/dead-letter-sink';
 import { silentLog } from '../functions/core/log-port';
@@ -13,6 +14,7 @@ import { FaultPlan, NO_FAULTS } from '../local/fault-plan';
 import { IndexedOutbox } from '../local/indexed-outbox';
 import { lambdaContext } from '../local/lambda-event-source';
 import type { LocalDynamo } from '../local/local-dynamo';
+import type { TemplateRegistry } from '../functions/core/templates';
 import { LocalQueue } from '../local/local-queue';
 import { SCALED_TIMING, type SenderName } from '../local/senders/sender-under-test';
 import { buildSender } from '../local/simulate';
@@ -44,19 +46,32 @@ export interface RequestProbe {
 }
 
 /** As the stack's default queue: the probe's first receives are far from the dead-letter queue. */
-const PROBE_MAX_RECEIVE_COUNT = 100;
+export const PROBE_MAX_RECEIVE_COUNT = 100;
 const PROBE_VISIBILITY_MS = 60_000;
 
-/**
- * Sends `messages` one-message e-mail events through a sender once, then redelivers each once,
- * counting DynamoDB requests per phase with SDK middleware. Sequential batches: no races.
- */
-export async function probeRequests(
-  sender: SenderName,
-  dynamo: LocalDynamo,
-  messages = 200,
-  options: { readonly readBeforeClaimOnRedelivery?: boolean } = {},
-): Promise<RequestProbe> {
+/** A sender on its own table, its DynamoDB requests counted, and a way to deliver bodies through it. */
+export interface CountedSender {
+  /** The client the sender's requests go through, counted. */
+  readonly client: DynamoDBClient;
+  /**
+   * Every body once, in batches of 10, all acknowledged (else it throws); `receiveCount` 1 is a fresh message
+   * (a producer's duplicate), above 1 an SQS redelivery. The requests the pass made.
+   */
+  pass(bodies: readonly string[], receiveCount?: number): Promise<DynamoRequestTotals>;
+}
+
+/** What a probe may change about the sender. */
+export interface CountedSenderOptions {
+  readonly readBeforeClaimOnRedelivery?: boolean;
+  /** @default the repository's templates */
+  readonly templates?: TemplateRegistry;
+}
+
+/** The redelivery policy the probed senders are told. */
+export const PROBE_REDELIVERY = { maxReceiveCount: PROBE_MAX_RECEIVE_COUNT, retentionMs: 4 * 86_400_000, longestRedeliveryGapMs: PROBE_VISIBILITY_MS };
+
+/** Builds `sender` on `dynamo` without faults or contention, its requests counted with SDK middleware. */
+export async function countedSender(sender: SenderName, dynamo: LocalDynamo, options: CountedSenderOptions = {}): Promise<CountedSender> {
   const counter = new DynamoRequestCounter(simulationTableIndexes);
   const client = dynamo.client();
   counter.attach(client);
@@ -71,11 +86,39 @@ export async function probeRequests(
     timing: SCALED_TIMING,
     sendsPerInvocation: 1,
     runId: randomUUID().slice(0, 8),
-    redelivery: { maxReceiveCount: PROBE_MAX_RECEIVE_COUNT, retentionMs: 4 * 86_400_000, longestRedeliveryGapMs: PROBE_VISIBILITY_MS },
+    redelivery: PROBE_REDELIVERY,
     readBeforeClaimOnRedelivery: options.readBeforeClaimOnRedelivery,
+    templates: options.templates,
   });
   await under.setup();
   const handler = under.createHandler(new ExecutionEnvironment('probe'));
+  return {
+    client,
+    async pass(bodies, receiveCount = 1) {
+      const queue = new LocalQueue<undefined>({ visibilityTimeoutMs: PROBE_VISIBILITY_MS, maxReceiveCount: PROBE_MAX_RECEIVE_COUNT });
+      for (const body of bodies) queue.send(body, undefined);
+      const before = counter.snapshot();
+      for (let records: SQSRecord[] = queue.receive(10); records.length > 0; records = queue.receive(10)) {
+        const received = records.map((r) => ({ ...r, attributes: { ...r.attributes, ApproximateReceiveCount: String(receiveCount) } }));
+        const response = await handler({ Records: received }, lambdaContext(Date.now() + 30_000));
+        if (response.batchItemFailures.length > 0) throw new Error(`probe: ${response.batchItemFailures.length} records failed`);
+      }
+      return totalsBetween(before, counter.snapshot());
+    },
+  };
+}
+
+/**
+ * Sends `messages` one-message e-mail events through a sender once, then redelivers each once,
+ * counting DynamoDB requests per phase with SDK middleware. Sequential batches: no races.
+ */
+export async function probeRequests(
+  sender: SenderName,
+  dynamo: LocalDynamo,
+  messages = 200,
+  options: { readonly readBeforeClaimOnRedelivery?: boolean } = {},
+): Promise<RequestProbe> {
+  const { pass: passOf } = await countedSender(sender, dynamo, options);
   const now = new Date().toISOString();
   const bodies = Array.from({ length: messages }, (_, i) =>
     JSON.stringify({
@@ -88,18 +131,7 @@ export async function probeRequests(
       recipients: [{ recipientId: `user-${i}`, email: `user-${i}@example.com`, channels: ['email'] }],
     }),
   );
-  /** Every body once; `receiveCount` 1 is a fresh message (a producer's duplicate), above 1 an SQS redelivery. */
-  const pass = async (receiveCount = 1) => {
-    const queue = new LocalQueue<undefined>({ visibilityTimeoutMs: PROBE_VISIBILITY_MS, maxReceiveCount: PROBE_MAX_RECEIVE_COUNT });
-    for (const body of bodies) queue.send(body, undefined);
-    const before = counter.snapshot();
-    for (let records: SQSRecord[] = queue.receive(10); records.length > 0; records = queue.receive(10)) {
-      const received = records.map((r) => ({ ...r, attributes: { ...r.attributes, ApproximateReceiveCount: String(receiveCount) } }));
-      const response = await handler({ Records: received }, lambdaContext(Date.now() + 30_000));
-      if (response.batchItemFailures.length > 0) throw new Error(`probe: ${response.batchItemFailures.length} records failed`);
-    }
-    return totalsBetween(before, counter.snapshot());
-  };
+  const pass = (receiveCount = 1) => passOf(bodies, receiveCount);
   const delivered = await pass();
   const suppressed = await pass();
   const redelivered = await pass(2);

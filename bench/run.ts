@@ -18,6 +18,7 @@ import { bundleMarkdown, bundleText, measureBundles, type BundleMeasure } from '
 import { renderChart } from './chart';
 import { describeAssumptions, estimateCost, PRICES, type CostEstimate } from './cost-model';
 import { probeRequests, type RequestProbe } from './cost-probe';
+import { messageSizeFloors, messageSizeTable, probeMessageSizes, type MessageSizeProbe } from './message-size-probe';
 import { pool } from './pool-rounds';
 import { formatLatencyMarkdown, formatLatencyText, latencyJson } from './latency/latency-report';
 import { writeLatencyResults } from './latency/latency-results';
@@ -86,6 +87,7 @@ const costs: Record<string, CostEstimate> = {};
 const writeUnits: Record<string, number> = {};
 let bundles: BundleMeasure[] = [];
 let claimFirstProbe: RequestProbe | undefined;
+let sizeProbe: MessageSizeProbe | undefined;
 try {
   mkdirSync(join(RESULTS, '..', '..', '.local-data', 'bench'), { recursive: true });
   // Warm-up, discarded: the first run on a fresh dynalite and a cold JIT is slower whichever sender it is.
@@ -115,6 +117,8 @@ try {
   }
   log(`[${secs()}] request probe: this sender, claiming redeliveries without reading first`);
   claimFirstProbe = await probeRequests('this-sender', dynamo, 200, { readBeforeClaimOnRedelivery: false });
+  log(`[${secs()}] message-size probe: an HTML order confirmation at about 2, 15 and 90 KB, each sender`);
+  sizeProbe = await probeMessageSizes(dynamo);
 } finally {
   await dynamo.stop();
 }
@@ -215,7 +219,8 @@ const roundsLine =
   `Throughput per round (events/s, this sender / Powertools / naive): ` +
   Array.from({ length: ROUNDS }, (_, i) => SENDERS.map((sd) => rounds[sd.name]?.[i]?.throughput.eventsPerSecond ?? 0).join(' / ')).join('; ') +
   `; ratio vs Powertools per round: ${perRound.map((r) => `${r}x`).join(', ')}. Rounds rotate the order after one discarded warm-up run of each sender; the machine is shared, so single rounds are noisy.`;
-const floorRows = floors.map((f) => [f.floor, f.required, f.measured, f.met ? 'yes' : 'NO']);
+const floorRows = [...floors, ...(sizeProbe ? messageSizeFloors(sizeProbe) : [])].map((f) => [f.floor, f.required, f.measured, f.met ? 'yes' : 'NO']);
+const sizeTable = sizeProbe ? messageSizeTable(sizeProbe) : undefined;
 /** A redelivered message whose row is settled: read first (the default) against claiming at once. */
 const redeliveryRows = [
   ['read first (default)', probe.redelivered],
@@ -245,6 +250,7 @@ const text = [
   '',
   textTable(redeliveryHeader, redeliveryRows),
   '',
+  ...(sizeTable ? ['DynamoDB write units per delivered e-mail, by message size (table + GSI)', textTable(sizeTable.header, sizeTable.rows), ''] : []),
   bundleText(bundles),
   '',
   formatLatencyText(latency),
@@ -259,7 +265,7 @@ mkdirSync(RESULTS, { recursive: true });
 writeFileSync(
   join(RESULTS, 'results.json'),
   `${JSON.stringify(
-    { workload: WORKLOAD, rounds: ROUNDS, environment, floors, pooled: runs, runs: rounds, probes, costs, bundles, latencyThroughput: latencyJson(latency), assumptions: describeAssumptions() },
+    { workload: WORKLOAD, rounds: ROUNDS, environment, floors, pooled: runs, runs: rounds, probes, messageSizes: sizeProbe, costs, bundles, latencyThroughput: latencyJson(latency), assumptions: describeAssumptions() },
     null,
     2,
   )}\n`,
@@ -308,6 +314,11 @@ writeFileSync(
     '',
     markdownTable(redeliveryHeader, redeliveryRows),
     '',
+    '## Write units per delivered e-mail, by message size',
+    '',
+    'An HTML order confirmation (bench/fixtures/order-confirmation.ts) at about 2, 15 and 90 KB, 20 messages per cell, class `transactional` (one limited scope), no faults; write units only (a redelivery also reads its row first). The last-receive column is the path where the claim enters the pending index and keeps the message, packed, for the reclaimer.',
+    '',
+    ...(sizeTable ? [markdownTable(sizeTable.header, sizeTable.rows), ''] : []),
     '## Lambda bundles and cold start',
     '',
     bundleMarkdown(bundles),

@@ -1,5 +1,6 @@
 import type { LedgerRow } from '../functions/core/ledger-record';
 import { maskAddress } from '../functions/core/recipient-address';
+import { unpackRequest } from '../functions/core/stored-request';
 
 /** A ledger row as support sees it: times in ISO 8601, the address masked, no message content. */
 export interface LedgerRowView {
@@ -10,7 +11,10 @@ export interface LedgerRowView {
   readonly templateId: string;
   readonly eventId: string;
   readonly recipientId: string;
-  /** Masked; only known while the row is PENDING (the stored request is removed when it settles). */
+  /**
+   * Masked; only known while the row keeps its message for the reclaimer (PENDING and in the pending index:
+   * a claim on the message's last receive); the stored message is removed when the row settles.
+   */
   readonly address: string | null;
   readonly attempts: number;
   readonly claimVersion: number;
@@ -37,6 +41,12 @@ export interface LedgerRowView {
 
 const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
 
+/** The masked address of the message the row keeps for the reclaimer, if it keeps one. */
+function addressOf(row: LedgerRow): string | null {
+  const stored = row.request === undefined ? undefined : unpackRequest(row.request);
+  return stored?.ok ? maskAddress(stored.message.to) : null;
+}
+
 /** The support view of a row. Pure. Never includes the subject, body or unmasked address. */
 export function ledgerRowView(row: LedgerRow): LedgerRowView {
   return {
@@ -47,7 +57,7 @@ export function ledgerRowView(row: LedgerRow): LedgerRowView {
     templateId: row.templateId,
     eventId: row.eventId,
     recipientId: row.recipientId,
-    address: row.request ? maskAddress(row.request.to) : null,
+    address: addressOf(row),
     attempts: row.attempts,
     claimVersion: row.claimVersion,
     providerMessageId: row.providerMessageId ?? null,

@@ -50,7 +50,7 @@ export class DynamoDbSendLedger implements SendLedger {
       `${x.is('claimedAt', 'now', f.claimedAt)}, ${x.is('leaseExpiresAt', 'lease', f.leaseExpiresAt)}, ` +
       `${x.is('attempts', 'attempts', f.attempts)}, ${x.is('updatedAt', 'now', f.claimedAt)}, ${x.is('expiresAt', 'expiresAt', f.expiresAt)}` +
       (f.lastAmbiguousAt !== undefined ? `, ${x.is('lastAmbiguousAt', 'since', f.lastAmbiguousAt)}` : '') +
-      pendingShardSet(x, f.pendingShard) +
+      discoverableSet(x, f) +
       ` REMOVE ${x.name('lastRelease')}`;
     // The old claim, or exactly this takeover already applied (an SDK retry after a lost response);
     // the lease tells a late copy of this request, arriving after our release, from a retry.
@@ -67,7 +67,7 @@ export class DynamoDbSendLedger implements SendLedger {
         ? x.is('providerMessageId', 'detail', terminal.providerMessageId)
         : x.is('failureReason', 'detail', terminal.state === 'SUPPRESSED' ? terminal.suppression.detail : terminal.reason);
     const smsMessageId = terminal.state === 'SENT' ? terminal.smsMessageId : undefined;
-    // The rendered request (addresses, content) is only needed while a resend is possible.
+    // The stored message (address, content) is only needed while the reclaimer may have to send it.
     const update =
       `SET ${x.is('state', 'state', terminal.state)}, ${x.is('updatedAt', 'now', nowMs)}, ${x.is('resolvedAt', 'now', nowMs)}, ` +
       `${x.is('expiresAt', 'expiresAt', expiresAt)}, ${detail}` +
@@ -120,7 +120,7 @@ export class DynamoDbSendLedger implements SendLedger {
       `${x.is('updatedAt', 'now', nowMs)}, ${x.is('expiresAt', 'expiresAt', f.expiresAt)}, ${x.is('lastRelease', 'reason', release.reason)}, ` +
       `${x.is('failureReason', 'detail', release.detail)}` +
       (since !== undefined ? `, ${x.is('lastAmbiguousAt', 'since', since)}` : '') +
-      pendingShardSet(x, f.pendingShard);
+      discoverableSet(x, f);
     const condition =
       `${x.is('state', 'pending', 'PENDING')} AND (${x.is('claimVersion', 'expected', f.expectedClaimVersion)} OR ` +
       `(${x.is('claimVersion', 'version', f.claimVersion)} AND ${x.is('ownerToken', 'owner', f.ownerToken)}))`;
@@ -138,7 +138,13 @@ function ambiguityStreakUpdate(x: LedgerExpression, streak: Release['ambiguitySt
   return streak === 'reset' ? ` REMOVE ${x.name('ambiguityStreak')}` : `, ${x.is('ambiguityStreak', 'streak', streak)}`;
 }
 
-/** The pending-index entry of a takeover whose claim must be discoverable; nothing when it need not be. */
-function pendingShardSet(x: LedgerExpression, pendingShard: string | undefined): string {
-  return pendingShard === undefined ? '' : `, ${x.is(LEDGER_TABLE.pendingIndex.partitionKey, 'shard', pendingShard)}`;
+/**
+ * The pending-index entry of a takeover whose claim must be discoverable, and the packed message the reclaimer
+ * then needs when the row keeps none; nothing when the takeover needs neither.
+ */
+function discoverableSet(x: LedgerExpression, { pendingShard, request }: Pick<TakeoverFields, 'pendingShard' | 'request'>): string {
+  return (
+    (pendingShard === undefined ? '' : `, ${x.is(LEDGER_TABLE.pendingIndex.partitionKey, 'shard', pendingShard)}`) +
+    (request === undefined ? '' : `, ${x.is('request', 'request', request)}`)
+  );
 }

@@ -3,6 +3,7 @@ import { CHANNELS } from '../core/idempotency-key';
 import type { LedgerRow } from '../core/ledger-record';
 import { LEDGER_TABLE, ledgerItemKey } from '../core/ledger-table';
 import { describeProblems, validate } from '../core/schema';
+import { RenderedMessageSchema } from '../core/stored-request';
 import { SUPPRESSION_REASONS } from '../core/suppression';
 
 const PK = LEDGER_TABLE.partitionKey;
@@ -11,12 +12,8 @@ const SK = LEDGER_TABLE.sortKey;
 const text = v.string();
 const count = v.number();
 
-/** The rendered request a PENDING row keeps for a resend. */
-const RenderedMessageSchema = v.variant('channel', [
-  v.object({ channel: v.literal('email'), to: text, subject: text, text, html: v.optional(text) }),
-  v.object({ channel: v.literal('sms'), to: text, text }),
-  v.object({ channel: v.literal('push'), to: text, title: text, text }),
-]);
+/** The message a PENDING row keeps for the reclaimer: packed (binary), or plain in a row written before packing. */
+const StoredRequestSchema = v.lazy((input) => (input instanceof Uint8Array ? v.instance(Uint8Array) : RenderedMessageSchema));
 
 /**
  * A ledger item as the ledger reads it: every field of {@link LedgerRow} with its type, the key under
@@ -54,7 +51,7 @@ const LedgerItemSchema = v.looseObject({
   deliveryStatusClaimVersion: v.optional(count),
   deliveryStatusRecordedAt: v.optional(count),
   resolvedAt: v.optional(count),
-  request: v.optional(RenderedMessageSchema),
+  request: v.optional(StoredRequestSchema),
   pendingShard: v.optional(text),
 });
 

@@ -2,6 +2,7 @@ import { pendingShardOf } from './ledger-table';
 import type { Claim, LedgerRow, TerminalState } from './ledger-record';
 import { isTerminal } from './ledger-record';
 import type { TakeoverFields } from './send-ledger';
+import type { PackedRequest, StoredRequest } from './stored-request';
 
 /** Ledger timing, validated at cold start (see sender-config). */
 export interface LedgerTiming {
@@ -14,7 +15,7 @@ export interface LedgerTiming {
 /** The fields that identify and describe a message in its ledger row. */
 export type ClaimSubject = Pick<
   LedgerRow,
-  'key' | 'eventId' | 'recipientId' | 'channel' | 'templateId' | 'messageClass' | 'occurredAt' | 'request'
+  'key' | 'eventId' | 'recipientId' | 'channel' | 'templateId' | 'messageClass' | 'occurredAt'
 >;
 
 /** What a first claim is made of. */
@@ -29,12 +30,18 @@ export interface NewClaim {
    * (see stale-claim-discovery.ts). @default true
    */
   readonly discoverable?: boolean;
+  /**
+   * The message for the reclaimer, kept only by a discoverable claim: any other claim's message is still in
+   * the queue, so the happy path's row holds identifiers only (see stored-request.ts). @default none
+   */
+  readonly request?: StoredRequest;
 }
 
 /** The row a first claim writes: PENDING, version 1, leased to this attempt. */
-export function newClaimRow({ subject, ownerToken, nowMs, timing, discoverable = true }: NewClaim): LedgerRow {
+export function newClaimRow({ subject, ownerToken, nowMs, timing, discoverable = true, request }: NewClaim): LedgerRow {
   return {
     ...subject,
+    ...(discoverable && request !== undefined ? { request } : {}),
     state: 'PENDING',
     claimVersion: 1,
     ownerToken,
@@ -99,11 +106,17 @@ export interface Takeover {
   readonly lastAmbiguousAt: number | undefined;
   /** Whether the row must be in the pending index after the takeover (a row already in it stays). @default true */
   readonly discoverable?: boolean;
+  /**
+   * The packed message, when {@link takeoverNeedsRequest} says the row needs it and this attempt has it.
+   * @default none: the row keeps what it holds
+   */
+  readonly request?: PackedRequest;
 }
 
 /** The fields a takeover writes, fenced on the old row's claim version. */
-export function takeoverFields({ row, ownerToken, nowMs, timing, lastAmbiguousAt, discoverable = true }: Takeover): TakeoverFields {
+export function takeoverFields({ row, ownerToken, nowMs, timing, lastAmbiguousAt, discoverable = true, request }: Takeover): TakeoverFields {
   return {
+    ...(request !== undefined ? { request } : {}),
     expectedClaimVersion: row.claimVersion,
     claimVersion: row.claimVersion + 1,
     ownerToken,
@@ -114,6 +127,15 @@ export function takeoverFields({ row, ownerToken, nowMs, timing, lastAmbiguousAt
     expiresAt: ttlSeconds(nowMs, timing),
     pendingShard: discoverable && row.pendingShard === undefined ? pendingShardOf(row.key) : undefined,
   };
+}
+
+/**
+ * Whether a takeover must give the row its message: the row is in the pending index after it (already, or
+ * entering now), so the reclaimer may have to send it without the event, and the row keeps none (its claim
+ * was made where the queue still held the message). Any other takeover's message comes back with the queue.
+ */
+export function takeoverNeedsRequest(row: Pick<LedgerRow, 'pendingShard' | 'request'>, { discoverable = true }: { readonly discoverable?: boolean } = {}): boolean {
+  return (discoverable || row.pendingShard !== undefined) && row.request === undefined;
 }
 
 export function claimOf(row: Pick<LedgerRow, 'key' | 'ownerToken' | 'claimVersion'>): Claim {

@@ -1,6 +1,6 @@
 import type { AmbiguityStreak } from './ambiguity-loop';
 import type { Channel } from './idempotency-key';
-import type { RenderedMessage } from './rendered-message';
+import type { StoredRequest } from './stored-request';
 
 import type { SuppressionReason } from './suppression';
 
@@ -64,8 +64,11 @@ export interface LedgerRow {
   readonly deliveryStatusRecordedAt?: number;
   /** When the row reached its terminal state. */
   readonly resolvedAt?: number;
-  /** What a later attempt (or the reclaimer) needs to send this message again. */
-  readonly request?: RenderedMessage;
+  /**
+   * What the reclaimer needs to send this message without its event: kept only while the row is PENDING
+   * and in the pending index (see stored-request.ts), packed; a row written before packing holds the plain message.
+   */
+  readonly request?: StoredRequest;
   /** Present only while PENDING: shard of the sparse pending index. */
   readonly pendingShard?: string;
 }

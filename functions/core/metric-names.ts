@@ -98,6 +98,12 @@ export const METRIC = {
   LedgerError: 'LedgerError',
   DeadLettered: 'DeadLettered',
   StalePendingFound: 'StalePendingFound',
+  /**
+   * A claim the reclaimer may have to finish could not keep its message: packed, it is larger than a ledger
+   * row holds. The message is sent as usual; if this attempt dies, the reclaimer ends it (class policy, or
+   * FAILED RequestNotStored) instead of sending it.
+   */
+  RequestTooLargeToStore: 'RequestTooLargeToStore',
   ReclaimedSent: 'ReclaimedSent',
   ReclaimedResent: 'ReclaimedResent',
   ReclaimedGaveUp: 'ReclaimedGaveUp',

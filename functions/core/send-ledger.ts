@@ -1,5 +1,6 @@
 import type { AmbiguityStreak } from './ambiguity-loop';
 import type { Claim, LedgerRow, ReleaseReason } from './ledger-record';
+import type { PackedRequest } from './stored-request';
 import type { Suppression } from './suppression';
 
 // The write shapes of the port live with it; ledger-decision.ts computes them.
@@ -16,6 +17,11 @@ export interface TakeoverFields {
   readonly expiresAt: number;
   /** Set when this takeover must enter the pending index (a row already in it stays there). */
   readonly pendingShard: string | undefined;
+  /**
+   * The packed message, set when the row is in the pending index after this takeover and keeps no message
+   * yet: the reclaimer may have to send it without the event (see stored-request.ts). @default none: the row keeps what it holds
+   */
+  readonly request?: PackedRequest;
 }
 
 /** The terminal state a completion writes onto a held claim. */

@@ -1,12 +1,15 @@
 import {
   claimOf,
+  type ClaimSubject,
   decideOnExistingRow,
   type ExistingRowDecision,
   newClaimRow,
   takeoverFields,
+  takeoverNeedsRequest,
 } from '../core/ledger-decision';
 import type { Claim, LedgerRow } from '../core/ledger-record';
 import { METRIC } from '../core/metric-names';
+import { packRequest, type PackedRequest } from '../core/stored-request';
 import type { MessageResult } from './delivery-context';
 import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
 
@@ -20,14 +23,18 @@ export type Acquired = HeldClaim | MessageResult;
 export async function acquireClaim(attempt: DeliveryAttempt): Promise<Acquired> {
   const { ctx, plan, trace } = attempt;
   const { ledger, clock, timing } = ctx;
+  const kept = keptForReclaimer(attempt);
   if (ctx.readBeforeClaim) {
     const existing = await ledger.get(plan.key);
     const decision = existing && decide(attempt, existing);
-    if (existing && decision && decision.kind !== 'expired') return onExistingRow(attempt, existing, decision);
+    if (existing && decision && decision.kind !== 'expired') return onExistingRow(attempt, existing, decision, kept);
   }
+  const discoverable = ctx.claimsDiscoverable ?? true;
+  // Packed only for a claim the reclaimer may have to finish; the happy path's claim holds identifiers only.
+  const request = discoverable ? kept() : undefined;
   for (let round = 0; round < 2; round += 1) {
     const now = clock();
-    const row = newClaimRow({ subject: claimSubject(attempt), ownerToken: attempt.ownerToken, nowMs: now, timing, discoverable: ctx.claimsDiscoverable });
+    const row = newClaimRow({ subject: claimSubject(attempt), ownerToken: attempt.ownerToken, nowMs: now, timing, discoverable, request });
     trace.held = claimOf(row);
     trace.unconfirmed = { kind: 'claim', row };
     const result = await ledger.claim(row, now);
@@ -39,7 +46,7 @@ export async function acquireClaim(attempt: DeliveryAttempt): Promise<Acquired> 
 
     const decision = decide(attempt, existing);
     if (decision.kind === 'expired') continue;
-    return onExistingRow(attempt, existing, decision);
+    return onExistingRow(attempt, existing, decision, kept);
   }
   return { settled: false, why: 'owned-by-another-worker' };
 }
@@ -51,7 +58,7 @@ export async function acquireClaim(attempt: DeliveryAttempt): Promise<Acquired> 
 export async function resumeRow(attempt: DeliveryAttempt, row: LedgerRow): Promise<Acquired> {
   const decision = decide(attempt, row);
   if (decision.kind === 'expired') return { settled: false, why: 'row-expired' };
-  return onExistingRow(attempt, row, decision);
+  return onExistingRow(attempt, row, decision, keptForReclaimer(attempt));
 }
 
 /** What an existing, unexpired row means for this attempt: done, back off, or take it over (fenced). */
@@ -59,6 +66,7 @@ async function onExistingRow(
   attempt: DeliveryAttempt,
   existing: LedgerRow,
   decision: Exclude<ExistingRowDecision, { kind: 'expired' }>,
+  kept: () => PackedRequest | undefined,
 ): Promise<Acquired> {
   const { ctx, plan, trace } = attempt;
   switch (decision.kind) {
@@ -70,13 +78,15 @@ async function onExistingRow(
       count(attempt, METRIC.ConcurrentClaimBackoff);
       return { settled: false, why: 'owned-by-another-worker' };
     case 'take-over': {
+      const discoverable = ctx.claimsDiscoverable;
       const fields = takeoverFields({
         row: existing,
         ownerToken: attempt.ownerToken,
         nowMs: ctx.clock(),
         timing: ctx.timing,
         lastAmbiguousAt: decision.lastAmbiguousAt,
-        discoverable: ctx.claimsDiscoverable,
+        discoverable,
+        request: takeoverNeedsRequest(existing, { discoverable }) ? kept() : undefined,
       });
       const claim: Claim = { key: plan.key, ownerToken: attempt.ownerToken, claimVersion: fields.claimVersion };
       trace.held = claim;
@@ -110,8 +120,29 @@ function decide(attempt: DeliveryAttempt, row: LedgerRow): ExistingRowDecision {
   return decideOnExistingRow(row, ctx.clock(), { abandonedUnsent: ctx.keptWrites?.holdsUnsent(row) ?? false });
 }
 
-/** What a fresh claim row says about its message: its identity, class and (while stored) the rendered request. */
-function claimSubject(attempt: DeliveryAttempt) {
-  const { identity, key, messageClass, occurredAt, prepared } = attempt.plan;
-  return { key, ...identity, messageClass: messageClass.name, occurredAt, ...(prepared.ok ? { request: prepared.request.message } : {}) };
+/** What a fresh claim row says about its message: its identity and class. */
+function claimSubject(attempt: DeliveryAttempt): ClaimSubject {
+  const { identity, key, messageClass, occurredAt } = attempt.plan;
+  return { key, ...identity, messageClass: messageClass.name, occurredAt };
+}
+
+/**
+ * The message packed for a row the reclaimer may have to finish, made at the first call and at most once per
+ * attempt (only a claim that needs it calls). Nothing when the plan has no message (it cannot be addressed or
+ * rendered) or the packed message is larger than a row keeps: such a message is still sent, and only if this
+ * attempt dies does the reclaimer end it, by class policy or as RequestNotStored.
+ */
+function keptForReclaimer(attempt: DeliveryAttempt): () => PackedRequest | undefined {
+  let made: { readonly packed: PackedRequest | undefined } | undefined;
+  return () => (made ??= { packed: pack(attempt) }).packed;
+}
+
+function pack(attempt: DeliveryAttempt): PackedRequest | undefined {
+  const { prepared } = attempt.plan;
+  if (!prepared.ok) return undefined;
+  const packing = packRequest(prepared.request.message);
+  if (packing.ok) return packing.packed;
+  count(attempt, METRIC.RequestTooLargeToStore);
+  attempt.ctx.log.warn('Message too large to keep for the reclaimer', { ...logContext(attempt), reason: packing.reason });
+  return undefined;
 }

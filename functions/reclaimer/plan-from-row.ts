@@ -1,11 +1,12 @@
 import type { LedgerRow } from '../core/ledger-record';
 import type { MessageClass, MessageClassRegistry } from '../core/message-class';
+import { unpackRequest } from '../core/stored-request';
 import type { MessagePlan } from '../delivery/message-plan';
 
 /** Why a row cannot be sent again: it holds no usable rendered request. */
 export const REQUEST_NOT_STORED =
   'RequestNotStored: the ledger row holds no rendered request (the message could not be addressed or rendered ' +
-  'when it was claimed, or the row predates request storage); it cannot be sent from the ledger';
+  'when it was claimed, was too large to keep, or was claimed where the queue still held it); it cannot be sent from the ledger';
 
 /** A row's delivery plan, and whether its class is still configured. */
 export interface RowPlan {
@@ -16,7 +17,7 @@ export interface RowPlan {
 
 /**
  * Rebuilds the delivery plan of a PENDING row from the row alone: identity, class and the
- * stored request. A row whose class was removed from the configuration is handled as
+ * stored request (packed, or plain in a row written before packing). A row whose class was removed from the configuration is handled as
  * `give-up` (a rare miss, never a blind duplicate); a row without a request cannot be sent.
  */
 export function planFromRow(row: LedgerRow, classes: MessageClassRegistry): RowPlan {
@@ -31,7 +32,8 @@ export function planFromRow(row: LedgerRow, classes: MessageClassRegistry): RowP
   };
   const identity = { eventId: row.eventId, recipientId: row.recipientId, channel: row.channel, templateId: row.templateId };
   const base = { identity, key: row.key, messageClass, occurredAt: row.occurredAt };
-  const message = row.request;
+  const stored = row.request === undefined ? undefined : unpackRequest(row.request);
+  const message = stored?.ok ? stored.message : undefined;
   const prepared: MessagePlan['prepared'] =
     message && message.channel === row.channel
       ? {
@@ -44,6 +46,6 @@ export function planFromRow(row: LedgerRow, classes: MessageClassRegistry): RowP
             templateId: row.templateId,
           },
         }
-      : { ok: false, reason: REQUEST_NOT_STORED };
+      : { ok: false, reason: stored?.ok === false ? stored.reason : REQUEST_NOT_STORED };
   return { plan: { ...base, prepared }, classKnown: known !== undefined };
 }

@@ -18,12 +18,13 @@ export type DeliverOne = (plan: MessagePlan) => Promise<boolean>;
  * batch item failure for every record with a message not done. Only `deliver` differs.
  */
 export function baselineHandler(
-  ports: Pick<SenderPorts, 'sendsPerInvocation'>,
+  ports: Pick<SenderPorts, 'sendsPerInvocation' | 'templates'>,
   deadLetters: DeadLetterSink,
   deliver: DeliverOne,
   beforeInvocation: (context: Parameters<BatchHandler>[1]) => void = () => undefined,
 ): BatchHandler {
   const classes = buildMessageClassRegistry();
+  const templates = ports.templates ?? repositoryTemplates();
   return async (event, context) => {
     beforeInvocation(context);
     const limit = pLimit(ports.sendsPerInvocation);
@@ -34,7 +35,7 @@ export function baselineHandler(
           const parsed = parseNotificationBody(record.body).event;
           const messageClass = classes.get(parsed.messageClass);
           if (!messageClass) throw new InvalidEventError('UnknownMessageClass', parsed.messageClass);
-          const plans = planMessages(parsed, messageClass, repositoryTemplates());
+          const plans = planMessages(parsed, messageClass, templates);
           const done = await Promise.all(plans.map((plan) => limit(() => deliver(plan).catch(() => false))));
           if (done.some((ok) => !ok)) failures.push({ itemIdentifier: record.messageId });
         } catch (error) {

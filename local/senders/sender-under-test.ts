@@ -4,6 +4,7 @@ import type { InMemoryDeadLetters } from '../../functions/core/dead-letter-sink'
 import type { DeliveryProvider } from '../../functions/core/delivery-provider';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import type { LogPort } from '../../functions/core/log-port';
+import type { TemplateRegistry } from '../../functions/core/templates';
 import type { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { ExecutionEnvironment } from '../execution-environment';
 import type { FaultPlan } from '../fault-plan';
@@ -41,6 +42,8 @@ export interface SenderPorts {
   readonly redelivery?: RedeliveryPolicy;
   /** Read a redelivered message's row before claiming it. @default true (the sender's default) */
   readonly readBeforeClaimOnRedelivery?: boolean;
+  /** The templates every sender renders with. @default the repository's templates */
+  readonly templates?: TemplateRegistry;
 }
 
 /** A sender the event source can drive, with the same ports and faults as the others. */

@@ -62,7 +62,7 @@ export function thisSender(
         timing: { claimTimeoutMs: ports.timing.claimTimeoutMs, retentionMs: ports.timing.retentionMs },
         sendTimeoutMs: ports.timing.sendTimeoutMs,
         messageClasses,
-        templates: repositoryTemplates(),
+        templates: ports.templates ?? repositoryTemplates(),
         maxBodyBytes: 64 * 1024,
         maxClockSkewMs: 300_000,
         maxConcurrentSends: ports.sendsPerInvocation,

@@ -2,6 +2,8 @@ import { newClaimRow } from '../../functions/core/ledger-decision';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import type { NotificationEvent } from '../../functions/core/notification-event';
+import type { RenderedMessage } from '../../functions/core/rendered-message';
+import { packRequest } from '../../functions/core/stored-request';
 import { DEAD_LETTER_ATTRIBUTE } from '../../functions/adapters/sqs-dead-letters';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import { planMessages } from '../../functions/delivery/message-plan';
@@ -80,8 +82,7 @@ export function reclaimProbe(o: {
       ...plan.identity,
       messageClass: plan.messageClass.name,
       occurredAt: plan.occurredAt,
-      request: plan.prepared.request.message,
-    }, ownerToken: `check-${o.runId}-dead-worker`, nowMs: claimedAt, timing: o.timing });
+    }, ownerToken: `check-${o.runId}-dead-worker`, nowMs: claimedAt, timing: o.timing, request: packed(plan.prepared.request.message) });
   return {
     row,
     expected: {
@@ -94,6 +95,13 @@ export function reclaimProbe(o: {
       takenOver: true,
     },
   };
+}
+
+/** The message packed as a sender's discoverable claim keeps it. */
+function packed(message: RenderedMessage): Uint8Array {
+  const packing = packRequest(message);
+  if (!packing.ok) throw new Error(packing.reason);
+  return packing.packed;
 }
 
 export function deadLetterProbe(runId: string): DeadLetterProbe {

@@ -63,6 +63,12 @@ describe('ledger items are validated when read', () => {
     expect(() => itemToRow(item(KEY, { request: { channel: 'sms', to: '+15550100' } }))).toThrow(/request\.text: /);
   });
 
+  it('keeps a packed request as its bytes, and refuses a request that is neither bytes nor a message', () => {
+    const packed = new Uint8Array([1, 2, 3]);
+    expect(itemToRow(item(KEY, { state: 'PENDING', request: packed })).request).toBe(packed);
+    expect(() => itemToRow(item(KEY, { request: 'AQID' }))).toThrow(/request: /);
+  });
+
   it('keeps a stored request and attributes the row does not declare, as they were', () => {
     const request = { channel: 'sms', to: '+15550100', text: 'code 1' };
     expect(itemToRow(item(KEY, { state: 'PENDING', request, somethingElse: 7 }))).toMatchObject({ state: 'PENDING', request, somethingElse: 7 });

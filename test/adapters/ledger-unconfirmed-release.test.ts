@@ -118,6 +118,19 @@ describe('releasing an unconfirmed takeover', () => {
     expect(await db.ledger.takeOver(row.key, fields)).toBe(false);
   });
 
+  it('that would have given the row its packed message: the released row keeps it, executed or not', async () => {
+    const request = new Uint8Array([1, 2, 3, 4]);
+    for (const executed of [false, true]) {
+      const { row, fields: plain } = await staleRowAndTakeover(undefined, false);
+      const fields = { ...plain, request };
+      if (executed) expect(await db.ledger.takeOver(row.key, fields)).toBe(true);
+      expect(await db.ledger.releaseUnconfirmed({ kind: 'takeover', key: row.key, fields }, TRANSIENT, LATER + 50)).toBe(true);
+      const released = await current(row.key);
+      expect(released).toMatchObject({ claimVersion: 2, lastRelease: 'transient' });
+      expect(Buffer.from(released.request as Uint8Array).equals(Buffer.from(request))).toBe(true);
+    }
+  });
+
   it('that executed: releases it the same way', async () => {
     const { row, fields } = await staleRowAndTakeover();
     expect(await db.ledger.takeOver(row.key, fields)).toBe(true);

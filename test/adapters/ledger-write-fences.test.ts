@@ -140,6 +140,20 @@ describe('takeover: PENDING, and at the version it read (or already ours: a lost
     expect(await current(row.key)).toMatchObject({ claimVersion: 2, ownerToken: 'owner-2', attempts: 2 });
   });
 
+  it('gives the row the packed message it carries, bytes as written, and admits its own retry with it', async () => {
+    const row = await claimed('owner-1');
+    const request = new Uint8Array([1, 0x8b, 0x02, 0x80, 0x00, 0xff]);
+    const fields = takeoverFields({ row: { ...row, pendingShard: undefined }, ownerToken: 'owner-2', nowMs: LATER, timing: TIMING, lastAmbiguousAt: undefined, request });
+    expect(await db.ledger.takeOver(row.key, fields)).toBe(true);
+    expect(await db.ledger.takeOver(row.key, fields)).toBe(true);
+    const after = await current(row.key);
+    expect(after.request).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(after.request as Uint8Array).equals(Buffer.from(request))).toBe(true);
+    // Settled, the row drops it.
+    expect(await db.ledger.complete({ key: row.key, ownerToken: 'owner-2', claimVersion: 2 }, sent, LATER + 5, row.expiresAt)).toBe(true);
+    expect((await current(row.key)).request).toBeUndefined();
+  });
+
   it("refuses a retry-shaped takeover when the row at that version is another owner's", async () => {
     const row = await claimed('owner-1');
     await takenOver(row, 'owner-2');

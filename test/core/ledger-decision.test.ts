@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideOnExistingRow, newClaimRow, takeoverFields } from '../../functions/core/ledger-decision';
+import { decideOnExistingRow, newClaimRow, takeoverFields, takeoverNeedsRequest } from '../../functions/core/ledger-decision';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 
 const timing = { claimTimeoutMs: 120_000, retentionMs: 30 * 86_400_000 };
@@ -94,6 +94,33 @@ describe('which takeovers enter the pending index', () => {
   it('a row already in the index stays there without writing its shard again', () => {
     expect(takeoverFields({ row: base, ownerToken: 'owner-2', nowMs: t0 + 200_000, timing, lastAmbiguousAt: undefined }).pendingShard).toBeUndefined();
     expect(takeoverFields({ row: base, ownerToken: 'owner-2', nowMs: t0 + 200_000, timing, lastAmbiguousAt: undefined, discoverable: false }).pendingShard).toBeUndefined();
+  });
+});
+
+describe('which claims keep the message for the reclaimer', () => {
+  const subject = { key: 'k'.repeat(64), eventId: 'e', recipientId: 'r', channel: 'sms' as const, templateId: 't', messageClass: 'otp', occurredAt: 'x' };
+  const packed = new Uint8Array([1, 2, 3]);
+
+  it('a first claim keeps it only when it enters the pending index: the happy path writes identifiers only', () => {
+    expect(newClaimRow({ subject, ownerToken: 'o', nowMs: t0, timing, discoverable: true, request: packed }).request).toBe(packed);
+    expect(newClaimRow({ subject, ownerToken: 'o', nowMs: t0, timing, request: packed }).request).toBe(packed);
+    expect('request' in newClaimRow({ subject, ownerToken: 'o', nowMs: t0, timing, discoverable: false, request: packed })).toBe(false);
+    expect('request' in newClaimRow({ subject, ownerToken: 'o', nowMs: t0, timing, discoverable: true })).toBe(false);
+  });
+
+  it('a takeover gives it to a row that is in the index after it and keeps none; any other row keeps what it holds', () => {
+    const outside = row({ pendingShard: undefined });
+    expect(takeoverNeedsRequest(outside, { discoverable: true })).toBe(true);
+    expect(takeoverNeedsRequest(outside)).toBe(true);
+    expect(takeoverNeedsRequest(outside, { discoverable: false })).toBe(false);
+    expect(takeoverNeedsRequest(base, { discoverable: false })).toBe(true); // in the index already
+    expect(takeoverNeedsRequest(row({ request: packed }), { discoverable: true })).toBe(false);
+    expect(takeoverNeedsRequest({ ...outside, request: packed }, { discoverable: true })).toBe(false);
+  });
+
+  it('a takeover writes the message it is given, and nothing when given none', () => {
+    expect(takeoverFields({ row: base, ownerToken: 'o2', nowMs: t0 + 200_000, timing, lastAmbiguousAt: undefined, request: packed }).request).toBe(packed);
+    expect('request' in takeoverFields({ row: base, ownerToken: 'o2', nowMs: t0 + 200_000, timing, lastAmbiguousAt: undefined })).toBe(false);
   });
 });
 

@@ -15,8 +15,7 @@ const row = (patch: { messageClass?: string; request?: typeof SMS | { channel: '
       templateId: 'login-code',
       messageClass: patch.messageClass ?? 'otp',
       occurredAt: '2026-11-29T11:59:30.000Z',
-      request: 'request' in patch ? patch.request : SMS,
-    }, ownerToken: 'owner-1', nowMs: Date.parse('2026-11-29T12:00:00.000Z'), timing: TIMING });
+    }, ownerToken: 'owner-1', nowMs: Date.parse('2026-11-29T12:00:00.000Z'), timing: TIMING, request: 'request' in patch ? patch.request : SMS });
 
 describe('a PENDING row’s plan, rebuilt from the row alone', () => {
   it('sends the stored request under the row’s class', () => {
@@ -42,7 +41,7 @@ describe('a PENDING row’s plan, rebuilt from the row alone', () => {
       ok: false,
       reason:
         'RequestNotStored: the ledger row holds no rendered request (the message could not be addressed or rendered ' +
-        'when it was claimed, or the row predates request storage); it cannot be sent from the ledger',
+        'when it was claimed, was too large to keep, or was claimed where the queue still held it); it cannot be sent from the ledger',
     });
   });
 });

@@ -8,6 +8,8 @@ import { silentLog } from '../../functions/core/log-port';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { NotificationEvent } from '../../functions/core/notification-event';
+import type { RenderedMessage } from '../../functions/core/rendered-message';
+import { packRequest, type StoredRequest, unpackRequest } from '../../functions/core/stored-request';
 import type { SendLedger } from '../../functions/core/send-ledger';
 import type { SendRateGovernor } from '../../functions/core/send-rate-governor';
 import type { StalePendingSource } from '../../functions/core/stale-pending';
@@ -75,16 +77,29 @@ export function plansOf(event: NotificationEvent): MessagePlan[] {
   return planMessages(event, messageClass, repositoryTemplates());
 }
 
-/** The claim row a sender writes for `plan` at `claimedAt`, with a fresh owner token. */
-export function deadClaimRow(plan: MessagePlan, claimedAt: number): LedgerRow {
-  const subject = {
-    key: plan.key,
-    ...plan.identity,
-    messageClass: plan.messageClass.name,
-    occurredAt: plan.occurredAt,
-    ...(plan.prepared.ok ? { request: plan.prepared.request.message } : {}),
-  };
-  return newClaimRow({ subject, ownerToken: randomUUID(), nowMs: claimedAt, timing: TIMING });
+/**
+ * The claim row a sender writes for `plan` at `claimedAt` where the reclaimer may have to finish it (in the
+ * pending index, its message packed), with a fresh owner token. `layout: 'plain'` writes the message as rows
+ * written before packing hold it.
+ */
+export function deadClaimRow(plan: MessagePlan, claimedAt: number, { layout = 'packed' }: { readonly layout?: 'packed' | 'plain' } = {}): LedgerRow {
+  const request = plan.prepared.ok ? storedForm(plan.prepared.request.message, layout) : undefined;
+  const subject = { key: plan.key, ...plan.identity, messageClass: plan.messageClass.name, occurredAt: plan.occurredAt };
+  return newClaimRow({ subject, ownerToken: randomUUID(), nowMs: claimedAt, timing: TIMING, request });
+}
+
+function storedForm(message: RenderedMessage, layout: 'packed' | 'plain'): StoredRequest {
+  if (layout === 'plain') return message;
+  const packing = packRequest(message);
+  if (!packing.ok) throw new Error(packing.reason);
+  return packing.packed;
+}
+
+/** The message a row keeps, unpacked. */
+export function storedMessage(row: LedgerRow): RenderedMessage {
+  const unpacked = row.request === undefined ? undefined : unpackRequest(row.request);
+  if (!unpacked?.ok) throw new Error(`row ${row.key} keeps no readable message: ${unpacked ? unpacked.reason : 'none'}`);
+  return unpacked.message;
 }
 
 /**

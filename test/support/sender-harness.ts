@@ -13,6 +13,7 @@ import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { RecordDeferral } from '../../functions/core/record-deferral';
 import type { SendLedger } from '../../functions/core/send-ledger';
 import type { SendRateGovernor } from '../../functions/core/send-rate-governor';
+import type { TemplateRegistry } from '../../functions/core/templates';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import type { RedeliveryPolicy } from '../../functions/core/stale-claim-discovery';
 import { createSenderHandler, type SenderHandler } from '../../functions/sender/create-sender-handler';
@@ -62,6 +63,8 @@ export interface HarnessOptions {
   readonly destinations?: DestinationPolicy;
   /** MESSAGE_CLASSES, added to the built-in classes. @default only the built-in classes */
   readonly messageClassesJson?: string;
+  /** @default the repository's templates */
+  readonly templates?: TemplateRegistry;
 }
 
 /** The real sender handler over a real ledger, with an outbox provider and in-memory metrics. */
@@ -90,7 +93,7 @@ export class SenderHarness {
       timing: { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS },
       sendTimeoutMs: options.sendTimeoutMs ?? 2_000,
       messageClasses: this.messageClasses,
-      templates: repositoryTemplates(),
+      templates: options.templates ?? repositoryTemplates(),
       maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
       maxClockSkewMs: 300_000,
       maxConcurrentSends: 16,

@@ -15,7 +15,7 @@ const count = v.number();
 const RenderedMessageSchema = v.variant('channel', [
   v.object({ channel: v.literal('email'), to: text, subject: text, text, html: v.optional(text) }),
   v.object({ channel: v.literal('sms'), to: text, text }),
-  v.object({ channel: v.literal('push'), to: text, title: text, text }),
+  v.object({ channel: v.literal('push'), to: text, title: text, text, validForSeconds: v.optional(count) }),
 ]);
 
 /**

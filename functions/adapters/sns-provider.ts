@@ -1,7 +1,7 @@
 import { PublishCommand, type MessageAttributeValue, type SNSClient } from '@aws-sdk/client-sns';
 import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
-import { pushPayloads } from '../core/push-payload';
+import { pushAttributes, pushPayloads } from '../core/push-payload';
 import type { ProviderRequest } from '../core/rendered-message';
 
 /** Message attribute that carries our idempotency key on every SNS publish. */
@@ -85,11 +85,15 @@ export class SnsProvider implements DeliveryProvider {
       });
     }
     if (message.channel === 'push') {
+      const push = pushAttributes(request.key, request.push, message.validForSeconds);
       return new PublishCommand({
         TargetArn: message.to,
         MessageStructure: 'json',
-        Message: JSON.stringify(pushPayloads(message.title, message.text, request.key)),
-        MessageAttributes: keyAttribute,
+        Message: JSON.stringify(pushPayloads({ title: message.title, body: message.text, key: request.key, priority: request.push.priority })),
+        MessageAttributes: {
+          ...keyAttribute,
+          ...Object.fromEntries(Object.entries(push).map(([name, value]) => [name, { DataType: 'String', StringValue: value }])),
+        },
       });
     }
     return undefined;

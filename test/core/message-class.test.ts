@@ -44,6 +44,7 @@ describe('message classes and the ambiguous window', () => {
       evidenceWaitSeconds: 300,
       smsType: 'Transactional',
       limits: [],
+      push: { lifetimeSeconds: 86_400, priority: 'high' },
     });
     expect(custom.get('marketing')?.onAmbiguous).toBe('lookup');
     expect(custom.get('otp')?.onAmbiguous).toBe('resend');
@@ -66,5 +67,35 @@ describe('the built-in otp limits', () => {
     const block = (over: Partial<LimitSubject>) =>
       scopeCounts('otp', cls('otp').limits, { ...subject, ...over }, 0).find((c) => c.scope === 'number-block')!.partition;
     expect(block({ templateId: 'signup-code', recipientId: 'user-2', address: '+14155550999' })).toBe(block({}));
+  });
+});
+
+describe('push settings per class', () => {
+  it('ship a lifetime and a priority for each built-in class: a code lives as long as the event says, else 10 minutes, at priority 10', () => {
+    expect(cls('otp').push).toEqual({ lifetimeSeconds: 600, priority: 'high', validityFromData: { field: 'expiresInMinutes', unit: 'minutes' } });
+    expect(cls('transactional').push).toEqual({ lifetimeSeconds: 259_200, priority: 'high' });
+    expect(cls('marketing').push).toEqual({ lifetimeSeconds: 86_400, priority: 'normal' });
+  });
+
+  it("an override that leaves push out keeps the built-in class's push; one that gives it replaces it whole, with defaults", () => {
+    const custom = buildMessageClassRegistry(
+      JSON.stringify([
+        { name: 'otp', onAmbiguous: 'give-up' },
+        { name: 'marketing', onAmbiguous: 'give-up', push: { lifetimeSeconds: 3600 } },
+      ]),
+    );
+    expect(custom.get('otp')?.push).toEqual(cls('otp').push);
+    expect(custom.get('marketing')?.push).toEqual({ lifetimeSeconds: 3600, priority: 'high' });
+  });
+
+  it.each([
+    ['a lifetime past the 28 days FCM keeps a message', { lifetimeSeconds: 28 * 86_400 + 1 }, /0\.push\.lifetimeSeconds/],
+    ['a negative lifetime', { lifetimeSeconds: -1 }, /0\.push\.lifetimeSeconds/],
+    ['a priority the platforms do not have', { priority: 'urgent' }, /0\.push\.priority/],
+    ['a key that is not a push setting (a typo)', { lifetimeSecs: 60 }, /0\.push/],
+    ['a validity field that is no data field name', { validityFromData: { field: 'expires in', unit: 'minutes' } }, /0\.push\.validityFromData\.field/],
+    ['a validity unit it cannot convert', { validityFromData: { field: 'ttl', unit: 'hours' } }, /0\.push\.validityFromData\.unit/],
+  ])('refuses %s, naming the entry', (_what, push, where) => {
+    expect(() => buildMessageClassRegistry(JSON.stringify([{ name: 'x', onAmbiguous: 'resend', push }]))).toThrow(where);
   });
 });

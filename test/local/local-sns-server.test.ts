@@ -1,6 +1,7 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SNS_KEY_ATTRIBUTE, SnsProvider } from '../../functions/adapters/sns-provider';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../../local/local-dynamo';
 import { startLocalSns, type LocalSns, type LocalSnsOptions } from '../../local/aws/local-sns-server';
@@ -22,14 +23,14 @@ const sms = (key: string, to = '+447700900117'): ProviderRequest => ({
   key,
   message: { channel: 'sms', to, text: 'Your code is 123456' },
   messageClass: 'otp',
-  smsType: 'Transactional', claimVersion: 1,
+  smsType: 'Transactional', push: DEFAULT_PUSH_POLICY, claimVersion: 1,
   templateId: 'login-code',
 });
 const push = (key: string): ProviderRequest => ({
   key,
   message: { channel: 'push', to: ENDPOINT, title: 'Shipped', text: 'Your order is on its way' },
   messageClass: 'transactional',
-  smsType: 'Transactional', claimVersion: 1,
+  smsType: 'Transactional', push: DEFAULT_PUSH_POLICY, claimVersion: 1,
   templateId: 'order-shipped',
 });
 

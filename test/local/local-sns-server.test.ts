@@ -99,6 +99,24 @@ describe('local SNS server (query protocol, Publish to a phone number and to a p
     expect(await errorOf(client.send(publishSms('k2')))).toEqual({ name: 'Throttling', status: 400, message: 'Rate exceeded' });
   });
 
+  it('shows pushes as the device would: one entry per collapse id, marked replaced when a second one arrived', async () => {
+    const { sns, client } = await start();
+    const provider = new SnsProvider(client);
+    const signal = new AbortController().signal;
+    await provider.send(push('key-resent'), signal);
+    await provider.send(push('key-resent'), signal);
+    await provider.send(push('key-once'), signal);
+    const html = await (await fetch(sns.outboxUrl)).text();
+    expect(html).toContain('Push, as the devices show it (2 notifications from 3 pushes)');
+    const rows = [...html.matchAll(/<tr class="(replaced|shown)">(.*?)<\/tr>/g)].map((m) => [m[1], m[2]]);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]?.[0]).toBe('replaced');
+    expect(rows[0]?.[1]).toContain('<td>key-resent</td>');
+    expect(rows[0]?.[1]).toContain('replaced: 2 deliveries shown as one');
+    expect(rows[1]?.[0]).toBe('shown');
+    expect(rows[1]?.[1]).toContain('<td>key-once</td>');
+  });
+
   it('serves a page listing what was published', async () => {
     const { sns, client } = await start();
     await client.send(publishSms('k-page'));

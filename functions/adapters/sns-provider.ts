@@ -85,15 +85,11 @@ export class SnsProvider implements DeliveryProvider {
       });
     }
     if (message.channel === 'push') {
-      const push = pushAttributes(request.key, request.push, message.validForSeconds);
       return new PublishCommand({
         TargetArn: message.to,
         MessageStructure: 'json',
         Message: JSON.stringify(pushPayloads({ title: message.title, body: message.text, key: request.key, priority: request.push.priority })),
-        MessageAttributes: {
-          ...keyAttribute,
-          ...Object.fromEntries(Object.entries(push).map(([name, value]) => [name, { DataType: 'String', StringValue: value }])),
-        },
+        MessageAttributes: { ...keyAttribute, ...pushAttributes(request.key, request.push, message.validForSeconds) },
       });
     }
     return undefined;

@@ -82,14 +82,8 @@ const MARKETING_LIMITS: readonly MessageLimit[] = [
 const OTP_PUSH: PushPolicy = {
   lifetimeSeconds: 10 * MINUTES,
   priority: 'high',
-  validityFromData: { field: 'expiresInMinutes', unit: 'minutes' },
+  validityMinutesField: 'expiresInMinutes',
 };
-
-/**
- * Order updates stay useful for days (a seller has a few days to ship), not for the platforms' default
- * of four weeks: 3 days. Priority 10 / FCM high: the buyer or seller acts on it.
- */
-const TRANSACTIONAL_PUSH: PushPolicy = { lifetimeSeconds: 72 * HOURS, priority: 'high' };
 
 /**
  * A promotion a day late is still this week's; shown after a phone was off for a week it is noise.
@@ -116,7 +110,8 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     evidenceWaitSeconds: 300,
     smsType: 'Transactional',
     limits: TRANSACTIONAL_LIMITS,
-    push: TRANSACTIONAL_PUSH,
+    // Order updates: worth showing for days, acted on (see DEFAULT_PUSH_POLICY).
+    push: DEFAULT_PUSH_POLICY,
   },
   {
     name: 'marketing',

@@ -1,5 +1,5 @@
 import { KEY_LENGTH } from './idempotency-key';
-import { PUSH_PRIORITIES, pushLifetimeSeconds, type PushPolicy, type PushPriority } from './push-policy';
+import type { PushPolicy, PushPriority } from './push-policy';
 
 /**
  * Largest payload, in UTF-8 bytes, that a push platform accepts for one notification: APNs refuses a
@@ -36,9 +36,10 @@ const APNS_PRIORITY: Readonly<Record<PushPriority, string>> = { high: '10', norm
  * data (so an app's own code can drop a duplicate), and, for FCM, the key as the Android notification
  * `tag`: a notification with the tag of one already shown replaces it, so a resend is shown once.
  * FCM gets the HTTP v1 format (`fcmV1Message`, the API SNS calls since FCM's legacy API was shut
- * down), with the APNs collapse id and priority in its `apns` headers for iOS apps that FCM serves.
- * `collapse_key` is not set: FCM ignores it for notification messages, and it keeps only four keys
- * per device, so distinct messages could be dropped. Template validation measures exactly these strings.
+ * down). `collapse_key` is not set: FCM ignores it for notification messages, and it keeps only four
+ * keys per device, so distinct messages could be dropped. No `apns` headers for iOS apps that FCM
+ * serves: they would cost the sender's bundle budget more than it had (see docs/design.md).
+ * Template validation measures exactly these strings.
  */
 export function pushPayloads({ title, body, key, priority }: PushContent): PushPayloads {
   const notification = { title, body };
@@ -47,7 +48,6 @@ export function pushPayloads({ title, body, key, priority }: PushContent): PushP
     notification,
     data: { idempotencyKey: key },
     android: { priority, notification: { tag: key } },
-    apns: { headers: { 'apns-collapse-id': key, 'apns-priority': APNS_PRIORITY[priority] } },
   };
   return {
     default: body,
@@ -57,36 +57,47 @@ export function pushPayloads({ title, body, key, priority }: PushContent): PushP
   };
 }
 
+/** One SNS message attribute of type String, as `Publish` takes it. */
+export interface SnsStringAttribute {
+  readonly DataType: 'String';
+  readonly StringValue: string;
+}
+
 /**
  * SNS's reserved message attributes for one push (names from the SNS developer guide): the key as
- * the APNs collapse id, the APNs priority and push type, and the lifetime for every platform. SNS
- * applies the attributes of the endpoint's platform and ignores the others (a topic fans one publish
- * out to every platform), and a TTL attribute outranks one in the payload.
+ * the APNs collapse id, the APNs priority and push type, and the lifetime for every platform: the
+ * content's own validity when known (a sign-in code's), else the class's. SNS applies the attributes
+ * of the endpoint's platform and ignores the others (a topic fans one publish out to every platform),
+ * and a TTL attribute outranks one in the payload.
  */
-export function pushAttributes(key: string, policy: PushPolicy, validForSeconds: number | undefined): Readonly<Record<string, string>> {
-  const ttl = String(pushLifetimeSeconds(policy, validForSeconds));
+export function pushAttributes(key: string, policy: PushPolicy, validForSeconds: number | undefined): Readonly<Record<string, SnsStringAttribute>> {
+  const text = (StringValue: string): SnsStringAttribute => ({ DataType: 'String', StringValue });
+  const ttl = text(String(validForSeconds ?? policy.lifetimeSeconds));
+  // One prefix: each name costs the sender's bundle once (AWS.SNS.MOBILE.APNS.COLLAPSE_ID, ...).
+  const apns = 'AWS.SNS.MOBILE.APNS';
   return {
-    'AWS.SNS.MOBILE.APNS.COLLAPSE_ID': key,
-    'AWS.SNS.MOBILE.APNS.PRIORITY': APNS_PRIORITY[policy.priority],
+    [`${apns}.COLLAPSE_ID`]: text(key),
+    [`${apns}.PRIORITY`]: text(APNS_PRIORITY[policy.priority]),
     // Every push we build shows an alert, and APNs wants the type to match the payload: never per class.
-    'AWS.SNS.MOBILE.APNS.PUSH_TYPE': 'alert',
-    'AWS.SNS.MOBILE.APNS.TTL': ttl,
-    'AWS.SNS.MOBILE.APNS_SANDBOX.TTL': ttl,
+    [`${apns}.PUSH_TYPE`]: text('alert'),
+    [`${apns}.TTL`]: ttl,
+    [`${apns}_SANDBOX.TTL`]: ttl,
     'AWS.SNS.MOBILE.FCM.TTL': ttl,
   };
 }
 
-/** UTF-8 size of the largest platform payload (the `default` text is not sent to a platform that has its own). */
+/**
+ * UTF-8 size of the largest platform payload (the `default` text is not sent to a platform that has its
+ * own; APNS_SANDBOX is the APNS payload).
+ */
 export function largestPlatformPayloadBytes(payloads: PushPayloads): number {
-  return Math.max(
-    Buffer.byteLength(payloads.GCM, 'utf8'),
-    Buffer.byteLength(payloads.APNS, 'utf8'),
-    Buffer.byteLength(payloads.APNS_SANDBOX, 'utf8'),
-  );
+  return Math.max(Buffer.byteLength(payloads.GCM), Buffer.byteLength(payloads.APNS));
 }
 
-/** The largest platform payload a push with this title and body can be, whatever its class's priority. */
+/**
+ * The largest platform payload a push with this title and body can be, whatever its class: priority
+ * `normal` ("normal" / "5") is one byte longer than `high` ("high" / "10").
+ */
 export function largestPushPayloadBytes(title: string, body: string): number {
-  const key = 'f'.repeat(KEY_LENGTH);
-  return Math.max(...PUSH_PRIORITIES.map((priority) => largestPlatformPayloadBytes(pushPayloads({ title, body, key, priority }))));
+  return largestPlatformPayloadBytes(pushPayloads({ title, body, key: 'f'.repeat(KEY_LENGTH), priority: 'normal' }));
 }

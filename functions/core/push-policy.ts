@@ -22,22 +22,17 @@ const lifetime = v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(M
 export const PUSH_POLICY_SCHEMA = jsonStrictObject({
   /**
    * Seconds the platform keeps trying a device that is off or offline; after that the push is
-   * dropped, never shown late. Counted from each send. @default 86400 (a day)
+   * dropped, never shown late. Counted from each send. @default 259200 (3 days, as `transactional`)
    */
-  lifetimeSeconds: v.optional(lifetime, 86_400),
+  lifetimeSeconds: v.optional(lifetime, 3 * 86_400),
   /** @default 'high' (what APNs and FCM do for a notification that says nothing) */
   priority: v.optional(v.picklist(PUSH_PRIORITIES), 'high'),
   /**
-   * An event data field that says how long the content stays true (a sign-in code's validity). When
-   * the event gives it as a number, the push lives exactly that long instead of `lifetimeSeconds`.
-   * @default none
+   * An event data field that gives, in minutes, how long the content stays true (a sign-in code's
+   * validity). When the event gives a number there, the push lives exactly that long instead of
+   * `lifetimeSeconds`. @default none
    */
-  validityFromData: v.optional(
-    jsonStrictObject({
-      field: v.pipe(v.string(), v.regex(FIELD_NAME, 'a data field name: letters, digits and _ (not first), at most 64')),
-      unit: v.picklist(['seconds', 'minutes']),
-    }),
-  ),
+  validityMinutesField: v.optional(v.pipe(v.string(), v.regex(FIELD_NAME))),
 });
 
 /** A class's push settings, with defaults applied. */
@@ -45,26 +40,21 @@ export type PushPolicy = v.InferOutput<typeof PUSH_POLICY_SCHEMA>;
 /** Push settings as a deployment gives them (each may be left out). */
 export type PushPolicyDefinition = v.InferInput<typeof PUSH_POLICY_SCHEMA>;
 
-/** Push settings of a class that gives none and overrides no built-in class. */
-export const DEFAULT_PUSH_POLICY: PushPolicy = { lifetimeSeconds: 86_400, priority: 'high' };
-
-const SECONDS_PER_UNIT = { seconds: 1, minutes: 60 } as const;
+/**
+ * Push settings of a class that gives none and overrides no built-in class, and of the built-in
+ * `transactional`: an update worth showing for days (a seller has a few days to ship), not for the
+ * platforms' default of four weeks; priority 10 / FCM high, since the recipient acts on it.
+ */
+export const DEFAULT_PUSH_POLICY: PushPolicy = { lifetimeSeconds: 3 * 86_400, priority: 'high' };
 
 /**
  * How long the content of one message stays true, from the event's data, when the class names a data
- * field for it and the event gives a number there (or a string of digits); otherwise undefined, and
- * the class's own lifetime applies. Capped at {@link MAX_PUSH_LIFETIME_SECONDS}.
+ * field for it and the event gives a number of minutes there (a JSON number, not text); otherwise
+ * undefined, and the class's own lifetime applies. Capped at {@link MAX_PUSH_LIFETIME_SECONDS}.
  */
 export function validForSeconds(policy: PushPolicy, data: Readonly<Record<string, unknown>>): number | undefined {
-  const from = policy.validityFromData;
-  if (!from) return undefined;
-  const value = data[from.field];
-  const amount = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isFinite(amount) || amount < 0) return undefined;
-  return Math.min(Math.floor(amount * SECONDS_PER_UNIT[from.unit]), MAX_PUSH_LIFETIME_SECONDS);
-}
-
-/** The lifetime one push is sent with: its content's own validity when known, else the class's. */
-export function pushLifetimeSeconds(policy: PushPolicy, validFor: number | undefined): number {
-  return validFor ?? policy.lifetimeSeconds;
+  if (policy.validityMinutesField === undefined) return undefined;
+  const minutes = data[policy.validityMinutesField];
+  if (typeof minutes !== 'number' || !(minutes >= 0)) return undefined;
+  return Math.min(Math.floor(minutes * 60), MAX_PUSH_LIFETIME_SECONDS);
 }

@@ -141,7 +141,6 @@ describe('SNS SMS and push adapter', () => {
       notification,
       data: { idempotencyKey: KEY },
       android: { priority: 'high', notification: { tag: KEY } },
-      apns: { headers: { 'apns-collapse-id': KEY, 'apns-priority': '10' } },
     };
     const attribute = (value: string) => ({ DataType: 'String', StringValue: value });
     expect({ ...input, Message: JSON.parse(input.Message ?? 'null') as unknown }).toEqual({
@@ -158,9 +157,9 @@ describe('SNS SMS and push adapter', () => {
         'AWS.SNS.MOBILE.APNS.COLLAPSE_ID': attribute(KEY),
         'AWS.SNS.MOBILE.APNS.PRIORITY': attribute('10'),
         'AWS.SNS.MOBILE.APNS.PUSH_TYPE': attribute('alert'),
-        'AWS.SNS.MOBILE.APNS.TTL': attribute('86400'),
-        'AWS.SNS.MOBILE.APNS_SANDBOX.TTL': attribute('86400'),
-        'AWS.SNS.MOBILE.FCM.TTL': attribute('86400'),
+        'AWS.SNS.MOBILE.APNS.TTL': attribute('259200'),
+        'AWS.SNS.MOBILE.APNS_SANDBOX.TTL': attribute('259200'),
+        'AWS.SNS.MOBILE.FCM.TTL': attribute('259200'),
       },
     });
   });
@@ -177,9 +176,8 @@ describe('SNS SMS and push adapter', () => {
       'AWS.SNS.MOBILE.APNS_SANDBOX.TTL': '300',
       'AWS.SNS.MOBILE.FCM.TTL': '300',
     });
-    const gcm = JSON.parse((JSON.parse(input.Message ?? '') as { GCM: string }).GCM) as { fcmV1Message: { message: { android: unknown; apns: unknown } } };
+    const gcm = JSON.parse((JSON.parse(input.Message ?? '') as { GCM: string }).GCM) as { fcmV1Message: { message: { android: unknown } } };
     expect(gcm.fcmV1Message.message.android).toEqual({ priority: 'normal', notification: { tag: KEY } });
-    expect(gcm.fcmV1Message.message.apns).toEqual({ headers: { 'apns-collapse-id': KEY, 'apns-priority': '5' } });
   });
 
   it('an answer with a MessageId is sent; one without is ambiguous (it may have been accepted)', async () => {

@@ -2,6 +2,7 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
+import { APNS_COLLAPSE_ID_MAX_BYTES } from '../../functions/core/push-payload';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import { startLocalSns, type AcceptedPublish, type LocalSns } from '../../local/aws/local-sns-server';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../../local/local-dynamo';
@@ -90,14 +91,13 @@ describe('every push carries the key as collapse identity, and its class lifetim
             notification: expected.shown,
             data: { idempotencyKey: key },
             android: { priority: expected.priority, notification: { tag: key } },
-            apns: { headers: { 'apns-collapse-id': key, 'apns-priority': expected.apnsPriority } },
           },
         },
       }),
       APNS: apns,
       APNS_SANDBOX: apns,
     });
-    expect(Buffer.byteLength(publish.attributes['AWS.SNS.MOBILE.APNS.COLLAPSE_ID']!, 'utf8')).toBeLessThanOrEqual(64);
+    expect(Buffer.byteLength(publish.attributes['AWS.SNS.MOBILE.APNS.COLLAPSE_ID']!, 'utf8')).toBeLessThanOrEqual(APNS_COLLAPSE_ID_MAX_BYTES);
   });
 
   it('the collapse id is the key, computed from the message identity alone: the same in any process, on any day', async () => {
@@ -109,7 +109,6 @@ describe('every push carries the key as collapse identity, and its class lifetim
 
   it.each([
     ['3 minutes', 3, '180'],
-    ['a string of digits', '2', '120'],
     ['0: the code is already spent', 0, '0'],
   ])("an otp push lives as long as its code, from the event's expiresInMinutes: %s", async (_what, minutes, ttl) => {
     const { event, key } = pushEvent('otp', 'GCM', `evt-push-otp-ttl-${String(minutes)}`, { code: '482913', expiresInMinutes: minutes });

@@ -1,13 +1,12 @@
-import { SNSClient } from '@aws-sdk/client-sns';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { APNS_COLLAPSE_ID_MAX_BYTES } from '../../functions/core/push-payload';
 import type { NotificationEvent } from '../../functions/core/notification-event';
-import { startLocalSns, type AcceptedPublish, type LocalSns } from '../../local/aws/local-sns-server';
-import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../../local/local-dynamo';
+import type { AcceptedPublish } from '../../local/aws/local-sns-server';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
+import { useLocalSns } from '../support/local-sns-client';
 import { failedIds, SenderHarness } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 
@@ -16,16 +15,7 @@ import { sqsRecord } from '../support/sqs-event';
  * SNS client, as the local SNS server received it on the wire (form-encoded Publish).
  */
 const db = useTestLedger();
-let sns: LocalSns;
-let client: SNSClient;
-beforeAll(async () => {
-  sns = await startLocalSns();
-  client = new SNSClient({ endpoint: sns.endpoint, region: LOCAL_REGION, credentials: LOOPBACK_CREDENTIALS, maxAttempts: 1 });
-});
-afterAll(async () => {
-  client?.destroy();
-  await sns?.stop();
-});
+const local = useLocalSns();
 
 const PLATFORMS = ['GCM', 'APNS', 'APNS_SANDBOX'] as const;
 const endpoint = (platform: string) => `arn:aws:sns:eu-west-1:123456789012:endpoint/${platform}/shop-app/5a6b7c8d-1111-2222-3333-000000000004`;
@@ -50,10 +40,10 @@ function pushEvent(messageClass: 'otp' | 'transactional' | 'marketing', platform
 }
 
 async function publishOf(event: NotificationEvent, key: string): Promise<AcceptedPublish> {
-  const provider = new SnsProvider(client);
+  const provider = new SnsProvider(local.client);
   const harness = new SenderHarness({ ledger: db.ledger, providers: { email: provider, sms: provider, push: provider } });
   expect(failedIds(await harness.invoke(sqsRecord(JSON.stringify(event))))).toEqual([]);
-  const published = sns.accepted().filter((p) => p.key === key);
+  const published = local.sns.accepted().filter((p) => p.key === key);
   expect(published).toHaveLength(1);
   return published[0]!;
 }

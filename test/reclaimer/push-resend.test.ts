@@ -1,29 +1,18 @@
-import { SNSClient } from '@aws-sdk/client-sns';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { METRIC } from '../../functions/core/metric-names';
-import { startLocalSns, type LocalSns } from '../../local/aws/local-sns-server';
 import { shownPushes } from '../../local/aws/push-device-view';
-import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../../local/local-dynamo';
 import { loginCodeEvent } from '../support/events';
 import { crashAfterFirst, invokeOrKill } from '../support/faults';
 import { useTestLedger } from '../support/ledger-server';
+import { useLocalSns } from '../support/local-sns-client';
 import { CLAIM_TIMEOUT_MS, SenderHarness } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 import { ReclaimerHarness } from './reclaimer-harness';
 
 const db = useTestLedger();
-let sns: LocalSns;
-let client: SNSClient;
-beforeAll(async () => {
-  sns = await startLocalSns();
-  client = new SNSClient({ endpoint: sns.endpoint, region: LOCAL_REGION, credentials: LOOPBACK_CREDENTIALS, maxAttempts: 1 });
-});
-afterAll(async () => {
-  client?.destroy();
-  await sns?.stop();
-});
+const local = useLocalSns();
 
 const ENDPOINT = 'arn:aws:sns:eu-west-1:123456789012:endpoint/APNS/shop-app/5a6b7c8d-1111-2222-3333-000000000009';
 
@@ -36,7 +25,7 @@ describe('a push resent from the ledger row alone', () => {
       recipients: [{ recipientId: 'user-9', pushEndpointArn: ENDPOINT, channels: ['push'] }],
     });
     const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'push', templateId: 'login-code' });
-    const provider = new SnsProvider(client);
+    const provider = new SnsProvider(local.client);
     // The sender's push reaches SNS, then its invocation dies before it records the outcome.
     const dying = crashAfterFirst(provider, 'send', 'hang');
     const sender = new SenderHarness({ ledger: db.ledger, providers: { email: dying, sms: dying, push: dying } });
@@ -48,7 +37,7 @@ describe('a push resent from the ledger row alone', () => {
     expect(await reclaimer.run()).toMatchObject({ found: 1, resent: 1 });
     expect(reclaimer.metrics.get(METRIC.ReclaimedResent)).toBe(1);
 
-    const published = sns.accepted().filter((p) => p.key === key);
+    const published = local.sns.accepted().filter((p) => p.key === key);
     expect(published.map((p) => [p.attributes['AWS.SNS.MOBILE.APNS.COLLAPSE_ID'], p.attributes['AWS.SNS.MOBILE.APNS.TTL']])).toEqual([
       [key, '180'],
       [key, '180'],

@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { DEFAULT_TEMPLATES_DIR, readTemplateFiles } from '../functions/adapters/template-directory';
-import { CHANNELS, KEY_LENGTH, type Channel } from '../functions/core/idempotency-key';
+import { CHANNELS, type Channel } from '../functions/core/idempotency-key';
 import { jsonRecord } from '../functions/core/json-objects';
-import { largestPlatformPayloadBytes, PUSH_PAYLOAD_MAX_BYTES, pushPayloads } from '../functions/core/push-payload';
+import { largestPushPayloadBytes, PUSH_PAYLOAD_MAX_BYTES } from '../functions/core/push-payload';
 import { validate } from '../functions/core/schema';
 import { smsSize } from '../functions/core/sms-segments';
 import { EMAIL_SUBJECT_MAX_CHARS, type TemplateFigures } from '../functions/core/template-limits';
@@ -172,7 +172,7 @@ function describeContent(content: RenderedContent): string {
       return [`== sms (${size.segments} part${size.segments === 1 ? '' : 's'}, ${size.encoding})`, content.text].join('\n');
     }
     case 'push': {
-      const bytes = largestPlatformPayloadBytes(pushPayloads(content.title, content.text, 'f'.repeat(KEY_LENGTH)));
+      const bytes = largestPushPayloadBytes(content.title, content.text);
       return [`== push (platform payload ${bytes}/${PUSH_PAYLOAD_MAX_BYTES} bytes)`, `title: ${content.title}`, `body: ${content.text}`].join('\n');
     }
   }

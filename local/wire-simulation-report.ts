@@ -29,6 +29,11 @@ export function formatWireReport(report: WireSimulationReport): string {
         ['final SENT / FAILED / UNKNOWN / PENDING / missing', `${v.states.SENT} / ${v.states.FAILED} / ${v.states.UNKNOWN} / ${v.states.PENDING} / ${v.states.missing}`],
         ['planned failures (unusable address): FAILED / accepted', `${report.plannedFailures.failed} of ${report.plannedFailures.messages} / ${report.plannedFailures.accepted}`],
         ['dead-lettered records', report.deadLettered],
+        [
+          'push duplicates: accepted by SNS (billed, woke the device) / shown on the device',
+          `${report.pushDuplicates.providerSide} / ${report.pushDuplicates.deviceVisible}` +
+            (report.pushDuplicates.hiddenByOtherMessages > 0 ? ` (${report.pushDuplicates.hiddenByOtherMessages} messages hidden by another's collapse id)` : ''),
+        ],
       ],
     ),
     '',

@@ -12,6 +12,7 @@ import { planMessages } from '../functions/delivery/message-plan';
 import { startLocalAws } from './aws/local-aws';
 import { queueDepth, queueIsEmpty } from './aws/queue-inspection';
 import { LedgerOutageSchedule, type LedgerOutageCounts, type LedgerOutageOptions } from './aws/ledger-outage';
+import { pushDuplicateCounts, type PushDuplicateCounts } from './aws/push-device-view';
 import { startWireFaultProxy } from './aws/wire-fault-proxy';
 import { ledgerKeyOf, providerKeyOf, WireFaultPlan, wireFaults, type WireFaultKind, type WireFaultRates } from './aws/wire-fault-plan';
 import { judgeWireRun, type WireVerdict } from './aws/wire-verdict';
@@ -51,6 +52,8 @@ export interface WireSimulationOptions {
 export interface WireSimulationReport {
   readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'faults'>> & { readonly faults: WireFaultRates };
   readonly verdict: WireVerdict;
+  /** Push duplicates as SNS accepted them (each billed, each waking a device) and as the devices would show them. */
+  readonly pushDuplicates: PushDuplicateCounts;
   /** Messages the workload plans as FAILED (an unusable address), and how many of them any provider accepted. */
   readonly plannedFailures: { readonly messages: number; readonly failed: number; readonly accepted: number };
   readonly injected: Readonly<Record<WireFaultKind, number>>;
@@ -228,6 +231,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     return {
       settings,
       verdict,
+      pushDuplicates: pushDuplicateCounts(aws.sns.accepted()),
       traces,
       plannedFailures: {
         messages: planned.length,

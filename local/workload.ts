@@ -67,6 +67,12 @@ export function generateWorkload(options: WorkloadOptions): Workload {
   return { items: placed.map((p) => p.item), events };
 }
 
+/** 70% of sign-in codes by SMS, 15% by e-mail, 15% by push: one draw, so the stream of random numbers is as before push codes. */
+function codeChannel(draw: number): Recipient['channels'][number] {
+  if (draw < 0.7) return 'sms';
+  return draw < 0.85 ? 'email' : 'push';
+}
+
 function itemOf(event: NotificationEvent, duplicate: boolean): WorkloadItem {
   return { body: JSON.stringify(event), eventId: event.eventId, messageClass: event.messageClass, duplicate };
 }
@@ -84,7 +90,8 @@ function makeEvent(i: number, random: () => number, now: number, bad: number, se
       email: `${role}${n}@example.com`,
       // Spread over 8,000 number blocks (the number without its last 3 digits), as real users are.
       phone: unusable ? '555-CALL-ME' : `+1415${200 + (n % 800)}${String(Math.floor(n / 800) % 10_000).padStart(4, '0')}`,
-      pushEndpointArn: `arn:aws:sns:us-east-1:123456789012:endpoint/GCM/shop-app/${n.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`,
+      // A third of the devices are iPhones: APNs merges a resend by its collapse id attribute, Android by its FCM tag.
+      pushEndpointArn: `arn:aws:sns:us-east-1:123456789012:endpoint/${n % 3 === 0 ? 'APNS' : 'GCM'}/shop-app/${n.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`,
       channels,
     };
   };
@@ -119,7 +126,7 @@ function makeEvent(i: number, random: () => number, now: number, bad: number, se
         templateId: 'login-code',
         messageClass: 'otp',
         data: { code: String(100_000 + Math.floor(random() * 900_000)), expiresInMinutes: 10 },
-        recipients: [person('user', [random() < 0.7 ? 'sms' : 'email'])],
+        recipients: [person('user', [codeChannel(random())])],
       };
     case 'weekly-offers': {
       const count = 1 + Math.floor(random() * 3);

@@ -1,7 +1,7 @@
 import { PublishCommand, type MessageAttributeValue, type SNSClient } from '@aws-sdk/client-sns';
 import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
-import { pushPayloads } from '../core/push-payload';
+import { pushAttributes, pushPayloads } from '../core/push-payload';
 import type { ProviderRequest } from '../core/rendered-message';
 import { trackCallProgress } from './sdk-call-progress';
 
@@ -56,7 +56,7 @@ export class SnsProvider implements DeliveryProvider {
     if (!command) return { kind: 'permanent', reason: `SNS cannot send ${request.message.channel}` };
     // The client's query serializer throws on a lone surrogate (URIError), and then keeps the half-written
     // request, which it writes into the next request on the client: such text never reaches it.
-    const illFormed = Object.entries(request.message).find(([, value]) => !value.isWellFormed());
+    const illFormed = Object.entries(request.message).find(([, value]) => typeof value === 'string' && !value.isWellFormed());
     if (illFormed) return { kind: 'permanent', reason: `NotSent: the ${request.message.channel} ${illFormed[0]} is not well-formed Unicode` };
     const progress = trackCallProgress(command);
     try {
@@ -94,8 +94,8 @@ export class SnsProvider implements DeliveryProvider {
       return new PublishCommand({
         TargetArn: message.to,
         MessageStructure: 'json',
-        Message: JSON.stringify(pushPayloads(message.title, message.text, request.key)),
-        MessageAttributes: keyAttribute,
+        Message: JSON.stringify(pushPayloads({ title: message.title, body: message.text, key: request.key, priority: request.push.priority })),
+        MessageAttributes: { ...keyAttribute, ...pushAttributes(request.key, request.push, message.validForSeconds) },
       });
     }
     return undefined;

@@ -3,6 +3,7 @@ import { ConfigurationError } from './errors';
 import { jsonObject } from './json-objects';
 import { describeProblems, validate } from './schema';
 import { LIMITS_SCHEMA, type MessageLimit, type MessageLimitDefinition } from './message-limits';
+import { DEFAULT_PUSH_POLICY, PUSH_POLICY_SCHEMA, type PushPolicy, type PushPolicyDefinition } from './push-policy';
 
 /**
  * What to do when a provider call's outcome is unknown (timeout, 5xx, crash mid-send):
@@ -24,12 +25,21 @@ const MessageClassSchema = jsonObject({
    * Left out: the built-in class's of that name (an override of `otp` keeps its limits), else none.
    */
   limits: v.optional(LIMITS_SCHEMA),
+  /**
+   * Push lifetime and priority (see push-policy.ts). Left out: the built-in class's of that name,
+   * else {@link DEFAULT_PUSH_POLICY}.
+   */
+  push: v.optional(PUSH_POLICY_SCHEMA),
 });
 
-export type MessageClass = Omit<v.InferOutput<typeof MessageClassSchema>, 'limits'> & { readonly limits: readonly MessageLimit[] };
+export type MessageClass = Omit<v.InferOutput<typeof MessageClassSchema>, 'limits' | 'push'> & {
+  readonly limits: readonly MessageLimit[];
+  readonly push: PushPolicy;
+};
 /** A class as a deployment gives it (optional fields may be left out). */
-export type MessageClassDefinition = Omit<v.InferInput<typeof MessageClassSchema>, 'limits'> & {
+export type MessageClassDefinition = Omit<v.InferInput<typeof MessageClassSchema>, 'limits' | 'push'> & {
   readonly limits?: readonly MessageLimitDefinition[];
+  readonly push?: PushPolicyDefinition;
 };
 
 const MINUTES = 60;
@@ -63,9 +73,36 @@ const MARKETING_LIMITS: readonly MessageLimit[] = [
   { scope: 'recipient', max: 1, windowSeconds: 24 * HOURS, perChannel: true, perTemplate: true },
 ];
 
+/**
+ * A sign-in code is worth showing only while it works: the push lives as long as the code's validity
+ * when the event says it (`expiresInMinutes`, as the shipped login-code template has it), else 10
+ * minutes, a common validity for such codes. Priority 10 / FCM high: the user is waiting, and Apple
+ * asks for 10 exactly for what needs the user's attention now.
+ */
+const OTP_PUSH: PushPolicy = {
+  lifetimeSeconds: 10 * MINUTES,
+  priority: 'high',
+  validityMinutesField: 'expiresInMinutes',
+};
+
+/**
+ * A promotion a day late is still this week's; shown after a phone was off for a week it is noise.
+ * Priority 5 / FCM normal: nothing is lost if the device shows it at its next convenient moment, which
+ * is what Apple asks of such notifications (and priority 10 for them is throttled).
+ */
+const MARKETING_PUSH: PushPolicy = { lifetimeSeconds: 24 * HOURS, priority: 'normal' };
+
 /** Classes shipped with the product. A deployment may add or override by name. */
 export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
-  { name: 'otp', onAmbiguous: 'resend', lookupFallback: 'resend', evidenceWaitSeconds: 0, smsType: 'Transactional', limits: OTP_LIMITS },
+  {
+    name: 'otp',
+    onAmbiguous: 'resend',
+    lookupFallback: 'resend',
+    evidenceWaitSeconds: 0,
+    smsType: 'Transactional',
+    limits: OTP_LIMITS,
+    push: OTP_PUSH,
+  },
   {
     name: 'transactional',
     onAmbiguous: 'lookup',
@@ -73,6 +110,8 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     evidenceWaitSeconds: 300,
     smsType: 'Transactional',
     limits: TRANSACTIONAL_LIMITS,
+    // Order updates: worth showing for days, acted on (see DEFAULT_PUSH_POLICY).
+    push: DEFAULT_PUSH_POLICY,
   },
   {
     name: 'marketing',
@@ -81,6 +120,7 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     evidenceWaitSeconds: 0,
     smsType: 'Promotional',
     limits: MARKETING_LIMITS,
+    push: MARKETING_PUSH,
   },
 ];
 
@@ -103,8 +143,13 @@ export function buildMessageClassRegistry(extraJson?: string): MessageClassRegis
   }
   const result = validate(v.array(MessageClassSchema), parsed);
   if (!result.success) throw new ConfigurationError(`MESSAGE_CLASSES is invalid at ${describeProblems(result.problems, 1)}`);
-  for (const { limits, ...messageClass } of result.output) {
-    registry.set(messageClass.name, { ...messageClass, limits: limits ?? registry.get(messageClass.name)?.limits ?? [] });
+  for (const { limits, push, ...messageClass } of result.output) {
+    const builtIn = registry.get(messageClass.name);
+    registry.set(messageClass.name, {
+      ...messageClass,
+      limits: limits ?? builtIn?.limits ?? [],
+      push: push ?? builtIn?.push ?? DEFAULT_PUSH_POLICY,
+    });
   }
   return registry;
 }

@@ -1,10 +1,22 @@
 import type { Channel } from './idempotency-key';
+import type { PushPolicy } from './push-policy';
 
 /** A message ready for a provider: the address and the rendered content, nothing else. */
 export type RenderedMessage =
   | { readonly channel: 'email'; readonly to: string; readonly subject: string; readonly text: string; readonly html?: string }
   | { readonly channel: 'sms'; readonly to: string; readonly text: string }
-  | { readonly channel: 'push'; readonly to: string; readonly title: string; readonly text: string };
+  | {
+      readonly channel: 'push';
+      readonly to: string;
+      readonly title: string;
+      readonly text: string;
+      /**
+       * How long the content stays true, from the event's data (a sign-in code's validity; see
+       * push-policy.ts). Kept in the ledger row with the rest, so a resend from the ledger keeps it.
+       * @default unknown: the class's push lifetime applies
+       */
+      readonly validForSeconds?: number;
+    };
 
 /** Everything a provider needs for one call. */
 export interface SendRequest {
@@ -13,6 +25,8 @@ export interface SendRequest {
   readonly message: RenderedMessage;
   readonly messageClass: string;
   readonly smsType: 'Transactional' | 'Promotional';
+  /** The class's push lifetime and priority. */
+  readonly push: PushPolicy;
   readonly templateId: string;
 }
 

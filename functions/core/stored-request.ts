@@ -44,7 +44,7 @@ const MAX_UNPACKED_BYTES = 8 * 1024 * 1024;
 export const RenderedMessageSchema = v.variant('channel', [
   v.object({ channel: v.literal('email'), to: v.string(), subject: v.string(), text: v.string(), html: v.optional(v.string()) }),
   v.object({ channel: v.literal('sms'), to: v.string(), text: v.string() }),
-  v.object({ channel: v.literal('push'), to: v.string(), title: v.string(), text: v.string() }),
+  v.object({ channel: v.literal('push'), to: v.string(), title: v.string(), text: v.string(), validForSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) }),
 ]);
 
 export type Packing = { readonly ok: true; readonly packed: PackedRequest } | { readonly ok: false; readonly reason: string };

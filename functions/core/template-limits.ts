@@ -1,5 +1,5 @@
-import { KEY_LENGTH, type Channel } from './idempotency-key';
-import { largestPlatformPayloadBytes, PUSH_PAYLOAD_MAX_BYTES, pushPayloads } from './push-payload';
+import type { Channel } from './idempotency-key';
+import { largestPushPayloadBytes, PUSH_PAYLOAD_MAX_BYTES } from './push-payload';
 import { smsSize, type SmsEncoding } from './sms-segments';
 import type { Template, TemplateField } from './template-definition';
 import { renderTemplate, type RenderedContent } from './templates';
@@ -69,7 +69,7 @@ export function templateFigures(template: Template): TemplateFigures {
   }
   if (template.push) {
     const push = worstCase(template, 'push', (f) => (f.charset === 'gsm7' ? GSM_EXTENSION : JSON_ESCAPED_CONTROL).repeat(f.maxLength));
-    figures.push = { payloadBytes: largestPlatformPayloadBytes(pushPayloads(push.title, push.text, 'f'.repeat(KEY_LENGTH))) };
+    figures.push = { payloadBytes: largestPushPayloadBytes(push.title, push.text) };
   }
   return figures;
 }

@@ -2,6 +2,7 @@ import { addressFor } from '../core/recipient-address';
 import { idempotencyKey, type MessageIdentity } from '../core/idempotency-key';
 import type { MessageClass } from '../core/message-class';
 import type { NotificationEvent } from '../core/notification-event';
+import { validForSeconds } from '../core/push-policy';
 import type { RenderedMessage, SendRequest } from '../core/rendered-message';
 import { renderTemplate, type TemplateRegistry } from '../core/templates';
 
@@ -30,12 +31,20 @@ export function planMessages(
       if (!address.ok) return { ...base, prepared: { ok: false, reason: address.reason } };
       const rendered = renderTemplate(templates, event.templateId, channel, event.data);
       if (!rendered.ok) return { ...base, prepared: { ok: false, reason: rendered.reason } };
-      const message: RenderedMessage = { ...rendered.content, to: address.address };
+      const validFor = rendered.content.channel === 'push' ? validForSeconds(messageClass.push, event.data) : undefined;
+      const message: RenderedMessage = { ...rendered.content, to: address.address, ...(validFor === undefined ? {} : { validForSeconds: validFor }) };
       return {
         ...base,
         prepared: {
           ok: true,
-          request: { key, message, messageClass: messageClass.name, smsType: messageClass.smsType, templateId: event.templateId },
+          request: {
+            key,
+            message,
+            messageClass: messageClass.name,
+            smsType: messageClass.smsType,
+            push: messageClass.push,
+            templateId: event.templateId,
+          },
         },
       };
     }),

@@ -1,6 +1,7 @@
 import type { LedgerRow } from '../core/ledger-record';
 import type { MessageClass, MessageClassRegistry } from '../core/message-class';
 import { unpackRequest } from '../core/stored-request';
+import { DEFAULT_PUSH_POLICY } from '../core/push-policy';
 import type { MessagePlan } from '../delivery/message-plan';
 
 /** Why a row cannot be sent again: it holds no usable rendered request. */
@@ -29,6 +30,7 @@ export function planFromRow(row: LedgerRow, classes: MessageClassRegistry): RowP
     evidenceWaitSeconds: 0,
     smsType: 'Transactional',
     limits: [],
+    push: DEFAULT_PUSH_POLICY,
   };
   const identity = { eventId: row.eventId, recipientId: row.recipientId, channel: row.channel, templateId: row.templateId };
   const base = { identity, key: row.key, messageClass, occurredAt: row.occurredAt };
@@ -43,6 +45,7 @@ export function planFromRow(row: LedgerRow, classes: MessageClassRegistry): RowP
             message,
             messageClass: messageClass.name,
             smsType: messageClass.smsType,
+            push: messageClass.push,
             templateId: row.templateId,
           },
         }

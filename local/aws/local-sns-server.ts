@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import { SNS_KEY_ATTRIBUTE } from '../../functions/adapters/sns-provider';
 import { countByKey } from './accepted-sends';
+import { shownPushes, type SnsPublish } from './push-device-view';
 import { closeServer, listenOnLoopback, readBody } from './loopback-http';
 import { SendLimits, type SendLimitOptions } from './send-limits';
 import type { SuppressionBoard } from './suppression-board';
@@ -26,21 +27,9 @@ export interface LocalSnsOptions {
   readonly suppressions?: SuppressionBoard;
 }
 
-/** One Publish the server accepted. */
-export interface AcceptedPublish {
-  /** 'sms' for PhoneNumber, 'push' for a platform endpoint TargetArn. */
-  readonly channel: 'sms' | 'push';
-  /** The string value of the SNS_KEY_ATTRIBUTE message attribute; undefined when absent. */
-  readonly key: string | undefined;
+/** One Publish the server accepted (its key is the SNS_KEY_ATTRIBUTE message attribute). */
+export interface AcceptedPublish extends SnsPublish {
   readonly messageId: string;
-  /** The phone number or the endpoint ARN. */
-  readonly target: string;
-  readonly message: string;
-  readonly messageStructure: string | undefined;
-  /** Message attributes' string values by name (AWS.SNS.SMS.SMSType, ...). */
-  readonly attributes: Readonly<Record<string, string>>;
-  /** Milliseconds since the epoch. */
-  readonly acceptedAt: number;
 }
 
 /** A local SNS endpoint for SMS and mobile push. */
@@ -154,9 +143,29 @@ function writeOutboxPage(res: ServerResponse, accepted: readonly AcceptedPublish
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>Local SNS: ${accepted.length} published</title></head><body>
 <h1>Local SNS: SMS and push published</h1>
 <table border="1" cellpadding="4"><thead><tr><th>accepted at</th><th>channel</th><th>to</th><th>idempotency key</th><th>text</th></tr></thead>
-<tbody>${rows}</tbody></table>${suppressions ? suppressions.html() : ''}</body></html>`;
+<tbody>${rows}</tbody></table>
+${devicesSection(accepted)}${suppressions ? suppressions.html() : ''}</body></html>`;
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
   res.end(html);
+}
+
+/** Pushes as the devices show them: one entry per collapse id, marked when a later delivery replaced it. */
+function devicesSection(accepted: readonly AcceptedPublish[]): string {
+  const shown = shownPushes(accepted);
+  if (shown.length === 0) return '';
+  const rows = shown
+    .map(
+      (p) =>
+        `<tr class="${p.deliveries > 1 ? 'replaced' : 'shown'}"><td>${escapeXml(p.target)}</td><td>${escapeXml(p.platform)}</td>` +
+        `<td>${escapeXml(p.collapseId ?? '(none: shown once per delivery)')}</td><td>${escapeXml(p.title)}</td><td>${escapeXml(p.body)}</td>` +
+        `<td>${p.deliveries > 1 ? `replaced: ${p.deliveries} deliveries shown as one` : 'shown'}</td></tr>`,
+    )
+    .join('\n');
+  return `<h2>Push, as the devices show it (${shown.length} notifications from ${accepted.filter((p) => p.channel === 'push').length} pushes)</h2>
+<p>Every push above was billed and woke its device; a device shows one notification per collapse id (APNs) or tag (FCM).</p>
+<table border="1" cellpadding="4"><thead><tr><th>device (endpoint)</th><th>platform</th><th>collapse id / tag</th><th>title</th><th>body</th><th>on the device</th></tr></thead>
+<tbody>${rows}</tbody></table>
+`;
 }
 
 /** The SMS text, or a push's `default` text. */

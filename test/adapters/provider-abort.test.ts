@@ -12,6 +12,7 @@ import { useTestLedger } from '../support/ledger-server';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-http';
 import { SenderHarness, failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 
 const db = useTestLedger();
 
@@ -70,14 +71,14 @@ const emailRequest: ProviderRequest = {
   key: 'a'.repeat(64),
   message: { channel: 'email', to: 'buyer@example.com', subject: 'Hi', text: 'Hello' },
   messageClass: 'transactional',
-  smsType: 'Transactional', claimVersion: 1,
+  smsType: 'Transactional', push: DEFAULT_PUSH_POLICY, claimVersion: 1,
   templateId: 'order-shipped',
 };
 const smsRequest: ProviderRequest = {
   key: 'b'.repeat(64),
   message: { channel: 'sms', to: '+14155550101', text: 'Your code is 482913' },
   messageClass: 'otp',
-  smsType: 'Transactional', claimVersion: 1,
+  smsType: 'Transactional', push: DEFAULT_PUSH_POLICY, claimVersion: 1,
   templateId: 'login-code',
 };
 

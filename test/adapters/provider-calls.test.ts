@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
 import type { RenderedMessage, ProviderRequest } from '../../functions/core/rendered-message';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 
 /**
  * One provider call each, against a mocked SDK client: no ledger, no socket. What the adapters put in
@@ -26,7 +27,7 @@ const SMS: RenderedMessage = { channel: 'sms', to: '+14155550101', text: 'Your c
 const PUSH: RenderedMessage = { channel: 'push', to: 'arn:aws:sns:us-east-1:123456789012:endpoint/GCM/app/1', title: 'Shipped', text: 'On its way' };
 
 function request(message: RenderedMessage, overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return { key: KEY, message, messageClass: 'transactional', smsType: 'Transactional', templateId: 'order-shipped', claimVersion: 1, ...overrides };
+  return { key: KEY, message, messageClass: 'transactional', smsType: 'Transactional', push: DEFAULT_PUSH_POLICY, templateId: 'order-shipped', claimVersion: 1, ...overrides };
 }
 
 /** The second argument the adapter passed to the SDK client's `send` (where the abort signal travels). */
@@ -131,22 +132,52 @@ describe('SNS SMS and push adapter', () => {
     });
   });
 
-  it('a push goes to the endpoint as per-platform JSON, each payload carrying the key', async () => {
+  it('a push goes to the endpoint as per-platform JSON carrying the key, with the key as APNs collapse id and FCM tag and the class lifetime', async () => {
     snsMock.on(PublishCommand).resolves({ MessageId: 'sns-1' });
     await new SnsProvider(sns).send(request(PUSH), new AbortController().signal);
     const input = snsMock.commandCalls(PublishCommand)[0]!.args[0].input;
     const notification = { title: 'Shipped', body: 'On its way' };
+    const fcm = {
+      notification,
+      data: { idempotencyKey: KEY },
+      android: { priority: 'high', notification: { tag: KEY } },
+    };
+    const attribute = (value: string) => ({ DataType: 'String', StringValue: value });
     expect({ ...input, Message: JSON.parse(input.Message ?? 'null') as unknown }).toEqual({
       TargetArn: PUSH.to,
       MessageStructure: 'json',
       Message: {
         default: 'On its way',
-        GCM: JSON.stringify({ notification, data: { idempotencyKey: KEY } }),
+        GCM: JSON.stringify({ fcmV1Message: { message: fcm } }),
         APNS: JSON.stringify({ aps: { alert: notification }, idempotencyKey: KEY }),
         APNS_SANDBOX: JSON.stringify({ aps: { alert: notification }, idempotencyKey: KEY }),
       },
-      MessageAttributes: { 'notifier.idempotency-key': { DataType: 'String', StringValue: KEY } },
+      MessageAttributes: {
+        'notifier.idempotency-key': attribute(KEY),
+        'AWS.SNS.MOBILE.APNS.COLLAPSE_ID': attribute(KEY),
+        'AWS.SNS.MOBILE.APNS.PRIORITY': attribute('10'),
+        'AWS.SNS.MOBILE.APNS.PUSH_TYPE': attribute('alert'),
+        'AWS.SNS.MOBILE.APNS.TTL': attribute('259200'),
+        'AWS.SNS.MOBILE.APNS_SANDBOX.TTL': attribute('259200'),
+        'AWS.SNS.MOBILE.FCM.TTL': attribute('259200'),
+      },
     });
+  });
+
+  it("a push's own validity outranks the class lifetime, and a normal-priority class asks APNs for 5 and FCM for normal", async () => {
+    snsMock.on(PublishCommand).resolves({ MessageId: 'sns-1' });
+    const push = { ...PUSH, validForSeconds: 300 } as RenderedMessage;
+    await new SnsProvider(sns).send(request(push, { push: { lifetimeSeconds: 86_400, priority: 'normal' } }), new AbortController().signal);
+    const input = snsMock.commandCalls(PublishCommand)[0]!.args[0].input;
+    const values = Object.fromEntries(Object.entries(input.MessageAttributes ?? {}).map(([name, a]) => [name, a.StringValue]));
+    expect(values).toMatchObject({
+      'AWS.SNS.MOBILE.APNS.PRIORITY': '5',
+      'AWS.SNS.MOBILE.APNS.TTL': '300',
+      'AWS.SNS.MOBILE.APNS_SANDBOX.TTL': '300',
+      'AWS.SNS.MOBILE.FCM.TTL': '300',
+    });
+    const gcm = JSON.parse((JSON.parse(input.Message ?? '') as { GCM: string }).GCM) as { fcmV1Message: { message: { android: unknown } } };
+    expect(gcm.fcmV1Message.message.android).toEqual({ priority: 'normal', notification: { tag: KEY } });
   });
 
   it('an answer with a MessageId is sent; one without is ambiguous (it may have been accepted)', async () => {

@@ -7,6 +7,7 @@ import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { SNS_ERROR_RULES, SnsProvider } from '../../functions/adapters/sns-provider';
 import type { DeliveryProvider } from '../../functions/core/delivery-provider';
 import { classifyProviderError } from '../../functions/core/provider-outcome';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 import type { ProviderRequest, RenderedMessage } from '../../functions/core/rendered-message';
 import { startLocalSes, type LocalSes } from '../../local/aws/local-ses';
 import { startLocalSns, type LocalSns } from '../../local/aws/local-sns-server';
@@ -29,6 +30,7 @@ const requestOf = (message: RenderedMessage): ProviderRequest => ({
   message,
   messageClass: 'transactional',
   smsType: 'Transactional',
+  push: DEFAULT_PUSH_POLICY,
   templateId: 'order-shipped',
   claimVersion: 1,
 });

@@ -89,9 +89,15 @@ describe('the exact provider requests', () => {
     const push = publishes.find((p) => p.TargetArn);
     expect(push).toMatchObject({ TargetArn: event.recipients[0]!.pushEndpointArn, MessageStructure: 'json' });
     const pushKey = keyOf('evt-exact-requests', 'buyer-17', 'push', 'order-shipped');
+    const shown = { title: 'Order shipped', body: 'Order 1001 is on its way.' };
+    const fcm = {
+      notification: shown,
+      data: { idempotencyKey: pushKey },
+      android: { priority: 'high', notification: { tag: pushKey } },
+    };
     expect(JSON.parse(push!.Message!)).toEqual({
       default: 'Order 1001 is on its way.',
-      GCM: JSON.stringify({ notification: { title: 'Order shipped', body: 'Order 1001 is on its way.' }, data: { idempotencyKey: pushKey } }),
+      GCM: JSON.stringify({ fcmV1Message: { message: fcm } }),
       APNS: JSON.stringify({ aps: { alert: { title: 'Order shipped', body: 'Order 1001 is on its way.' } }, idempotencyKey: pushKey }),
       APNS_SANDBOX: JSON.stringify({ aps: { alert: { title: 'Order shipped', body: 'Order 1001 is on its way.' } }, idempotencyKey: pushKey }),
     });

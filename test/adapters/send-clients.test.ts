@@ -4,12 +4,13 @@ import { sendClientConfig } from '../../functions/adapters/send-clients';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-http';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 
 const request: ProviderRequest = {
   key: 'a'.repeat(64),
   message: { channel: 'email', to: 'buyer@example.com', subject: 'Hi', text: 'Hello' },
   messageClass: 'transactional',
-  smsType: 'Transactional', claimVersion: 1,
+  smsType: 'Transactional', push: DEFAULT_PUSH_POLICY, claimVersion: 1,
   templateId: 'order-shipped',
 };
 const local = { region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILT_IN_MESSAGE_CLASSES, type MessageClass } from '../../functions/core/message-class';
 import { ENV, loadSenderConfig } from '../../functions/core/sender-config';
 import { TEST_EMAIL_FROM, logicalId, propertiesOf, resolveDummy, synth } from './helpers';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 
 const ENV_NAMES: readonly string[] = Object.values(ENV);
 
@@ -20,6 +21,7 @@ const extraClass: MessageClass = {
   evidenceWaitSeconds: 120,
   smsType: 'Transactional',
   limits: [],
+  push: DEFAULT_PUSH_POLICY,
 };
 
 describe('function environment', () => {

@@ -121,6 +121,12 @@ describe('handler configuration checked at synth', () => {
     ).toThrow(/MESSAGE_CLASSES is invalid at 0\.name/);
   });
 
+  it("rejects a message class's push settings that no platform can honour, naming the field", () => {
+    expect(() => build({ messageClasses: [{ name: 'otp', onAmbiguous: 'resend', push: { priority: 'urgent' as 'high' } }] })).toThrow(
+      /MESSAGE_CLASSES is invalid at 0\.push\.priority/,
+    );
+  });
+
   it('rejects a From that is not an e-mail address', () => {
     expect(() => build({ emailFrom: 'not-an-address' })).toThrow(/emailFrom \(not-an-address\) is not an e-mail address/);
   });

@@ -74,6 +74,17 @@ describe('sender configuration, validated at cold start', () => {
       /MESSAGE_CLASSES is invalid at 0\.name/,
     );
   });
+
+  it("rejects a class's push settings that no platform can honour at cold start, and takes valid ones", () => {
+    const classes = (push: unknown) => JSON.stringify([{ name: 'otp', onAmbiguous: 'resend', push }]);
+    expect(() => loadSenderConfig({ ...valid, MESSAGE_CLASSES: classes({ lifetimeSeconds: 29 * 86_400 }) })).toThrow(
+      /MESSAGE_CLASSES is invalid at 0\.push\.lifetimeSeconds/,
+    );
+    expect(loadSenderConfig({ ...valid, MESSAGE_CLASSES: classes({ lifetimeSeconds: 300, priority: 'normal' }) }).messageClasses.get('otp')?.push).toEqual({
+      lifetimeSeconds: 300,
+      priority: 'normal',
+    });
+  });
 });
 
 describe('sender configuration: values as the functions use them', () => {

@@ -23,6 +23,8 @@ describe('a message packed for the reclaimer', () => {
     ['an e-mail without an HTML part', { channel: 'email', to: 'a@example.com', subject: 's', text: 't' }],
     ['an SMS', { channel: 'sms', to: '+14155550101', text: 'Your code is 482913' }],
     ['a push', { channel: 'push', to: 'arn:aws:sns:us-east-1:123456789012:endpoint/GCM/app/1', title: 'Shipped', text: 'On its way' }],
+    // A sign-in code's validity: a reclaimer's resend without it would show a stale code for the class's whole push lifetime.
+    ['a push that says how long it stays true', { channel: 'push', to: 'arn:aws:sns:us-east-1:123456789012:endpoint/GCM/app/1', title: 'Code', text: '482913', validForSeconds: 300 }],
     // A producer's string may be ill-formed: JSON escapes a lone surrogate, so it comes back as it went in.
     ['an e-mail holding a lone surrogate', { channel: 'email', to: 'a@example.com', subject: 'x\ud800y', text: '\udfff', html: '<p>\ud83d</p>' }],
   ])('unpacks to the same message, part for part: %s', (_what, message) => {

@@ -84,26 +84,29 @@ describe('push: the largest platform payload, every character of a unicode field
   const key = 'f'.repeat(64);
   const push = (maxLength: number, charset: 'gsm7' | 'unicode' = 'unicode') => ({ fields: { v: { maxLength, charset } }, push: { title: 'T', body: '{{v}}' } });
 
-  it('measures exactly the payload the SNS provider sends', () => {
-    // The FCM payload is the larger: 133 bytes of JSON and key around the body.
-    expect(largestPlatformPayloadBytes(pushPayloads('T', '\u0001'.repeat(100), key))).toBe(133 + 600);
-    expect(figuresOf(push(100))?.push).toEqual({ payloadBytes: 133 + 600 });
-    expect(figuresOf(push(100, 'gsm7'))?.push).toEqual({ payloadBytes: 133 + 300 });
+  it('measures exactly the payload the SNS provider sends, FCM tag included, at the longer priority', () => {
+    // The FCM payload is the larger: 284 bytes of JSON around the body, the key twice (data and Android
+    // tag) and priority "normal" (two bytes more than "high").
+    const body = '\u0001'.repeat(100);
+    expect(largestPlatformPayloadBytes(pushPayloads({ title: 'T', body, key, priority: 'normal' }))).toBe(284 + 600);
+    expect(largestPlatformPayloadBytes(pushPayloads({ title: 'T', body, key, priority: 'high' }))).toBe(282 + 600);
+    expect(figuresOf(push(100))?.push).toEqual({ payloadBytes: 284 + 600 });
+    expect(figuresOf(push(100, 'gsm7'))?.push).toEqual({ payloadBytes: 284 + 300 });
   });
 
   it('fails over 4096 bytes', () => {
-    expect(figuresOf(push(660))?.push).toEqual({ payloadBytes: 4093 });
-    expect(problemsOf(push(661))).toEqual([
-      { file: 't.json', path: 'push', message: 'the platform payload can be 4099 bytes with every field at its maxLength; APNs and FCM take at most 4096' },
+    expect(figuresOf(push(635))?.push).toEqual({ payloadBytes: 4094 });
+    expect(problemsOf(push(636))).toEqual([
+      { file: 't.json', path: 'push', message: 'the platform payload can be 4100 bytes with every field at its maxLength; APNs and FCM take at most 4096' },
     ]);
   });
 
   it('a push payload of exactly 4096 bytes is accepted; 4097 is refused', () => {
-    // Each character of the title is one byte in every platform payload: 'TTTT' brings push(660)'s 4093 bytes to 4096.
-    const titled = (title: string) => ({ fields: { v: { maxLength: 660 } }, push: { title, body: '{{v}}' } });
-    expect(problemsOf(titled('TTTT'))).toEqual([]);
-    expect(figuresOf(titled('TTTT'))?.push).toEqual({ payloadBytes: 4096 });
-    expect(problemsOf(titled('TTTTT'))).toEqual([
+    // Each character of the title is one byte in every platform payload: 'TTT' brings push(635)'s 4094 bytes to 4096.
+    const titled = (title: string) => ({ fields: { v: { maxLength: 635 } }, push: { title, body: '{{v}}' } });
+    expect(problemsOf(titled('TTT'))).toEqual([]);
+    expect(figuresOf(titled('TTT'))?.push).toEqual({ payloadBytes: 4096 });
+    expect(problemsOf(titled('TTTT'))).toEqual([
       { file: 't.json', path: 'push', message: 'the platform payload can be 4097 bytes with every field at its maxLength; APNs and FCM take at most 4096' },
     ]);
   });

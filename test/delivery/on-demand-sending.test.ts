@@ -6,6 +6,7 @@ import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { loadSenderConfig } from '../../functions/core/sender-config';
 import { onDemandSending } from '../../functions/delivery/on-demand-sending';
 import { tempDir } from '../support/temp-dir';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 
 const loads = vi.hoisted(() => ({ count: 0, throttled: [] as string[] }));
 vi.mock('../../functions/delivery/provider-wiring', async (importOriginal) => {
@@ -40,7 +41,7 @@ const sms = (key: string): ProviderRequest => ({
   key,
   message: { channel: 'sms', to: '+15550100123', text: 'Your code is 123456' },
   messageClass: 'otp',
-  smsType: 'Transactional', claimVersion: 1,
+  smsType: 'Transactional', push: DEFAULT_PUSH_POLICY, claimVersion: 1,
   templateId: 'login-code',
 });
 

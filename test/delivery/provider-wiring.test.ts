@@ -6,6 +6,7 @@ import type { LogPort } from '../../functions/core/log-port';
 import type { ProviderRequest } from '../../functions/core/rendered-message';
 import type { SenderConfig } from '../../functions/core/sender-config';
 import { createLambdaSendClients, createProviders, createSendRateGovernor, governorFor } from '../../functions/delivery/provider-wiring';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 
 /** SDK clients that never leave the process: every call is answered by the mocks below. */
 const ses = new SESv2Client({ region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } });
@@ -34,7 +35,7 @@ function recordingLog(): LogPort & { lines: { level: string; message: string; at
 }
 
 const signal = () => new AbortController().signal;
-const request = (message: ProviderRequest['message']): ProviderRequest => ({ key: 'k'.repeat(64), message, messageClass: 'otp', smsType: 'Transactional', claimVersion: 1, templateId: 't' });
+const request = (message: ProviderRequest['message']): ProviderRequest => ({ key: 'k'.repeat(64), message, messageClass: 'otp', smsType: 'Transactional', push: DEFAULT_PUSH_POLICY, claimVersion: 1, templateId: 't' });
 
 describe('the providers built from the configuration', () => {
   it('in AWS mode: SES with the From address and configuration set, SNS with the sender id and origination number', async () => {

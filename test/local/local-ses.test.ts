@@ -4,6 +4,7 @@ import { SES_KEY_TAG, SesEmailProvider } from '../../functions/adapters/ses-emai
 import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../../local/local-dynamo';
 import { startLocalSes, type LocalSes, type LocalSesOptions } from '../../local/aws/local-ses';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 
 let ses: LocalSes | undefined;
 afterEach(async () => {
@@ -20,7 +21,7 @@ const request = (key: string): ProviderRequest => ({
   key,
   message: { channel: 'email', to: 'buyer@example.com', subject: 'Your order shipped', text: 'On its way.', html: '<p>On its way.</p>' },
   messageClass: 'transactional',
-  smsType: 'Transactional', claimVersion: 1,
+  smsType: 'Transactional', push: DEFAULT_PUSH_POLICY, claimVersion: 1,
   templateId: 'order-shipped',
 });
 

@@ -1,6 +1,7 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SNS_KEY_ATTRIBUTE, SnsProvider } from '../../functions/adapters/sns-provider';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 import type { ProviderRequest } from '../../functions/core/rendered-message';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../../local/local-dynamo';
 import { startLocalSns, type LocalSns, type LocalSnsOptions } from '../../local/aws/local-sns-server';
@@ -22,14 +23,14 @@ const sms = (key: string, to = '+447700900117'): ProviderRequest => ({
   key,
   message: { channel: 'sms', to, text: 'Your code is 123456' },
   messageClass: 'otp',
-  smsType: 'Transactional', claimVersion: 1,
+  smsType: 'Transactional', push: DEFAULT_PUSH_POLICY, claimVersion: 1,
   templateId: 'login-code',
 });
 const push = (key: string): ProviderRequest => ({
   key,
   message: { channel: 'push', to: ENDPOINT, title: 'Shipped', text: 'Your order is on its way' },
   messageClass: 'transactional',
-  smsType: 'Transactional', claimVersion: 1,
+  smsType: 'Transactional', push: DEFAULT_PUSH_POLICY, claimVersion: 1,
   templateId: 'order-shipped',
 });
 
@@ -96,6 +97,24 @@ describe('local SNS server (query protocol, Publish to a phone number and to a p
     const { client } = await start({ limits: { dailyQuota: 1 }, throttlingError: 'Throttling' });
     await client.send(publishSms('k1'));
     expect(await errorOf(client.send(publishSms('k2')))).toEqual({ name: 'Throttling', status: 400, message: 'Rate exceeded' });
+  });
+
+  it('shows pushes as the device would: one entry per collapse id, marked replaced when a second one arrived', async () => {
+    const { sns, client } = await start();
+    const provider = new SnsProvider(client);
+    const signal = new AbortController().signal;
+    await provider.send(push('key-resent'), signal);
+    await provider.send(push('key-resent'), signal);
+    await provider.send(push('key-once'), signal);
+    const html = await (await fetch(sns.outboxUrl)).text();
+    expect(html).toContain('Push, as the devices show it (2 notifications from 3 pushes)');
+    const rows = [...html.matchAll(/<tr class="(replaced|shown)">(.*?)<\/tr>/g)].map((m) => [m[1], m[2]]);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]?.[0]).toBe('replaced');
+    expect(rows[0]?.[1]).toContain('<td>key-resent</td>');
+    expect(rows[0]?.[1]).toContain('replaced: 2 deliveries shown as one');
+    expect(rows[1]?.[0]).toBe('shown');
+    expect(rows[1]?.[1]).toContain('<td>key-once</td>');
   });
 
   it('serves a page listing what was published', async () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { startLocalSes } from '../../local/aws/local-ses';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../../local/local-dynamo';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 
 /** Debian's Chromium; CI machines have only npm, so without it this test is skipped, saying so. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -43,7 +44,7 @@ describe('the local SES mailbox page (what `npm start` prints as "Mailbox:")', (
           key: 'mailbox-page-key',
           message: { channel: 'email', to: 'buyer@example.com', subject, text: 'It is on its way.' },
           messageClass: 'transactional',
-          smsType: 'Transactional', claimVersion: 1,
+          smsType: 'Transactional', push: DEFAULT_PUSH_POLICY, claimVersion: 1,
           templateId: 'order-shipped',
         },
         new AbortController().signal,

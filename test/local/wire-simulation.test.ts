@@ -19,6 +19,10 @@ describe('the wire-level simulation', () => {
       expect(report.verdict.failedWithoutRejection).toBe(0);
       expect(report.deadLettered).toBe(0);
       expect(wireVerdictHolds(report.verdict)).toBe(true);
+      // Every resent push carried its key as collapse id and tag: the provider may see duplicates, the devices show none.
+      expect(report.pushDuplicates.deviceVisible).toBe(0);
+      expect(report.pushDuplicates.hiddenByOtherMessages).toBe(0);
+      expect(report.pushDuplicates.providerSide).toBeLessThanOrEqual(report.verdict.explainedDuplicates);
       // Only rejections make FAILED rows (a rejection answered after the sender's own timeout reads as ambiguous).
       expect(report.verdict.states.FAILED).toBeLessThanOrEqual(report.injected.providerRejection + report.plannedFailures.failed);
       expect(report.verdict.states.FAILED).toBeGreaterThan(0);

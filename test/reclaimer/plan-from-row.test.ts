@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newClaimRow } from '../../functions/core/ledger-decision';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 import { planFromRow } from '../../functions/reclaimer/plan-from-row';
 import { TIMING } from './reclaimer-harness';
 
@@ -23,14 +24,14 @@ describe('a PENDING row’s plan, rebuilt from the row alone', () => {
     expect(classKnown).toBe(true);
     expect(plan.prepared).toEqual({
       ok: true,
-      request: { key: 'k'.repeat(64), message: SMS, messageClass: 'otp', smsType: 'Transactional', templateId: 'login-code' },
+      request: { key: 'k'.repeat(64), message: SMS, messageClass: 'otp', smsType: 'Transactional', push: CLASSES.get('otp')!.push, templateId: 'login-code' },
     });
   });
 
   it('a class no longer configured is known to be unknown, and stands in as give-up', () => {
     const { plan, classKnown } = planFromRow(row({ messageClass: 'retired' }), CLASSES);
     expect(classKnown).toBe(false);
-    expect(plan.messageClass).toMatchObject({ name: 'retired', onAmbiguous: 'give-up', lookupFallback: 'give-up' });
+    expect(plan.messageClass).toMatchObject({ name: 'retired', onAmbiguous: 'give-up', lookupFallback: 'give-up', push: DEFAULT_PUSH_POLICY });
   });
 
   it.each([

@@ -21,6 +21,7 @@ import { CLAIM_TIMEOUT_MS } from '../support/sender-harness';
 import { lambdaContext } from '../support/sqs-event';
 import { plansOf, seedDeadClaims, storedMessage, TIMING } from './reclaimer-harness';
 import { tempDir } from '../support/temp-dir';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 
 const db = useTestLedger();
 const SEND_TIMEOUT_MS = 2_000;
@@ -142,7 +143,7 @@ describe('each settled row is counted once, under its outcome, by channel and cl
     events += 1;
     const [row] = await seedDeadClaims(db.ledger, loginCodeEvent({ eventId: `evt-reclaim-count-${events}`, messageClass }), clock.now() - CLAIM_TIMEOUT_MS - 400_000);
     const { reclaimer, metrics, deps } = reclaimerOver(db.ledger, indexOf([row!]), clock);
-    if (withEvidence) await deps.providers.sms.send({ key: row!.key, message: storedMessage(row!), messageClass, smsType: 'Transactional', templateId: 'login-code', claimVersion: 1 }, new AbortController().signal);
+    if (withEvidence) await deps.providers.sms.send({ key: row!.key, message: storedMessage(row!), messageClass, smsType: 'Transactional', push: DEFAULT_PUSH_POLICY, templateId: 'login-code', claimVersion: 1 }, new AbortController().signal);
     return { summary: await reclaimer.run(), metrics };
   }
   /** The stale row found and how it was settled, by channel and class. */

@@ -1,4 +1,4 @@
-import { pendingShardOf } from './ledger-table';
+import { PENDING_SHARD_COUNT, pendingShardOf } from './ledger-table';
 import type { Claim, LedgerRow, TerminalState } from './ledger-record';
 import { isTerminal } from './ledger-record';
 import type { TakeoverFields } from './send-ledger';
@@ -29,10 +29,12 @@ export interface NewClaim {
    * (see stale-claim-discovery.ts). @default true
    */
   readonly discoverable?: boolean;
+  /** Shards of the pending index (`PENDING_INDEX_SHARDS`). @default PENDING_SHARD_COUNT */
+  readonly pendingShards?: number;
 }
 
 /** The row a first claim writes: PENDING, version 1, leased to this attempt. */
-export function newClaimRow({ subject, ownerToken, nowMs, timing, discoverable = true }: NewClaim): LedgerRow {
+export function newClaimRow({ subject, ownerToken, nowMs, timing, discoverable = true, pendingShards = PENDING_SHARD_COUNT }: NewClaim): LedgerRow {
   return {
     ...subject,
     state: 'PENDING',
@@ -44,7 +46,7 @@ export function newClaimRow({ subject, ownerToken, nowMs, timing, discoverable =
     createdAt: nowMs,
     updatedAt: nowMs,
     expiresAt: ttlSeconds(nowMs, timing),
-    ...(discoverable ? { pendingShard: pendingShardOf(subject.key) } : {}),
+    ...(discoverable ? { pendingShard: pendingShardOf(subject.key, pendingShards) } : {}),
   };
 }
 
@@ -99,10 +101,12 @@ export interface Takeover {
   readonly lastAmbiguousAt: number | undefined;
   /** Whether the row must be in the pending index after the takeover (a row already in it stays). @default true */
   readonly discoverable?: boolean;
+  /** Shards of the pending index (`PENDING_INDEX_SHARDS`). @default PENDING_SHARD_COUNT */
+  readonly pendingShards?: number;
 }
 
 /** The fields a takeover writes, fenced on the old row's claim version. */
-export function takeoverFields({ row, ownerToken, nowMs, timing, lastAmbiguousAt, discoverable = true }: Takeover): TakeoverFields {
+export function takeoverFields({ row, ownerToken, nowMs, timing, lastAmbiguousAt, discoverable = true, pendingShards = PENDING_SHARD_COUNT }: Takeover): TakeoverFields {
   return {
     expectedClaimVersion: row.claimVersion,
     claimVersion: row.claimVersion + 1,
@@ -112,7 +116,7 @@ export function takeoverFields({ row, ownerToken, nowMs, timing, lastAmbiguousAt
     attempts: row.attempts + 1,
     lastAmbiguousAt,
     expiresAt: ttlSeconds(nowMs, timing),
-    pendingShard: discoverable && row.pendingShard === undefined ? pendingShardOf(row.key) : undefined,
+    pendingShard: discoverable && row.pendingShard === undefined ? pendingShardOf(row.key, pendingShards) : undefined,
   };
 }
 

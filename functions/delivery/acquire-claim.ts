@@ -27,7 +27,7 @@ export async function acquireClaim(attempt: DeliveryAttempt): Promise<Acquired> 
   }
   for (let round = 0; round < 2; round += 1) {
     const now = clock();
-    const row = newClaimRow({ subject: claimSubject(attempt), ownerToken: attempt.ownerToken, nowMs: now, timing, discoverable: ctx.claimsDiscoverable });
+    const row = newClaimRow({ subject: claimSubject(attempt), ownerToken: attempt.ownerToken, nowMs: now, timing, discoverable: ctx.claimsDiscoverable, pendingShards: ctx.pendingIndexShards });
     trace.held = claimOf(row);
     trace.unconfirmed = { kind: 'claim', row };
     const result = await ledger.claim(row, now);
@@ -77,6 +77,7 @@ async function onExistingRow(
         timing: ctx.timing,
         lastAmbiguousAt: decision.lastAmbiguousAt,
         discoverable: ctx.claimsDiscoverable,
+        pendingShards: ctx.pendingIndexShards,
       });
       const claim: Claim = { key: plan.key, ownerToken: attempt.ownerToken, claimVersion: fields.claimVersion };
       trace.held = claim;

@@ -62,6 +62,8 @@ export interface HarnessOptions {
   readonly destinations?: DestinationPolicy;
   /** MESSAGE_CLASSES, added to the built-in classes. @default only the built-in classes */
   readonly messageClassesJson?: string;
+  /** PENDING_INDEX_SHARDS. @default the sender's default (16) */
+  readonly pendingIndexShards?: number;
 }
 
 /** The real sender handler over a real ledger, with an outbox provider and in-memory metrics. */
@@ -103,6 +105,7 @@ export class SenderHarness {
       waitForLedgerBeforeReturning: options.waitForLedgerBeforeReturning,
       limitStore: options.limitStore,
       destinations: options.destinations,
+      pendingIndexShards: options.pendingIndexShards,
     });
   }
 

@@ -11,7 +11,8 @@ import { expectedMaximum, lognormalMean, lognormalParameters, sumOfLognormals, t
  * on `maxConcurrentSends` slots and lasts until the last one is done: with no more messages than slots,
  * the expected slowest of them; with more, the slots' average work plus the last wave's slowest.
  * An instance runs invocations back to back, at most at its CPU's pace and, under the send-rate
- * governor, at its share of the rate; a lane is `concurrency` instances.
+ * governor, at its share of the rate (under it when one message's path is longer than a send slot: an invocation's
+ * paced sends are bracketed by its first message's claim and its last one's answer); a lane is `concurrency` instances.
  */
 
 /** What one message waits on: a provider call and each ledger request. */
@@ -41,6 +42,8 @@ export interface LaneThroughputInputs {
   readonly sendRatePerInstance?: number;
   /** Between one invocation's end and the next one's start, ms. @default 0 */
   readonly invocationGapMs?: number;
+  /** Fixed waits on each message's critical path besides its round trips (a local server's own time), ms. @default 0 */
+  readonly otherMsPerMessage?: number;
 }
 
 /** What binds an instance: its waits, its CPU, or its share of the send rate. */
@@ -54,7 +57,7 @@ export interface LaneThroughput {
     readonly latencyBound: number;
     /** 1000 / CPU ms per message at the memory's vCPU share. */
     readonly cpuBound: number;
-    /** The governor's share, or Infinity when not paced. */
+    /** Under the governor: messages per invocation over the longer of its slots and (messages - 1) slots plus one message's path; Infinity when not paced. */
     readonly rateBound: number;
   };
   /** Expected invocation duration, ms. */
@@ -97,10 +100,10 @@ export function cpuMsAtMemory(cpuMsPerMessage: number, memoryMb: number): number
  * the slowest of them when they all fit; otherwise the average work per slot of all but the last wave, plus the
  * slowest of the last wave.
  */
-export function expectedMakespanMs(latencies: MessageLatencies, ledgerRequests: number, messages: number, slots: number): number {
+export function expectedMakespanMs(latencies: MessageLatencies, ledgerRequests: number, messages: number, slots: number, otherMs = 0): number {
   const provider = lognormalParameters(latencies.provider);
   const ledger = lognormalParameters(latencies.ledger);
-  const perMessage = sumOfLognormals([provider, ...Array.from({ length: ledgerRequests }, () => ledger)]);
+  const perMessage = sumOfLognormals([provider, ...Array.from({ length: ledgerRequests }, () => ledger)], otherMs);
   if (messages <= slots) return expectedMaximum(perMessage, messages);
   return ((messages - slots) / slots) * lognormalMean(perMessage) + expectedMaximum(perMessage, slots);
 }
@@ -112,12 +115,19 @@ export function laneThroughput(inputs: LaneThroughputInputs): LaneThroughput {
   const messages = Math.max(1, Math.round(inputs.batchSize * inputs.messagesPerRecord));
   const cpuMs = cpuMsAtMemory(inputs.cpuMsPerMessage, inputs.memoryMb);
   const gapMs = inputs.invocationGapMs ?? 0;
+  const otherMs = inputs.otherMsPerMessage ?? 0;
   // The waits, with each message's own CPU; the CPU of all of them serialised on the event loop is the other bound.
-  const latencyMs = expectedMakespanMs(inputs.latencies, inputs.ledgerRequestsPerMessage, messages, inputs.maxConcurrentSends) + cpuMs;
-  const invocationMs = Math.max(latencyMs, messages * cpuMs) + gapMs;
+  const latencyMs = expectedMakespanMs(inputs.latencies, inputs.ledgerRequestsPerMessage, messages, inputs.maxConcurrentSends, otherMs) + cpuMs;
+  // Paced, the sends of one invocation are 1/rate apart, and the process's next slot outlives the invocation, so a batch
+  // takes at least messages/rate; its first send also waits for its claim and its last one's answer and outcome close
+  // it, so at least (messages - 1) slots plus one message's whole path.
+  const rate = inputs.sendRatePerInstance;
+  const pathMs = expectedMakespanMs(inputs.latencies, inputs.ledgerRequestsPerMessage, 1, 1, otherMs) + cpuMs;
+  const pacedMs = rate === undefined ? 0 : Math.max((messages * 1000) / rate, ((messages - 1) * 1000) / rate + pathMs);
+  const invocationMs = Math.max(latencyMs, pacedMs, messages * cpuMs) + gapMs;
   const latencyBound = (1000 * messages) / (latencyMs + gapMs);
   const cpuBound = 1000 / cpuMs;
-  const rateBound = inputs.sendRatePerInstance ?? Number.POSITIVE_INFINITY;
+  const rateBound = rate === undefined ? Number.POSITIVE_INFINITY : (1000 * messages) / (pacedMs + gapMs);
   const perInstance = Math.min(latencyBound, cpuBound, rateBound);
   const binding: ThroughputBound = perInstance === rateBound ? 'send rate' : perInstance === cpuBound ? 'cpu' : 'latency';
   return {
@@ -139,6 +149,7 @@ function inputProblems(i: LaneThroughputInputs): string[] {
   whole('maxConcurrentSends', i.maxConcurrentSends);
   whole('ledgerRequestsPerMessage', i.ledgerRequestsPerMessage);
   if (!(i.messagesPerRecord > 0)) problems.push(`messagesPerRecord must be positive (got ${i.messagesPerRecord})`);
+  if (!((i.otherMsPerMessage ?? 0) >= 0)) problems.push(`otherMsPerMessage must be >= 0 (got ${i.otherMsPerMessage})`);
   if (!(i.cpuMsPerMessage >= 0)) problems.push(`cpuMsPerMessage must be >= 0 (got ${i.cpuMsPerMessage})`);
   if (!(i.memoryMb > 0)) problems.push(`memoryMb must be positive (got ${i.memoryMb})`);
   if (i.sendRatePerInstance !== undefined && !(i.sendRatePerInstance > 0)) problems.push(`sendRatePerInstance must be positive (got ${i.sendRatePerInstance})`);

@@ -86,11 +86,21 @@ describe('lane throughput model', () => {
     expect(starved.perInstance.messagesPerSecond).toBeCloseTo(1000 / cpuMsAtMemory(3.5, 128), 6);
   });
 
-  it('the send-rate governor binds an instance at its share', () => {
+  it('the send-rate governor binds an instance at its share while a message\'s path is shorter than a slot', () => {
     const paced = laneThroughput({ ...BASE, concurrency: 4, sendRatePerInstance: 5 });
     expect(paced.binding).toBe('send rate');
-    expect(paced.messagesPerSecond).toBe(20);
+    expect(paced.invocationMs).toBeCloseTo(2000, 6);
+    expect(paced.messagesPerSecond).toBeCloseTo(20, 6);
     expect(laneThroughput({ ...BASE, sendRatePerInstance: 1000 }).binding).toBe('latency');
+  });
+
+  it('... and under it when the path is longer: 9 slot gaps, then the last message\'s whole path, per batch of 10', () => {
+    const paced = laneThroughput({ ...BASE, sendRatePerInstance: 20 });
+    const cycleMs = 9 * 50 + lognormalMean(PER_MESSAGE);
+    expect(lognormalMean(PER_MESSAGE)).toBeGreaterThan(50);
+    expect(paced.invocationMs).toBeCloseTo(cycleMs, 2);
+    expect(paced.perInstance.messagesPerSecond).toBeCloseTo(10_000 / cycleMs, 3);
+    expect(paced.binding).toBe('send rate');
   });
 
   it('counts the claim, each limit counter and the outcome on the critical path', () => {

@@ -1,0 +1,80 @@
+/**
+ * `npm run bench:scale`: the scale simulation. Runs each setting of bench/scale/scale-settings.ts through the real
+ * sender behind the local queue and event source, with the latency bench's injected provider and DynamoDB latencies,
+ * and writes the capacity model's prediction beside each measurement to bench/results/scale-simulation.{json,md}.
+ * Rounds go setting by setting in turn (not one setting's rounds back to back), each after the machine has been
+ * quiet for a moment; a round where the machine was the limit is recorded and not counted.
+ */
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ledgerRequestsOnPath, ONE_VCPU_MB, laneThroughput } from '../functions/core/lane-throughput';
+import { limitCounters } from '../functions/core/ledger-capacity';
+import { BUILT_IN_MESSAGE_CLASSES } from '../functions/core/message-class';
+import { startLocalDynamo } from '../local/local-dynamo';
+import { waitForQuietMachine } from './scale/quiet-machine';
+import { formatScaleReport, summariseScale } from './scale/scale-report';
+import { runScaleRound, type ScaleRound } from './scale/scale-round';
+import { SCALE_SETTINGS, type ScaleSetting } from './scale/scale-settings';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '8' },
+    seed: { type: 'string', default: '300' },
+    only: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+const rounds = Math.max(1, Number(values.rounds));
+const seconds = Math.max(2, Number(values.seconds));
+const settings = values.only ? SCALE_SETTINGS.filter((s) => values.only?.split(',').includes(s.id)) : SCALE_SETTINGS;
+const results = resolve(values.out ?? join(import.meta.dirname, 'results'));
+const started = Date.now();
+const log = (line: string) => process.stderr.write(`[${Math.round((Date.now() - started) / 1000)} s] ${line}\n`);
+
+/** Messages for about `seconds` of the model's nominal throughput (1 ms per request, 3.5 ms CPU), at least 200. */
+function messagesFor(setting: ScaleSetting): number {
+  const cls = BUILT_IN_MESSAGE_CLASSES.find((c) => c.name === setting.kind.messageClass);
+  const ledgerRequests = ledgerRequestsOnPath(cls ? limitCounters(cls, setting.kind.channel) : 0);
+  const nominal = laneThroughput({
+    concurrency: setting.concurrency,
+    batchSize: setting.batchSize,
+    messagesPerRecord: 1,
+    maxConcurrentSends: setting.maxConcurrentSends,
+    ledgerRequestsPerMessage: ledgerRequests,
+    latencies: { provider: setting.provider, ledger: setting.ledger },
+    cpuMsPerMessage: 3.5,
+    memoryMb: ONE_VCPU_MB,
+    otherMsPerMessage: ledgerRequests,
+    ...(setting.sendRatePerSecond ? { sendRatePerInstance: setting.sendRatePerSecond / setting.concurrency } : {}),
+  });
+  const messages = Math.max(200, Math.round(nominal.messagesPerSecond * seconds));
+  return Math.round(messages / (1 + (setting.duplicateShare ?? 0)));
+}
+
+const dynamo = await startLocalDynamo({ separateProcess: true });
+const all: ScaleRound[] = [];
+try {
+  for (let r = 1; r <= rounds; r += 1) {
+    for (const setting of settings) {
+      const quiet = await waitForQuietMachine({ log });
+      const seed = Number(values.seed) + r * 100 + settings.indexOf(setting);
+      log(`round ${r}/${rounds}, ${setting.id} (${setting.varies}): machine ${quiet.busyPercent}% busy after ${Math.round(quiet.waitedMs / 1000)} s`);
+      const result = await runScaleRound(setting, r, seed, dynamo, messagesFor(setting));
+      all.push(result);
+      log(
+        `  measured ${result.measured.messagesPerSecond}/s, predicted ${Math.round(result.predicted.messagesPerSecond * 10) / 10}/s ` +
+          `(x${result.ratio}); WU/message ${result.measured.writeUnitsPerMessage} vs ${result.predicted.writeUnitsPerMessage}; ` +
+          `machine ${result.machine.machineBusyPercent}% busy, loop p99 ${result.machine.eventLoopDelayP99Ms} ms${result.machine.limits.length ? ` (NOT COUNTED: ${result.machine.limits.join('; ')})` : ''}`,
+      );
+    }
+  }
+} finally {
+  await dynamo.stop();
+}
+const summary = summariseScale(SCALE_SETTINGS.filter((s) => settings.includes(s)), all);
+writeFileSync(join(results, 'scale-simulation.json'), `${JSON.stringify({ settings, rounds: all, summary }, null, 2)}\n`);
+writeFileSync(join(results, 'scale-simulation.md'), formatScaleReport(settings, all, summary));
+log(`results written to ${results}`);

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
+import { DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-store';
 import { ledgerClientConfig } from '../../functions/adapters/ledger-client-config';
 import { sendClientConfig } from '../../functions/adapters/send-clients';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
@@ -33,11 +34,13 @@ export interface WireRig {
   readonly ses: LocalSes;
   readonly sns: LocalSns;
   readonly ledger: DynamoDbLedger;
+  /** The limit counters in the ledger table, through the same proxied client (pass it to `sender` to count limits). */
+  readonly limitStore: DynamoDbLimitStore;
   /**
    * A sender over this rig; each call builds a fresh one (a new execution environment).
    * `deferral` backs paced records off. @default none
    */
-  sender(clock?: ControlledClock, governor?: SendRateGovernor, deferral?: RecordDeferral, options?: Pick<HarnessOptions, 'waitForLedgerBeforeReturning'>): SenderHarness;
+  sender(clock?: ControlledClock, governor?: SendRateGovernor, deferral?: RecordDeferral, options?: Pick<HarnessOptions, 'waitForLedgerBeforeReturning' | 'limitStore'>): SenderHarness;
   /** Accepted sends for `key` at the local providers. */
   accepted(key: string): number;
   stop(): Promise<void>;
@@ -58,6 +61,7 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
   ]);
   const dynamo = new DynamoDBClient({ ...ledgerClientConfig(), ...LOOPBACK, endpoint: dynamoProxy.endpoint });
   const ledger = new DynamoDbLedger(dynamo, db.tableName);
+  const limitStore = new DynamoDbLimitStore(dynamo, db.tableName);
   const clients: { destroy(): void }[] = [dynamo];
 
   return {
@@ -67,6 +71,7 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
     ses,
     sns,
     ledger,
+    limitStore,
     sender(clock, governor, deferral, options = {}) {
       const sesClient = new SESv2Client({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: sesProxy.endpoint });
       const snsClient = new SNSClient({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: snsProxy.endpoint });

@@ -8,11 +8,9 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ledgerRequestsOnPath, ONE_VCPU_MB, laneThroughput } from '../functions/core/lane-throughput';
-import { limitCounters } from '../functions/core/ledger-capacity';
-import { BUILT_IN_MESSAGE_CLASSES } from '../functions/core/message-class';
 import { startLocalDynamo } from '../local/local-dynamo';
 import { waitForQuietMachine } from './scale/quiet-machine';
+import { laneModel, NOMINAL_COSTS } from './scale/scale-prediction';
 import { formatScaleReport, summariseScale } from './scale/scale-report';
 import { runScaleRound, type ScaleRound } from './scale/scale-round';
 import { SCALE_SETTINGS, type ScaleSetting } from './scale/scale-settings';
@@ -34,23 +32,9 @@ const results = resolve(values.out ?? join(import.meta.dirname, 'results'));
 const started = Date.now();
 const log = (line: string) => process.stderr.write(`[${Math.round((Date.now() - started) / 1000)} s] ${line}\n`);
 
-/** Messages for about `seconds` of the model's nominal throughput (1 ms per request, 3.5 ms CPU), at least 200. */
+/** Messages for about `seconds` of the model's throughput at nominal costs, at least 200. */
 function messagesFor(setting: ScaleSetting): number {
-  const cls = BUILT_IN_MESSAGE_CLASSES.find((c) => c.name === setting.kind.messageClass);
-  const ledgerRequests = ledgerRequestsOnPath(cls ? limitCounters(cls, setting.kind.channel) : 0);
-  const nominal = laneThroughput({
-    concurrency: setting.concurrency,
-    batchSize: setting.batchSize,
-    messagesPerRecord: 1,
-    maxConcurrentSends: setting.maxConcurrentSends,
-    ledgerRequestsPerMessage: ledgerRequests,
-    latencies: { provider: setting.provider, ledger: setting.ledger },
-    cpuMsPerMessage: 3.5,
-    memoryMb: ONE_VCPU_MB,
-    otherMsPerMessage: ledgerRequests,
-    ...(setting.sendRatePerSecond ? { sendRatePerInstance: setting.sendRatePerSecond / setting.concurrency } : {}),
-  });
-  const messages = Math.max(200, Math.round(nominal.messagesPerSecond * seconds));
+  const messages = Math.max(200, Math.round(laneModel(setting, NOMINAL_COSTS).messagesPerSecond * seconds));
   return Math.round(messages / (1 + (setting.duplicateShare ?? 0)));
 }
 

@@ -34,24 +34,13 @@ function builtIn(name: string) {
 
 /**
  * The capacity model (functions/core/lane-throughput.ts) fed the setting, its injected latencies and what this machine
- * adds: its time per ledger request and provider call beyond the injected latency, and the CPU per message, which here all simulated instances share (one event loop;
- * on Lambda each instance has its own CPU), so the lane is also bound by 1000 / CPU ms per message as a whole.
+ * adds: its time per ledger request and provider call beyond the injected latency, and the CPU per message, which here
+ * all simulated instances share (one event loop; on Lambda each instance has its own CPU), so the lane is also bound by
+ * 1000 / CPU ms per message as a whole.
  */
 export function predict(setting: ScaleSetting, local: LocalCosts, originals: number, duplicates: number): ScalePrediction {
   const messageClass = builtIn(setting.kind.messageClass);
-  const ledgerRequests = ledgerRequestsOnPath(limitCounters(messageClass, setting.kind.channel));
-  const model = laneThroughput({
-    concurrency: setting.concurrency,
-    batchSize: setting.batchSize,
-    messagesPerRecord: 1,
-    maxConcurrentSends: setting.maxConcurrentSends,
-    ledgerRequestsPerMessage: ledgerRequests,
-    latencies: { provider: setting.provider, ledger: setting.ledger },
-    cpuMsPerMessage: local.cpuMsPerMessage,
-    memoryMb: ONE_VCPU_MB,
-    otherMsPerMessage: ledgerRequests * local.ledgerOverheadMs + local.providerOverheadMs,
-    ...(setting.sendRatePerSecond ? { sendRatePerInstance: setting.sendRatePerSecond / setting.concurrency } : {}),
-  });
+  const model = laneModel(setting, local);
   const oneLoop = local.cpuMsPerMessage > 0 ? 1000 / local.cpuMsPerMessage : Number.POSITIVE_INFINITY;
   const delivered = ledgerUnits('delivered', messageClass, setting.kind.channel);
   const duplicate = ledgerUnits('producer-duplicate', messageClass, setting.kind.channel);
@@ -68,4 +57,24 @@ export function predict(setting: ScaleSetting, local: LocalCosts, originals: num
     readUnitsPerMessage: (originals * delivered.readUnits + duplicates * duplicate.readUnits) / records,
     paths,
   };
+}
+
+/** Costs to size a round before it has measured its own: 1 ms per ledger request, the latency bench's CPU per message. */
+export const NOMINAL_COSTS: LocalCosts = { ledgerOverheadMs: 1, providerOverheadMs: 0, cpuMsPerMessage: 3.5 };
+
+/** The capacity model for `setting` on this machine's `local` costs (its lane, before the one-event-loop bound). */
+export function laneModel(setting: ScaleSetting, local: LocalCosts): LaneThroughput {
+  const ledgerRequests = ledgerRequestsOnPath(limitCounters(builtIn(setting.kind.messageClass), setting.kind.channel));
+  return laneThroughput({
+    concurrency: setting.concurrency,
+    batchSize: setting.batchSize,
+    messagesPerRecord: 1,
+    maxConcurrentSends: setting.maxConcurrentSends,
+    ledgerRequestsPerMessage: ledgerRequests,
+    latencies: { provider: setting.provider, ledger: setting.ledger },
+    cpuMsPerMessage: local.cpuMsPerMessage,
+    memoryMb: ONE_VCPU_MB,
+    otherMsPerMessage: ledgerRequests * local.ledgerOverheadMs + local.providerOverheadMs,
+    ...(setting.sendRatePerSecond ? { sendRatePerInstance: setting.sendRatePerSecond / setting.concurrency } : {}),
+  });
 }

@@ -3,9 +3,11 @@
  * sender behind the local queue and event source, with the latency bench's injected provider and DynamoDB latencies,
  * and writes the capacity model's prediction beside each measurement to bench/results/scale-simulation.{json,md}.
  * Rounds go setting by setting in turn (not one setting's rounds back to back), each after the machine has been
- * quiet for a moment; a round where the machine was the limit is recorded and not counted.
+ * quiet for a moment (`--max-wait` seconds at most); a round where the machine was the limit is recorded and not
+ * counted. `--add` keeps the rounds already in the results and adds this run's, so a later run on a quieter machine
+ * can add counted rounds for `--only` some settings without dropping any.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startLocalDynamo } from '../local/local-dynamo';
@@ -23,12 +25,20 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '300' },
     only: { type: 'string' },
     out: { type: 'string' },
+    'max-wait': { type: 'string', default: '180' },
+    add: { type: 'boolean', default: false },
   },
 });
 const rounds = Math.max(1, Number(values.rounds));
 const seconds = Math.max(2, Number(values.seconds));
 const settings = values.only ? SCALE_SETTINGS.filter((s) => values.only?.split(',').includes(s.id)) : SCALE_SETTINGS;
 const results = resolve(values.out ?? join(import.meta.dirname, 'results'));
+const maxWaitMs = Math.max(0, Number(values['max-wait'])) * 1000;
+// --add keeps the rounds already written and adds this run's (numbered after them): every round stays on record.
+const earlier: ScaleRound[] = values.add && existsSync(join(results, 'scale-simulation.json'))
+  ? (JSON.parse(readFileSync(join(results, 'scale-simulation.json'), 'utf8')) as { rounds: ScaleRound[] }).rounds
+  : [];
+const firstRound = Math.max(0, ...earlier.map((r) => r.round)) + 1;
 const started = Date.now();
 const log = (line: string) => process.stderr.write(`[${Math.round((Date.now() - started) / 1000)} s] ${line}\n`);
 
@@ -39,13 +49,13 @@ function messagesFor(setting: ScaleSetting): number {
 }
 
 const dynamo = await startLocalDynamo({ separateProcess: true });
-const all: ScaleRound[] = [];
+const all: ScaleRound[] = [...earlier];
 try {
-  for (let r = 1; r <= rounds; r += 1) {
+  for (let r = firstRound; r < firstRound + rounds; r += 1) {
     for (const setting of settings) {
-      const quiet = await waitForQuietMachine({ log });
-      const seed = Number(values.seed) + r * 100 + settings.indexOf(setting);
-      log(`round ${r}/${rounds}, ${setting.id} (${setting.varies}): machine ${quiet.busyPercent}% busy after ${Math.round(quiet.waitedMs / 1000)} s`);
+      const quiet = await waitForQuietMachine({ log, maxWaitMs });
+      const seed = Number(values.seed) + r * 100 + SCALE_SETTINGS.indexOf(setting);
+      log(`round ${r}, ${setting.id} (${setting.varies}): machine ${quiet.busyPercent}% busy after ${Math.round(quiet.waitedMs / 1000)} s`);
       const result = await runScaleRound(setting, r, seed, dynamo, messagesFor(setting));
       all.push(result);
       log(
@@ -58,7 +68,8 @@ try {
 } finally {
   await dynamo.stop();
 }
-const summary = summariseScale(SCALE_SETTINGS.filter((s) => settings.includes(s)), all);
-writeFileSync(join(results, 'scale-simulation.json'), `${JSON.stringify({ settings, rounds: all, summary }, null, 2)}\n`);
-writeFileSync(join(results, 'scale-simulation.md'), formatScaleReport(settings, all, summary));
+const ran = SCALE_SETTINGS.filter((s) => all.some((r) => r.setting === s.id));
+const summary = summariseScale(ran, all);
+writeFileSync(join(results, 'scale-simulation.json'), `${JSON.stringify({ settings: ran, rounds: all, summary }, null, 2)}\n`);
+writeFileSync(join(results, 'scale-simulation.md'), formatScaleReport(ran, all, summary));
 log(`results written to ${results}`);

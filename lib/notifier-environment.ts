@@ -41,6 +41,8 @@ export function notifierEnvironment(
     [ENV.deadLetterQueueUrl]: targets.deadLetterQueueUrl,
     [ENV.maxConcurrentSends]: String(resolved.maxConcurrentSends),
     [ENV.maxBodyBytes]: String(resolved.maxBodyBytes),
+    // The senders index claims in this many shards; the reclaimer, reading the same variable, walks them all.
+    [ENV.pendingIndexShards]: String(resolved.pendingIndexShards),
     // Throttled records are backed off with ChangeMessageVisibility on the queue they came from.
     [ENV.sourceQueueUrl]: targets.queueUrl,
     // How the queue redelivers: only a claim it may not bring back again enters the pending index.

@@ -1,5 +1,6 @@
 import { Duration, Token } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import { PENDING_SHARD_COUNT } from '../functions/core/ledger-table';
 import { metricsNamespaceProblem } from '../functions/core/metric-names';
 import { timingViolations } from '../functions/core/timing-invariants';
 import type { BackoffSettings } from '../functions/core/visibility-backoff';
@@ -74,6 +75,8 @@ export interface NotifierSettings {
   readonly maxConcurrentSends: number;
   readonly maxBodyBytes: number;
   readonly reclaimerSchedule: Duration;
+  /** Shards of the pending index (`PENDING_INDEX_SHARDS`). */
+  readonly pendingIndexShards: number;
   readonly entries: { readonly sender: string; readonly reclaimer: string; readonly status: string };
   readonly templatesDir: string;
   readonly smsEnabled: boolean;
@@ -115,6 +118,7 @@ export const DEFAULTS = {
   maxConcurrentSends: 16,
   maxBodyBytes: 64 * 1024,
   reclaimerSchedule: Duration.minutes(1),
+  pendingIndexShards: PENDING_SHARD_COUNT,
   rateEvaluationPeriods: 3,
   duplicateSuppressedRatePercent: 5,
   permanentFailureRatePercent: 5,
@@ -164,6 +168,7 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
     maxConcurrentSends: props.maxConcurrentSends ?? DEFAULTS.maxConcurrentSends,
     maxBodyBytes: props.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     reclaimerSchedule: props.reclaimerSchedule ?? DEFAULTS.reclaimerSchedule,
+    pendingIndexShards: props.pendingIndexShards ?? DEFAULTS.pendingIndexShards,
     entries: {
       sender: props.senderEntry ?? DEFAULT_ENTRIES.sender,
       reclaimer: props.reclaimerEntry ?? DEFAULT_ENTRIES.reclaimer,

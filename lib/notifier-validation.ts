@@ -6,6 +6,7 @@ import { handlerConfigViolations } from './notifier-environment';
 import { laneViolations, messageClassNames } from './notifier-lanes';
 import type { IdempotentNotifierProps } from './notifier-props';
 import { type NotifierSettings, settingsViolations } from './notifier-settings';
+import { scaleViolations } from './scale-check';
 import { sendPaceViolations } from './send-pace';
 import { samplingPercentViolations } from './sms-delivery-status';
 import { smsSpendViolations } from './sms-spend-limit';
@@ -20,7 +21,7 @@ export class NotifierConfigurationError extends Error {
 
 /**
  * Every reason the props cannot make a working notifier, collected from every check (the From address,
- * timings and queue, send pace, alarm options, SMS settings, and the handlers' own loaders), so one synth
+ * timings and queue, send pace, scale, alarm options, SMS settings, and the handlers' own loaders), so one synth
  * lists them all instead of stopping at the first.
  */
 export function notifierViolations(props: IdempotentNotifierProps, settings: NotifierSettings): string[] {
@@ -35,6 +36,7 @@ export function notifierViolations(props: IdempotentNotifierProps, settings: Not
       throttleBackoffCapSeconds: settings.throttleBackoff.capSeconds,
     }),
     ...sendPaceViolations(props.sendRates, settings.throttleBackoff),
+    ...scaleViolations(props, settings),
     ...alarmOptionViolations(props.alarms ?? {}, settings.alarms.backlogLossHorizon),
     ...destinationViolations(props),
     ...smsViolations(props, settings),

@@ -15,6 +15,8 @@ export interface MeteredInvocation {
   /** Records the response listed as failed; all of them when the handler threw. */
   readonly failedRecords: number;
   readonly threw: boolean;
+  /** When it returned or threw (epoch ms). */
+  readonly endedAtMs: number;
 }
 
 /** Times every invocation of the handlers a sender builds, as Lambda's billing would see them. */
@@ -39,6 +41,7 @@ export class InvocationMeter {
           payloadBytes: event.Records.reduce((n, r) => n + Buffer.byteLength(r.body), 0),
           failedRecords,
           threw,
+          endedAtMs: Date.now(),
         });
       };
       try {

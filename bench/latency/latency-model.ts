@@ -1,3 +1,6 @@
+import { TYPICAL_LATENCIES } from '../../functions/core/lane-throughput';
+import { lognormalParameters as parametersOf, type LognormalParameters } from '../../functions/core/lognormal-latency';
+
 /**
  * Lognormal round-trip latencies for the ports where a Lambda sender waits: the provider call and
  * each DynamoDB request. Loopback answers in well under a millisecond, so without a model the
@@ -15,31 +18,25 @@ export interface LatencyDistribution {
   readonly source: string;
 }
 
-/** The standard normal's 99th percentile. */
-const Z_99 = 2.326;
-
-/** A provider call (SES v2 SendEmail, SNS Publish) from Lambda, answer included. */
+/** A provider call (SES v2 SendEmail, SNS Publish) from Lambda, answer included: the capacity model's figures. */
 export const PROVIDER_LATENCY: LatencyDistribution = {
   label: 'provider call (SES v2 SendEmail / SNS Publish)',
-  medianMs: 60,
-  p99Ms: 400,
+  medianMs: TYPICAL_LATENCIES.provider.medianMs,
+  p99Ms: TYPICAL_LATENCIES.provider.p99Ms,
   source: 'assumption: the figures issue 11 proposes; neither SES nor SNS publishes latency percentiles',
 };
 
-/** One DynamoDB request from Lambda in the same Region, on top of dynalite's own loopback time. */
+/** One DynamoDB request from Lambda in the same Region, on top of dynalite's own loopback time: the capacity model's figures. */
 export const DYNAMO_LATENCY: LatencyDistribution = {
   label: 'DynamoDB request, same Region',
-  medianMs: 5,
-  p99Ms: 25,
+  medianMs: TYPICAL_LATENCIES.ledger.medianMs,
+  p99Ms: TYPICAL_LATENCIES.ledger.p99Ms,
   source: 'assumption: AWS describes DynamoDB as "single-digit millisecond" at any scale; the p99 is set at 5x the median',
 };
 
-/** mu and sigma of the underlying normal: sigma = ln(p99 / median) / 2.326. */
-export function lognormalParameters(d: LatencyDistribution): { readonly mu: number; readonly sigma: number } {
-  if (!(d.medianMs > 0) || !(d.p99Ms >= d.medianMs)) {
-    throw new RangeError(`${d.label}: needs 0 < median <= p99 (median ${d.medianMs} ms, p99 ${d.p99Ms} ms)`);
-  }
-  return { mu: Math.log(d.medianMs), sigma: Math.log(d.p99Ms / d.medianMs) / Z_99 };
+/** mu and sigma of the underlying normal, by the rule the capacity model uses (functions/core/lognormal-latency.ts). */
+export function lognormalParameters(d: LatencyDistribution): LognormalParameters {
+  return parametersOf(d);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { pendingShardOf } from './ledger-table';
+import { PENDING_SHARD_COUNT, pendingShardOf } from './ledger-table';
 import type { Claim, LedgerRow, TerminalState } from './ledger-record';
 import { isTerminal } from './ledger-record';
 import type { TakeoverFields } from './send-ledger';
@@ -35,10 +35,12 @@ export interface NewClaim {
    * the queue, so the happy path's row holds identifiers only (see stored-request.ts). @default none
    */
   readonly request?: StoredRequest;
+  /** Shards of the pending index (`PENDING_INDEX_SHARDS`). @default PENDING_SHARD_COUNT */
+  readonly pendingShards?: number;
 }
 
 /** The row a first claim writes: PENDING, version 1, leased to this attempt. */
-export function newClaimRow({ subject, ownerToken, nowMs, timing, discoverable = true, request }: NewClaim): LedgerRow {
+export function newClaimRow({ subject, ownerToken, nowMs, timing, discoverable = true, request, pendingShards = PENDING_SHARD_COUNT }: NewClaim): LedgerRow {
   return {
     ...subject,
     ...(discoverable && request !== undefined ? { request } : {}),
@@ -51,7 +53,7 @@ export function newClaimRow({ subject, ownerToken, nowMs, timing, discoverable =
     createdAt: nowMs,
     updatedAt: nowMs,
     expiresAt: ttlSeconds(nowMs, timing),
-    ...(discoverable ? { pendingShard: pendingShardOf(subject.key) } : {}),
+    ...(discoverable ? { pendingShard: pendingShardOf(subject.key, pendingShards) } : {}),
   };
 }
 
@@ -111,10 +113,12 @@ export interface Takeover {
    * @default none: the row keeps what it holds
    */
   readonly request?: PackedRequest;
+  /** Shards of the pending index (`PENDING_INDEX_SHARDS`). @default PENDING_SHARD_COUNT */
+  readonly pendingShards?: number;
 }
 
 /** The fields a takeover writes, fenced on the old row's claim version. */
-export function takeoverFields({ row, ownerToken, nowMs, timing, lastAmbiguousAt, discoverable = true, request }: Takeover): TakeoverFields {
+export function takeoverFields({ row, ownerToken, nowMs, timing, lastAmbiguousAt, discoverable = true, request, pendingShards = PENDING_SHARD_COUNT }: Takeover): TakeoverFields {
   return {
     ...(request !== undefined ? { request } : {}),
     expectedClaimVersion: row.claimVersion,
@@ -125,7 +129,7 @@ export function takeoverFields({ row, ownerToken, nowMs, timing, lastAmbiguousAt
     attempts: row.attempts + 1,
     lastAmbiguousAt,
     expiresAt: ttlSeconds(nowMs, timing),
-    pendingShard: discoverable && row.pendingShard === undefined ? pendingShardOf(row.key) : undefined,
+    pendingShard: discoverable && row.pendingShard === undefined ? pendingShardOf(row.key, pendingShards) : undefined,
   };
 }
 

@@ -53,8 +53,15 @@ export function eventPartitionKey(eventId: string): string {
   return eventPartOf(eventId);
 }
 
-/** Number of shards of the pending index. Changing it only affects new claims. */
+/**
+ * Shards of the pending index unless configured (`PENDING_INDEX_SHARDS`). A claim is indexed in the shard its
+ * key hashes to, and the reclaimer walks every shard up to the configured count, so the count only grows:
+ * fewer shards than a claim was indexed with would leave it where the reclaimer no longer looks.
+ */
 export const PENDING_SHARD_COUNT = 16;
+
+/** The most shards the pending index may be spread over: the reclaimer queries each one every run. */
+export const MAX_PENDING_SHARDS = 1000;
 
 /** Shard of a key in the pending index: stable, and even for any key (FNV-1a, 32 bit). */
 export function pendingShardOf(key: string, shardCount: number = PENDING_SHARD_COUNT): string {

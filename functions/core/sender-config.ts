@@ -4,6 +4,7 @@ import type { RedeliveryPolicy } from './stale-claim-discovery';
 import { ConfigurationError } from './errors';
 import { buildMessageClassRegistry, type MessageClassRegistry } from './message-class';
 import { METRICS_NAMESPACE_VARIABLE } from './metric-names';
+import { MAX_PENDING_SHARDS, PENDING_SHARD_COUNT } from './ledger-table';
 import { DEFAULT_MAX_BODY_BYTES } from './notification-event';
 import { describeProblems, validate } from './schema';
 import type { ChannelRates } from './send-rate-governor';
@@ -29,6 +30,7 @@ export const ENV = {
   messageClasses: 'MESSAGE_CLASSES',
   maxConcurrentSends: 'MAX_CONCURRENT_SENDS',
   maxBodyBytes: 'MAX_BODY_BYTES',
+  pendingIndexShards: 'PENDING_INDEX_SHARDS',
   sendRateEmailPerSecond: 'SEND_RATE_EMAIL_PER_SECOND',
   sendRateSmsPerSecond: 'SEND_RATE_SMS_PER_SECOND',
   sendRatePushPerSecond: 'SEND_RATE_PUSH_PER_SECOND',
@@ -92,6 +94,8 @@ const EnvSchema = v.pipe(
     [ENV.messageClasses]: optionalText,
     [ENV.maxConcurrentSends]: positiveIntUpTo(256, 16),
     [ENV.maxBodyBytes]: positiveIntUpTo(1024 * 1024, DEFAULT_MAX_BODY_BYTES),
+    // Never below the shipped count: claims indexed before in shards up to it must stay where the reclaimer looks.
+    [ENV.pendingIndexShards]: v.optional(v.pipe(positiveInt, v.minValue(PENDING_SHARD_COUNT), v.maxValue(MAX_PENDING_SHARDS)), PENDING_SHARD_COUNT),
     [ENV.sendRateEmailPerSecond]: optionalRate,
     [ENV.sendRateSmsPerSecond]: optionalRate,
     [ENV.sendRatePushPerSecond]: optionalRate,
@@ -156,6 +160,8 @@ export interface SenderConfig {
   readonly messageClasses: MessageClassRegistry;
   readonly maxConcurrentSends: number;
   readonly maxBodyBytes: number;
+  /** Shards of the pending index: a discoverable claim is indexed in one, the reclaimer walks them all. */
+  readonly pendingIndexShards: number;
   /**
    * Account-wide sends per second per channel for this stack; a channel left out is not paced
    * (e-mail: read from SES at cold start when not set).
@@ -217,6 +223,7 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
     messageClasses: buildMessageClassRegistry(e[ENV.messageClasses]),
     maxConcurrentSends: e[ENV.maxConcurrentSends],
     maxBodyBytes: e[ENV.maxBodyBytes],
+    pendingIndexShards: e[ENV.pendingIndexShards],
     sendRates: definedRates({
       email: e[ENV.sendRateEmailPerSecond],
       sms: e[ENV.sendRateSmsPerSecond],

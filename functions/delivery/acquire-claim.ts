@@ -34,7 +34,7 @@ export async function acquireClaim(attempt: DeliveryAttempt): Promise<Acquired> 
   const request = discoverable ? kept() : undefined;
   for (let round = 0; round < 2; round += 1) {
     const now = clock();
-    const row = newClaimRow({ subject: claimSubject(attempt), ownerToken: attempt.ownerToken, nowMs: now, timing, discoverable, request });
+    const row = newClaimRow({ subject: claimSubject(attempt), ownerToken: attempt.ownerToken, nowMs: now, timing, discoverable, request, pendingShards: ctx.pendingIndexShards });
     trace.held = claimOf(row);
     trace.unconfirmed = { kind: 'claim', row };
     const result = await ledger.claim(row, now);
@@ -87,6 +87,7 @@ async function onExistingRow(
         lastAmbiguousAt: decision.lastAmbiguousAt,
         discoverable,
         request: takeoverNeedsRequest(existing, { discoverable }) ? kept() : undefined,
+        pendingShards: ctx.pendingIndexShards,
       });
       const claim: Claim = { key: plan.key, ownerToken: attempt.ownerToken, claimVersion: fields.claimVersion };
       trace.held = claim;

@@ -48,6 +48,11 @@ export interface DeliveryContext {
    */
   readonly claimsDiscoverable?: boolean;
   /**
+   * Shards of the pending index a discoverable claim is spread over (`PENDING_INDEX_SHARDS`); the reclaimer walks
+   * as many. @default PENDING_SHARD_COUNT
+   */
+  readonly pendingIndexShards?: number;
+  /**
    * Read the row (strongly consistent) before claiming. For a redelivered record the row almost
    * always exists, and a read costs a fifth of the write a failed claim costs. @default false
    */

@@ -39,6 +39,7 @@ export function createLambdaDeliveryContext(config: SenderConfig, observability:
     newOwnerToken: randomUUID,
     timing: { claimTimeoutMs: config.claimTimeoutMs, retentionMs: config.retentionMs },
     sendTimeoutMs: config.sendTimeoutMs,
+    pendingIndexShards: config.pendingIndexShards,
     messageClasses: config.messageClasses,
   } satisfies DeliveryContext & { messageClasses: SenderConfig['messageClasses'] };
 }

@@ -15,8 +15,6 @@ export interface ReclaimerDependencies extends DeliveryContext {
   readonly pending: StalePendingSource;
   readonly messageClasses: MessageClassRegistry;
   readonly limits: ReclaimerLimits;
-  /** Shards of the pending index. @default PENDING_SHARD_COUNT */
-  readonly shardCount?: number;
 }
 
 /** What one run did. Every row counted in `found` is in exactly one of the outcome counts. */
@@ -70,7 +68,8 @@ type RowFate = 'sent' | 'resent' | 'gaveUp' | 'failed' | 'suppressed' | 'leftPen
  * PENDING for the next run, never half-done.
  */
 export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
-  const shardCount = deps.shardCount ?? PENDING_SHARD_COUNT;
+  // The shards the senders index claims in (PENDING_INDEX_SHARDS): the same field, so the walk covers them.
+  const shardCount = deps.pendingIndexShards ?? PENDING_SHARD_COUNT;
   return {
     async run(options = {}) {
       const startedAt = deps.clock();

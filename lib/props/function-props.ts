@@ -37,7 +37,8 @@ export interface FunctionProps {
   readonly maxBatchingWindow?: Duration;
   /**
    * Most concurrent sender invocations the SQS event source starts (2-1000); bounds provider rate. With lanes,
-   * the bulk lane's (the urgent lane's is `lanes.urgentMaxConcurrency`).
+   * the bulk lane's (the urgent lane's is `lanes.urgentMaxConcurrency`). With `sendRates` stated, synth refuses a value
+   * whose instances cannot deliver the lane's part of them, naming the least that does (docs/scale.md).
    * @default 10
    */
   readonly maxConcurrency?: number;
@@ -57,7 +58,8 @@ export interface FunctionProps {
    */
   readonly statusReservedConcurrency?: number;
   /**
-   * Provider calls in flight within one invocation.
+   * Provider calls in flight within one invocation: at most 50, the sockets the AWS SDK opens per endpoint (a request
+   * waiting for one counts against the ledger client's connection timeout), and at least 32 MB of `memorySize` each.
    * @default 16
    */
   readonly maxConcurrentSends?: number;

@@ -37,6 +37,15 @@ export interface LedgerProps {
    */
   readonly reclaimerSchedule?: Duration;
   /**
+   * Shards of the sparse pending index the reclaimer walks (16 to 1000). Each claim the queue may not bring back adds
+   * and removes one entry in its shard, and a shard is one index partition (1,000 write units a second, its sort key
+   * only grows, so DynamoDB cannot split it): 16 shards take 8,000 such claims a second. Synth refuses fewer than the
+   * stated `sendRates` need (docs/scale.md). Only raise it: a claim indexed in a shard above a lowered count is not
+   * walked again until its TTL.
+   * @default 16
+   */
+  readonly pendingIndexShards?: number;
+  /**
    * Entry file of the reclaimer handler (exports `handler`).
    * @default - `functions/reclaimer/handler.ts` of this repository
    */

@@ -4,6 +4,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { DynamoDbLedger, itemToRow } from '../../functions/adapters/dynamodb-ledger';
 import { DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-store';
 import type { DestinationPolicy } from '../../functions/core/destination-policy';
+import type { SendRateGovernor } from '../../functions/core/send-rate-governor';
 import { LEDGER_TABLE } from '../../functions/core/ledger-table';
 import { COUNTER_PARTITION_PREFIX } from '../../functions/core/message-limits';
 import { FaultInjectingLimitStore } from '../fault-injecting-limit-store';
@@ -30,6 +31,8 @@ export interface ThisSenderOptions {
   readonly clock?: () => number;
   /** @default every destination allowed */
   readonly destinations?: DestinationPolicy;
+  /** A send-rate governor for each execution environment, as each Lambda process has its own share. @default not paced */
+  readonly governorPerEnvironment?: () => Pick<SendRateGovernor, 'acquire' | 'throttled'>;
 }
 
 /**
@@ -70,6 +73,7 @@ export function thisSender(
         readBeforeClaimOnRedelivery: ports.readBeforeClaimOnRedelivery,
         limitStore: bindToEnvironment(limitStore, env),
         destinations: options.destinations,
+        governor: options.governorPerEnvironment?.(),
       });
     },
     finalRows: () => scanLedger(ports, tableName),

@@ -9,6 +9,7 @@ const invocation = (over: Partial<MeteredInvocation> = {}): MeteredInvocation =>
   payloadBytes: 10_000,
   failedRecords: 0,
   threw: false,
+  endedAtMs: 0,
   ...over,
 });
 

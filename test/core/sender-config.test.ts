@@ -34,6 +34,14 @@ describe('sender configuration, validated at cold start', () => {
     expect(() => loadSenderConfig({ ...valid, SEND_RATE_YIELDS_TO_THROTTLING: 'yes' })).toThrow(/SEND_RATE_YIELDS_TO_THROTTLING/);
   });
 
+  it('reads PENDING_INDEX_SHARDS (16 unset), never below the shipped 16 nor above 1000: claims indexed in shards up to 16 stay walked', () => {
+    expect(loadSenderConfig(valid).pendingIndexShards).toBe(16);
+    expect(loadSenderConfig({ ...valid, PENDING_INDEX_SHARDS: '1000' }).pendingIndexShards).toBe(1000);
+    expect(() => loadSenderConfig({ ...valid, PENDING_INDEX_SHARDS: '15' })).toThrow(/PENDING_INDEX_SHARDS: /);
+    expect(() => loadSenderConfig({ ...valid, PENDING_INDEX_SHARDS: '1001' })).toThrow(/PENDING_INDEX_SHARDS: /);
+    expect(() => loadSenderConfig({ ...valid, PENDING_INDEX_SHARDS: '20.5' })).toThrow(/PENDING_INDEX_SHARDS: /);
+  });
+
   it('trims the text variables: a stray space in a queue URL or sender identity is not part of it', () => {
     const config = loadSenderConfig({ ...valid, SOURCE_QUEUE_URL: ' https://sqs.example/q ', SES_CONFIGURATION_SET: ' events ', EMAIL_FROM: ' orders@shop.example ' });
     expect(config.sourceQueueUrl).toBe('https://sqs.example/q');

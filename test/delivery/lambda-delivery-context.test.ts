@@ -37,6 +37,11 @@ describe('the delivery context the Lambdas build', () => {
     expect(createLambdaDeliveryContext(loadSenderConfig(env), observability, { providers, governor: undefined })).not.toHaveProperty('governor');
   });
 
+  it('indexes claims in PENDING_INDEX_SHARDS shards, the count the reclaimer (built by this same function) walks; 16 unset', () => {
+    expect(createLambdaDeliveryContext(loadSenderConfig({ ...env, PENDING_INDEX_SHARDS: '64' }), observability, { providers, governor: undefined }).pendingIndexShards).toBe(64);
+    expect(createLambdaDeliveryContext(loadSenderConfig(env), observability, { providers, governor: undefined }).pendingIndexShards).toBe(16);
+  });
+
   it('takes the list of PUSH_APPLICATION_ARNS entry by entry, trimmed, empty entries dropped', () => {
     const a = 'arn:aws:sns:us-east-1:123456789012:app/GCM/shop';
     const b = 'arn:aws:sns:eu-west-1:123456789012:app/APNS/shop.ios';

@@ -308,7 +308,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
         ...ctx,
         pending: onlyKeys(ledger, keys),
         messageClasses: CLASSES,
-        shardCount: 1,
+        pendingIndexShards: 1,
         limits: { timeBudgetMs: 20_000, maxRowsPerRun: 500, pageSize: 25, concurrency: 8 },
       }).run(),
     );
@@ -451,7 +451,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
 
 /**
  * The message's plan, its event id suffixed until its key falls in pending-index shard 0: the
- * reclaimer then needs to query one shard (`shardCount: 1`) to see every row of the schedule.
+ * reclaimer then needs to query one shard (`pendingIndexShards: 1`) to see every row of the schedule.
  */
 function planInShardZero(shape: (typeof MESSAGE_SHAPES)[number], eventId: string): MessagePlan {
   for (let n = 0; ; n += 1) {

@@ -36,6 +36,8 @@ export interface ReclaimerHarnessOptions {
   readonly governor?: SendRateGovernor;
   /** Where it may send. @default every destination allowed */
   readonly destinations?: DestinationPolicy;
+  /** PENDING_INDEX_SHARDS: the shards it walks. @default 16 */
+  readonly pendingIndexShards?: number;
 }
 
 /** A real reclaimer over a real ledger, sending into the same outbox file as the sender. */
@@ -62,6 +64,7 @@ export class ReclaimerHarness {
       limits: { timeBudgetMs: 20_000, maxRowsPerRun: 500, pageSize: 25, concurrency: 8, ...options.limits },
       ...(options.governor ? { governor: options.governor } : {}),
       ...(options.destinations ? { destinations: options.destinations } : {}),
+      ...(options.pendingIndexShards ? { pendingIndexShards: options.pendingIndexShards } : {}),
     });
   }
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { PENDING_SHARD_COUNT } from '../../functions/core/ledger-table';
+import { PENDING_SHARD_COUNT, pendingShardOf } from '../../functions/core/ledger-table';
 import type { RedeliveryPolicy } from '../../functions/core/stale-claim-discovery';
 import { DynamoRequestCounter } from '../../local/dynamo-request-counter';
 import { LEDGER_INDEX_KEYS } from '../../local/gsi-write-model';
+import { ReclaimerHarness } from '../reclaimer/reclaimer-harness';
 import { orderShippedEvent } from '../support/events';
 import { crashAfterFirst, invokeOrKill } from '../support/faults';
 import { useTestLedger } from '../support/ledger-server';
@@ -93,5 +94,27 @@ describe('stale-claim discovery off the happy path', () => {
     const harness = new SenderHarness({ ledger: crashAfterFirst(db.ledger, 'claim', 'hang') });
     expect(await invokeOrKill(harness.invoke(sqsRecord(body, undefined, { receiveCount: 1, sentAtMs: harness.clock.now() })))).toBe('killed');
     expect(await listedAsPending(key)).toBe(true);
+  });
+
+  it('with pendingIndexShards 64 a last-receive claim lands in a shard above 16, and only a reclaimer walking 64 shards finds it', async () => {
+    let n = 0;
+    let message = sellerEmail('evt-shard-above-16-0');
+    while (Number(pendingShardOf(message.key, 64)) < PENDING_SHARD_COUNT) message = sellerEmail(`evt-shard-above-16-${(n += 1)}`);
+    const { body, key } = message;
+    const harness = new SenderHarness({ ledger: crashAfterFirst(db.ledger, 'claim', 'hang'), redelivery: POLICY, pendingIndexShards: 64 });
+    const last = sqsRecord(body, undefined, { receiveCount: POLICY.maxReceiveCount, sentAtMs: harness.clock.now() });
+    expect(await invokeOrKill(harness.invoke(last))).toBe('killed');
+    expect((await db.ledger.get(key))?.pendingShard).toBe(pendingShardOf(key, 64));
+    expect(await listedAsPending(key)).toBe(false);
+
+    harness.clock.advance(CLAIM_TIMEOUT_MS + 1_000);
+    const reclaimer = (pendingIndexShards?: number) =>
+      new ReclaimerHarness({ ledger: db.ledger, clock: harness.clock, outboxFile: harness.outboxFile, pendingIndexShards });
+    // Walking only the first 16 shards, the reclaimer never sees it.
+    await reclaimer().run();
+    expect((await db.ledger.get(key))?.state).toBe('PENDING');
+    await reclaimer(64).run();
+    expect((await db.ledger.get(key))?.state).toBe('SENT');
+    expect((await harness.callsPerKey()).get(key)).toBe(1);
   });
 });

@@ -65,6 +65,8 @@ export interface HarnessOptions {
   readonly messageClassesJson?: string;
   /** @default the repository's templates */
   readonly templates?: TemplateRegistry;
+  /** PENDING_INDEX_SHARDS. @default the sender's default (16) */
+  readonly pendingIndexShards?: number;
 }
 
 /** The real sender handler over a real ledger, with an outbox provider and in-memory metrics. */
@@ -106,6 +108,7 @@ export class SenderHarness {
       waitForLedgerBeforeReturning: options.waitForLedgerBeforeReturning,
       limitStore: options.limitStore,
       destinations: options.destinations,
+      pendingIndexShards: options.pendingIndexShards,
     });
   }
 

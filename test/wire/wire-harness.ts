@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
+import { DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-store';
 import { ledgerClientConfig } from '../../functions/adapters/ledger-client-config';
 import { sendClientConfig } from '../../functions/adapters/send-clients';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
@@ -34,6 +35,8 @@ export interface WireRig {
   readonly ses: LocalSes;
   readonly sns: LocalSns;
   readonly ledger: DynamoDbLedger;
+  /** The limit counters in the ledger table, through the same proxied client (pass it to `sender` to count limits). */
+  readonly limitStore: DynamoDbLimitStore;
   /**
    * A sender over this rig; each call builds a fresh one (a new execution environment).
    * `deferral` backs paced records off. @default none
@@ -45,7 +48,7 @@ export interface WireRig {
 }
 
 /** How a rig's sender differs from the production one. */
-export interface WireSenderOptions extends Pick<HarnessOptions, 'waitForLedgerBeforeReturning'> {
+export interface WireSenderOptions extends Pick<HarnessOptions, 'waitForLedgerBeforeReturning' | 'limitStore'> {
   /** Changes the sender's new SES and SNS clients before it uses them (a test middleware). @default none */
   readonly prepareClients?: (clients: { readonly ses: SESv2Client; readonly sns: SNSClient }) => void;
 }
@@ -65,6 +68,7 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
   ]);
   const dynamo = new DynamoDBClient({ ...ledgerClientConfig(), ...LOOPBACK, endpoint: dynamoProxy.endpoint });
   const ledger = new DynamoDbLedger(dynamo, db.tableName);
+  const limitStore = new DynamoDbLimitStore(dynamo, db.tableName);
   const clients: { destroy(): void }[] = [dynamo];
 
   return {
@@ -74,6 +78,7 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
     ses,
     sns,
     ledger,
+    limitStore,
     sender(clock, governor, deferral, { prepareClients, ...options } = {}) {
       const sesClient = new SESv2Client({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: sesProxy.endpoint });
       const snsClient = new SNSClient({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: snsProxy.endpoint });

@@ -6,7 +6,7 @@ import type { MetricsRecorder } from '../functions/core/metrics-recorder';
 import type { SenderConfig } from '../functions/core/sender-config';
 import { loadTemplateDirectory, repositoryTemplates } from '../functions/adapters/template-directory';
 import { createSenderHandler } from '../functions/sender/create-sender-handler';
-import { throttleRetryPausesMs } from '../functions/core/send-lanes';
+import { laneDelivery } from '../functions/delivery/lambda-delivery-context';
 import { createProviders, governorFor } from '../functions/delivery/provider-wiring';
 import { createDeadLetters, createRecordDeferral } from '../functions/sender/queue-wiring';
 import type { SmsCountryTable } from '../functions/core/sms-country-table';
@@ -86,7 +86,7 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         // As in Lambda: each environment paces at its share of the configured rates, and backs
         // throttled records off on the queue they came from.
         governor: governorFor(config.sendRates, config),
-        throttleRetryPausesMs: throttleRetryPausesMs(config.lane),
+        ...laneDelivery(config),
         deferral: createRecordDeferral(config),
         backoff: config.backoff,
         redelivery: config.redelivery,

@@ -38,7 +38,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
     const publishes = aws?.sns.acceptedPerKey() ?? new Map<string, number>();
     expect(emails.size + publishes.size).toBe(18);
     expect([...emails.values(), ...publishes.values()].every((n) => n === 1)).toBe(true);
-    expect(aws?.ses.accepted().every((e) => e.from === 'notifications@example.com' && e.configurationSetName === 'notifier-local')).toBe(true);
+    expect(aws?.ses.accepted().every((e) => e.from === 'notifications@mail.shop-notifier.dev' && e.configurationSetName === 'notifier-local')).toBe(true);
     expect(new Set(aws?.sns.accepted().map((p) => p.channel))).toEqual(new Set(['sms', 'push']));
 
     expect(printed[0]).toMatch(/^Mailbox: http:\/\/127\.0\.0\.1:\d+\/ — open it to see what went out$/);

@@ -37,7 +37,12 @@ export interface WireRig {
    * A sender over this rig; each call builds a fresh one (a new execution environment).
    * `deferral` backs paced records off. @default none
    */
-  sender(clock?: ControlledClock, governor?: SendRateGovernor, deferral?: RecordDeferral, options?: Pick<HarnessOptions, 'waitForLedgerBeforeReturning'>): SenderHarness;
+  sender(
+    clock?: ControlledClock,
+    governor?: SendRateGovernor,
+    deferral?: RecordDeferral,
+    options?: Pick<HarnessOptions, 'waitForLedgerBeforeReturning' | 'throttleRetryPausesMs'>,
+  ): SenderHarness;
   /** Accepted sends for `key` at the local providers. */
   accepted(key: string): number;
   stop(): Promise<void>;

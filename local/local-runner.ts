@@ -10,7 +10,7 @@ import { SuppressionBoard } from './aws/suppression-board';
 import { startLocalAws, type LocalAws } from './aws/local-aws';
 import { queueDepth, readAllVisible } from './aws/queue-inspection';
 import { applyLocalSdkEnvironment } from './local-lambda';
-import { startLocalLanes } from './local-lanes';
+import { startLocalLanes, type LocalLane } from './local-lanes';
 import { resolveLocalStack, type LocalStack } from './local-stack';
 import { PrintingProvider } from './printing-provider';
 import { LOCAL_TABLE_NAME } from './local-table';
@@ -38,10 +38,10 @@ export interface LocalRunOptions {
   /** Print every structured log line as JSON. @default false (only notable ones, compactly) */
   readonly verbose?: boolean;
   /**
-   * Called with the local services once they are up, before any event is sent. Their counts of
-   * accepted sends stay readable after the run stops them. @default none
+   * Called with the local services and the lanes' senders once they are up, before any event is sent.
+   * The services' counts of accepted sends stay readable after the run stops them. @default none
    */
-  readonly onStarted?: (aws: LocalAws) => void;
+  readonly onStarted?: (aws: LocalAws, lanes: readonly LocalLane[]) => void;
   /**
    * Called with the summary while the local services still run (npm start prints it there and
    * may keep the mailbox open until Ctrl-C); they stop when it settles. @default none
@@ -122,7 +122,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     });
     const admin = aws.dynamo.client();
     await ensureLedgerTable(admin, tableName);
-    options.onStarted?.(aws);
+    options.onStarted?.(aws, lanes);
     out(`Mailbox: ${aws.ses.mailboxUrl} — open it to see what went out`);
     out(`SMS and push: ${aws.sns.outboxUrl}`);
     out(

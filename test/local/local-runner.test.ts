@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { LocalAws } from '../../local/aws/local-aws';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
-import { runLocal } from '../../local/local-runner';
+import type { LocalLane } from '../../local/local-lanes';
+import { LOCAL_STACK, runLocal } from '../../local/local-runner';
+import { localLaneSenders, resolveLocalStack } from '../../local/local-stack';
+import { LOCAL_TABLE_NAME } from '../../local/local-table';
 
 describe('npm start (the local runner) on the bundled example stream, over local AWS', () => {
   it('sends each message once through the local SES and SNS (counted at the servers), suppresses the redeliveries and explains every failure', async () => {
     const lines = rebaseTimestamps(await readInputLines('examples/order-events.jsonl'), Date.now());
     const printed: string[] = [];
     let aws: LocalAws | undefined;
+    let lanes: readonly LocalLane[] = [];
     const summary = await runLocal({
       lines,
       rate: 500,
@@ -16,10 +20,21 @@ describe('npm start (the local runner) on the bundled example stream, over local
       concurrency: 1,
       out: (l) => printed.push(l),
       err: () => undefined,
-      onStarted: (started) => {
+      onStarted: (started, startedLanes) => {
         aws = started;
+        lanes = startedLanes;
       },
     });
+
+    // The stack's two lanes, each sender with exactly the variables the one source gives it (synth's:
+    // test/local/local-stack.test.ts), its own queue pair, the marketing events in the bulk one.
+    const resolved = resolveLocalStack(LOCAL_STACK);
+    const expected = localLaneSenders(resolved, {
+      tableName: LOCAL_TABLE_NAME,
+      queues: lanes.map((lane) => ({ queueUrl: lane.queue.queueUrl, deadLetterQueueUrl: lane.queue.dlqUrl })),
+    });
+    expect(lanes.map((lane) => [lane.name, lane.environment])).toEqual(expected.map((lane) => [lane.name, lane.environment]));
+    expect(lanes.every((lane) => lane.source.stats.received > 0)).toBe(true);
 
     expect(summary).toMatchObject({
       events: 11,

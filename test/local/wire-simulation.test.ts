@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { WIRE_FAULT_KINDS, wireFaults } from '../../local/aws/wire-fault-plan';
 import { wireVerdictHolds } from '../../local/aws/wire-verdict';
-import { runWireSimulation } from '../../local/wire-simulation';
+import { ENV } from '../../functions/core/sender-config';
+import { localLaneSenders, resolveLocalStack } from '../../local/local-stack';
+import { runWireSimulation, wireStack } from '../../local/wire-simulation';
 
 describe('the wire-level simulation', () => {
   it(
@@ -19,6 +21,21 @@ describe('the wire-level simulation', () => {
       expect(report.verdict.failedWithoutRejection).toBe(0);
       expect(report.deadLettered).toBe(0);
       expect(wireVerdictHolds(report.verdict)).toBe(true);
+      // Both lanes as the stack configures them: each sender with exactly the variables the one source gives it
+      // (synth's, durations scaled: test/local/local-stack.test.ts), each lane judged on its own messages.
+      const expected = localLaneSenders(resolveLocalStack(wireStack()), {
+        tableName: report.lanes[0]?.environment[ENV.tableName] ?? '',
+        queues: report.lanes.map((lane) => ({ queueUrl: lane.environment[ENV.sourceQueueUrl] ?? '', deadLetterQueueUrl: lane.environment[ENV.deadLetterQueueUrl] ?? '' })),
+      });
+      expect(report.lanes.map((lane) => [lane.name, lane.maxConcurrency, lane.environment])).toEqual(expected.map((lane) => [lane.name, lane.maxConcurrency, lane.environment]));
+      for (const lane of report.lanes) {
+        expect(lane.verdict.messages, lane.name).toBeGreaterThan(0);
+        expect(wireVerdictHolds(lane.verdict), `${lane.name}: ${JSON.stringify(lane.verdict.examples)}`).toBe(true);
+      }
+      expect(report.lanes.reduce((sum, lane) => sum + lane.verdict.messages, 0)).toBe(report.verdict.messages);
+      // The urgent lane's throttled sends were made again in place; the bulk lane has no pauses.
+      expect(report.lanes[0]?.inPlaceRetries).toBeGreaterThan(0);
+      expect(report.lanes[1]?.inPlaceRetries).toBe(0);
       // Only rejections make FAILED rows (a rejection answered after the sender's own timeout reads as ambiguous).
       expect(report.verdict.states.FAILED).toBeLessThanOrEqual(report.injected.providerRejection + report.plannedFailures.failed);
       expect(report.verdict.states.FAILED).toBeGreaterThan(0);

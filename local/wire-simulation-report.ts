@@ -4,7 +4,7 @@ import { ENV } from '../functions/core/sender-config';
 import { throttleRetryPausesMs } from '../functions/core/send-lanes';
 import { METRIC } from '../functions/core/metric-names';
 import { textTable } from './text-table';
-import type { WireSimulationReport } from './wire-simulation';
+import { paceAsConfigured, type WireSimulationReport } from './wire-simulation';
 
 /** The wire run for a person: the verdict first, then what was injected and what the sender counted. */
 export function formatWireReport(report: WireSimulationReport): string {
@@ -58,6 +58,13 @@ export function formatWireReport(report: WireSimulationReport): string {
       : `INVARIANTS BROKEN: examples ${JSON.stringify(v.examples)}\n${Object.entries(report.traces)
           .map(([key, trace]) => `${key.slice(0, 16)}…\n  ${trace.join('\n  ')}`)
           .join('\n')}`,
+    ...report.lanes
+      .filter((lane) => !paceAsConfigured(lane))
+      .map(
+        (lane) =>
+          `PACE NOT AS CONFIGURED: the ${lane.name} lane's environment says it ${lane.environment[ENV.sendRateYieldsToThrottling] === 'true' ? 'yields' : 'does not yield'} to throttling; ` +
+          `its governors heard ${lane.pace.throttlingAnswers} throttling answers and cut their pace ${lane.pace.cuts} times.`,
+      ),
   ];
   return lines.join('\n');
 }
@@ -82,6 +89,7 @@ function formatLanes(report: WireSimulationReport): string {
     ['explained duplicates (counted)', ...report.lanes.map((lane) => lane.verdict.explainedDuplicates)],
     ['lost', ...report.lanes.map((lane) => lane.verdict.lost)],
     ['final SENT / FAILED / UNKNOWN', ...report.lanes.map(({ verdict: { states } }) => `${states.SENT} / ${states.FAILED} / ${states.UNKNOWN}`)],
+    ['throttling answers its governors heard / pace cuts (yields)', ...report.lanes.map(({ pace }) => `${pace.throttlingAnswers} / ${pace.cuts}`)],
     ['throttled / rate-limited deferrals / records backed off', ...report.lanes.map(({ metrics: m }) => `${m[METRIC.ProviderThrottled] ?? 0} / ${m[METRIC.RateLimitedDeferral] ?? 0} / ${m[METRIC.RecordBackedOff] ?? 0}`)],
     ['invocations (killed at the timeout) / dead-lettered', ...report.lanes.map((lane) => `${lane.invocations} (${lane.killedInvocations}) / ${lane.deadLettered}`)],
   ];

@@ -7,6 +7,8 @@ import { silentLog, type LogPort } from '../functions/core/log-port';
 import { METRIC, type MetricName } from '../functions/core/metric-names';
 import { InMemoryMetrics } from '../functions/core/metrics-recorder';
 import type { LaneName } from '../functions/core/send-lanes';
+import { ENV } from '../functions/core/sender-config';
+import type { SendRateGovernor } from '../functions/core/send-rate-governor';
 import { repositoryTemplates } from '../functions/adapters/template-directory';
 import { RESENT_AFTER_AMBIGUITY_LOG } from '../functions/delivery/deliver-message';
 import { planMessages } from '../functions/delivery/message-plan';
@@ -16,7 +18,7 @@ import { queueDepth, queueIsEmpty } from './aws/queue-inspection';
 import { LedgerOutageSchedule, type LedgerOutageCounts, type LedgerOutageOptions } from './aws/ledger-outage';
 import { startWireFaultProxy } from './aws/wire-fault-proxy';
 import { ledgerKeyOf, providerKeyOf, WireFaultPlan, wireFaults, type WireFaultKind, type WireFaultRates } from './aws/wire-fault-plan';
-import { judgeWireRun, type WireVerdict } from './aws/wire-verdict';
+import { judgeWireRun, wireVerdictHolds, type WireVerdict } from './aws/wire-verdict';
 import { applyLocalSdkEnvironment } from './local-lambda';
 import { startLocalLanes, type LocalLane } from './local-lanes';
 import { resolveLocalStack, type LocalStack } from './local-stack';
@@ -87,6 +89,8 @@ export interface WireLaneReport {
   readonly killedInvocations: number;
   /** Throttled sends the lane's senders made again in place, claim held (its pauses). */
   readonly inPlaceRetries: number;
+  /** What the lane's governors did: the throttling answers they heard, and how many of those cut their pace (a yield). */
+  readonly pace: { readonly throttlingAnswers: number; readonly cuts: number };
 }
 
 /**
@@ -119,9 +123,11 @@ export function wireStack(options: Pick<WireSimulationOptions, 'concurrency' | '
 const WIRE_SEND_RATE = 100;
 
 /**
- * Runs the Lambda sender, wired exactly as in Lambda (real SDK clients, DELIVERY_MODE=aws), behind
- * a real SQS emulator and a Lambda-like event source, with every DynamoDB, SES v2 and SNS request
- * passing a seeded fault-injecting proxy; then judges the run from the local providers' own counts.
+ * Runs both lanes of the stack as synth configures them ({@link wireStack}): each lane's Lambda sender wired
+ * exactly as in Lambda (real SDK clients, DELIVERY_MODE=aws) from the variables synth writes for the lane,
+ * behind its own queue on a real SQS emulator and a Lambda-like event source, with every DynamoDB, SES v2
+ * and SNS request passing a seeded fault-injecting proxy; then judges the run, and each lane, from the local
+ * providers' own counts, and each lane's governors against what its environment says.
  */
 export async function runWireSimulation(options: WireSimulationOptions = {}): Promise<WireSimulationReport> {
   const stack = resolveLocalStack(wireStack(options));
@@ -154,11 +160,16 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
   });
   try {
     const metricsOf = new Map<string, InMemoryMetrics>();
+    const pace = new PaceWatch();
     const timeouts = new SendTimeoutLog(options.log ?? silentLog);
     // Each lane's sender as synth configures it; every lane's logs in one place (resends are counted per key).
     const { lanes, laneOf, allEmpty } = await startLocalLanes(aws, stack, {
       tableName,
-      wiring: (lane) => ({ metrics: metricsOf.set(lane, new InMemoryMetrics()).get(lane)!, log: timeouts.forLane(lane) }),
+      wiring: (lane) => ({
+        metrics: metricsOf.set(lane, new InMemoryMetrics()).get(lane)!,
+        log: timeouts.forLane(lane),
+        wrapGovernor: (governor) => pace.watch(lane, governor),
+      }),
     });
     const metrics = { get: (name: MetricName) => [...metricsOf.values()].reduce((sum, m) => sum + m.get(name), 0) };
     const admin = aws.dynamo.client();
@@ -270,6 +281,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         invocations: lane.source.invocations.length,
         killedInvocations: lane.source.invocations.filter(killedByTimeout).length,
         inPlaceRetries: timeouts.inPlacePerLane.get(lane.name) ?? 0,
+        pace: pace.of(lane.name),
       });
     }
     const named = [...new Set(Object.values(verdict.examples).flat())].slice(0, 5);
@@ -311,6 +323,40 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     restoreEnvironment();
     await Promise.all([dynamoProxy.stop(), sesProxy.stop(), snsProxy.stop()]);
     await aws.stop();
+  }
+}
+
+/**
+ * Whether the run kept every promise: the verdict holds, and each lane's governors did what its environment
+ * says: a lane that yields to throttling cut its pace on the throttling answers it heard, one that does not never did.
+ */
+export function wireRunHolds(report: Pick<WireSimulationReport, 'verdict' | 'lanes'>): boolean {
+  return wireVerdictHolds(report.verdict) && report.lanes.every((lane) => paceAsConfigured(lane));
+}
+
+/** A lane's governors cut their pace only if the lane yields to throttling, and then on the first throttling answer at least. */
+export function paceAsConfigured(lane: Pick<WireLaneReport, 'environment' | 'pace'>): boolean {
+  const yields = lane.environment[ENV.sendRateYieldsToThrottling] === 'true';
+  return yields ? lane.pace.throttlingAnswers === 0 || lane.pace.cuts > 0 : lane.pace.cuts === 0;
+}
+
+/** Watches every governor of each lane: the throttling answers it hears, and the ones after which its pace is lower. */
+class PaceWatch {
+  private readonly counts = new Map<string, { throttlingAnswers: number; cuts: number }>();
+  watch(lane: string, governor: SendRateGovernor): Pick<SendRateGovernor, 'acquire' | 'throttled'> {
+    const counts = this.counts.get(lane) ?? this.counts.set(lane, { throttlingAnswers: 0, cuts: 0 }).get(lane)!;
+    return {
+      acquire: (channel, latestStartMs) => governor.acquire(channel, latestStartMs),
+      throttled: (channel) => {
+        const before = governor.factorAt(channel, Date.now());
+        governor.throttled(channel);
+        counts.throttlingAnswers += 1;
+        if (governor.factorAt(channel, Date.now()) < before) counts.cuts += 1;
+      },
+    };
+  }
+  of(lane: string): { readonly throttlingAnswers: number; readonly cuts: number } {
+    return { ...(this.counts.get(lane) ?? { throttlingAnswers: 0, cuts: 0 }) };
   }
 }
 

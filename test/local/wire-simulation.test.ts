@@ -3,7 +3,21 @@ import { WIRE_FAULT_KINDS, wireFaults } from '../../local/aws/wire-fault-plan';
 import { wireVerdictHolds } from '../../local/aws/wire-verdict';
 import { ENV } from '../../functions/core/sender-config';
 import { localLaneSenders, resolveLocalStack } from '../../local/local-stack';
-import { runWireSimulation, wireStack } from '../../local/wire-simulation';
+import { paceAsConfigured, runWireSimulation, wireRunHolds, wireStack } from '../../local/wire-simulation';
+
+describe('a wire run\'s pace, per lane, against what the lane\'s environment says', () => {
+  const lane = (yields: boolean, throttlingAnswers: number, cuts: number) => ({
+    environment: { [ENV.sendRateYieldsToThrottling]: String(yields) },
+    pace: { throttlingAnswers, cuts },
+  });
+  it('a yielding lane must cut its pace once it hears a throttling answer; one that does not yield never cuts', () => {
+    expect(paceAsConfigured(lane(true, 3, 1))).toBe(true);
+    expect(paceAsConfigured(lane(true, 0, 0))).toBe(true);
+    expect(paceAsConfigured(lane(true, 3, 0))).toBe(false);
+    expect(paceAsConfigured(lane(false, 3, 0))).toBe(true);
+    expect(paceAsConfigured(lane(false, 3, 1))).toBe(false);
+  });
+});
 
 describe('the wire-level simulation', () => {
   it(
@@ -33,9 +47,14 @@ describe('the wire-level simulation', () => {
         expect(wireVerdictHolds(lane.verdict), `${lane.name}: ${JSON.stringify(lane.verdict.examples)}`).toBe(true);
       }
       expect(report.lanes.reduce((sum, lane) => sum + lane.verdict.messages, 0)).toBe(report.verdict.messages);
-      // The urgent lane's throttled sends were made again in place; the bulk lane has no pauses.
-      expect(report.lanes[0]?.inPlaceRetries).toBeGreaterThan(0);
-      expect(report.lanes[1]?.inPlaceRetries).toBe(0);
+      // The urgent lane's throttled sends were made again in place; the bulk lane has no pauses, and yields.
+      const [urgent, bulk] = report.lanes;
+      expect(urgent?.inPlaceRetries).toBeGreaterThan(0);
+      expect(bulk?.inPlaceRetries).toBe(0);
+      expect(bulk?.pace.throttlingAnswers).toBeGreaterThan(0);
+      expect(bulk?.pace.cuts).toBeGreaterThan(0);
+      expect(urgent?.pace.cuts).toBe(0);
+      expect(wireRunHolds(report)).toBe(true);
       // Only rejections make FAILED rows (a rejection answered after the sender's own timeout reads as ambiguous).
       expect(report.verdict.states.FAILED).toBeLessThanOrEqual(report.injected.providerRejection + report.plannedFailures.failed);
       expect(report.verdict.states.FAILED).toBeGreaterThan(0);

@@ -106,7 +106,13 @@ const CHECK_TARGETS: NotifierEnvironmentTargets = {
  */
 export function handlerConfigViolations(props: IdempotentNotifierProps, resolved: NotifierSettings): string[] {
   const urls = { queueUrl: CHECK_TARGETS.queueUrl, deadLetterQueueUrl: CHECK_TARGETS.deadLetterQueueUrl };
-  const senders = laneSenders(props, resolved, { ...CHECK_TARGETS, queues: resolved.lanes.lanes.map(() => urls) });
+  let senders: LaneSender[];
+  try {
+    senders = laneSenders(props, resolved, { ...CHECK_TARGETS, queues: resolved.lanes.lanes.map(() => urls) });
+  } catch (error) {
+    // A setting that cannot even be written as a variable (a retention of part days): the other checks name it.
+    return [`the handler would reject this configuration: ${(error as Error).message}`];
+  }
   // Each lane's sender with its own variables; the reclaimer with the first lane's.
   const perLane = senders.map(({ lane, environment }, index) => {
     try {

@@ -47,7 +47,6 @@ const base: Omit<PaceScenarioOptions, 'label' | 'rateLimiting'> = {
   messages: whole('messages', values.messages, 2),
   quotas: QUOTAS,
   // The event source's maximum concurrency plus one for the reclaimer.
-  shares: MAXIMUM_CONCURRENCY + 1,
   maximumConcurrency: MAXIMUM_CONCURRENCY,
   batchSize: 10,
   maxReceiveCount: 100,
@@ -81,7 +80,7 @@ const notes = [
   `The stack without lanes (lanes: false): one queue, one sender; a lane drained alone paces the same way at its own shares (with lanes a marketing burst drains at the bulk lane's 80% of the rate by design: npm run bench:blast). Quotas ${QUOTAS.email} e-mails/s and ${QUOTAS.sms} SMS/s, low enough that a round where the machine is busy at ${MACHINE_BUSY_LIMIT_PERCENT}% or more, or the sender's event loop lags ${EVENT_LOOP_DELAY_LIMIT_MS} ms at p99, is the exception: such a round says so and does not count.`,
   `Machine: ${cpus().length} cores (shared with other work; see "machine CPU busy"), Node ${process.version}. Every service on 127.0.0.1, in two child processes: dynalite; fauxqs SQS with aws-ses-v2-local behind the counting front and the local SNS server. The sender runs alone in the bench process.`,
   `Sender as Lambda wires it (local/lambda-wiring.ts over loadSenderConfig) with the stack's defaults: function timeout 30 s, claim timeout 120 s, send timeout 10 s, 16 sends in flight per invocation; queue visibility 180 s, maxReceiveCount ${base.maxReceiveCount}; event source maximum concurrency ${MAXIMUM_CONCURRENCY}, batch ${base.batchSize}; the reclaimer on its timer.`,
-  `OFF: no SEND_RATE_* set. ON: SEND_RATE_EMAIL_PER_SECOND=${QUOTAS.email}, SEND_RATE_SMS_PER_SECOND=${QUOTAS.sms}, SEND_RATE_SHARES=${base.shares}: each invocation's environment paces at 1/${base.shares} of the quota, so ${MAXIMUM_CONCURRENCY} environments use ${MAXIMUM_CONCURRENCY}/${base.shares} of it (the reclaimer's share is idle here).`,
+  `OFF: no SEND_RATE_* set. ON: SEND_RATE_EMAIL_PER_SECOND=${QUOTAS.email}, SEND_RATE_SMS_PER_SECOND=${QUOTAS.sms}, SEND_RATE_SHARES=${MAXIMUM_CONCURRENCY + 1} (maximum concurrency + 1, as synth writes it): each invocation's environment paces at 1/${MAXIMUM_CONCURRENCY + 1} of the quota, so ${MAXIMUM_CONCURRENCY} environments use ${MAXIMUM_CONCURRENCY}/${MAXIMUM_CONCURRENCY + 1} of it (the reclaimer's share is idle here).`,
   offBackoff
     ? `The OFF run's visibility backoff was SCALED DOWN to ${offBackoff.baseSeconds} s .. ${offBackoff.capSeconds} s (THROTTLE_BACKOFF_BASE/CAP_SECONDS) so that it ends in a reasonable time; the ON runs use the built-in 10 s .. 2400 s.`
     : 'Both use the built-in visibility backoff (10 s doubling to 2400 s, equal jitter).',

@@ -3,8 +3,7 @@ import { ProgressLine, type ProgressStream } from '../local/progress-line';
 import { formatReport } from '../local/simulation-report';
 import { parseSimulateArgs, SIMULATE_USAGE, UsageError } from '../local/simulate-options';
 import { runSimulation } from '../local/simulate';
-import { wireVerdictHolds } from '../local/aws/wire-verdict';
-import { runWireSimulation } from '../local/wire-simulation';
+import { runWireSimulation, wireRunHolds } from '../local/wire-simulation';
 import { formatWireReport } from '../local/wire-simulation-report';
 
 /** Where the command writes; injectable for tests. */
@@ -55,7 +54,7 @@ export async function run(argv: string[], io: SimulateCommandIo = {}): Promise<n
     });
     progress?.end();
     out(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatWireReport(report)}\n`);
-    return wireVerdictHolds(report.verdict) ? 0 : 1;
+    return wireRunHolds(report) ? 0 : 1;
   }
   let lastLine = '';
   const report = await runSimulation({

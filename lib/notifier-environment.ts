@@ -3,7 +3,7 @@ import { loadReclaimerLimits } from '../functions/reclaimer/reclaimer-config';
 import { pushEnabled } from './destination-options';
 import type { IdempotentNotifierProps } from './notifier-props';
 import type { NotifierSettings } from './notifier-settings';
-import { laneEnvironment, mergeLaneViolations } from './notifier-lanes';
+import { laneEnvironment, mergeLaneViolations, type LaneQueueUrls, type ResolvedLane } from './notifier-lanes';
 import { sendPaceEnvironment } from './send-pace';
 
 /** The resources the sender and the reclaimer are pointed at (tokens until deploy). */
@@ -64,6 +64,33 @@ export function notifierEnvironment(
   return environment;
 }
 
+/** One lane's sender as synth writes it: the lane, resolved from the props, and its function's environment. */
+export interface LaneSender {
+  readonly lane: ResolvedLane;
+  /** Keys are values of `ENV`. */
+  readonly environment: Readonly<Record<string, string>>;
+}
+
+/** The resources each lane's sender is pointed at: the table and configuration set, and its own queue pair. */
+export interface LaneSenderTargets extends Pick<NotifierEnvironmentTargets, 'tableName' | 'configurationSetName'> {
+  /** Each lane's queue and dead-letter queue, in the order of `settings.lanes.lanes`. */
+  readonly queues: readonly LaneQueueUrls[];
+}
+
+/**
+ * Every lane's sender environment: the one source of a lane's configuration. Synth writes these on the
+ * sender functions (the first lane's also on the reclaimer); the local tools, the benches and the
+ * interleaving model run the same (local/local-stack.ts), so what is put under faults is what is deployed.
+ */
+export function laneSenders(props: IdempotentNotifierProps, settings: NotifierSettings, targets: LaneSenderTargets): LaneSender[] {
+  return settings.lanes.lanes.map((lane, index) => {
+    const urls = targets.queues[index];
+    if (!urls) throw new Error(`no queue pair for the ${lane.name} lane (lane ${index + 1} of ${settings.lanes.lanes.length})`);
+    const base = notifierEnvironment(props, settings, { ...targets, queueUrl: urls.queueUrl, deadLetterQueueUrl: urls.deadLetterQueueUrl });
+    return { lane, environment: laneEnvironment(base, lane, urls) };
+  });
+}
+
 /**
  * Stand-ins for the resource names and URLs, which are tokens until deploy: the handlers only check
  * that they are present, so the check below needs no resource to exist yet.
@@ -81,10 +108,16 @@ const CHECK_TARGETS: NotifierEnvironmentTargets = {
  */
 export function handlerConfigViolations(props: IdempotentNotifierProps, resolved: NotifierSettings): string[] {
   const urls = { queueUrl: CHECK_TARGETS.queueUrl, deadLetterQueueUrl: CHECK_TARGETS.deadLetterQueueUrl };
+  let senders: LaneSender[];
+  try {
+    senders = laneSenders(props, resolved, { ...CHECK_TARGETS, queues: resolved.lanes.lanes.map(() => urls) });
+  } catch (error) {
+    // A setting that cannot even be written as a variable (a retention of part days): the other checks name it.
+    return [`the handler would reject this configuration: ${(error as Error).message}`];
+  }
   // Each lane's sender with its own variables; the reclaimer with the first lane's.
-  const perLane = resolved.lanes.lanes.map((lane, index) => {
+  const perLane = senders.map(({ lane, environment }, index) => {
     try {
-      const environment = laneEnvironment(notifierEnvironment(props, resolved, CHECK_TARGETS), lane, urls);
       const config = loadSenderConfig(environment);
       if (index === 0) loadReclaimerLimits(environment, config);
       return { lane: lane.name, violations: [] };

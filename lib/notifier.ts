@@ -20,12 +20,12 @@ import { NotifierMetrics } from './metrics';
 import { NotResourceCheck } from './not-resource-check';
 import { type AlarmName, NotifierAlarms } from './notifier-alarms';
 import { NotifierDashboard } from './notifier-dashboard';
-import { notifierEnvironment } from './notifier-environment';
+import { laneSenders } from './notifier-environment';
 import { createLedgerTable } from './notifier-ledger-table';
 import { defaultMetricsNamespace } from './notifier-metrics-namespace';
 import { grantNotifierPermissions } from './notifier-permissions';
 import type { IdempotentNotifierProps, ProducerEventRule } from './notifier-props';
-import { laneEnvironment, type ResolvedLanes } from './notifier-lanes';
+import type { ResolvedLanes } from './notifier-lanes';
 import { notifierQueues } from './notifier-queue';
 import { createReclaimer } from './notifier-reclaimer';
 import { createSender } from './notifier-sender';
@@ -163,11 +163,10 @@ export class IdempotentNotifier extends Construct {
     this.configurationSetName = this.configurationSet.configurationSetName;
 
     // ---- Sender and reclaimer ----
-    const baseEnvironment = notifierEnvironment(props, settings, {
+    const senders = laneSenders(props, settings, {
       tableName: this.table.tableName,
       configurationSetName: this.configurationSetName,
-      queueUrl: this.queue.queueUrl,
-      deadLetterQueueUrl: this.deadLetterQueue.queueUrl,
+      queues: laneQueues.map(({ queue, deadLetterQueue }) => ({ queueUrl: queue.queueUrl, deadLetterQueueUrl: deadLetterQueue.queueUrl })),
     });
     const functionSettings = {
       timeout: settings.functionTimeout,
@@ -177,8 +176,8 @@ export class IdempotentNotifier extends Construct {
       logEncryptionKey: props.encryptionKey,
       define: smsCountriesDefine(props),
     };
-    this.lanes = laneQueues.map(({ lane, queue, deadLetterQueue }) => {
-      const environment = laneEnvironment(baseEnvironment, lane, { queueUrl: queue.queueUrl, deadLetterQueueUrl: deadLetterQueue.queueUrl });
+    this.lanes = laneQueues.map(({ lane, queue, deadLetterQueue }, index) => {
+      const environment = senders[index]!.environment;
       const sender = createSender(this, {
         ...functionSettings,
         id: `${lane.idPrefix}Sender`,

@@ -6,10 +6,11 @@ import type { MetricsRecorder } from '../functions/core/metrics-recorder';
 import type { SenderConfig } from '../functions/core/sender-config';
 import { loadTemplateDirectory, repositoryTemplates } from '../functions/adapters/template-directory';
 import { createSenderHandler } from '../functions/sender/create-sender-handler';
-import { throttleRetryPausesMs } from '../functions/core/send-lanes';
+import { laneDelivery } from '../functions/delivery/lambda-delivery-context';
 import { createProviders, governorFor } from '../functions/delivery/provider-wiring';
 import { createDeadLetters, createRecordDeferral } from '../functions/sender/queue-wiring';
 import type { SmsCountryTable } from '../functions/core/sms-country-table';
+import type { SendRateGovernor } from '../functions/core/send-rate-governor';
 import { createLedger, createLimitStore } from '../functions/adapters/ledger-clients';
 import { bindToEnvironment, type ExecutionEnvironment } from './execution-environment';
 import type { BatchHandler } from './lambda-event-source';
@@ -22,6 +23,8 @@ export interface LambdaWiringOptions {
   readonly log: LogPort;
   /** Wraps each channel's provider (the local runner prints every call). @default as built */
   readonly wrapProvider?: (provider: DeliveryProvider) => DeliveryProvider;
+  /** Wraps each execution environment's send-rate governor (the wire run watches what it does). @default as built */
+  readonly wrapGovernor?: (governor: SendRateGovernor) => Pick<SendRateGovernor, 'acquire' | 'throttled'>;
   /** Folder of template files the sender renders, validated as at a cold start. @default the repository's templates/ */
   readonly templatesDir?: string;
   /** The SMS countries (what the stack embeds in the bundle). @default any country */
@@ -85,8 +88,8 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         maxConcurrentSends: config.maxConcurrentSends,
         // As in Lambda: each environment paces at its share of the configured rates, and backs
         // throttled records off on the queue they came from.
-        governor: governorFor(config.sendRates, config),
-        throttleRetryPausesMs: throttleRetryPausesMs(config.lane),
+        governor: watched(governorFor(config.sendRates, config), options.wrapGovernor),
+        ...laneDelivery(config),
         deferral: createRecordDeferral(config),
         backoff: config.backoff,
         redelivery: config.redelivery,
@@ -107,4 +110,11 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         destinations,
       }),
   };
+}
+
+function watched(
+  governor: SendRateGovernor | undefined,
+  wrap: LambdaWiringOptions['wrapGovernor'],
+): Pick<SendRateGovernor, 'acquire' | 'throttled'> | undefined {
+  return governor && wrap ? wrap(governor) : governor;
 }

@@ -6,12 +6,12 @@ import { keyPrefix } from '../functions/core/idempotency-key';
 import type { LogPort } from '../functions/core/log-port';
 import { InMemoryMetrics } from '../functions/core/metrics-recorder';
 import { METRIC } from '../functions/core/metric-names';
-import { loadSenderConfig } from '../functions/core/sender-config';
 import { SuppressionBoard } from './aws/suppression-board';
 import { startLocalAws, type LocalAws } from './aws/local-aws';
-import { queueDepth, queueIsEmpty, readAllVisible } from './aws/queue-inspection';
-import { applyLocalLambdaEnvironment, localEventSource } from './local-lambda';
-import { createLambdaWiring } from './lambda-wiring';
+import { queueDepth, readAllVisible } from './aws/queue-inspection';
+import { applyLocalSdkEnvironment } from './local-lambda';
+import { startLocalLanes, type LocalLane } from './local-lanes';
+import { resolveLocalStack, type LocalStack } from './local-stack';
 import { PrintingProvider } from './printing-provider';
 import { LOCAL_TABLE_NAME } from './local-table';
 import { ReclaimerTimer } from './reclaimer-timer';
@@ -38,10 +38,10 @@ export interface LocalRunOptions {
   /** Print every structured log line as JSON. @default false (only notable ones, compactly) */
   readonly verbose?: boolean;
   /**
-   * Called with the local services once they are up, before any event is sent. Their counts of
-   * accepted sends stay readable after the run stops them. @default none
+   * Called with the local services and the lanes' senders once they are up, before any event is sent.
+   * The services' counts of accepted sends stay readable after the run stops them. @default none
    */
-  readonly onStarted?: (aws: LocalAws) => void;
+  readonly onStarted?: (aws: LocalAws, lanes: readonly LocalLane[]) => void;
   /**
    * Called with the summary while the local services still run (npm start prints it there and
    * may keep the mailbox open until Ctrl-C); they stop when it settles. @default none
@@ -70,22 +70,19 @@ export interface LocalRunSummary {
 }
 
 /**
- * The Lambda's own timeouts, scaled down so that a redelivery takes seconds: claim > function
+ * The stack `npm start` runs: the stack's defaults (both lanes, redrive after 100 receives), the push
+ * applications of the example stream's endpoints and 4 sends in flight.
+ * The Lambda's own timeouts are scaled down so that a redelivery takes seconds: claim > function
  * timeout > send timeout, as the sender requires (checked by loadSenderConfig, as at a cold start).
  */
-const LOCAL_LAMBDA_ENVIRONMENT = {
-  FUNCTION_TIMEOUT_SECONDS: '6',
-  CLAIM_TIMEOUT_SECONDS: '7',
-  SEND_TIMEOUT_MS: '1000',
-  LEDGER_RETENTION_DAYS: '30',
-  MAX_CONCURRENT_SENDS: '4',
-  DELIVERY_MODE: 'aws',
-  EMAIL_FROM: 'notifications@example.com',
-  SES_CONFIGURATION_SET: 'notifier-local',
-} as const;
-const VISIBILITY_TIMEOUT_SECONDS = 8;
-const MAX_RECEIVE_COUNT = 5;
-
+export const LOCAL_STACK: LocalStack = {
+  props: {
+    emailFrom: 'notifications@mail.shop-notifier.dev',
+    pushPlatformApplications: ['arn:aws:sns:eu-west-1:123456789012:app/GCM/shop-app', 'arn:aws:sns:eu-west-1:123456789012:app/APNS/shop-app'],
+    maxConcurrentSends: 4,
+  },
+  scaled: { functionTimeoutSeconds: 6, claimTimeoutSeconds: 7, sendTimeoutMs: 1000, visibilityTimeoutSeconds: 8 },
+};
 
 /**
  * Runs the real sender (and the real reclaimer on a timer) as Lambda runs them, against local
@@ -101,51 +98,53 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   const suppressions = new SuppressionBoard();
+  const stack = resolveLocalStack(LOCAL_STACK);
   const aws = await startLocalAws({
     dynamo: options.dataDir ? { dataDir: options.dataDir } : {},
     ses: { suppressions },
     sns: { suppressions },
-    sqs: { visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS, maxReceiveCount: MAX_RECEIVE_COUNT },
+    sqs: stack.queue,
   });
-  const restoreEnvironment = applyLocalLambdaEnvironment(aws, tableName, LOCAL_LAMBDA_ENVIRONMENT);
+  const restoreEnvironment = applyLocalSdkEnvironment(aws);
   try {
-    // The Lambda's cold start: the same variables, the same validation.
-    const config = loadSenderConfig(process.env);
     const metrics = new InMemoryMetrics();
-    const wiring = createLambdaWiring(
-      config,
-      {
+    const log = noteSuppressions(options.verbose ? jsonLog(err) : compactLog(err), suppressions);
+    // Each lane's cold start: the variables synth writes for it, the same validation.
+    const { lanes, laneOf, allEmpty } = await startLocalLanes(aws, stack, {
+      tableName,
+      maximumConcurrency: options.concurrency ?? 4,
+      wiring: () => ({
         metrics,
-        log: noteSuppressions(options.verbose ? jsonLog(err) : compactLog(err), suppressions),
+        log,
         wrapProvider: (provider) => new PrintingProvider(provider, out),
         ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}),
-      },
-      VISIBILITY_TIMEOUT_SECONDS * 1000,
-    );
+      }),
+    });
     const admin = aws.dynamo.client();
     await ensureLedgerTable(admin, tableName);
-    options.onStarted?.(aws);
+    options.onStarted?.(aws, lanes);
     out(`Mailbox: ${aws.ses.mailboxUrl} — open it to see what went out`);
     out(`SMS and push: ${aws.sns.outboxUrl}`);
     out(
       `ledger table ${tableName} on dynalite (${options.dataDir ? `persisted in ${options.dataDir}` : 'in memory'}); ` +
-        `queue and DLQ on fauxqs; e-mail via local SES v2, SMS and push via local SNS`,
+        `${lanes.map((lane) => `the ${lane.name} lane's queue and DLQ`).join(', ')} on fauxqs; e-mail via local SES v2, SMS and push via local SNS`,
     );
     out(`${'outcome'.padEnd(9)} ${'chan'.padEnd(5)} ${'recipient'.padEnd(28)} ${'template'.padEnd(14)} ${'class'.padEnd(19)} key`);
 
     const sqs = aws.sqs.client();
-    const source = localEventSource(aws, wiring, config, { batchSize: options.batchSize ?? 10, maximumConcurrency: options.concurrency ?? 4 });
-    const reclaimer = new ReclaimerTimer(wiring, wiring.timing, config.claimTimeoutMs);
+    // The stack gives the reclaimer the urgent lane's environment.
+    const reclaimerLane = lanes[0]!;
+    const reclaimer = new ReclaimerTimer(reclaimerLane.wiring, reclaimerLane.wiring.timing, reclaimerLane.config.claimTimeoutMs);
     reclaimer.start();
 
     let injected = 0;
     let producerDone = false;
     const started = Date.now();
     const progress = setInterval(() => {
-      void queueDepth(sqs, aws.sqs.queueUrl).then(
-        (depth) =>
+      void Promise.all(lanes.map((lane) => queueDepth(sqs, lane.queue.queueUrl))).then(
+        (depths) =>
           err(
-            `progress: ${injected}/${options.lines.length} injected, ${depth.visible + depth.inFlight} in queue, ` +
+            `progress: ${injected}/${options.lines.length} injected, ${depths.reduce((sum, d) => sum + d.visible + d.inFlight, 0)} in queue, ` +
               `${metrics.get(METRIC.Sent)} sent, ${Math.round((Date.now() - started) / 1000)} s`,
           ),
         () => undefined,
@@ -154,17 +153,18 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     const produce = async () => {
       const interval = 1000 / (options.rate ?? 20);
       for (const line of options.lines) {
-        await sqs.send(new SendMessageCommand({ QueueUrl: aws.sqs.queueUrl, MessageBody: line }));
+        // The event topic routes each event into its lane by messageClass.
+        await sqs.send(new SendMessageCommand({ QueueUrl: laneOf(line).queue.queueUrl, MessageBody: line }));
         injected += 1;
         await new Promise((resolve) => setTimeout(resolve, interval));
       }
       producerDone = true;
     };
     try {
-      await Promise.all([produce(), source.run(async () => producerDone && (await queueIsEmpty(sqs, aws.sqs.queueUrl)))]);
+      await Promise.all([produce(), ...lanes.map((lane) => lane.source.run(async () => producerDone && (await allEmpty(sqs))))]);
     } finally {
       clearInterval(progress);
-      source.stop();
+      for (const lane of lanes) lane.source.stop();
       await reclaimer.stop();
     }
 
@@ -180,7 +180,9 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       if (row.state === 'PENDING') pending += 1;
     }
     const deadLettered = new Map<string, number>();
-    for (const letter of await readAllVisible(sqs, aws.sqs.dlqUrl)) {
+    const letters = [];
+    for (const lane of lanes) letters.push(...(await readAllVisible(sqs, lane.queue.dlqUrl)));
+    for (const letter of letters) {
       const reason = letter.MessageAttributes?.[DEAD_LETTER_ATTRIBUTE.reason]?.StringValue;
       // The sender moved an invalid event with its reason; without one, SQS's redrive moved it.
       bump(deadLettered, reason ? `invalid event: ${reason}` : 'maxReceiveCount exceeded');
@@ -192,7 +194,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       messages: rows.size,
       sent: metrics.get(METRIC.Sent),
       suppressedDuplicates: metrics.get(METRIC.DuplicateSuppressed),
-      retried: source.stats.redeliveries,
+      retried: lanes.reduce((sum, lane) => sum + lane.source.stats.redeliveries, 0),
       failed: Object.fromEntries(failed),
       unknown,
       suppressed: Object.fromEntries(suppressed),

@@ -50,9 +50,13 @@ faults (rates are per opportunity, 0..1; each kind fires at most once per messag
   --provider-rejections <r>   provider rejects permanently (default ${DEFAULT_CHAOS.providerReject})
   --dynamodb-throttling <r>   ledger request throttled after SDK retries (default ${DEFAULT_CHAOS.dynamoThrottle})
   --no-faults                 all rates 0
-on the wire (--wire): the Lambda sender with real SDK clients behind a fault-injecting proxy, a real
-SQS emulator and local SES v2 / SNS servers; judged from the providers' own counts
+on the wire (--wire): the stack's two lanes, each sender with the environment synth writes for its lane
+and real SDK clients behind a fault-injecting proxy, a real SQS emulator and local SES v2 / SNS servers;
+judged from the providers' own counts, per lane. --concurrency is the stack's maxConcurrency (the bulk
+lane's, default 10), --batch-size, --sends-per-invocation (default 4) and --max-receive-count (default 100)
+the stack's props too
   --wire                      run at the protocol level instead of through the ports
+  --urgent-concurrency <n>    the stack's lanes.urgentMaxConcurrency (default 5)
   --wire-faults <rate>        rate of each wire fault per request (lost/delayed/reset/5xx on DynamoDB;
                               refusal, rejection, accepted-then-500, hang, lost answer at the providers) (default 0.01)
   --ledger-outage <seconds>   whole-ledger outages of this length at seeded times: every DynamoDB request fails
@@ -95,6 +99,7 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
         rate: { type: 'string' },
         seed: { type: 'string' },
         concurrency: { type: 'string' },
+        'urgent-concurrency': { type: 'string' },
         'batch-size': { type: 'string' },
         'sends-per-invocation': { type: 'string' },
         'max-receive-count': { type: 'string' },
@@ -172,6 +177,7 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
   if (values['ledger-outage-every'] !== undefined && values['ledger-outage'] === undefined) {
     throw new UsageError('--ledger-outage-every needs --ledger-outage <seconds>');
   }
+  if (!values.wire && values['urgent-concurrency'] !== undefined) throw new UsageError('--urgent-concurrency needs --wire (the port-level run has no lanes)');
   if (values.attack) {
     if (values.wire) throw new UsageError('--attack and --wire cannot be combined');
     return { help: values.help, json: values.json, options, attack: { ...defined('seed', options.seed) } };
@@ -189,6 +195,7 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
       ...defined('duplicateRate', options.duplicateRate),
       ...defined('seed', options.seed),
       ...defined('concurrency', options.concurrency),
+      ...defined('urgentConcurrency', int('urgent-concurrency', values['urgent-concurrency'], 2, 1000)),
       ...defined('batchSize', options.batchSize),
       ...defined('sendsPerInvocation', options.sendsPerInvocation),
       ...defined('maxReceiveCount', options.maxReceiveCount),

@@ -1,7 +1,10 @@
 import { wireVerdictHolds } from './aws/wire-verdict';
 import { WIRE_FAULT_KINDS } from './aws/wire-fault-plan';
+import { ENV } from '../functions/core/sender-config';
+import { throttleRetryPausesMs } from '../functions/core/send-lanes';
+import { METRIC } from '../functions/core/metric-names';
 import { textTable } from './text-table';
-import type { WireSimulationReport } from './wire-simulation';
+import { paceAsConfigured, type WireSimulationReport } from './wire-simulation';
 
 /** The wire run for a person: the verdict first, then what was injected and what the sender counted. */
 export function formatWireReport(report: WireSimulationReport): string {
@@ -10,7 +13,8 @@ export function formatWireReport(report: WireSimulationReport): string {
   const holds = wireVerdictHolds(v);
   const lines = [
     `wire simulation: ${s.events} queue messages (${Math.round(s.duplicateRate * 100)}% duplicates), seed ${s.seed}, ` +
-      `${s.concurrency} concurrent invocations x batch ${s.batchSize}, ${s.sendsPerInvocation} sends in flight each, maxReceiveCount ${s.maxReceiveCount}`,
+      `${report.lanes.map((lane) => `${lane.name} lane ${lane.maxConcurrency}`).join(' + ')} concurrent invocations x batch ${s.batchSize}, ` +
+      `${s.sendsPerInvocation} sends in flight each, maxReceiveCount ${s.maxReceiveCount}`,
     `real SDK clients -> fault proxy -> dynalite / local SES v2 / local SNS; queue on fauxqs; ${Math.round(report.wallMs / 1000)} s, ${report.invocations} invocations`,
     '',
     textTable(
@@ -19,6 +23,7 @@ export function formatWireReport(report: WireSimulationReport): string {
         ['deliverable messages', v.messages],
         ['accepted sends at the providers', v.acceptedSends],
         ['unexplained duplicates', v.unexplainedDuplicates],
+        ['  of which an ambiguous request would explain, but the sender never counted (a resend without the ambiguity recorded)', v.uncountedDuplicates],
         ['explained duplicates (a request reached the provider, answer lost; counted)', v.explainedDuplicates],
         ['  of which only an invocation killed at its timeout explains (nobody left to record)', v.explainedByKills],
         ['  of which only the sender\'s own send timeout explains (answer came too late)', v.explainedBySenderTimeouts],
@@ -36,6 +41,8 @@ export function formatWireReport(report: WireSimulationReport): string {
         ],
       ],
     ),
+    '',
+    formatLanes(report),
     '',
     textTable(
       ['fault injected on the wire', 'count'],
@@ -56,6 +63,40 @@ export function formatWireReport(report: WireSimulationReport): string {
       : `INVARIANTS BROKEN: examples ${JSON.stringify(v.examples)}\n${Object.entries(report.traces)
           .map(([key, trace]) => `${key.slice(0, 16)}…\n  ${trace.join('\n  ')}`)
           .join('\n')}`,
+    ...report.lanes
+      .filter((lane) => !paceAsConfigured(lane))
+      .map(
+        (lane) =>
+          `PACE NOT AS CONFIGURED: the ${lane.name} lane's environment says it ${lane.environment[ENV.sendRateYieldsToThrottling] === 'true' ? 'yields' : 'does not yield'} to throttling; ` +
+          `its governors heard ${lane.pace.throttlingAnswers} throttling answers and cut their pace ${lane.pace.cuts} times.`,
+      ),
   ];
   return lines.join('\n');
+}
+
+/** The in-place pauses of the lane a sender's `SEND_LANE` names. */
+function pausesOf(env: Readonly<Record<string, string>>): string {
+  const lane = env[ENV.sendLane];
+  const pauses = throttleRetryPausesMs(lane === 'urgent' || lane === 'bulk' ? lane : undefined);
+  return pauses.length > 0 ? `${pauses.join(', ')} ms` : 'none';
+}
+
+/** Each lane as the stack configured it, judged on its own messages. */
+function formatLanes(report: WireSimulationReport): string {
+  const pace = (env: Readonly<Record<string, string>>) =>
+    `shares ${env[ENV.sendRateShares] ?? '-'}, account ${env[ENV.sendRateAccountShare] ?? '1'}, ${env[ENV.sendRateYieldsToThrottling] === 'true' ? 'yields' : 'no yield'}`;
+  const rows: [string, ...(string | number)[]][] = [
+    ['sender (synth\'s environment, durations scaled)', ...report.lanes.map((lane) => `${lane.maxConcurrency} invocations; ${pace(lane.environment)}`)],
+    ['throttled sends made again in place (pauses)', ...report.lanes.map((lane) => `${lane.inPlaceRetries} (${pausesOf(lane.environment)})`)],
+    ['deliverable messages', ...report.lanes.map((lane) => lane.verdict.messages)],
+    ['accepted sends at the providers', ...report.lanes.map((lane) => lane.verdict.acceptedSends)],
+    ['unexplained duplicates', ...report.lanes.map((lane) => lane.verdict.unexplainedDuplicates)],
+    ['explained duplicates (counted)', ...report.lanes.map((lane) => lane.verdict.explainedDuplicates)],
+    ['lost', ...report.lanes.map((lane) => lane.verdict.lost)],
+    ['final SENT / FAILED / UNKNOWN', ...report.lanes.map(({ verdict: { states } }) => `${states.SENT} / ${states.FAILED} / ${states.UNKNOWN}`)],
+    ['throttling answers its governors heard / pace cuts (yields)', ...report.lanes.map(({ pace }) => `${pace.throttlingAnswers} / ${pace.cuts}`)],
+    ['throttled / rate-limited deferrals / records backed off', ...report.lanes.map(({ metrics: m }) => `${m[METRIC.ProviderThrottled] ?? 0} / ${m[METRIC.RateLimitedDeferral] ?? 0} / ${m[METRIC.RecordBackedOff] ?? 0}`)],
+    ['invocations (killed at the timeout) / dead-lettered', ...report.lanes.map((lane) => `${lane.invocations} (${lane.killedInvocations}) / ${lane.deadLettered}`)],
+  ];
+  return textTable(['per lane', ...report.lanes.map((lane) => lane.name)], rows);
 }

@@ -1,23 +1,28 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { Duration } from 'aws-cdk-lib';
 import { LEDGER_REQUEST_TIMEOUT_MS } from '../functions/adapters/ledger-client-config';
 import { ensureLedgerTable } from '../functions/adapters/ledger-table-setup';
 import type { LedgerState } from '../functions/core/ledger-record';
 import { silentLog, type LogPort } from '../functions/core/log-port';
-import { METRIC } from '../functions/core/metric-names';
+import { METRIC, type MetricName } from '../functions/core/metric-names';
 import { InMemoryMetrics } from '../functions/core/metrics-recorder';
-import { loadSenderConfig } from '../functions/core/sender-config';
+import type { LaneName } from '../functions/core/send-lanes';
+import { ENV } from '../functions/core/sender-config';
+import type { SendRateGovernor } from '../functions/core/send-rate-governor';
 import { repositoryTemplates } from '../functions/adapters/template-directory';
 import { RESENT_AFTER_AMBIGUITY_LOG } from '../functions/delivery/deliver-message';
 import { planMessages } from '../functions/delivery/message-plan';
+import { SENDING_AGAIN_IN_PLACE_LOG } from '../functions/delivery/provider-call';
 import { startLocalAws } from './aws/local-aws';
 import { queueDepth, queueIsEmpty } from './aws/queue-inspection';
 import { LedgerOutageSchedule, type LedgerOutageCounts, type LedgerOutageOptions } from './aws/ledger-outage';
 import { pushDuplicateCounts, type PushDuplicateCounts } from './aws/push-device-view';
 import { startWireFaultProxy } from './aws/wire-fault-proxy';
 import { ledgerKeyOf, providerKeyOf, WireFaultPlan, wireFaults, type WireFaultKind, type WireFaultRates } from './aws/wire-fault-plan';
-import { judgeWireRun, type WireVerdict } from './aws/wire-verdict';
-import { applyLocalLambdaEnvironment, localEventSource } from './local-lambda';
-import { createLambdaWiring } from './lambda-wiring';
+import { judgeWireRun, wireVerdictHolds, type WireVerdict } from './aws/wire-verdict';
+import { applyLocalSdkEnvironment } from './local-lambda';
+import { startLocalLanes, type LocalLane } from './local-lanes';
+import { resolveLocalStack, type LocalStack } from './local-stack';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
 import { generateWorkload } from './workload';
@@ -30,13 +35,15 @@ export interface WireSimulationOptions {
   readonly duplicateRate?: number;
   /** @default 1 */
   readonly seed?: number;
-  /** The event source's maximum concurrency. @default 16 */
+  /** The stack's `maxConcurrency`: the bulk lane's event source's maximum concurrency. @default 10 (the stack's default) */
   readonly concurrency?: number;
-  /** @default 10 */
+  /** The stack's `lanes.urgentMaxConcurrency`. @default 5 (the stack's default) */
+  readonly urgentConcurrency?: number;
+  /** The stack's `batchSize`. @default 10 */
   readonly batchSize?: number;
-  /** MAX_CONCURRENT_SENDS inside one invocation. @default 4 */
+  /** The stack's `maxConcurrentSends` (MAX_CONCURRENT_SENDS inside one invocation). @default 4 */
   readonly sendsPerInvocation?: number;
-  /** @default 100 (the stack's default) */
+  /** The stack's `maxReceiveCount`. @default 100 (the stack's default) */
   readonly maxReceiveCount?: number;
   /** Per-request fault rates. @default every kind at 0.01 */
   readonly faults?: Partial<WireFaultRates>;
@@ -69,50 +76,78 @@ export interface WireSimulationReport {
   readonly wallMs: number;
   /** For up to 5 keys the verdict names: every request of theirs through the proxies, in order. */
   readonly traces: Readonly<Record<string, readonly string[]>>;
+  /** Each lane as it ran, judged on its own messages: the urgent lane first. */
+  readonly lanes: readonly WireLaneReport[];
+}
+
+/** One lane of a wire run: its sender's environment (synth's, scaled), the verdict on its messages, what it counted. */
+export interface WireLaneReport {
+  readonly name: LaneName | 'single';
+  readonly maxConcurrency: number;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly verdict: WireVerdict;
+  readonly metrics: Readonly<Record<string, number>>;
+  readonly deadLettered: number;
+  readonly invocations: number;
+  readonly killedInvocations: number;
+  /** Throttled sends the lane's senders made again in place, claim held (its pauses). */
+  readonly inPlaceRetries: number;
+  /** What the lane's governors did: the throttling answers they heard, and how many of those cut their pace (a yield). */
+  readonly pace: { readonly throttlingAnswers: number; readonly cuts: number };
 }
 
 /**
- * Timeouts scaled down (Lambda: 30 s function, 120 s claim) so redeliveries take seconds; the
- * invariants between them hold as in the stack. The transactional class's evidence wait is scaled
- * from 300 s to 3 s the same way.
+ * The stack the wire run deploys locally: both lanes with the stack's defaults, the push application of the
+ * workload's endpoints, and send rates, so each lane paces at its share and the bulk lane yields to
+ * throttling. Timeouts scaled down (Lambda: 30 s function, 120 s claim) so redeliveries take seconds; the
+ * invariants between them hold as in the stack. The transactional class's evidence wait is 3 s instead of
+ * 300 s and the first backoff step 1 s in both lanes (both are props a stack may set).
  */
-const WIRE_ENVIRONMENT = {
-  // Generous for a 2-core machine running 16 invocations, the services and the proxies in one
-  // process: a send timeout that a starved event loop misses is a real, but uninteresting, ambiguity.
-  FUNCTION_TIMEOUT_SECONDS: '20',
-  CLAIM_TIMEOUT_SECONDS: '21',
-  SEND_TIMEOUT_MS: '2000',
-  LEDGER_RETENTION_DAYS: '30',
-  DELIVERY_MODE: 'aws',
-  EMAIL_FROM: 'notifications@shop.test',
-  THROTTLE_BACKOFF_BASE_SECONDS: '1',
-  THROTTLE_BACKOFF_CAP_SECONDS: '4',
-  MESSAGE_CLASSES: JSON.stringify([{ name: 'transactional', onAmbiguous: 'lookup', lookupFallback: 'resend', evidenceWaitSeconds: 3 }]),
-} as const;
-const VISIBILITY_TIMEOUT_SECONDS = 24;
+export function wireStack(options: Pick<WireSimulationOptions, 'concurrency' | 'urgentConcurrency' | 'batchSize' | 'sendsPerInvocation' | 'maxReceiveCount'> = {}): LocalStack {
+  return {
+    props: {
+      emailFrom: 'notifications@mail.shop-notifier.dev',
+      pushPlatformApplications: ['arn:aws:sns:us-east-1:123456789012:app/GCM/shop-app'],
+      messageClasses: [{ name: 'transactional', onAmbiguous: 'lookup', lookupFallback: 'resend', evidenceWaitSeconds: 3 }],
+      sendRates: { emailPerSecond: WIRE_SEND_RATE, smsPerSecond: WIRE_SEND_RATE, pushPerSecond: WIRE_SEND_RATE },
+      throttleBackoff: { base: Duration.seconds(1) },
+      maxConcurrency: options.concurrency ?? 10,
+      lanes: { urgentMaxConcurrency: options.urgentConcurrency ?? 5 },
+      batchSize: options.batchSize ?? 10,
+      maxConcurrentSends: options.sendsPerInvocation ?? 4,
+      maxReceiveCount: options.maxReceiveCount ?? 100,
+    },
+    // Generous for a 2-core machine running 15 invocations, the services and the proxies in one
+    // process: a send timeout that a starved event loop misses is a real, but uninteresting, ambiguity.
+    scaled: { functionTimeoutSeconds: 20, claimTimeoutSeconds: 21, sendTimeoutMs: 2000, visibilityTimeoutSeconds: 24, throttleBackoffCapSeconds: 4 },
+  };
+}
+/** Account sends per second per channel: the urgent lane may use all of it in a burst, the bulk lane 80%. */
+const WIRE_SEND_RATE = 100;
 
 /**
- * Runs the Lambda sender, wired exactly as in Lambda (real SDK clients, DELIVERY_MODE=aws), behind
- * a real SQS emulator and a Lambda-like event source, with every DynamoDB, SES v2 and SNS request
- * passing a seeded fault-injecting proxy; then judges the run from the local providers' own counts.
+ * Runs both lanes of the stack as synth configures them ({@link wireStack}): each lane's Lambda sender wired
+ * exactly as in Lambda (real SDK clients, DELIVERY_MODE=aws) from the variables synth writes for the lane,
+ * behind its own queue on a real SQS emulator and a Lambda-like event source, with every DynamoDB, SES v2
+ * and SNS request passing a seeded fault-injecting proxy; then judges the run, and each lane, from the local
+ * providers' own counts, and each lane's governors against what its environment says.
  */
 export async function runWireSimulation(options: WireSimulationOptions = {}): Promise<WireSimulationReport> {
+  const stack = resolveLocalStack(wireStack(options));
   const settings = {
     events: options.events ?? 1000,
     duplicateRate: options.duplicateRate ?? 0.3,
     seed: options.seed ?? 1,
-    concurrency: options.concurrency ?? 16,
-    batchSize: options.batchSize ?? 10,
-    sendsPerInvocation: options.sendsPerInvocation ?? 4,
-    maxReceiveCount: options.maxReceiveCount ?? 100,
+    concurrency: stack.settings.maxConcurrency,
+    urgentConcurrency: stack.lanes[0]!.maxConcurrency,
+    batchSize: stack.settings.batchSize,
+    sendsPerInvocation: stack.settings.maxConcurrentSends,
+    maxReceiveCount: stack.settings.maxReceiveCount,
     faults: { ...wireFaults(0.01), ...options.faults },
     ledgerOutage: options.ledgerOutage ?? { seconds: 0, everySeconds: 30 },
   };
   const started = Date.now();
-  const aws = await startLocalAws({
-    dynamo: { separateProcess: true },
-    sqs: { visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS, maxReceiveCount: settings.maxReceiveCount },
-  });
+  const aws = await startLocalAws({ dynamo: { separateProcess: true }, sqs: stack.queue });
   const plan = new WireFaultPlan(settings.seed, settings.faults, { clientTimeoutMs: LEDGER_REQUEST_TIMEOUT_MS });
   const outage = new LedgerOutageSchedule(settings.seed, settings.ledgerOutage);
   const [dynamoProxy, sesProxy, snsProxy] = await Promise.all([
@@ -121,35 +156,44 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     startWireFaultProxy({ service: 'sns', target: aws.sns.endpoint, decide: plan.deciderFor('sns') }),
   ]);
   const tableName = `notifier-ledger-wire-${settings.seed}`;
-  const restoreEnvironment = applyLocalLambdaEnvironment(aws, tableName, WIRE_ENVIRONMENT, {
+  const restoreEnvironment = applyLocalSdkEnvironment(aws, {
     AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
     AWS_ENDPOINT_URL_SESV2: sesProxy.endpoint,
     AWS_ENDPOINT_URL_SNS: snsProxy.endpoint,
-    MAX_CONCURRENT_SENDS: String(settings.sendsPerInvocation),
   });
   try {
-    const config = loadSenderConfig(process.env);
-    const metrics = new InMemoryMetrics();
+    const metricsOf = new Map<string, InMemoryMetrics>();
+    const pace = new PaceWatch();
     const timeouts = new SendTimeoutLog(options.log ?? silentLog);
-    const wiring = createLambdaWiring(config, { metrics, log: timeouts }, VISIBILITY_TIMEOUT_SECONDS * 1000);
+    // Each lane's sender as synth configures it; every lane's logs in one place (resends are counted per key).
+    const { lanes, laneOf, allEmpty } = await startLocalLanes(aws, stack, {
+      tableName,
+      wiring: (lane) => ({
+        metrics: metricsOf.set(lane, new InMemoryMetrics()).get(lane)!,
+        log: timeouts.forLane(lane),
+        wrapGovernor: (governor) => pace.watch(lane, governor),
+      }),
+    });
+    const metrics = { get: (name: MetricName) => [...metricsOf.values()].reduce((sum, m) => sum + m.get(name), 0) };
     const admin = aws.dynamo.client();
     await ensureLedgerTable(admin, tableName);
 
     const workload = generateWorkload({ messages: settings.events, duplicateRate: settings.duplicateRate, seed: settings.seed });
     const sqs = aws.sqs.client();
-    const source = localEventSource(aws, wiring, config, { batchSize: settings.batchSize, maximumConcurrency: settings.concurrency });
-    const reclaimer = new ReclaimerTimer(wiring, wiring.timing, config.claimTimeoutMs);
+    // The stack gives the reclaimer the urgent lane's environment.
+    const reclaimerLane = lanes[0]!;
+    const reclaimer = new ReclaimerTimer(reclaimerLane.wiring, reclaimerLane.wiring.timing, reclaimerLane.config.claimTimeoutMs);
     reclaimer.start();
     let injected = 0;
     let producerDone = false;
     const progress = options.onProgress
       ? setInterval(() => {
-          void queueDepth(sqs, aws.sqs.queueUrl).then(
-            (depth) =>
+          void Promise.all(lanes.map((lane) => queueDepth(sqs, lane.queue.queueUrl))).then(
+            (depths) =>
               options.onProgress?.({
                 injected,
                 total: workload.items.length,
-                inQueue: depth.visible + depth.inFlight + depth.delayed,
+                inQueue: depths.reduce((sum, depth) => sum + depth.visible + depth.inFlight + depth.delayed, 0),
                 sent: metrics.get(METRIC.Sent),
                 elapsedMs: Date.now() - started,
               }),
@@ -160,22 +204,27 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     const bodyOfMessage = new Map<string, string>();
     const produce = async () => {
       for (let i = 0; i < workload.items.length; i += 10) {
-        await sendBatch(sqs, aws.sqs.queueUrl, workload.items.slice(i, i + 10).map((item) => item.body), bodyOfMessage);
+        // The event topic routes each event into its lane's queue.
+        const chunk = workload.items.slice(i, i + 10).map((item) => item.body);
+        for (const lane of lanes) {
+          const bodies = chunk.filter((body) => laneOf(body) === lane);
+          if (bodies.length > 0) await sendBatch(sqs, lane.queue.queueUrl, bodies, bodyOfMessage);
+        }
         injected = Math.min(workload.items.length, i + 10);
       }
       producerDone = true;
     };
     try {
-      await Promise.all([produce(), source.run(async () => producerDone && (await queueIsEmpty(sqs, aws.sqs.queueUrl)))]);
+      await Promise.all([produce(), ...lanes.map((lane) => lane.source.run(async () => producerDone && (await allEmpty(sqs))))]);
       // Rows a dead attempt left PENDING: the scheduled reclaimer finds them once their claims are stale.
       const pendingLeft = [...(await scanLedger({ adminClient: admin }, tableName)).values()].some((r) => r.state === 'PENDING');
       if (pendingLeft) {
-        await new Promise((resolve) => setTimeout(resolve, config.claimTimeoutMs + 500));
+        await new Promise((resolve) => setTimeout(resolve, reclaimerLane.config.claimTimeoutMs + 500));
         await reclaimer.runOnce();
       }
     } finally {
       if (progress) clearInterval(progress);
-      source.stop();
+      for (const lane of lanes) lane.source.stop();
       await reclaimer.stop();
     }
 
@@ -187,32 +236,57 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     }
     const deliverable: string[] = [];
     const planned: string[] = [];
+    const laneOfKey = new Map<string, LocalLane>();
     const plansOf = (event: (typeof workload.events)[number]) => {
-      const messageClass = config.messageClasses.get(event.messageClass);
+      const messageClass = reclaimerLane.config.messageClasses.get(event.messageClass);
       return messageClass ? planMessages(event, messageClass, repositoryTemplates()) : [];
     };
-    for (const event of workload.events) for (const p of plansOf(event)) (p.prepared.ok ? deliverable : planned).push(p.key);
+    for (const event of workload.events) {
+      const lane = laneOf(JSON.stringify(event));
+      for (const p of plansOf(event)) {
+        (p.prepared.ok ? deliverable : planned).push(p.key);
+        laneOfKey.set(p.key, lane);
+      }
+    }
     const eventsByBody = new Map(workload.events.map((event) => [JSON.stringify(event), event]));
-    const killed = killedKeys(source.invocations, bodyOfMessage, (body) => {
+    const invocations = lanes.flatMap((lane) => lane.source.invocations);
+    const killed = killedKeys(invocations, bodyOfMessage, (body) => {
       const event = eventsByBody.get(body);
       return event ? plansOf(event).map((p) => p.key) : [];
     });
-    const dlq = await queueDepth(sqs, aws.sqs.dlqUrl);
     const rejectedKeys = new Set(plan.providerRequests.filter((r) => r.fault === 'providerRejection').map((r) => r.key));
     const providerRequests = [...sesProxy.requests, ...snsProxy.requests].flatMap((r) => {
       const key = providerKeyOf(r);
       if (key === undefined || (r.operation !== 'SendEmail' && r.operation !== 'Publish')) return [];
       return [{ key, reachedWithoutAnswer: r.reachedService && r.serviceAnswerDelivered !== true, rejected: rejectedKeys.has(key) }];
     });
-    const verdict = judgeWireRun({
-      deliverableKeys: deliverable,
-      acceptedPerKey: accepted,
-      finalStates,
-      providerRequests,
-      senderTimeouts: timeouts.perKeyPrefix,
-      killedInFlight: killed,
-      countedResends: timeouts.resendsPerKeyPrefix,
-    });
+    const judge = (keys: readonly string[]) =>
+      judgeWireRun({
+        deliverableKeys: keys,
+        acceptedPerKey: accepted,
+        finalStates,
+        providerRequests,
+        senderTimeouts: timeouts.perKeyPrefix,
+        killedInFlight: killed,
+        countedResends: timeouts.resendsPerKeyPrefix,
+      });
+    const verdict = judge(deliverable);
+    const laneReports: WireLaneReport[] = [];
+    for (const lane of lanes) {
+      const dlq = await queueDepth(sqs, lane.queue.dlqUrl);
+      laneReports.push({
+        name: lane.name,
+        maxConcurrency: lane.maxConcurrency,
+        environment: lane.environment,
+        verdict: judge(deliverable.filter((key) => laneOfKey.get(key) === lane)),
+        metrics: countsOf((name) => metricsOf.get(lane.name)?.get(name) ?? 0),
+        deadLettered: dlq.visible + dlq.inFlight,
+        invocations: lane.source.invocations.length,
+        killedInvocations: lane.source.invocations.filter(killedByTimeout).length,
+        inPlaceRetries: timeouts.inPlacePerLane.get(lane.name) ?? 0,
+        pace: pace.of(lane.name),
+      });
+    }
     const named = [...new Set(Object.values(verdict.examples).flat())].slice(0, 5);
     const traces = Object.fromEntries(
       named.map((key) => [
@@ -241,18 +315,63 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       injected: { ...plan.injected },
       ledgerOutages: { ...outage.injected, windows: outage.startedWindows },
       requests: { dynamodb: dynamoProxy.requests.length, sesv2: sesProxy.requests.length, sns: snsProxy.requests.length },
-      metrics: Object.fromEntries(Object.values(METRIC).map((name) => [name, metrics.get(name)]).filter(([, n]) => Number(n) > 0)),
-      deadLettered: dlq.visible + dlq.inFlight,
-      invocations: source.invocations.length,
-      killedInvocations: source.invocations.filter((i) => !['response', 'threw', 'invalid-response'].includes(i.ending)).length,
+      metrics: countsOf((name) => metrics.get(name)),
+      deadLettered: laneReports.reduce((sum, lane) => sum + lane.deadLettered, 0),
+      invocations: invocations.length,
+      killedInvocations: invocations.filter(killedByTimeout).length,
       reclaimerRuns: reclaimer.runs.length,
       wallMs: Date.now() - started,
+      lanes: laneReports,
     };
   } finally {
     restoreEnvironment();
     await Promise.all([dynamoProxy.stop(), sesProxy.stop(), snsProxy.stop()]);
     await aws.stop();
   }
+}
+
+/**
+ * Whether the run kept every promise: the verdict holds, and each lane's governors did what its environment
+ * says: a lane that yields to throttling cut its pace on the throttling answers it heard, one that does not never did.
+ */
+export function wireRunHolds(report: Pick<WireSimulationReport, 'verdict' | 'lanes'>): boolean {
+  return wireVerdictHolds(report.verdict) && report.lanes.every((lane) => paceAsConfigured(lane));
+}
+
+/** A lane's governors cut their pace only if the lane yields to throttling, and then on the first throttling answer at least. */
+export function paceAsConfigured(lane: Pick<WireLaneReport, 'environment' | 'pace'>): boolean {
+  const yields = lane.environment[ENV.sendRateYieldsToThrottling] === 'true';
+  return yields ? lane.pace.throttlingAnswers === 0 || lane.pace.cuts > 0 : lane.pace.cuts === 0;
+}
+
+/** Watches every governor of each lane: the throttling answers it hears, and the ones after which its pace is lower. */
+class PaceWatch {
+  private readonly counts = new Map<string, { throttlingAnswers: number; cuts: number }>();
+  watch(lane: string, governor: SendRateGovernor): Pick<SendRateGovernor, 'acquire' | 'throttled'> {
+    const counts = this.counts.get(lane) ?? this.counts.set(lane, { throttlingAnswers: 0, cuts: 0 }).get(lane)!;
+    return {
+      acquire: (channel, latestStartMs) => governor.acquire(channel, latestStartMs),
+      throttled: (channel) => {
+        const before = governor.factorAt(channel, Date.now());
+        governor.throttled(channel);
+        counts.throttlingAnswers += 1;
+        if (governor.factorAt(channel, Date.now()) < before) counts.cuts += 1;
+      },
+    };
+  }
+  of(lane: string): { readonly throttlingAnswers: number; readonly cuts: number } {
+    return { ...(this.counts.get(lane) ?? { throttlingAnswers: 0, cuts: 0 }) };
+  }
+}
+
+/** The metrics a run counted, those above 0. */
+function countsOf(get: (name: MetricName) => number): Record<string, number> {
+  return Object.fromEntries(Object.values(METRIC).map((name) => [name, get(name)]).filter(([, n]) => Number(n) > 0));
+}
+
+/** An invocation Lambda ended (its timeout), not one that answered or threw. */
+function killedByTimeout(invocation: { readonly ending: string }): boolean {
+  return !['response', 'threw', 'invalid-response'].includes(invocation.ending);
 }
 
 async function sendBatch(sqs: SQSClient, queueUrl: string, bodies: readonly string[], bodyOfMessage: Map<string, string>): Promise<void> {
@@ -277,7 +396,7 @@ function killedKeys(
 ): Map<string, number> {
   const killed = new Map<string, number>();
   for (const invocation of invocations) {
-    if (invocation.ending === 'response' || invocation.ending === 'threw' || invocation.ending === 'invalid-response') continue;
+    if (!killedByTimeout(invocation)) continue;
     for (const messageId of invocation.messageIds) {
       const body = bodyOfMessage.get(messageId);
       if (body === undefined) continue;
@@ -295,7 +414,20 @@ class SendTimeoutLog implements LogPort {
   readonly perKeyPrefix = new Map<string, number>();
   /** Resends the sender counted as possible duplicates (`ResentAfterAmbiguity`), per key prefix. */
   readonly resendsPerKeyPrefix = new Map<string, number>();
+  /** Throttled sends made again in place, per lane. */
+  readonly inPlacePerLane = new Map<string, number>();
   constructor(private readonly inner: LogPort) {}
+  /** This log for one lane's senders: the same counts, and that lane's in-place retries. */
+  forLane(lane: string): LogPort {
+    return {
+      info: (message, attributes) => this.info(message, attributes),
+      warn: (message, attributes) => {
+        if (message === SENDING_AGAIN_IN_PLACE_LOG) this.inPlacePerLane.set(lane, (this.inPlacePerLane.get(lane) ?? 0) + 1);
+        this.warn(message, attributes);
+      },
+      error: (message, attributes) => this.error(message, attributes),
+    };
+  }
   info(message: string, attributes?: Record<string, unknown>): void {
     this.inner.info(message, attributes);
   }

@@ -8,41 +8,58 @@ import { METRIC } from '../../functions/core/metric-names';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import { loadSenderConfig } from '../../functions/core/sender-config';
-import { lanePace, URGENT_THROTTLE_BACKOFF_BASE_SECONDS, type LaneName } from '../../functions/core/send-lanes';
-import { DEFAULT_BACKOFF } from '../../functions/core/visibility-backoff';
 import { queueDepth, queueIsEmpty, readAllVisible } from '../../local/aws/queue-inspection';
 import { SqsEventSource } from '../../local/aws/sqs-event-source';
 import { createLambdaWiring, type LambdaWiring } from '../../local/lambda-wiring';
 import { startLocalDynamo } from '../../local/local-dynamo';
+import { localLaneSenders, resolveLocalStack, type LocalLaneSender, type LocalStack } from '../../local/local-stack';
 import { ReclaimerTimer } from '../../local/reclaimer-timer';
 import { scanLedger } from '../../local/senders/this-sender';
 import type { BlastScenarioOptions, EnqueuedCode } from './blast-options';
 import { summariseBlastRun, type BlastRunResult } from './blast-result';
 import { CountingProvider, type RequestCountsByChannel } from './counting-provider';
 import { CpuSampler } from './cpu-sampler';
-import { applyBenchEnvironment, countingLog, enqueueBurst, VISIBILITY_TIMEOUT_SECONDS } from './pace-scenario';
+import { applyBenchEnvironment, BENCH_EMAIL_FROM, countingLog, enqueueBurst } from './pace-scenario';
 import { startProviderServices } from './provider-services';
 
-/** A lane as the bench runs it: its queue pair and the sender's variables the stack would set. */
-interface BenchLane {
-  readonly name: LaneName | 'single';
+/** A lane as the bench runs it: its queue pair and its sender, with the variables synth writes for the lane. */
+interface BenchLane extends LocalLaneSender {
   readonly queue: { readonly queueUrl: string; readonly queueArn: string; readonly dlqUrl: string };
-  readonly maxConcurrency: number;
-  readonly environment: Readonly<Record<string, string>>;
+}
+
+/**
+ * The stack a blast round runs: the stack's two lanes (or `lanes: false`, the stack before lanes) at the round's
+ * concurrency, bulk rate share and redrive, the local quota as `sendRates.emailPerSecond`, every other setting
+ * the stack's default (function timeout 30 s, claim 120 s, send 10 s, 16 sends in flight, visibility 180 s).
+ */
+export function blastStack(
+  options: Pick<BlastScenarioOptions, 'lanes' | 'emailQuota' | 'maxConcurrency' | 'urgentMaxConcurrency' | 'bulkRateShare' | 'batchSize' | 'maxReceiveCount'>,
+): LocalStack {
+  return {
+    props: {
+      emailFrom: BENCH_EMAIL_FROM,
+      sendRates: { emailPerSecond: options.emailQuota },
+      maxConcurrency: options.maxConcurrency,
+      batchSize: options.batchSize,
+      maxReceiveCount: options.maxReceiveCount,
+      lanes: options.lanes ? { urgentMaxConcurrency: options.urgentMaxConcurrency, bulkRateShare: options.bulkRateShare } : false,
+    },
+  };
 }
 
 /**
  * Runs the blast: `blast` marketing e-mails on the queue at once, then login codes at `codesPerSecond`
  * for `codesForMs`, drained by the real sender(s) wired as Lambda wires them, against a local SES that
- * throttles above `emailQuota`. With lanes, the two senders have the variables the stack gives each lane
- * (`lanePace`); without, one sender paces at the whole account rate, as the stack did before lanes.
+ * throttles above `emailQuota`. Each sender loads the variables synth writes for its lane ({@link blastStack});
+ * without lanes one sender paces at the whole account rate, as the stack did before lanes.
  */
 export async function runBlastScenario(options: BlastScenarioOptions): Promise<BlastRunResult> {
+  const stack = resolveLocalStack(blastStack(options));
   const [dynamo, services] = await Promise.all([
     startLocalDynamo({ separateProcess: true }),
     startProviderServices({
-      visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS,
-      maxReceiveCount: options.maxReceiveCount,
+      visibilityTimeoutSeconds: stack.queue.visibilityTimeoutSeconds,
+      maxReceiveCount: stack.queue.maxReceiveCount,
       emailPerSecond: options.emailQuota,
       smsPerSecond: options.emailQuota,
       extraQueues: options.lanes ? ['notifier-bulk'] : [],
@@ -50,20 +67,24 @@ export async function runBlastScenario(options: BlastScenarioOptions): Promise<B
   ]);
   const tableName = `blast-${randomUUID().slice(0, 8)}`;
   // Each lane's variables are given to its own loadSenderConfig, not to the process.
-  const restore = applyBenchEnvironment(dynamo.endpoint, services, tableName);
+  const restore = applyBenchEnvironment(dynamo.endpoint, services);
   try {
-    const lanes = benchLanes(options, services.queue, services.extraQueues['notifier-bulk']);
+    const queues = [services.queue, ...(options.lanes ? [services.extraQueues['notifier-bulk']!] : [])];
+    const lanes: BenchLane[] = localLaneSenders(stack, {
+      tableName,
+      queues: queues.map((queue) => ({ queueUrl: queue.queueUrl, deadLetterQueueUrl: queue.dlqUrl })),
+    }).map((sender, index) => ({ ...sender, queue: queues[index]! }));
     const metrics = new InMemoryMetrics();
     const requests: Record<string, RequestCountsByChannel> = {};
     const logCounts: Record<string, number> = {};
     const sentLatenciesMs: number[] = [];
     const wirings = lanes.map((lane) => {
-      const config = loadSenderConfig({ ...process.env, ...lane.environment });
+      const config = loadSenderConfig(lane.environment);
       const laneRequests: RequestCountsByChannel = (requests[lane.name] = {});
       const wiring = createLambdaWiring(
         config,
         { metrics, log: countingLog(logCounts), wrapProvider: (provider) => new CountingProvider(provider, laneRequests, sentLatenciesMs) },
-        VISIBILITY_TIMEOUT_SECONDS * 1000,
+        stack.queue.visibilityTimeoutSeconds * 1000,
       );
       return { lane, config, wiring };
     });
@@ -172,50 +193,6 @@ export async function runBlastScenario(options: BlastScenarioOptions): Promise<B
     restore();
     await Promise.allSettled([services.stop(), dynamo.stop()]);
   }
-}
-
-/** The lanes of a run and each sender's variables, as lib/ sets them per lane. */
-function benchLanes(
-  options: BlastScenarioOptions,
-  main: BenchLane['queue'],
-  bulk: BenchLane['queue'] | undefined,
-): readonly BenchLane[] {
-  const common = (queue: BenchLane['queue']) => ({
-    SOURCE_QUEUE_URL: queue.queueUrl,
-    DEAD_LETTER_QUEUE_URL: queue.dlqUrl,
-    SEND_RATE_EMAIL_PER_SECOND: String(options.emailQuota),
-    THROTTLE_BACKOFF_CAP_SECONDS: String(DEFAULT_BACKOFF.capSeconds),
-  });
-  if (!options.lanes || !bulk) {
-    return [
-      {
-        name: 'single',
-        queue: main,
-        maxConcurrency: options.maxConcurrency,
-        environment: {
-          ...common(main),
-          SEND_RATE_SHARES: String(options.maxConcurrency + 1),
-          THROTTLE_BACKOFF_BASE_SECONDS: String(DEFAULT_BACKOFF.baseSeconds),
-        },
-      },
-    ];
-  }
-  const capacity = { urgentMaxConcurrency: options.urgentMaxConcurrency, bulkMaxConcurrency: options.maxConcurrency, bulkRateShare: options.bulkRateShare };
-  const laneEnvironment = (name: LaneName, queue: BenchLane['queue'], baseSeconds: number) => {
-    const pace = lanePace(name, capacity);
-    return {
-      ...common(queue),
-      SEND_LANE: name,
-      SEND_RATE_SHARES: String(pace.sendRateShares),
-      SEND_RATE_ACCOUNT_SHARE: String(pace.accountShare),
-      SEND_RATE_YIELDS_TO_THROTTLING: String(pace.yieldsToThrottling),
-      THROTTLE_BACKOFF_BASE_SECONDS: String(baseSeconds),
-    };
-  };
-  return [
-    { name: 'urgent', queue: main, maxConcurrency: options.urgentMaxConcurrency, environment: laneEnvironment('urgent', main, URGENT_THROTTLE_BACKOFF_BASE_SECONDS) },
-    { name: 'bulk', queue: bulk, maxConcurrency: options.maxConcurrency, environment: laneEnvironment('bulk', bulk, DEFAULT_BACKOFF.baseSeconds) },
-  ];
 }
 
 /** Enqueues one login code every 1/codesPerSecond s (on a fixed schedule, not after each send) for codesForMs. */

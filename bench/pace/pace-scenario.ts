@@ -7,13 +7,14 @@ import type { LogPort } from '../../functions/core/log-port';
 import { METRIC } from '../../functions/core/metric-names';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import { loadSenderConfig } from '../../functions/core/sender-config';
-import { DEFAULT_BACKOFF, type BackoffSettings } from '../../functions/core/visibility-backoff';
+import type { BackoffSettings } from '../../functions/core/visibility-backoff';
 import { applyEnvironment } from '../../local/aws/process-environment';
 import { queueDepth, queueIsEmpty, readAllVisible } from '../../local/aws/queue-inspection';
 import { SqsEventSource } from '../../local/aws/sqs-event-source';
 import { createLambdaWiring } from '../../local/lambda-wiring';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS, startLocalDynamo } from '../../local/local-dynamo';
 import type { ProgressLine } from '../../local/progress-line';
+import { localLaneSenders, resolveLocalStack, type LocalStack } from '../../local/local-stack';
 import { ReclaimerTimer } from '../../local/reclaimer-timer';
 import { quantile } from '../../local/stats';
 import { scanLedger } from '../../local/senders/this-sender';
@@ -27,16 +28,15 @@ import { paceWorkload, type PaceChannel } from './pace-workload';
 export interface PaceScenarioOptions {
   readonly label: string;
   readonly messages: number;
-  /** Sets SEND_RATE_{EMAIL,SMS}_PER_SECOND to the quotas and SEND_RATE_SHARES; off sets none. */
+  /** The stack's `sendRates` at the quotas (SEND_RATE_{EMAIL,SMS}_PER_SECOND); off sets none. */
   readonly rateLimiting: boolean;
   /** The local providers' sends per second (their `maxPerSecond`). */
   readonly quotas: Readonly<Record<PaceChannel, number>>;
-  /** SEND_RATE_SHARES: the event source's maximum concurrency plus one for the reclaimer. */
-  readonly shares: number;
+  /** The stack's `maxConcurrency`: the event source's, and SEND_RATE_SHARES is one more (the reclaimer's). */
   readonly maximumConcurrency: number;
   readonly batchSize: number;
   readonly maxReceiveCount: number;
-  /** THROTTLE_BACKOFF_{BASE,CAP}_SECONDS. @default the built-in steps */
+  /** THROTTLE_BACKOFF_{BASE,CAP}_SECONDS, scaled down from the stack's. @default the stack's */
   readonly backoff?: BackoffSettings;
   /** Give up waiting for the queue to drain after this long (the figures then say so). */
   readonly maxDrainMs: number;
@@ -45,32 +45,35 @@ export interface PaceScenarioOptions {
   readonly progress?: ProgressLine;
 }
 
+/** The From address of the bench stacks (a deployable domain: the local stacks are checked as synth checks them). */
+export const BENCH_EMAIL_FROM = 'notifications@mail.shop-notifier.dev';
+
 /**
- * The sender Lambda's production defaults (lib/notifier.ts): function timeout 30 s, claim 120 s,
- * send timeout 10 s, 16 sends in flight per invocation, visibility 6 x the function timeout.
+ * The stack a pace round runs: without lanes (one queue, one sender), the stack's defaults (function
+ * timeout 30 s, claim 120 s, send 10 s, 16 sends in flight, visibility 6 x the function timeout), the
+ * round's concurrency, redrive and batch, and with rate limiting the quotas as `sendRates`.
  */
-export const PRODUCTION_LAMBDA_ENVIRONMENT = {
-  FUNCTION_TIMEOUT_SECONDS: '30',
-  CLAIM_TIMEOUT_SECONDS: '120',
-  SEND_TIMEOUT_MS: '10000',
-  LEDGER_RETENTION_DAYS: '30',
-  MAX_CONCURRENT_SENDS: '16',
-  DELIVERY_MODE: 'aws',
-  EMAIL_FROM: 'notifications@example.com',
-} as const;
-export const VISIBILITY_TIMEOUT_SECONDS = 180;
+export function paceStack(options: Pick<PaceScenarioOptions, 'rateLimiting' | 'quotas' | 'maximumConcurrency' | 'batchSize' | 'maxReceiveCount' | 'backoff'>): LocalStack {
+  return {
+    props: {
+      emailFrom: BENCH_EMAIL_FROM,
+      lanes: false,
+      maxConcurrency: options.maximumConcurrency,
+      batchSize: options.batchSize,
+      maxReceiveCount: options.maxReceiveCount,
+      ...(options.rateLimiting ? { sendRates: { emailPerSecond: options.quotas.email, smsPerSecond: options.quotas.sms } } : {}),
+    },
+    ...(options.backoff ? { scaled: { throttleBackoffBaseSeconds: options.backoff.baseSeconds, throttleBackoffCapSeconds: options.backoff.capSeconds } } : {}),
+  };
+}
+
 export const UNSET_FOR_THE_RUN = ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_IGNORE_CONFIGURED_ENDPOINT_URLS', 'AWS_ENDPOINT_URL'];
 
 /**
- * The process environment of a bench run: the loopback endpoints and credentials, the sender's production
- * variables, the ledger table and `extra`; every send-rate variable not in `extra` unset. Returns the restore.
+ * The process environment of a bench run: the loopback endpoints and credentials the SDK clients read.
+ * The senders' own variables are not the process's: each loads those synth writes for its lane. Returns the restore.
  */
-export function applyBenchEnvironment(
-  dynamoEndpoint: string,
-  services: Pick<ProviderServices, 'endpoints'>,
-  tableName: string,
-  extra: Readonly<Record<string, string>> = {},
-): () => void {
+export function applyBenchEnvironment(dynamoEndpoint: string, services: Pick<ProviderServices, 'endpoints'>): () => void {
   return applyEnvironment(
     {
       AWS_ENDPOINT_URL_DYNAMODB: dynamoEndpoint,
@@ -80,13 +83,8 @@ export function applyBenchEnvironment(
       AWS_REGION: LOCAL_REGION,
       AWS_ACCESS_KEY_ID: LOOPBACK_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOOPBACK_CREDENTIALS.secretAccessKey,
-      ...PRODUCTION_LAMBDA_ENVIRONMENT,
-      LEDGER_TABLE_NAME: tableName,
-      ...extra,
     },
-    [...UNSET_FOR_THE_RUN, 'SEND_RATE_EMAIL_PER_SECOND', 'SEND_RATE_SMS_PER_SECOND', 'SEND_RATE_PUSH_PER_SECOND', 'SEND_RATE_SHARES'].filter(
-      (name) => !(name in extra),
-    ),
+    UNSET_FOR_THE_RUN,
   );
 }
 
@@ -109,41 +107,31 @@ export function countingLog(counts: Record<string, number>): LogPort {
  * run: dynalite in one child process, SQS, SES and SNS in another, the sender in this one.
  */
 export async function runPaceScenario(options: PaceScenarioOptions): Promise<PaceRunResult> {
+  const stack = resolveLocalStack(paceStack(options));
   // Each in its own process: the sender's event loop is not shared with the servers it calls.
   const [dynamo, services] = await Promise.all([
     startLocalDynamo({ separateProcess: true }),
     startProviderServices({
-      visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS,
-      maxReceiveCount: options.maxReceiveCount,
+      visibilityTimeoutSeconds: stack.queue.visibilityTimeoutSeconds,
+      maxReceiveCount: stack.queue.maxReceiveCount,
       emailPerSecond: options.quotas.email,
       smsPerSecond: options.quotas.sms,
     }),
   ]);
   const { queueUrl, queueArn, dlqUrl } = services.queue;
-  const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const tableName = `pace-${randomUUID().slice(0, 8)}`;
-  const restore = applyBenchEnvironment(dynamo.endpoint, services, tableName, {
-    DEAD_LETTER_QUEUE_URL: dlqUrl,
-    SOURCE_QUEUE_URL: queueUrl,
-    THROTTLE_BACKOFF_BASE_SECONDS: String(backoff.baseSeconds),
-    THROTTLE_BACKOFF_CAP_SECONDS: String(backoff.capSeconds),
-    ...(options.rateLimiting
-      ? {
-          SEND_RATE_EMAIL_PER_SECOND: String(options.quotas.email),
-          SEND_RATE_SMS_PER_SECOND: String(options.quotas.sms),
-          SEND_RATE_SHARES: String(options.shares),
-        }
-      : {}),
-  });
+  const restore = applyBenchEnvironment(dynamo.endpoint, services);
   try {
-    const config = loadSenderConfig(process.env);
+    const [sender] = localLaneSenders(stack, { tableName, queues: [{ queueUrl, deadLetterQueueUrl: dlqUrl }] });
+    // The cold start: the variables synth writes for the one lane, validated as the handler does.
+    const config = loadSenderConfig(sender!.environment);
     const metrics = new InMemoryMetrics();
     const requests: RequestCountsByChannel = {};
     const logCounts: Record<string, number> = {};
     const wiring = createLambdaWiring(
       config,
       { metrics, log: countingLog(logCounts), wrapProvider: (provider) => new CountingProvider(provider, requests) },
-      VISIBILITY_TIMEOUT_SECONDS * 1000,
+      stack.queue.visibilityTimeoutSeconds * 1000,
     );
     const admin = dynamo.client();
     await ensureLedgerTable(admin, tableName);
@@ -209,7 +197,7 @@ export async function runPaceScenario(options: PaceScenarioOptions): Promise<Pac
     const drainMs = (timedOut ? Date.now() : lastAck) - drainStarted;
     return summarisePaceRun({
       options,
-      backoff,
+      backoff: config.backoff,
       workload,
       requests,
       metrics,

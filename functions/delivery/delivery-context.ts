@@ -30,6 +30,11 @@ export interface DeliveryContext {
    */
   readonly throttleRetryPausesMs?: readonly number[];
   /**
+   * Waits out one of those pauses. A model that orders every step itself (test/interleavings) makes the
+   * pause one of its steps. @default a real timer
+   */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /**
    * Real time (epoch ms), for the invocation's deadline ({@link latestSendStartMs}): the same as `clock`
    * in Lambda, apart only in tests, whose ledger clock jumps ahead without waiting (the send pace runs on
    * real time too: see send-rate-governor.ts). @default systemClock

@@ -19,6 +19,14 @@ export interface SendingEdge {
 }
 
 /**
+ * What a sender's lane (`SEND_LANE`) changes about its deliveries: the urgent lane sends a throttled message
+ * again in place. Every sender and reclaimer built from a configuration takes it from here, in Lambda and locally.
+ */
+export function laneDelivery(config: Pick<SenderConfig, 'lane'>): Pick<DeliveryContext, 'throttleRetryPausesMs'> {
+  return { throttleRetryPausesMs: throttleRetryPausesMs(config.lane) };
+}
+
+/**
  * Everything a delivery needs in Lambda, from validated configuration and the sending edge: the sender
  * and the reclaimer build their context with this one function and run the same delivery code over the
  * same ports. The AWS edges' endpoints come from the SDK's own standard variables
@@ -32,7 +40,7 @@ export function createLambdaDeliveryContext(config: SenderConfig, observability:
     destinations: { ...config.destinations, sms: shippedSmsCountries() },
     providers: sending.providers,
     ...(sending.governor ? { governor: sending.governor } : {}),
-    throttleRetryPausesMs: throttleRetryPausesMs(config.lane),
+    ...laneDelivery(config),
     ...observability,
     clock: systemClock,
     realTime: systemClock,

@@ -1,10 +1,14 @@
 import { systemClock } from '../core/clock';
 import type { DeliveryOutcome } from '../core/delivery-provider';
 import { METRIC } from '../core/metric-names';
+import { realPaceClock } from '../core/send-rate-governor';
 import type { SendRequest } from '../core/rendered-message';
 import type { MessageResult } from './delivery-context';
 import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
 import { release } from './held-claim-writes';
+
+/** The warning logged before each throttled send is made again in place (the wire simulation counts them per lane). */
+export const SENDING_AGAIN_IN_PLACE_LOG = 'Provider throttled; sending again in place';
 
 /** What the provider answered this attempt's call: the hand-off from the send to settling. */
 export interface ProviderAnswer {
@@ -50,7 +54,7 @@ export async function callProvider(attempt: DeliveryAttempt, { claim, lastAmbigu
     // Certainly not sent: the same claim sends again once the provider's second has room.
     count(attempt, METRIC.ProviderThrottled);
     ctx.governor?.throttled(request.message.channel);
-    ctx.log.warn('Provider throttled; sending again in place', { ...logContext(attempt), retry: retry + 1, pauseMs });
-    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    ctx.log.warn(SENDING_AGAIN_IN_PLACE_LOG, { ...logContext(attempt), retry: retry + 1, pauseMs });
+    await (ctx.sleep ?? realPaceClock.sleep)(pauseMs);
   }
 }

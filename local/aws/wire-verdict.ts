@@ -7,8 +7,16 @@ export interface WireVerdict {
   readonly messages: number;
   /** Sends the local providers accepted, in all. */
   readonly acceptedSends: number;
-  /** Extra accepted sends of a key that no ambiguous request of that key explains. */
+  /**
+   * Extra accepted sends of a key that no ambiguous request of that key explains, or (when the sender's
+   * counted resends are given) that the sender never counted as possible duplicates.
+   */
   readonly unexplainedDuplicates: number;
+  /**
+   * Of those, the ones an ambiguous request would explain but the sender did not count (`ResentAfterAmbiguity`):
+   * a resend made without the ambiguity being recorded, such as one in place under the same claim.
+   */
+  readonly uncountedDuplicates: number;
   /** Extra accepted sends explained by an earlier request that reached the provider without an answer (counted, allowed). */
   readonly explainedDuplicates: number;
   /**
@@ -47,8 +55,8 @@ export interface ProviderRequestFate {
 /**
  * Judges a run from the providers' own counts and the proxy's record of every send request:
  * a second accepted send of a key is explained only by an earlier request of that key that
- * reached the provider and whose answer was lost; UNKNOWN only by such a request; FAILED only by
- * a rejection of the recipient or content.
+ * reached the provider and whose answer was lost, and that the sender counted as a possible
+ * duplicate; UNKNOWN only by such a request; FAILED only by a rejection of the recipient or content.
  */
 export function judgeWireRun(input: {
   readonly deliverableKeys: Iterable<string>;
@@ -62,7 +70,11 @@ export function judgeWireRun(input: {
   readonly senderTimeouts?: ReadonlyMap<string, number>;
   /** Per key: invocations Lambda killed (its timeout) while the key's record was in the batch. @default none */
   readonly killedInFlight?: ReadonlyMap<string, number>;
-  /** Resends counted as possible duplicates, per key prefix (as `senderTimeouts`). @default none */
+  /**
+   * Resends counted as possible duplicates, per key prefix (as `senderTimeouts`). When given, an extra
+   * accepted send is explained only up to this count: every resend that may duplicate must be counted.
+   * @default not judged: only the requests explain
+   */
   readonly countedResends?: ReadonlyMap<string, number>;
 }): WireVerdict {
   const reachedWithoutAnswer = new Map<string, number>();
@@ -79,6 +91,7 @@ export function judgeWireRun(input: {
   let messages = 0;
   let acceptedSends = 0;
   let unexplainedDuplicates = 0;
+  let uncountedDuplicates = 0;
   let explainedDuplicates = 0;
   let explainedBySenderTimeouts = 0;
   let explainedByKills = 0;
@@ -95,16 +108,19 @@ export function judgeWireRun(input: {
     const byKills = input.killedInFlight?.get(key) ?? 0;
     const allowed = byFaults + byKills + (input.senderTimeouts?.get(keyPrefix(key)) ?? 0);
     const extra = Math.max(0, accepted - 1);
+    const counted = input.countedResends === undefined ? Number.POSITIVE_INFINITY : (input.countedResends.get(keyPrefix(key)) ?? 0);
     const countedBeyond = (input.countedResends?.get(keyPrefix(key)) ?? 0) - allowed;
     if (countedBeyond > 0) {
       possibleDuplicatesWithoutAmbiguity += countedBeyond;
       note('counted', key);
     }
-    explainedDuplicates += Math.min(extra, allowed);
-    explainedBySenderTimeouts += Math.max(0, Math.min(extra, allowed) - byFaults - byKills);
-    explainedByKills += Math.max(0, Math.min(extra, byFaults + byKills) - byFaults);
-    if (extra > allowed) {
-      unexplainedDuplicates += extra - allowed;
+    const explained = Math.min(extra, allowed, counted);
+    explainedDuplicates += explained;
+    explainedBySenderTimeouts += Math.max(0, explained - byFaults - byKills);
+    explainedByKills += Math.max(0, Math.min(explained, byFaults + byKills) - byFaults);
+    uncountedDuplicates += Math.min(extra, allowed) - explained;
+    if (extra > explained) {
+      unexplainedDuplicates += extra - explained;
       note('duplicate', key);
     }
     const state = input.finalStates.get(key);
@@ -124,6 +140,7 @@ export function judgeWireRun(input: {
     messages,
     acceptedSends,
     unexplainedDuplicates,
+    uncountedDuplicates,
     explainedDuplicates,
     explainedBySenderTimeouts,
     explainedByKills,

@@ -1,4 +1,5 @@
 import fc, { type Scheduler } from 'fast-check';
+import { Duration } from 'aws-cdk-lib';
 import { GetItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
 import type { NodeHttpHandler } from '@smithy/node-http-handler';
@@ -7,17 +8,19 @@ import type { Channel } from '../../functions/core/idempotency-key';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import { pendingShardOf } from '../../functions/core/ledger-table';
 import { silentLog } from '../../functions/core/log-port';
-import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { countDigest, scopeCounts } from '../../functions/core/message-limits';
 import { METRIC } from '../../functions/core/metric-names';
 import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import type { NotificationEvent } from '../../functions/core/notification-event';
 import type { StalePendingSource } from '../../functions/core/stale-pending';
+import { laneOfMessageClass, type LaneName } from '../../functions/core/send-lanes';
+import { laneDelivery } from '../../functions/delivery/lambda-delivery-context';
 import { createReclaimer } from '../../functions/reclaimer/create-reclaimer';
 import { deliver as deliverPlan, FRESH_CLAIM, type DeliveryContext } from '../../functions/delivery/deliver-message';
 import { KeptLedgerWrites } from '../../functions/delivery/kept-ledger-writes';
 import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { createStatusHandler } from '../../functions/status/create-status-handler';
+import { laneSenderConfigs, resolveLocalStack, type LocalStack } from '../../local/local-stack';
 import { cloudWatchLogsEvent, sesEvent, smsDeliveryLogLine, snsEvent } from '../status/status-fixtures';
 import { lambdaContext } from '../support/sqs-event';
 import { checkHistory, checkSettledAfterOneReclaim, type Violation } from './history-checker';
@@ -26,36 +29,53 @@ import { PortGates } from './port-gates';
 import { LedgerNetwork, type LedgerWireFault } from './scheduled-ledger-transport';
 import { ScriptedProviders, type ProviderAnswer } from './scripted-provider';
 
-export const CLAIM_TIMEOUT_MS = 120_000;
+/**
+ * The stack the model runs, as a team would deploy it: both lanes, `otp` limited to 1 message per address
+ * and 2 per recipient an hour (a few login codes to one person meet the limits in some schedules and not in
+ * others), a 60 s function and 2 s send timeout. Marketing keeps its built-in 1 per recipient, channel and
+ * template a day; transactional its 50 an hour (never reached). Each lane's workers run with the sender
+ * configuration its cold start loads from the environment synth writes for that lane (local/local-stack.ts).
+ */
+export const MODEL_STACK: LocalStack = {
+  props: {
+    emailFrom: 'notifications@mail.shop-notifier.dev',
+    functionTimeout: Duration.seconds(60),
+    sendTimeout: Duration.seconds(2),
+    messageClasses: [
+      {
+        name: 'otp',
+        onAmbiguous: 'resend',
+        lookupFallback: 'resend',
+        evidenceWaitSeconds: 0,
+        smsType: 'Transactional',
+        limits: [
+          { scope: 'address', max: 1, windowSeconds: 3600 },
+          { scope: 'recipient', max: 2, windowSeconds: 3600 },
+        ],
+      },
+    ],
+  },
+};
+const STACK = resolveLocalStack(MODEL_STACK);
+/** Each lane's sender configuration, loaded from its environment as its cold start loads it. */
+const LANE_CONFIGS = laneSenderConfigs(STACK);
+/** The urgent lane's: the reclaimer's too, as the stack gives it that lane's environment. */
+const FIRST_LANE = STACK.lanes[0]!.name;
+const RECLAIMER_CONFIG = LANE_CONFIGS.get(FIRST_LANE)!;
+export const CLAIM_TIMEOUT_MS = RECLAIMER_CONFIG.claimTimeoutMs;
 /** Lambda kills an invocation after this; the claim timeout exceeds it (a timing invariant checked at synth and cold start). */
-export const FUNCTION_TIMEOUT_MS = 60_000;
-const RETENTION_MS = 30 * 86_400_000;
-const TIMING = { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS };
+export const FUNCTION_TIMEOUT_MS = RECLAIMER_CONFIG.functionTimeoutMs;
+const TIMING = { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RECLAIMER_CONFIG.retentionMs };
 /** Schedule n starts n days after this: its limit windows (an hour, a day) are its own, on the table all schedules share. */
 const FIRST_START_MS = Date.parse('2026-11-29T12:00:00.000Z');
 const DAY_MS = 86_400_000;
-/**
- * The built-in classes, with otp limited to 1 message per address and 2 per recipient an hour: a few
- * login codes to one person meet the limits in some schedules and not in others. Marketing keeps its
- * built-in 1 per recipient, channel and template a day; transactional its 50 an hour (never reached).
- */
-const CLASSES = buildMessageClassRegistry(
-  JSON.stringify([
-    {
-      name: 'otp',
-      onAmbiguous: 'resend',
-      lookupFallback: 'resend',
-      evidenceWaitSeconds: 0,
-      smsType: 'Transactional',
-      limits: [
-        { scope: 'address', max: 1, windowSeconds: 3600 },
-        { scope: 'recipient', max: 2, windowSeconds: 3600 },
-      ],
-    },
-  ]),
-);
+const CLASSES = RECLAIMER_CONFIG.messageClasses;
 const EVIDENCE_WAIT_MS = (CLASSES.get('transactional')?.evidenceWaitSeconds ?? 300) * 1000;
-export const WORKERS = 3;
+/** Sender workers (execution environments) per lane. */
+export const WORKERS_PER_LANE = 2;
+/** Every worker's lane, by global worker number: each lane's workers side by side, the urgent lane's first. */
+const WORKER_LANES: readonly (LaneName | 'single')[] = STACK.lanes.flatMap(({ name }) => Array.from({ length: WORKERS_PER_LANE }, () => name));
+export const WORKERS = WORKER_LANES.length;
 
 /** The messages of every schedule: two of each class, over every channel, and two more login codes by SMS to the same number. */
 const MESSAGE_SHAPES: readonly { readonly messageClass: string; readonly channel: Channel; readonly templateId: string; readonly data: Record<string, unknown> }[] = [
@@ -81,6 +101,7 @@ const JUMP_MS: Readonly<Record<ClockJump, number>> = {
 
 export interface Delivery {
   readonly message: number;
+  /** Which of its lane's workers receives it (0 to WORKERS_PER_LANE - 1): the event topic routes a message into its lane. */
   readonly worker: number;
   readonly readBeforeClaim: boolean;
   /** The delivery's invocation dies when its n-th gate is released. @default never */
@@ -100,7 +121,7 @@ export type WorldEvent =
   | { readonly kind: 'outage' }
   | { readonly kind: 'reclaimer'; readonly crashAt?: number }
   | { readonly kind: 'evidence'; readonly message: number }
-  /** The worker's environment is invoked for other work (other records of its batch): it makes its kept writes first. */
+  /** The worker's environment (any lane's, by global number) is invoked for other work (other records of its batch): it makes its kept writes first. */
   | { readonly kind: 'invocation'; readonly worker: number };
 
 /** One schedule's inputs besides the scheduler's own choices. */
@@ -120,7 +141,7 @@ export interface Scenario {
 const crashAt = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) });
 const delivery = (message: fc.Arbitrary<number>) =>
   fc
-    .record({ message, worker: fc.nat(WORKERS - 1), readBeforeClaim: fc.boolean(), crashAt, losesEnvironment: fc.boolean(), retryRounds: fc.nat(2), order: fc.nat(99) })
+    .record({ message, worker: fc.nat(WORKERS_PER_LANE - 1), readBeforeClaim: fc.boolean(), crashAt, losesEnvironment: fc.boolean(), retryRounds: fc.nat(2), order: fc.nat(99) })
     .map(withoutUndefined);
 
 const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
@@ -206,21 +227,38 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   };
   const ledgerOf = (actor: string) => portsOf(actor).ledger;
   let tokens = 0;
-  /** The delivery context of one invocation; a sender's carries its execution environment's kept writes. */
-  const contextFor = (actor: string, { readBeforeClaim = false, keptWrites }: { readBeforeClaim?: boolean; keptWrites?: KeptLedgerWrites } = {}): DeliveryContext => {
+  let inPlaceRetries = 0;
+  /**
+   * The delivery context of one invocation in `lane`; a sender's carries its execution environment's kept
+   * writes. The lane's settings are its sender configuration's (the urgent lane sends a throttled message
+   * again in place); each pause before such a send is a step the scheduler orders, and moves the clock on.
+   */
+  const contextFor = (
+    actor: string,
+    { lane, readBeforeClaim = false, keptWrites }: { lane: LaneName | 'single'; readBeforeClaim?: boolean; keptWrites?: KeptLedgerWrites },
+  ): DeliveryContext => {
     const provider = providers.forActor(actor);
     const { ledger, limitStore } = portsOf(actor);
+    const config = LANE_CONFIGS.get(lane)!;
     return {
       ledger,
       limitStore,
       ...(keptWrites ? { keptWrites } : {}),
       providers: { email: provider, sms: provider, push: provider },
+      ...laneDelivery(config),
+      sleep: async (ms) => {
+        await gates.pass(actor, `throttled: pause ${ms} ms, then send again in place`);
+        inPlaceRetries += 1;
+        jump(ms);
+      },
       metrics,
       log: silentLog,
       clock,
+      // The invocation's deadline on the model's clock too: a jump during a pause leaves no time for the retry.
+      realTime: clock,
       newOwnerToken: () => `${actor}-t${(tokens += 1)}`,
       timing: TIMING,
-      sendTimeoutMs: 2_000,
+      sendTimeoutMs: config.sendTimeoutMs,
       readBeforeClaim,
     };
   };
@@ -246,17 +284,20 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
    * with its memory of the ledger writes it owes. An invocation whose death takes the environment
    * with it leaves a new, empty one for the worker's next delivery.
    */
-  const environments = Array.from({ length: WORKERS }, () => ({ keptWrites: new KeptLedgerWrites(), queue: Promise.resolve() as Promise<unknown> }));
+  const environments = WORKER_LANES.map((lane) => ({ lane, keptWrites: new KeptLedgerWrites(), queue: Promise.resolve() as Promise<unknown> }));
+  /** The global number of the worker a delivery names: its message's lane's `worker`-th. */
+  const workerOf = (message: number, worker: number) =>
+    WORKER_LANES.indexOf(laneOfMessageClass(MESSAGE_SHAPES[message]!.messageClass, STACK.bulkClasses)) + (worker % WORKERS_PER_LANE);
   let environmentsLost = 0;
   let environmentsLostHolding = 0;
   /**
    * One invocation, as createSenderHandler runs it: the kept writes first, the delivery (none: an
    * invocation for other records), then the optional retries before returning.
    */
-  const invoke = (d: Omit<Delivery, 'message'> & { readonly message?: number }, actor: string) => {
-    const environment = environments[d.worker]!;
+  const invoke = (d: Omit<Delivery, 'message'> & { readonly message?: number }, worker: number, actor: string) => {
+    const environment = environments[worker]!;
     const keptWrites = environment.keptWrites;
-    const ctx = contextFor(actor, { readBeforeClaim: d.readBeforeClaim, keptWrites });
+    const ctx = contextFor(actor, { lane: environment.lane, readBeforeClaim: d.readBeforeClaim, keptWrites });
     const keptContext = { ...ctx, concurrency: 4 };
     return startActor(actor, async () => {
       await keptWrites.writeAll(keptContext);
@@ -277,23 +318,23 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     });
   };
   const redeliveries = new Map<number, number>();
-  /** Queues an invocation on its worker's environment, after the invocations before it. */
-  const enqueue = (d: Parameters<typeof invoke>[0], actor: string) => {
-    const environment = environments[d.worker]!;
-    const done = environment.queue.then(() => invoke(d, actor));
+  /** Queues an invocation on a worker's environment (by global number), after the invocations before it. */
+  const enqueue = (d: Parameters<typeof invoke>[0], worker: number, actor: string) => {
+    const environment = environments[worker]!;
+    const done = environment.queue.then(() => invoke(d, worker, actor));
     environment.queue = done;
     return done;
   };
   const deliver = (d: Delivery, actor: string): Promise<void> =>
-    enqueue(d, actor).then((result) => {
+    enqueue(d, workerOf(d.message, d.worker), actor).then((result) => {
       if (result === undefined) return;
       // SQS delivers an unsettled record again (visibility timeout), here up to twice per message while faults last.
       const n = redeliveries.get(d.message) ?? 0;
       if ((result !== 'crashed' && result.settled) || n >= 2 || !faultsOn) return;
       redeliveries.set(d.message, n + 1);
       const why = result === 'crashed' ? 'crashed' : result.why;
-      const worker = (d.worker + 1 + n) % WORKERS;
-      const again = `w${worker}.m${d.message}.r${n + 1}`;
+      const worker = (d.worker + 1 + n) % WORKERS_PER_LANE;
+      const again = `w${workerOf(d.message, worker)}.m${d.message}.r${n + 1}`;
       void gates
         .pass(`sqs.m${d.message}.r${n + 1}`, `sqs redelivers m${d.message} (${why})`)
         .then(() => deliver({ ...d, worker, crashAt: undefined, losesEnvironment: undefined }, again));
@@ -301,7 +342,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   let faultsOn = true;
   const reclaim = (actor: string, crashAt?: number) => {
     if (crashAt !== undefined) gates.crashActorAt(actor, crashAt);
-    const ctx = contextFor(actor);
+    const ctx = contextFor(actor, { lane: FIRST_LANE });
     const ledger = ctx.ledger as ReturnType<typeof ledgerOf>;
     return startActor(actor, () =>
       createReclaimer({
@@ -317,7 +358,10 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   // Phase 1: the workers, the reclaimer, the status Lambda and the faults, in the scheduler's order.
   const work: Promise<unknown>[] = [];
   const byWorker = new Map<number, { d: Delivery; i: number }[]>();
-  scenario.deliveries.forEach((d, i) => byWorker.set(d.worker, [...(byWorker.get(d.worker) ?? []), { d, i }]));
+  scenario.deliveries.forEach((d, i) => {
+    const worker = workerOf(d.message, d.worker);
+    byWorker.set(worker, [...(byWorker.get(worker) ?? []), { d, i }]);
+  });
   for (const [worker, list] of byWorker) {
     work.push(
       (async () => {
@@ -362,7 +406,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
         work.push(
           gates
             .pass(actor, `w${event.worker} invoked for other work`)
-            .then(() => enqueue({ worker: event.worker, readBeforeClaim: false, retryRounds: 1 }, `w${event.worker}.x${i}`)),
+            .then(() => enqueue({ worker: event.worker, readBeforeClaim: false, retryRounds: 1 }, event.worker, `w${event.worker}.x${i}`)),
         );
         break;
     }
@@ -394,14 +438,14 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   const rowsBefore = await readRows();
   const withRow = new Set(rowsBefore.map((r) => r.key));
   for (const [i, plan] of planOf) {
-    if (!withRow.has(plan.key)) void deliver({ message: i, worker: 0, readBeforeClaim: false }, `w0.redelivery.m${i}`);
+    if (!withRow.has(plan.key)) void deliver({ message: i, worker: 0, readBeforeClaim: false }, `w${workerOf(i, 0)}.redelivery.m${i}`);
   }
   await gates.drive();
   // Copies held in the network past a lease land now, while the reclaimer takes rows over.
   jump(CLAIM_TIMEOUT_MS + 1);
   void reclaim('recovery.reclaimer-1');
   // Every environment still alive is invoked again, while the reclaimer takes over what it still holds.
-  for (let worker = 0; worker < WORKERS; worker += 1) void enqueue({ worker, readBeforeClaim: false }, `w${worker}.recovery`);
+  for (let worker = 0; worker < WORKERS; worker += 1) void enqueue({ worker, readBeforeClaim: false }, worker, `w${worker}.recovery`);
   await gates.drive();
   if (network.releaseHeldCopies()) await gates.drive();
   const afterOneReclaim = await readRows();
@@ -443,6 +487,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
       ['kept releases that found the row moved on', metrics.get(METRIC.UnsentClaimAlreadyTaken)],
       ['limit store failures (claim handed back)', metrics.get(METRIC.LimitStoreError)],
       ['SUPPRESSED rows', rows.filter((row) => row.state === 'SUPPRESSED').length],
+      ['throttled sends made again in place, claim held (the urgent lane\'s pauses)', inPlaceRetries],
     ]),
     permittedResends: checked.permittedResends,
     rows,

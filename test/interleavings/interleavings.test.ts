@@ -41,8 +41,10 @@ const replay = (seed: number, path: string) =>
 describe('interleavings of senders, the reclaimer and the status Lambda on the real ledger', () => {
   // A SENT outcome kept through an outage (the sender cut off) was written later at the clock's time;
   // its own held copy, fenced on the same claim, then landed and moved resolvedAt back. The kept
-  // outcome now carries the failed write's time and is the same request.
-  it('regression (seed 1, path 183): a kept outcome and a late copy of the failed one are the same write', () => replay(1, '183'), 60_000);
+  // outcome now carries the failed write's time and is the same request. Found as seed 1, path 183
+  // before the workers carried lanes; in the lane model the same bug (the fix reverted by hand) fails
+  // first at seed 1, path 66 ("no settled row changed"), which this replays.
+  it('regression (seed 1, path 66): a kept outcome and a late copy of the failed one are the same write', () => replay(1, '66'), 60_000);
 
   it(`${RUNS} schedules: no duplicate beyond class policy, no false SENT, no settled row changed, nothing dropped, never over a limit`, async () => {
     const figures = {

@@ -41,6 +41,13 @@ describe('notifier simulate options', () => {
     expect(() => parseSimulateArgs(['--sender', 'other'])).toThrow(UsageError);
   });
 
+  it('takes the urgent lane\'s concurrency on the wire only (the port-level run has no lanes)', () => {
+    expect(parseSimulateArgs(['--wire', '--urgent-concurrency', '3', '--concurrency', '6']).wire).toMatchObject({ urgentConcurrency: 3, concurrency: 6 });
+    expect(parseSimulateArgs(['--wire']).wire?.urgentConcurrency).toBeUndefined();
+    expect(() => parseSimulateArgs(['--urgent-concurrency', '3'])).toThrow(/needs --wire/);
+    expect(() => parseSimulateArgs(['--wire', '--urgent-concurrency', '1'])).toThrow(/--urgent-concurrency must be an integer from 2 to 1000/);
+  });
+
   it('takes whole-ledger outages on the wire only', () => {
     expect(parseSimulateArgs(['--wire', '--ledger-outage', '8', '--ledger-outage-every', '12']).wire?.ledgerOutage).toEqual({ seconds: 8, everySeconds: 12 });
     expect(parseSimulateArgs(['--wire', '--ledger-outage', '5']).wire?.ledgerOutage).toEqual({ seconds: 5, everySeconds: 30 });

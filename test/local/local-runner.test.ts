@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { LocalAws } from '../../local/aws/local-aws';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
-import { runLocal } from '../../local/local-runner';
+import type { LocalLane } from '../../local/local-lanes';
+import { LOCAL_STACK, runLocal } from '../../local/local-runner';
+import { localLaneSenders, resolveLocalStack } from '../../local/local-stack';
+import { LOCAL_TABLE_NAME } from '../../local/local-table';
 
 describe('npm start (the local runner) on the bundled example stream, over local AWS', () => {
   it('sends each message once through the local SES and SNS (counted at the servers), suppresses the redeliveries and explains every failure', async () => {
     const lines = rebaseTimestamps(await readInputLines('examples/order-events.jsonl'), Date.now());
     const printed: string[] = [];
     let aws: LocalAws | undefined;
+    let lanes: readonly LocalLane[] = [];
     const summary = await runLocal({
       lines,
       rate: 500,
@@ -16,10 +20,21 @@ describe('npm start (the local runner) on the bundled example stream, over local
       concurrency: 1,
       out: (l) => printed.push(l),
       err: () => undefined,
-      onStarted: (started) => {
+      onStarted: (started, startedLanes) => {
         aws = started;
+        lanes = startedLanes;
       },
     });
+
+    // The stack's two lanes, each sender with exactly the variables the one source gives it (synth's:
+    // test/local/local-stack.test.ts), its own queue pair, the marketing events in the bulk one.
+    const resolved = resolveLocalStack(LOCAL_STACK);
+    const expected = localLaneSenders(resolved, {
+      tableName: LOCAL_TABLE_NAME,
+      queues: lanes.map((lane) => ({ queueUrl: lane.queue.queueUrl, deadLetterQueueUrl: lane.queue.dlqUrl })),
+    });
+    expect(lanes.map((lane) => [lane.name, lane.environment])).toEqual(expected.map((lane) => [lane.name, lane.environment]));
+    expect(lanes.every((lane) => lane.source.stats.received > 0)).toBe(true);
 
     expect(summary).toMatchObject({
       events: 11,
@@ -38,7 +53,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
     const publishes = aws?.sns.acceptedPerKey() ?? new Map<string, number>();
     expect(emails.size + publishes.size).toBe(18);
     expect([...emails.values(), ...publishes.values()].every((n) => n === 1)).toBe(true);
-    expect(aws?.ses.accepted().every((e) => e.from === 'notifications@example.com' && e.configurationSetName === 'notifier-local')).toBe(true);
+    expect(aws?.ses.accepted().every((e) => e.from === 'notifications@mail.shop-notifier.dev' && e.configurationSetName === 'notifier-local')).toBe(true);
     expect(new Set(aws?.sns.accepted().map((p) => p.channel))).toEqual(new Set(['sms', 'push']));
 
     expect(printed[0]).toMatch(/^Mailbox: http:\/\/127\.0\.0\.1:\d+\/ — open it to see what went out$/);

@@ -1,7 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { WIRE_FAULT_KINDS, wireFaults } from '../../local/aws/wire-fault-plan';
 import { wireVerdictHolds } from '../../local/aws/wire-verdict';
-import { runWireSimulation } from '../../local/wire-simulation';
+import { ENV } from '../../functions/core/sender-config';
+import { localLaneSenders, resolveLocalStack } from '../../local/local-stack';
+import { paceAsConfigured, runWireSimulation, wireRunHolds, wireStack } from '../../local/wire-simulation';
+
+describe('a wire run\'s pace, per lane, against what the lane\'s environment says', () => {
+  const lane = (yields: boolean, throttlingAnswers: number, cuts: number) => ({
+    environment: { [ENV.sendRateYieldsToThrottling]: String(yields) },
+    pace: { throttlingAnswers, cuts },
+  });
+  it('a yielding lane must cut its pace once it hears a throttling answer; one that does not yield never cuts', () => {
+    expect(paceAsConfigured(lane(true, 3, 1))).toBe(true);
+    expect(paceAsConfigured(lane(true, 0, 0))).toBe(true);
+    expect(paceAsConfigured(lane(true, 3, 0))).toBe(false);
+    expect(paceAsConfigured(lane(false, 3, 0))).toBe(true);
+    expect(paceAsConfigured(lane(false, 3, 1))).toBe(false);
+  });
+});
 
 describe('the wire-level simulation', () => {
   it(
@@ -23,6 +39,26 @@ describe('the wire-level simulation', () => {
       expect(report.pushDuplicates.deviceVisible).toBe(0);
       expect(report.pushDuplicates.hiddenByOtherMessages).toBe(0);
       expect(report.pushDuplicates.providerSide).toBeLessThanOrEqual(report.verdict.explainedDuplicates);
+      // Both lanes as the stack configures them: each sender with exactly the variables the one source gives it
+      // (synth's, durations scaled: test/local/local-stack.test.ts), each lane judged on its own messages.
+      const expected = localLaneSenders(resolveLocalStack(wireStack()), {
+        tableName: report.lanes[0]?.environment[ENV.tableName] ?? '',
+        queues: report.lanes.map((lane) => ({ queueUrl: lane.environment[ENV.sourceQueueUrl] ?? '', deadLetterQueueUrl: lane.environment[ENV.deadLetterQueueUrl] ?? '' })),
+      });
+      expect(report.lanes.map((lane) => [lane.name, lane.maxConcurrency, lane.environment])).toEqual(expected.map((lane) => [lane.name, lane.maxConcurrency, lane.environment]));
+      for (const lane of report.lanes) {
+        expect(lane.verdict.messages, lane.name).toBeGreaterThan(0);
+        expect(wireVerdictHolds(lane.verdict), `${lane.name}: ${JSON.stringify(lane.verdict.examples)}`).toBe(true);
+      }
+      expect(report.lanes.reduce((sum, lane) => sum + lane.verdict.messages, 0)).toBe(report.verdict.messages);
+      // The urgent lane's throttled sends were made again in place; the bulk lane has no pauses, and yields.
+      const [urgent, bulk] = report.lanes;
+      expect(urgent?.inPlaceRetries).toBeGreaterThan(0);
+      expect(bulk?.inPlaceRetries).toBe(0);
+      expect(bulk?.pace.throttlingAnswers).toBeGreaterThan(0);
+      expect(bulk?.pace.cuts).toBeGreaterThan(0);
+      expect(urgent?.pace.cuts).toBe(0);
+      expect(wireRunHolds(report)).toBe(true);
       // Only rejections make FAILED rows (a rejection answered after the sender's own timeout reads as ambiguous).
       expect(report.verdict.states.FAILED).toBeLessThanOrEqual(report.injected.providerRejection + report.plannedFailures.failed);
       expect(report.verdict.states.FAILED).toBeGreaterThan(0);

@@ -38,6 +38,22 @@ describe('wire verdict: judged from the providers\' counts, not the sender\'s', 
     expect(v).toMatchObject({ unexplainedDuplicates: 0, explainedDuplicates: 1 });
   });
 
+  it('with the sender\'s counted resends given, a second send explained by a request but never counted is unexplained (a resend in place)', () => {
+    const key = `${'e'.repeat(16)}${'k'.repeat(48)}`;
+    const twice = (countedResends: ReadonlyMap<string, number>) =>
+      judge({
+        deliverableKeys: [key],
+        acceptedPerKey: new Map([[key, 2]]),
+        finalStates: new Map([[key, 'SENT']]),
+        providerRequests: [{ key, reachedWithoutAnswer: true, rejected: false }],
+        countedResends,
+      });
+    const uncounted = twice(new Map());
+    expect(uncounted).toMatchObject({ unexplainedDuplicates: 1, uncountedDuplicates: 1, explainedDuplicates: 0, examples: { duplicate: [key] } });
+    expect(wireVerdictHolds(uncounted)).toBe(false);
+    expect(twice(new Map([[keyPrefix(key), 1]]))).toMatchObject({ unexplainedDuplicates: 0, uncountedDuplicates: 0, explainedDuplicates: 1 });
+  });
+
   it('a second send after only certain refusals is an unexplained duplicate', () => {
     const v = judge({
       acceptedPerKey: new Map([['a', 2]]),

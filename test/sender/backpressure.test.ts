@@ -133,6 +133,32 @@ describe('throttling is backpressure: the record comes back later, never FAILED'
     expect(run.row).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
   });
 
+  // Pauses are for a provider's second with no room; a spent quota, a configuration fault or an outage does not
+  // end in 20 ms, and a send again in place only holds the claim and the invocation longer.
+  it.each(['quota-exhausted', 'configuration', 'unavailable', 'unrecognised'] as const)(
+    'in the urgent lane a %s refusal is not sent again in place: one call, the record backed off',
+    async (cause) => {
+      sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+      let calls = 0;
+      const refusingOnce: DeliveryProvider = {
+        send: async () => (++calls === 1 ? { kind: 'transient', cause, reason: `${cause} refusal` } : { kind: 'sent', providerMessageId: 'sms-1' }),
+      };
+      const harness = new SenderHarness({
+        ledger: db.ledger,
+        providers: { email: refusingOnce, sms: refusingOnce, push: refusingOnce },
+        deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
+        throttleRetryPausesMs: [10, 20],
+      });
+      const eventId = `evt-bp-not-in-place-${cause}`;
+      const record = receivedTimes(JSON.stringify(loginCodeEvent({ eventId })), 1);
+      expect(failedIds(await harness.invoke(record))).toEqual([record.messageId]);
+      expect(calls).toBe(1);
+      expect(harness.metrics.get(METRIC.ProviderThrottled)).toBe(0);
+      const key = idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
+      expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
+    },
+  );
+
   it('a spent daily quota pauses the record for the longest step; nothing is marked FAILED', async () => {
     sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
     const harness = new SenderHarness({

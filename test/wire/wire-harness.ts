@@ -48,7 +48,7 @@ export interface WireRig {
 }
 
 /** How a rig's sender differs from the production one. */
-export interface WireSenderOptions extends Pick<HarnessOptions, 'waitForLedgerBeforeReturning' | 'limitStore'> {
+export interface WireSenderOptions extends Pick<HarnessOptions, 'waitForLedgerBeforeReturning' | 'limitStore' | 'throttleRetryPausesMs'> {
   /** Changes the sender's new SES and SNS clients before it uses them (a test middleware). @default none */
   readonly prepareClients?: (clients: { readonly ses: SESv2Client; readonly sns: SNSClient }) => void;
 }

@@ -1,5 +1,6 @@
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { OutboxProvider } from '../adapters/outbox-provider';
+import { EumSmsProvider } from '../adapters/eum-sms-provider';
 import { createSendClients, type SendClients } from '../adapters/send-clients';
 import { readSesAccount } from '../adapters/ses-account';
 import { SesEmailProvider } from '../adapters/ses-email-provider';
@@ -8,15 +9,17 @@ import type { DeliveryProviders } from '../core/delivery-provider';
 import type { Channel } from '../core/idempotency-key';
 import type { LogPort } from '../core/log-port';
 import { BULK_LANE_YIELD, ratePerProcess, realPaceClock, SendRateGovernor, type ChannelRates } from '../core/send-rate-governor';
-import type { SenderConfig } from '../core/sender-config';
+import { ConfigurationError } from '../core/errors';
+import type { MessageClassRegistry } from '../core/message-class';
+import type { SenderConfig, SmsProviderSettings } from '../core/sender-config';
 
 // The sending edge, built from validated configuration: SES and SNS providers, their clients, and the
 // send-rate governor (which reads the SES account). The reclaimer reaches this module only through
 // import(), on its first send (on-demand-sending.ts).
 
 export function createProviders(
-  config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>,
-  clients: SendClients = createSendClients(config.sendTimeoutMs),
+  config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs' | 'messageClasses'>,
+  clients: SendClients = createSendClientsFor(config),
 ): DeliveryProviders {
   const delivery = config.delivery;
   if (delivery.mode === 'outbox') {
@@ -32,14 +35,34 @@ export function createProviders(
       fromAddress: delivery.emailFrom,
       configurationSetName: delivery.sesConfigurationSet,
     }),
-    sms: sns,
+    sms: delivery.sms.provider === 'end-user-messaging' ? eumProvider(delivery.sms, clients, config.messageClasses) : sns,
     push: sns,
   };
 }
 
+function eumProvider(
+  settings: Extract<SmsProviderSettings, { provider: 'end-user-messaging' }>,
+  clients: SendClients,
+  classes: MessageClassRegistry,
+): EumSmsProvider {
+  if (!clients.eum) throw new ConfigurationError('SMS_PROVIDER=end-user-messaging needs an End User Messaging client');
+  return new EumSmsProvider(clients.eum, {
+    configurationSetName: settings.configurationSet,
+    originationIdentity: settings.originationIdentity,
+    maxPrice: settings.maxPrice,
+    protectConfigurationId: settings.protectConfigurationId,
+    timeToLiveSeconds: (messageClass) => classes.get(messageClass)?.smsTimeToLiveSeconds,
+  });
+}
+
+function createSendClientsFor(config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>): SendClients {
+  const endUserMessaging = config.delivery.mode === 'aws' && config.delivery.sms.provider === 'end-user-messaging';
+  return createSendClients(config.sendTimeoutMs, { endUserMessaging });
+}
+
 /** The SDK clients that send, in `aws` delivery mode. */
 export function createLambdaSendClients(config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>): SendClients | undefined {
-  return config.delivery.mode === 'aws' ? createSendClients(config.sendTimeoutMs) : undefined;
+  return config.delivery.mode === 'aws' ? createSendClientsFor(config) : undefined;
 }
 
 /**

@@ -1,13 +1,17 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { PinpointSMSVoiceV2Client } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
+import { EumSmsProvider } from '../../functions/adapters/eum-sms-provider';
+import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { ledgerClientConfig } from '../../functions/adapters/ledger-client-config';
 import { sendClientConfig } from '../../functions/adapters/send-clients';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
 import type { RecordDeferral } from '../../functions/core/record-deferral';
 import type { SendRateGovernor } from '../../functions/core/send-rate-governor';
+import { startLocalEum, type LocalEum, type LocalEumOptions } from '../../local/aws/local-eum';
 import { startLocalSes, type LocalSes, type LocalSesOptions } from '../../local/aws/local-ses';
 import { startLocalSns, type LocalSns, type LocalSnsOptions } from '../../local/aws/local-sns-server';
 import { startWireFaultProxy, type FaultDecider, type WireFaultProxy } from '../../local/aws/wire-fault-proxy';
@@ -30,14 +34,16 @@ export interface WireRig {
   readonly dynamoProxy: WireFaultProxy;
   readonly sesProxy: WireFaultProxy;
   readonly snsProxy: WireFaultProxy;
+  readonly eumProxy: WireFaultProxy;
   readonly ses: LocalSes;
   readonly sns: LocalSns;
+  readonly eum: LocalEum;
   readonly ledger: DynamoDbLedger;
   /**
    * A sender over this rig; each call builds a fresh one (a new execution environment).
    * `deferral` backs paced records off. @default none
    */
-  sender(clock?: ControlledClock, governor?: SendRateGovernor, deferral?: RecordDeferral, options?: Pick<HarnessOptions, 'waitForLedgerBeforeReturning'>): SenderHarness;
+  sender(clock?: ControlledClock, governor?: SendRateGovernor, deferral?: RecordDeferral, options?: WireSenderOptions): SenderHarness;
   /** Accepted sends for `key` at the local providers. */
   accepted(key: string): number;
   stop(): Promise<void>;
@@ -47,14 +53,23 @@ export interface WireRig {
 export interface WireRigOptions {
   readonly ses?: LocalSesOptions;
   readonly sns?: LocalSnsOptions;
+  /** The local End User Messaging SMS: its event destination, opt-outs. @default events kept only */
+  readonly eum?: LocalEumOptions;
+}
+
+/** How one sender of the rig is built. */
+export interface WireSenderOptions extends Pick<HarnessOptions, 'waitForLedgerBeforeReturning'> {
+  /** Which service sends SMS: SNS `Publish`, or End User Messaging `SendTextMessage` (configuration set `notifier-sms`). @default 'sns' */
+  readonly smsProvider?: 'sns' | 'end-user-messaging';
 }
 
 export async function startWireRig(db: TestLedger, options: WireRigOptions = {}): Promise<WireRig> {
-  const [ses, sns] = await Promise.all([startLocalSes(options.ses), startLocalSns(options.sns)]);
-  const [dynamoProxy, sesProxy, snsProxy] = await Promise.all([
+  const [ses, sns, eum] = await Promise.all([startLocalSes(options.ses), startLocalSns(options.sns), startLocalEum(options.eum)]);
+  const [dynamoProxy, sesProxy, snsProxy, eumProxy] = await Promise.all([
     startWireFaultProxy({ service: 'dynamodb', target: db.endpoint }),
     startWireFaultProxy({ service: 'sesv2', target: ses.endpoint }),
     startWireFaultProxy({ service: 'sns', target: sns.endpoint }),
+    startWireFaultProxy({ service: 'sms-voice', target: eum.endpoint }),
   ]);
   const dynamo = new DynamoDBClient({ ...ledgerClientConfig(), ...LOOPBACK, endpoint: dynamoProxy.endpoint });
   const ledger = new DynamoDbLedger(dynamo, db.tableName);
@@ -64,14 +79,26 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
     dynamoProxy,
     sesProxy,
     snsProxy,
+    eumProxy,
     ses,
     sns,
+    eum,
     ledger,
-    sender(clock, governor, deferral, options = {}) {
+    sender(clock, governor, deferral, { smsProvider = 'sns', ...options } = {}) {
       const sesClient = new SESv2Client({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: sesProxy.endpoint });
       const snsClient = new SNSClient({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: snsProxy.endpoint });
       clients.push(sesClient, snsClient);
       const snsProvider = new SnsProvider(snsClient);
+      const eumClient = new PinpointSMSVoiceV2Client({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: eumProxy.endpoint });
+      clients.push(eumClient);
+      const classes = buildMessageClassRegistry();
+      const smsProviderOf = {
+        sns: snsProvider,
+        'end-user-messaging': new EumSmsProvider(eumClient, {
+          configurationSetName: 'notifier-sms',
+          timeToLiveSeconds: (name) => classes.get(name)?.smsTimeToLiveSeconds,
+        }),
+      };
       return new SenderHarness({
         ledger,
         clock,
@@ -79,16 +106,16 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
         governor,
         deferral,
         ...options,
-        providers: { email: new SesEmailProvider(sesClient, { fromAddress: 'orders@shop.test' }), sms: snsProvider, push: snsProvider },
+        providers: { email: new SesEmailProvider(sesClient, { fromAddress: 'orders@shop.test' }), sms: smsProviderOf[smsProvider], push: snsProvider },
       });
     },
     accepted(key) {
-      return (ses.acceptedPerKey().get(key) ?? 0) + (sns.acceptedPerKey().get(key) ?? 0);
+      return (ses.acceptedPerKey().get(key) ?? 0) + (sns.acceptedPerKey().get(key) ?? 0) + (eum.acceptedPerKey().get(key) ?? 0);
     },
     async stop() {
       for (const client of clients) client.destroy();
-      await Promise.all([dynamoProxy.stop(), sesProxy.stop(), snsProxy.stop()]);
-      await Promise.all([ses.stop(), sns.stop()]);
+      await Promise.all([dynamoProxy.stop(), sesProxy.stop(), snsProxy.stop(), eumProxy.stop()]);
+      await Promise.all([ses.stop(), sns.stop(), eum.stop()]);
     },
   };
 }

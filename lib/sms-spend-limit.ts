@@ -41,6 +41,8 @@ export function smsSpendViolations(
 export interface SmsSpendLimitProps {
   /** The account's monthly SMS spend limit, USD. */
   readonly limitUsd: number;
+  /** Which service's limit: SNS's `MonthlySpendLimit`, or End User Messaging's text spend limit override. */
+  readonly provider: 'sns' | 'end-user-messaging';
   /** The call's Lambda runtime (the notifier's). */
   readonly runtime: NotifierRuntime;
   /**
@@ -55,7 +57,8 @@ export interface SmsSpendLimitProps {
  * on create and update. On delete the account keeps its limit: lowering it silently could stop other
  * senders' SMS. The limit is checked by {@link smsSpendViolations}.
  */
-export function manageSmsSpendLimit(scope: Construct, { limitUsd, runtime, logEncryptionKey }: SmsSpendLimitProps): AccountSdkCall {
+export function manageSmsSpendLimit(scope: Construct, { limitUsd, runtime, logEncryptionKey, provider }: SmsSpendLimitProps): AccountSdkCall {
+  if (provider === 'end-user-messaging') return manageTextMessageSpendLimit(scope, { limitUsd, runtime, logEncryptionKey });
   const resource = new AccountSdkCall(scope, 'SmsMonthlySpendLimit', {
     logEncryptionKey,
     runtime,
@@ -70,6 +73,29 @@ export function manageSmsSpendLimit(scope: Construct, { limitUsd, runtime, logEn
   Validations.of(resource).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
     reason: 'sns:SetSMSAttributes supports no resource-level permissions; the policy allows that one action only.',
+  });
+  return resource;
+}
+
+/**
+ * End User Messaging SMS keeps its own monthly text spend limit (its "enforced limit", SetTextMessageSpendLimitOverride,
+ * whole US dollars up to the account limit): set on create and update, kept on delete, as SNS's.
+ */
+function manageTextMessageSpendLimit(scope: Construct, { limitUsd, runtime, logEncryptionKey }: Omit<SmsSpendLimitProps, 'provider'>): AccountSdkCall {
+  const resource = new AccountSdkCall(scope, 'TextMessageSpendLimit', {
+    logEncryptionKey,
+    runtime,
+    call: {
+      service: 'PinpointSMSVoiceV2',
+      action: 'setTextMessageSpendLimitOverride',
+      parameters: { MonthlyLimit: limitUsd },
+      physicalResourceId: cr.PhysicalResourceId.of('sms-voice-text-message-spend-limit'),
+    },
+    statements: [new iam.PolicyStatement({ actions: ['sms-voice:SetTextMessageSpendLimitOverride'], resources: ['*'] })],
+  });
+  Validations.of(resource).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason: 'sms-voice:SetTextMessageSpendLimitOverride is an account setting with no resource; the policy allows that one action only.',
   });
   return resource;
 }

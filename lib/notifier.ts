@@ -14,7 +14,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { LEDGER_TABLE } from '../functions/core/ledger-table';
 import { laneClassMatcher, type LaneName } from '../functions/core/send-lanes';
-import { smsCountriesDefine } from './destination-options';
+import { smsCountriesDefine, smsProviderDefine } from './destination-options';
 import { allowLogsToUse } from './logs-key-policy';
 import { NotifierMetrics } from './metrics';
 import { NotResourceCheck } from './not-resource-check';
@@ -187,7 +187,7 @@ export class IdempotentNotifier extends Construct {
       runtime: settings.lambdaRuntime,
       logRetention: settings.logRetention,
       logEncryptionKey: props.encryptionKey,
-      define: smsCountriesDefine(props),
+      define: { ...smsCountriesDefine(props), ...smsProviderDefine(props) },
     };
     this.lanes = laneQueues.map(({ lane, queue, deadLetterQueue }) => {
       const environment = laneEnvironment(baseEnvironment, lane, { queueUrl: queue.queueUrl, deadLetterQueueUrl: deadLetterQueue.queueUrl });

@@ -28,7 +28,13 @@ export interface SendClients {
   readonly eum?: PinpointSMSVoiceV2Client;
 }
 
+/** The stack's SMS provider, embedded at synth (functions/delivery/shipped-sms-provider.ts); undefined unbundled. */
+declare const __NOTIFIER_SMS_PROVIDER__: string | undefined;
+
 export function createSendClients(sendTimeoutMs: number, { endUserMessaging = false }: { readonly endUserMessaging?: boolean } = {}): SendClients {
   const config = sendClientConfig(sendTimeoutMs);
-  return { ses: new SESv2Client(config), sns: new SNSClient(config), ...(endUserMessaging ? { eum: new PinpointSMSVoiceV2Client(config) } : {}) };
+  const clients = { ses: new SESv2Client(config), sns: new SNSClient(config) };
+  // Folded at build time: a bundle built for SNS carries no End User Messaging client.
+  if (typeof __NOTIFIER_SMS_PROVIDER__ !== 'undefined' && __NOTIFIER_SMS_PROVIDER__ !== 'end-user-messaging') return clients;
+  return endUserMessaging ? { ...clients, eum: new PinpointSMSVoiceV2Client(config) } : clients;
 }

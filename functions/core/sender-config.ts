@@ -111,8 +111,8 @@ const EnvSchema = v.pipe(
     [ENV.smsProvider]: v.optional(v.picklist(SMS_PROVIDERS), 'sns'),
     [ENV.smsConfigurationSet]: optionalText,
     [ENV.smsOriginationIdentity]: optionalText,
-    // MaxPrice: US dollars per message part, as the API takes it (a decimal string).
-    [ENV.smsMaxPrice]: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^\d{1,2}\.\d{2,5}$/, 'must be US dollars such as 0.10'))),
+    // MaxPrice (US dollars per part): synth checks its form, and End User Messaging refuses a bad one as a fault of ours.
+    [ENV.smsMaxPrice]: optionalText,
     [ENV.smsProtectConfigurationId]: optionalText,
     [ENV.deadLetterQueueUrl]: optionalText,
     [ENV.messageClasses]: optionalText,
@@ -148,7 +148,7 @@ const EnvSchema = v.pipe(
     if (mode === 'outbox' && !env[ENV.outboxFile]) require(ENV.outboxFile, 'is required when DELIVERY_MODE=outbox');
     if (mode === 'aws' && !env[ENV.emailFrom]) require(ENV.emailFrom, 'is required when DELIVERY_MODE=aws');
     if (mode === 'aws' && env[ENV.smsProvider] === 'end-user-messaging' && !env[ENV.smsConfigurationSet]) {
-      require(ENV.smsConfigurationSet, 'is required when SMS_PROVIDER=end-user-messaging (its event destination carries the delivery evidence)');
+      require(ENV.smsConfigurationSet, 'is required with SMS_PROVIDER=end-user-messaging');
     }
     if (mode === 'aws' && !env[ENV.deadLetterQueueUrl]) {
       require(ENV.deadLetterQueueUrl, 'is required when DELIVERY_MODE=aws (invalid events are moved there with their reason)');

@@ -1,11 +1,10 @@
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { OutboxProvider } from '../adapters/outbox-provider';
-import { EumSmsProvider } from '../adapters/eum-sms-provider';
 import { createSendClients, type SendClients } from '../adapters/send-clients';
 import { readSesAccount } from '../adapters/ses-account';
 import { SesEmailProvider } from '../adapters/ses-email-provider';
 import { SnsProvider } from '../adapters/sns-provider';
-import type { DeliveryProviders } from '../core/delivery-provider';
+import type { DeliveryProvider, DeliveryProviders } from '../core/delivery-provider';
 import type { Channel } from '../core/idempotency-key';
 import type { LogPort } from '../core/log-port';
 import { BULK_LANE_YIELD, ratePerProcess, realPaceClock, SendRateGovernor, type ChannelRates } from '../core/send-rate-governor';
@@ -40,19 +39,34 @@ export function createProviders(
   };
 }
 
+/** The stack's SMS provider, embedded at synth (see shipped-sms-provider.ts); undefined unbundled. */
+declare const __NOTIFIER_SMS_PROVIDER__: string | undefined;
+
+/**
+ * End User Messaging's provider, its module loaded with the provider's first text. Built for SNS (the define
+ * folds the test to true), a bundle ends at the throw, so esbuild drops the import and the module with it.
+ */
 function eumProvider(
   settings: Extract<SmsProviderSettings, { provider: 'end-user-messaging' }>,
   clients: SendClients,
   classes: MessageClassRegistry,
-): EumSmsProvider {
-  if (!clients.eum) throw new ConfigurationError('SMS_PROVIDER=end-user-messaging needs an End User Messaging client');
-  return new EumSmsProvider(clients.eum, {
-    configurationSetName: settings.configurationSet,
-    originationIdentity: settings.originationIdentity,
-    maxPrice: settings.maxPrice,
-    protectConfigurationId: settings.protectConfigurationId,
-    timeToLiveSeconds: (messageClass) => classes.get(messageClass)?.smsTimeToLiveSeconds,
-  });
+): DeliveryProvider {
+  if (typeof __NOTIFIER_SMS_PROVIDER__ !== 'undefined' && __NOTIFIER_SMS_PROVIDER__ !== 'end-user-messaging') {
+    throw new ConfigurationError('SMS_PROVIDER=end-user-messaging in a bundle built for SNS');
+  } else {
+    const client = clients.eum;
+    if (!client) throw new ConfigurationError('no End User Messaging client');
+    const loaded = import('../adapters/eum-sms-provider').then(({ eumSmsProvider }) =>
+      eumSmsProvider(client, {
+        configurationSetName: settings.configurationSet,
+        originationIdentity: settings.originationIdentity,
+        maxPrice: settings.maxPrice,
+        protectConfigurationId: settings.protectConfigurationId,
+        timeToLiveSeconds: (messageClass) => classes.get(messageClass)?.smsTimeToLiveSeconds,
+      }),
+    );
+    return { keyedEvidence: true, send: async (request, signal) => (await loaded).send(request, signal) };
+  }
 }
 
 function createSendClientsFor(config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>): SendClients {

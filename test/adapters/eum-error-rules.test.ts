@@ -1,8 +1,7 @@
 import * as eum from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { describe, expect, it } from 'vitest';
-import { EUM_ERROR_RULES, EUM_OPTED_OUT } from '../../functions/adapters/eum-sms-provider';
+import { classifyEumError, EUM_OPTED_OUT } from '../../functions/adapters/eum-sms-provider';
 import type { TransientCause } from '../../functions/core/delivery-provider';
-import { classifyProviderError } from '../../functions/core/provider-outcome';
 
 /**
  * Every error SendTextMessage documents, built with the SDK's own exception classes (so the names and
@@ -55,7 +54,7 @@ const EUM_CASES: readonly (readonly [string, Expected, Error])[] = [
 ];
 
 function handlingOf(error: Error): Expected {
-  const outcome = classifyProviderError(error, EUM_ERROR_RULES);
+  const outcome = classifyEumError(error);
   if (outcome.kind === 'sent') throw new Error('an error is never classified as sent');
   return outcome.kind === 'transient' ? outcome.cause : outcome.kind;
 }
@@ -66,7 +65,7 @@ describe('End User Messaging SendTextMessage errors, by name and modeled reason'
   });
 
   it('an opted-out destination fails with a reason that starts with OptedOut and names the documented reason', () => {
-    const outcome = classifyProviderError(conflict('DESTINATION_PHONE_NUMBER_OPTED_OUT'), EUM_ERROR_RULES);
+    const outcome = classifyEumError(conflict('DESTINATION_PHONE_NUMBER_OPTED_OUT'));
     expect(outcome).toEqual({
       kind: 'permanent',
       reason: `${EUM_OPTED_OUT}: ConflictException DESTINATION_PHONE_NUMBER_OPTED_OUT: Conflict: DESTINATION_PHONE_NUMBER_OPTED_OUT`,
@@ -75,7 +74,7 @@ describe('End User Messaging SendTextMessage errors, by name and modeled reason'
 
   it('keeps the destination number out of a stored reason', () => {
     const error = new eum.ValidationException({ message: 'Cannot parse +44 7700 900123', Reason: 'CANNOT_PARSE', Fields: [{ Name: 'DestinationPhoneNumber', Message: 'x' }], ...meta(400) });
-    const outcome = classifyProviderError(error, EUM_ERROR_RULES);
+    const outcome = classifyEumError(error);
     expect(outcome).toMatchObject({ kind: 'permanent' });
     expect(JSON.stringify(outcome)).not.toContain('7700');
   });

@@ -3,7 +3,7 @@ import { PinpointSMSVoiceV2Client } from '@aws-sdk/client-pinpoint-sms-voice-v2'
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
-import { EumSmsProvider } from '../../functions/adapters/eum-sms-provider';
+import { eumSmsProvider } from '../../functions/adapters/eum-sms-provider';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { ledgerClientConfig } from '../../functions/adapters/ledger-client-config';
 import { sendClientConfig } from '../../functions/adapters/send-clients';
@@ -94,7 +94,7 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
       const classes = buildMessageClassRegistry();
       const smsProviderOf = {
         sns: snsProvider,
-        'end-user-messaging': new EumSmsProvider(eumClient, {
+        'end-user-messaging': eumSmsProvider(eumClient, {
           configurationSetName: 'notifier-sms',
           timeToLiveSeconds: (name) => classes.get(name)?.smsTimeToLiveSeconds,
         }),

@@ -29,6 +29,8 @@ export function formatWireReport(report: WireSimulationReport): string {
         ['final SENT / FAILED / UNKNOWN / PENDING / missing', `${v.states.SENT} / ${v.states.FAILED} / ${v.states.UNKNOWN} / ${v.states.PENDING} / ${v.states.missing}`],
         ['planned failures (unusable address): FAILED / accepted', `${report.plannedFailures.failed} of ${report.plannedFailures.messages} / ${report.plannedFailures.accepted}`],
         ['dead-lettered records', report.deadLettered],
+        [`SMS through ${s.smsProvider}: possible duplicates (ResentAfterAmbiguity) / UNKNOWN rows`, `${report.sms.possibleDuplicates} / ${report.sms.unknown}`],
+        ...(s.smsProvider === 'end-user-messaging' ? [['texts whose events came late / were lost', `${report.sms.eventsLate} / ${report.sms.eventsLost}`] as [string, string]] : []),
       ],
     ),
     '',

@@ -13,9 +13,11 @@ import { startLocalAws } from './aws/local-aws';
 import { queueDepth, queueIsEmpty } from './aws/queue-inspection';
 import { LedgerOutageSchedule, type LedgerOutageCounts, type LedgerOutageOptions } from './aws/ledger-outage';
 import { startWireFaultProxy } from './aws/wire-fault-proxy';
-import { ledgerKeyOf, providerKeyOf, WireFaultPlan, wireFaults, type WireFaultKind, type WireFaultRates } from './aws/wire-fault-plan';
+import { ledgerKeyOf, PROVIDER_SENDS, providerKeyOf, WireFaultPlan, wireFaults, type WireFaultKind, type WireFaultRates } from './aws/wire-fault-plan';
 import { judgeWireRun, type WireVerdict } from './aws/wire-verdict';
 import { applyLocalLambdaEnvironment, localEventSource } from './local-lambda';
+import { startLocalSmsEvents, type LocalSmsEvents } from './aws/local-sms-events';
+import { systemClock } from '../functions/core/clock';
 import { createLambdaWiring } from './lambda-wiring';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
@@ -41,6 +43,10 @@ export interface WireSimulationOptions {
   readonly faults?: Partial<WireFaultRates>;
   /** Whole-ledger outages at seeded times (every DynamoDB request fails while one lasts). @default none (seconds 0) */
   readonly ledgerOutage?: LedgerOutageOptions;
+  /** Which service sends SMS; End User Messaging's events then reach the ledger through the status handler. @default 'sns' */
+  readonly smsProvider?: 'sns' | 'end-user-messaging';
+  /** With End User Messaging: share of texts whose events come past the evidence windows, and that are lost. @default 0.01 each */
+  readonly smsEventFaults?: { readonly late: number; readonly lost: number };
   /** @default silent */
   readonly log?: LogPort;
   /** About once a second. */
@@ -50,6 +56,8 @@ export interface WireSimulationOptions {
 /** What one wire-level run did and how it is judged. */
 export interface WireSimulationReport {
   readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'faults'>> & { readonly faults: WireFaultRates };
+  /** SMS messages whose text may have gone out twice (`ResentAfterAmbiguity`) and SMS rows left `UNKNOWN`; events held or lost. */
+  readonly sms: { readonly possibleDuplicates: number; readonly unknown: number; readonly eventsLate: number; readonly eventsLost: number };
   readonly verdict: WireVerdict;
   /** Messages the workload plans as FAILED (an unusable address), and how many of them any provider accepted. */
   readonly plannedFailures: { readonly messages: number; readonly failed: number; readonly accepted: number };
@@ -84,7 +92,12 @@ const WIRE_ENVIRONMENT = {
   EMAIL_FROM: 'notifications@shop.test',
   THROTTLE_BACKOFF_BASE_SECONDS: '1',
   THROTTLE_BACKOFF_CAP_SECONDS: '4',
-  MESSAGE_CLASSES: JSON.stringify([{ name: 'transactional', onAmbiguous: 'lookup', lookupFallback: 'resend', evidenceWaitSeconds: 3 }]),
+  // Evidence windows scaled like the wait: otp 30 s and marketing 300 s to 3 s (they apply only where events carry the key).
+  MESSAGE_CLASSES: JSON.stringify([
+    { name: 'transactional', onAmbiguous: 'lookup', lookupFallback: 'resend', evidenceWaitSeconds: 3 },
+    { name: 'otp', onAmbiguous: 'resend', lookupFallback: 'resend', evidenceWaitSeconds: 0, evidenceWindowSeconds: 3, smsTimeToLiveSeconds: 600 },
+    { name: 'marketing', onAmbiguous: 'give-up', evidenceWaitSeconds: 0, evidenceWindowSeconds: 3, smsType: 'Promotional', smsTimeToLiveSeconds: 86400 },
+  ]),
 } as const;
 const VISIBILITY_TIMEOUT_SECONDS = 24;
 
@@ -104,6 +117,8 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     maxReceiveCount: options.maxReceiveCount ?? 100,
     faults: { ...wireFaults(0.01), ...options.faults },
     ledgerOutage: options.ledgerOutage ?? { seconds: 0, everySeconds: 30 },
+    smsProvider: options.smsProvider ?? 'sns',
+    smsEventFaults: options.smsEventFaults ?? { late: 0.01, lost: 0.01 },
   };
   const started = Date.now();
   const aws = await startLocalAws({
@@ -118,15 +133,29 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     startWireFaultProxy({ service: 'sns', target: aws.sns.endpoint, decide: plan.deciderFor('sns') }),
   ]);
   const tableName = `notifier-ledger-wire-${settings.seed}`;
+  const metrics = new InMemoryMetrics();
+  const smsEvents: LocalSmsEvents | undefined =
+    settings.smsProvider === 'end-user-messaging'
+      ? await startLocalSmsEvents({
+          sqs: aws.sqs,
+          tableName,
+          decide: plan.deciderFor('sms-voice'),
+          // Late: past the 3 s windows, so the class's policy acts first and the events only enrich the row.
+          eventFate: (key, event) => plan.eventFate(key, event.messageId, settings.smsEventFaults, 5_000),
+          metrics,
+          log: options.log ?? silentLog,
+          clock: systemClock,
+        })
+      : undefined;
   const restoreEnvironment = applyLocalLambdaEnvironment(aws, tableName, WIRE_ENVIRONMENT, {
     AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
     AWS_ENDPOINT_URL_SESV2: sesProxy.endpoint,
     AWS_ENDPOINT_URL_SNS: snsProxy.endpoint,
     MAX_CONCURRENT_SENDS: String(settings.sendsPerInvocation),
+    ...smsEvents?.environment,
   });
   try {
     const config = loadSenderConfig(process.env);
-    const metrics = new InMemoryMetrics();
     const timeouts = new SendTimeoutLog(options.log ?? silentLog);
     const wiring = createLambdaWiring(config, { metrics, log: timeouts }, VISIBILITY_TIMEOUT_SECONDS * 1000);
     const admin = aws.dynamo.client();
@@ -174,12 +203,13 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       if (progress) clearInterval(progress);
       source.stop();
       await reclaimer.stop();
+      await smsEvents?.stop();
     }
 
     const rows = await scanLedger({ adminClient: admin }, tableName);
     const finalStates = new Map<string, LedgerState>([...rows].map(([key, row]) => [key, row.state]));
     const accepted = new Map<string, number>();
-    for (const counts of [aws.ses.acceptedPerKey(), aws.sns.acceptedPerKey()]) {
+    for (const counts of [aws.ses.acceptedPerKey(), aws.sns.acceptedPerKey(), smsEvents?.eum.acceptedPerKey() ?? new Map<string, number>()]) {
       for (const [key, n] of counts) accepted.set(key, (accepted.get(key) ?? 0) + n);
     }
     const deliverable: string[] = [];
@@ -196,9 +226,9 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     });
     const dlq = await queueDepth(sqs, aws.sqs.dlqUrl);
     const rejectedKeys = new Set(plan.providerRequests.filter((r) => r.fault === 'providerRejection').map((r) => r.key));
-    const providerRequests = [...sesProxy.requests, ...snsProxy.requests].flatMap((r) => {
+    const providerRequests = [...sesProxy.requests, ...snsProxy.requests, ...(smsEvents?.proxy.requests ?? [])].flatMap((r) => {
       const key = providerKeyOf(r);
-      if (key === undefined || (r.operation !== 'SendEmail' && r.operation !== 'Publish')) return [];
+      if (key === undefined || !PROVIDER_SENDS.has(r.operation)) return [];
       return [{ key, reachedWithoutAnswer: r.reachedService && r.serviceAnswerDelivered !== true, rejected: rejectedKeys.has(key) }];
     });
     const verdict = judgeWireRun({
@@ -217,7 +247,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         [
           ...[
             ...dynamoProxy.requests.filter((r) => ledgerKeyOf(r) === key),
-            ...[...sesProxy.requests, ...snsProxy.requests].filter((r) => providerKeyOf(r) === key),
+            ...[...sesProxy.requests, ...snsProxy.requests, ...(smsEvents?.proxy.requests ?? [])].filter((r) => providerKeyOf(r) === key),
           ]
             .sort((a, b) => a.at - b.at)
             .map((r) => `+${r.at - started} ms ${r.service} ${r.ledgerWrite ?? r.operation}${claimOf(r.body)}: ${r.fault}${r.serviceAnswerDelivered === false && r.reachedService ? ' (answer not delivered)' : ''}`),
@@ -225,8 +255,15 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         ],
       ]),
     );
+    const smsRows = [...rows.values()].filter((row) => row.channel === 'sms');
     return {
       settings,
+      sms: {
+        possibleDuplicates: [...metrics.byDimensions].filter(([k]) => k.startsWith(`${METRIC.ResentAfterAmbiguity}|sms|`)).reduce((n, [, v]) => n + v, 0),
+        unknown: smsRows.filter((row) => row.state === 'UNKNOWN').length,
+        eventsLate: plan.events.late,
+        eventsLost: plan.events.lost,
+      },
       verdict,
       traces,
       plannedFailures: {

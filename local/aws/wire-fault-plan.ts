@@ -73,6 +73,9 @@ export class WireFaultPlan {
   readonly injected: Record<WireFaultKind, number> = Object.fromEntries(WIRE_FAULT_KINDS.map((k) => [k, 0])) as Record<WireFaultKind, number>;
   /** Every provider send request, with what was done to it. */
   readonly providerRequests: ProviderRequestRecord[] = [];
+  /** End User Messaging texts whose events were held past the evidence windows, or lost (see {@link eventFate}). */
+  readonly events = { late: 0, lost: 0 };
+  private readonly textFates = new Map<string, 'deliver' | 'late' | 'lost'>();
 
   constructor(
     readonly seed: number,
@@ -135,6 +138,22 @@ export class WireFaultPlan {
     }
     this.providerRequests.push({ key, fault: 'none' });
     return undefined;
+  }
+
+  /**
+   * The fate of one End User Messaging text's events (all of a text's events share it): seeded by the key and the
+   * text's message id, so a resend's events draw again.
+   */
+  eventFate(key: string | undefined, messageId: string, rates: { readonly late: number; readonly lost: number }, lateMs: number): 'deliver' | 'drop' | { readonly delayMs: number } {
+    const text = `${key ?? 'no-key'}|${messageId}`;
+    let fate = this.textFates.get(text);
+    if (!fate) {
+      const draw = uniformOf(this.seed, 'eum-events', text);
+      fate = draw < rates.lost ? 'lost' : draw < rates.lost + rates.late ? 'late' : 'deliver';
+      this.textFates.set(text, fate);
+      if (fate !== 'deliver') this.events[fate] += 1;
+    }
+    return fate === 'lost' ? 'drop' : fate === 'late' ? { delayMs: lateMs } : 'deliver';
   }
 
   private roll(kind: WireFaultKind, site: string, key: string): boolean {

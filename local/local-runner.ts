@@ -1,3 +1,6 @@
+import { startLocalSmsEvents } from './aws/local-sms-events';
+import { systemClock } from '../functions/core/clock';
+import { silentLog } from '../functions/core/log-port';
 import { mkdirSync } from 'node:fs';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { DEAD_LETTER_ATTRIBUTE } from '../functions/adapters/sqs-dead-letters';
@@ -37,6 +40,12 @@ export interface LocalRunOptions {
   readonly templatesDir?: string;
   /** Print every structured log line as JSON. @default false (only notable ones, compactly) */
   readonly verbose?: boolean;
+  /**
+   * Which service sends SMS: with End User Messaging, texts go to the local one, whose page lists them with the
+   * events it published (to the stack's SNS -> SQS path, which the real status handler drains into the ledger).
+   * @default 'sns'
+   */
+  readonly smsProvider?: 'sns' | 'end-user-messaging';
   /**
    * Called with the local services once they are up, before any event is sent. Their counts of
    * accepted sends stay readable after the run stops them. @default none
@@ -107,7 +116,11 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     sns: { suppressions },
     sqs: { visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS, maxReceiveCount: MAX_RECEIVE_COUNT },
   });
-  const restoreEnvironment = applyLocalLambdaEnvironment(aws, tableName, LOCAL_LAMBDA_ENVIRONMENT);
+  const smsEvents =
+    options.smsProvider === 'end-user-messaging'
+      ? await startLocalSmsEvents({ sqs: aws.sqs, tableName, metrics: new InMemoryMetrics(), log: silentLog, clock: systemClock })
+      : undefined;
+  const restoreEnvironment = applyLocalLambdaEnvironment(aws, tableName, LOCAL_LAMBDA_ENVIRONMENT, smsEvents?.environment);
   try {
     // The Lambda's cold start: the same variables, the same validation.
     const config = loadSenderConfig(process.env);
@@ -127,6 +140,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     options.onStarted?.(aws);
     out(`Mailbox: ${aws.ses.mailboxUrl} — open it to see what went out`);
     out(`SMS and push: ${aws.sns.outboxUrl}`);
+    if (smsEvents) out(`SMS through End User Messaging, and the events it published: ${smsEvents.eum.outboxUrl}`);
     out(
       `ledger table ${tableName} on dynalite (${options.dataDir ? `persisted in ${options.dataDir}` : 'in memory'}); ` +
         `queue and DLQ on fauxqs; e-mail via local SES v2, SMS and push via local SNS`,
@@ -166,6 +180,8 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       clearInterval(progress);
       source.stop();
       await reclaimer.stop();
+      // Every event of the texts reaches the ledger before the summary reads it.
+      await smsEvents?.stop();
     }
 
     const rows = await scanLedger({ adminClient: admin }, tableName);

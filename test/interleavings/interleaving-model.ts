@@ -18,6 +18,7 @@ import { deliver as deliverPlan, FRESH_CLAIM, type DeliveryContext } from '../..
 import { KeptLedgerWrites } from '../../functions/delivery/kept-ledger-writes';
 import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { createStatusHandler } from '../../functions/status/create-status-handler';
+import { eumEvent, sqsEvent } from '../status/eum-fixtures';
 import { cloudWatchLogsEvent, sesEvent, smsDeliveryLogLine, snsEvent } from '../status/status-fixtures';
 import { lambdaContext } from '../support/sqs-event';
 import { checkHistory, checkSettledAfterOneReclaim, type Violation } from './history-checker';
@@ -46,6 +47,7 @@ const CLASSES = buildMessageClassRegistry(
       onAmbiguous: 'resend',
       lookupFallback: 'resend',
       evidenceWaitSeconds: 0,
+      evidenceWindowSeconds: 30,
       smsType: 'Transactional',
       limits: [
         { scope: 'address', max: 1, windowSeconds: 3600 },
@@ -69,6 +71,12 @@ const MESSAGE_SHAPES: readonly { readonly messageClass: string; readonly channel
   { messageClass: 'otp', channel: 'sms', templateId: 'login-code', data: { code: '918240', expiresInMinutes: 10 } },
 ];
 export const MESSAGE_COUNT = MESSAGE_SHAPES.length;
+
+/**
+ * Half the schedules text through End User Messaging (its events carry the key and claim version, and classes wait
+ * their evidence windows), half through SNS (its logs name SNS's id only).
+ */
+export type SmsProviderKind = 'sns' | 'end-user-messaging';
 
 /** A clock jump: within an invocation, past Lambda's timeout, past the claim lease, past the evidence wait. */
 export type ClockJump = 'small' | 'function-timeout' | 'lease' | 'evidence-wait';
@@ -98,6 +106,8 @@ export interface Delivery {
 export type WorldEvent =
   | { readonly kind: 'clock'; readonly jump: ClockJump }
   | { readonly kind: 'outage' }
+  /** A ledger outage that lasts past a claim's lease: a claim kept through it is stale when the ledger comes back. */
+  | { readonly kind: 'outage-across-lease' }
   | { readonly kind: 'reclaimer'; readonly crashAt?: number }
   | { readonly kind: 'evidence'; readonly message: number }
   /** The worker's environment is invoked for other work (other records of its batch): it makes its kept writes first. */
@@ -114,6 +124,8 @@ export interface Scenario {
   readonly ledgerFaults: readonly (readonly [number, LedgerWireFault])[];
   /** Provider calls (by global number) that do not simply accept. */
   readonly providerFaults: readonly (readonly [number, Exclude<ProviderAnswer, 'accept'>])[];
+  /** Which service texts. */
+  readonly smsProvider: SmsProviderKind;
 }
 
 /** One invocation in four dies at one of its awaits. */
@@ -135,6 +147,7 @@ const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
         fc.record({ kind: fc.constant('clock' as const), jump: fc.constantFrom<ClockJump>('small', 'function-timeout', 'lease', 'evidence-wait') }),
         // Twice as likely as the others: an outage between a claim and its release or outcome is what makes an environment keep writes.
         { weight: 2, arbitrary: fc.record({ kind: fc.constant('outage' as const) }) },
+        fc.record({ kind: fc.constant('outage-across-lease' as const) }),
         fc.record({ kind: fc.constant('reclaimer' as const), crashAt }).map(withoutUndefined),
         fc.record({ kind: fc.constant('evidence' as const), message: fc.constantFrom(...messages) }),
         fc.record({ kind: fc.constant('invocation' as const), worker: fc.nat(WORKERS - 1) }),
@@ -148,6 +161,7 @@ const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
       fc.tuple(fc.integer({ min: 1, max: 8 }), fc.constantFrom<Exclude<ProviderAnswer, 'accept'>>('throttle', 'reject', 'accept-answer-lost', 'lost-before')),
       { maxLength: 4 },
     ),
+    smsProvider: fc.constantFrom<SmsProviderKind>('sns', 'end-user-messaging'),
   });
 
 /** Two to eight of the messages per schedule: fewer messages, more contention on each. */
@@ -210,11 +224,13 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   const contextFor = (actor: string, { readBeforeClaim = false, keptWrites }: { readBeforeClaim?: boolean; keptWrites?: KeptLedgerWrites } = {}): DeliveryContext => {
     const provider = providers.forActor(actor);
     const { ledger, limitStore } = portsOf(actor);
+    // End User Messaging: the same scripted provider, whose texts' events carry the key (see evidence below).
+    const sms = scenario.smsProvider === 'end-user-messaging' ? { send: provider.send, keyedEvidence: true } : provider;
     return {
       ledger,
       limitStore,
       ...(keptWrites ? { keptWrites } : {}),
-      providers: { email: provider, sms: provider, push: provider },
+      providers: { email: provider, sms, push: provider },
       metrics,
       log: silentLog,
       clock,
@@ -352,6 +368,19 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
           })(),
         );
         break;
+      case 'outage-across-lease':
+        work.push(
+          (async () => {
+            await gates.pass(actor, 'ledger down (long)');
+            network.setDown(true);
+            await gates.pass(actor, 'a lease passes in the outage');
+            clockJumps += 1;
+            jump(JUMP_MS.lease);
+            await gates.pass(actor, 'ledger back after the lease');
+            network.setDown(false);
+          })(),
+        );
+        break;
       case 'reclaimer':
         work.push(gates.pass(actor, 'reclaimer starts').then(() => reclaim(`${actor}.reclaimer`, event.crashAt)));
         break;
@@ -375,7 +404,10 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     const input =
       sent.channel === 'email'
         ? snsEvent(sesEvent('Delivery', { key: plan.key, sesMessageId: sent.providerMessageId, mailAt: at }))
-        : cloudWatchLogsEvent([{ message: smsDeliveryLogLine(sent.providerMessageId, 'SUCCESS'), timestamp: now }]);
+        : scenario.smsProvider === 'end-user-messaging'
+          ? // End User Messaging: the text's own event, through the events queue, naming the key and the claim that sent it.
+            sqsEvent(eumEvent('TEXT_DELIVERED', { key: plan.key, claimVersion: sent.claimVersion, messageId: sent.providerMessageId, at: now }))
+          : cloudWatchLogsEvent([{ message: smsDeliveryLogLine(sent.providerMessageId, 'SUCCESS'), timestamp: now }]);
     const handler = createStatusHandler({ store: ledgerOf(actor), metrics, log: silentLog, clock });
     await startActor(actor, () => handler(input, lambdaContext()));
   };

@@ -52,50 +52,47 @@ export interface SmsSpendLimitProps {
   readonly logEncryptionKey?: kms.IKey;
 }
 
-/**
- * Sets the account's SNS SMS `MonthlySpendLimit` (USD) with `SmsMonthlySpendLimit` in `scope`, an SDK call
- * on create and update. On delete the account keeps its limit: lowering it silently could stop other
- * senders' SMS. The limit is checked by {@link smsSpendViolations}.
- */
-export function manageSmsSpendLimit(scope: Construct, { limitUsd, runtime, logEncryptionKey, provider }: SmsSpendLimitProps): AccountSdkCall {
-  if (provider === 'end-user-messaging') return manageTextMessageSpendLimit(scope, { limitUsd, runtime, logEncryptionKey });
-  const resource = new AccountSdkCall(scope, 'SmsMonthlySpendLimit', {
-    logEncryptionKey,
-    runtime,
-    call: {
+/** Each provider's account-wide monthly SMS spend limit: the call that sets it and the one permission it needs. */
+const SPEND_LIMIT_CALLS = {
+  sns: {
+    id: 'SmsMonthlySpendLimit',
+    call: (limitUsd: number) => ({
       service: 'SNS',
       action: 'setSMSAttributes',
       parameters: { attributes: { MonthlySpendLimit: String(limitUsd) } },
       physicalResourceId: cr.PhysicalResourceId.of('sns-sms-monthly-spend-limit'),
-    },
-    statements: [new iam.PolicyStatement({ actions: ['sns:SetSMSAttributes'], resources: ['*'] })],
-  });
-  Validations.of(resource).acknowledge({
-    id: 'AwsSolutions-IAM5[Resource::*]',
+    }),
+    permission: 'sns:SetSMSAttributes',
     reason: 'sns:SetSMSAttributes supports no resource-level permissions; the policy allows that one action only.',
-  });
-  return resource;
-}
-
-/**
- * End User Messaging SMS keeps its own monthly text spend limit (its "enforced limit", SetTextMessageSpendLimitOverride,
- * whole US dollars up to the account limit): set on create and update, kept on delete, as SNS's.
- */
-function manageTextMessageSpendLimit(scope: Construct, { limitUsd, runtime, logEncryptionKey }: Omit<SmsSpendLimitProps, 'provider'>): AccountSdkCall {
-  const resource = new AccountSdkCall(scope, 'TextMessageSpendLimit', {
-    logEncryptionKey,
-    runtime,
-    call: {
+  },
+  // End User Messaging keeps its own text spend limit (its "enforced limit", whole US dollars up to the account limit).
+  'end-user-messaging': {
+    id: 'TextMessageSpendLimit',
+    call: (limitUsd: number) => ({
       service: 'PinpointSMSVoiceV2',
       action: 'setTextMessageSpendLimitOverride',
       parameters: { MonthlyLimit: limitUsd },
       physicalResourceId: cr.PhysicalResourceId.of('sms-voice-text-message-spend-limit'),
-    },
-    statements: [new iam.PolicyStatement({ actions: ['sms-voice:SetTextMessageSpendLimitOverride'], resources: ['*'] })],
-  });
-  Validations.of(resource).acknowledge({
-    id: 'AwsSolutions-IAM5[Resource::*]',
+    }),
+    permission: 'sms-voice:SetTextMessageSpendLimitOverride',
     reason: 'sms-voice:SetTextMessageSpendLimitOverride is an account setting with no resource; the policy allows that one action only.',
+  },
+} as const;
+
+/**
+ * Sets the account's monthly SMS spend limit (USD) of the provider in `scope`, an SDK call on create and update:
+ * SNS's `MonthlySpendLimit` (`SmsMonthlySpendLimit`), or End User Messaging's `SetTextMessageSpendLimitOverride`
+ * (`TextMessageSpendLimit`). On delete the account keeps its limit: lowering it silently could stop other
+ * senders' SMS. The limit is checked by {@link smsSpendViolations}.
+ */
+export function manageSmsSpendLimit(scope: Construct, { limitUsd, runtime, logEncryptionKey, provider }: SmsSpendLimitProps): AccountSdkCall {
+  const spec = SPEND_LIMIT_CALLS[provider];
+  const resource = new AccountSdkCall(scope, spec.id, {
+    logEncryptionKey,
+    runtime,
+    call: spec.call(limitUsd),
+    statements: [new iam.PolicyStatement({ actions: [spec.permission], resources: ['*'] })],
   });
+  Validations.of(resource).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: spec.reason });
   return resource;
 }

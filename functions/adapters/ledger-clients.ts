@@ -24,8 +24,11 @@ export function createLedger(config: Pick<SenderConfig, 'tableName'>): DynamoDbL
  */
 export function createSendingLedger(config: Pick<SenderConfig, 'tableName'>): SendLedger & StalePendingSource {
   const table = new LedgerTableClient(new DynamoDBClient(ledgerClientConfig()), config.tableName);
-  const send = new DynamoDbSendLedger(table);
-  const pending = new DynamoDbStalePending(table);
+  return sendingLedger(new DynamoDbSendLedger(table), new DynamoDbStalePending(table));
+}
+
+/** One object for the two ports a delivering Lambda uses: claims and outcomes (`send`), and the pending index. */
+export function sendingLedger(send: SendLedger, pending: StalePendingSource): SendLedger & StalePendingSource {
   return {
     claim: (row, nowMs) => send.claim(row, nowMs),
     takeOver: (key, fields) => send.takeOver(key, fields),

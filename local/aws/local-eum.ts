@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import { EUM_KEY_CONTEXT } from '../../functions/adapters/eum-sms-provider';
-import { countByKey } from './accepted-sends';
-import { closeServer, listenOnLoopback, readBody } from './loopback-http';
+import { serveProviderSends, type LocalProviderSends } from './accepted-sends';
+import { readBody } from './loopback-http';
 import { SendLimits, type SendLimitOptions } from './send-limits';
 import { eumErrorBody, EUM_JSON_CONTENT_TYPE, EUM_TARGET_PREFIX, type EumErrorShape } from './eum-json-protocol';
 
@@ -52,18 +52,14 @@ export interface AcceptedText {
   readonly acceptedAt: number;
 }
 
-export interface LocalEum {
-  /** `http://127.0.0.1:PORT`: the client's `endpoint`, or AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2. */
-  readonly endpoint: string;
+/** A local End User Messaging SMS (AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2); texts counted by the key in their Context. */
+export interface LocalEum extends LocalProviderSends<AcceptedText> {
   /** A page listing every accepted text and its events (live on reload). */
   readonly outboxUrl: string;
-  acceptedPerKey(): ReadonlyMap<string, number>;
-  accepted(): readonly AcceptedText[];
   /** Every event emitted, with its fate. */
   events(): readonly { readonly event: EumEventRecord; readonly fate: 'delivered' | 'dropped' | 'failed' }[];
   /** Resolves when every event emitted so far has reached the destination (or was dropped). */
   settled(): Promise<void>;
-  stop(): Promise<void>;
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -141,20 +137,16 @@ export async function startLocalEum(options: LocalEumOptions = {}): Promise<Loca
       else res.destroy();
     });
   });
-  const port = await listenOnLoopback(server);
-  const endpoint = `http://127.0.0.1:${port}`;
+  const sends = await serveProviderSends(server, accepted);
   return {
-    endpoint,
-    outboxUrl: `${endpoint}/`,
-    acceptedPerKey: () => countByKey(accepted),
-    accepted: () => [...accepted],
+    ...sends,
     events: () => [...emitted],
     async settled() {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
     async stop() {
       await Promise.allSettled([...inFlight]);
-      await closeServer(server);
+      await sends.stop();
     },
   };
 }

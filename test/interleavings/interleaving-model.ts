@@ -359,24 +359,17 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
         );
         break;
       case 'outage':
+      case 'outage-across-lease':
         work.push(
           (async () => {
             await gates.pass(actor, 'ledger down');
             network.setDown(true);
+            if (event.kind === 'outage-across-lease') {
+              await gates.pass(actor, 'a lease passes in the outage');
+              clockJumps += 1;
+              jump(JUMP_MS.lease);
+            }
             await gates.pass(actor, 'ledger back');
-            network.setDown(false);
-          })(),
-        );
-        break;
-      case 'outage-across-lease':
-        work.push(
-          (async () => {
-            await gates.pass(actor, 'ledger down (long)');
-            network.setDown(true);
-            await gates.pass(actor, 'a lease passes in the outage');
-            clockJumps += 1;
-            jump(JUMP_MS.lease);
-            await gates.pass(actor, 'ledger back after the lease');
             network.setDown(false);
           })(),
         );

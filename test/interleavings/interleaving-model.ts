@@ -446,7 +446,9 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     wire: network.executed,
   });
   const violations = [
-    ...checkSettledAfterOneReclaim(plans.map((p) => p.key), afterOneReclaim, CLASSES),
+    ...checkSettledAfterOneReclaim(plans.map((p) => p.key), afterOneReclaim, CLASSES, {
+      keyedEvidence: (row) => scenario.smsProvider === 'end-user-messaging' && row.channel === 'sms',
+    }),
     ...checked.violations,
     ...checkLimits(limited, providers.accepted, rows),
   ];

@@ -175,12 +175,23 @@ export function checkSettledAfterOneReclaim(
   keys: readonly string[],
   rows: readonly LedgerRow[],
   classes: MessageClassRegistry,
-  { keyedEvidence = () => false }: { readonly keyedEvidence?: (row: LedgerRow) => boolean } = {},
+  {
+    keyedEvidence = () => false,
+    runStartedAt = Number.POSITIVE_INFINITY,
+  }: {
+    readonly keyedEvidence?: (row: LedgerRow) => boolean;
+    /**
+     * When the first run started (model clock): a row claimed or released since (a kept write of an environment
+     * invoked beside the run, landing between the run's read and its takeover) starts the bound again, as the
+     * design's "one claim timeout plus one reclaimer period after its last claim" says. @default none
+     */
+    readonly runStartedAt?: number;
+  } = {},
 ): Violation[] {
   const byKey = new Map(rows.map((row) => [row.key, row]));
   return keys.flatMap((key) => {
     const row = byKey.get(key);
-    if (!row || row.state !== 'PENDING') return [];
+    if (!row || row.state !== 'PENDING' || row.updatedAt >= runStartedAt) return [];
     const messageClass = classes.get(row.messageClass);
     // A lookup class waits its evidence wait; where the provider's events carry the key, every class its window.
     const waitsForEvidence = messageClass?.onAmbiguous === 'lookup' || (keyedEvidence(row) && (messageClass?.evidenceWindowSeconds ?? 0) > 0);

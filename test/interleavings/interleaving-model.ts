@@ -424,6 +424,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   await gates.drive();
   // Copies held in the network past a lease land now, while the reclaimer takes rows over.
   jump(CLAIM_TIMEOUT_MS + 1);
+  const firstRunStartedAt = now;
   void reclaim('recovery.reclaimer-1');
   // Every environment still alive is invoked again, while the reclaimer takes over what it still holds.
   for (let worker = 0; worker < WORKERS; worker += 1) void enqueue({ worker, readBeforeClaim: false }, `w${worker}.recovery`);
@@ -448,6 +449,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   const violations = [
     ...checkSettledAfterOneReclaim(plans.map((p) => p.key), afterOneReclaim, CLASSES, {
       keyedEvidence: (row) => scenario.smsProvider === 'end-user-messaging' && row.channel === 'sms',
+      runStartedAt: firstRunStartedAt,
     }),
     ...checked.violations,
     ...checkLimits(limited, providers.accepted, rows),

@@ -3,7 +3,7 @@ import { basename, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { HANDLER_FILE, notifierBuildOptions } from '../lib/function-bundle';
-import { smsCountriesDefine } from '../lib/destination-options';
+import { smsCountriesDefine, smsProviderDefine } from '../lib/destination-options';
 import type { NotifierRuntime } from '../lib/lambda-runtime';
 import { DEFAULT_ENTRIES } from '../lib/notifier-function';
 import { DEFAULT_TEMPLATES_DIR, templateBundling } from '../lib/notifier-templates';
@@ -29,11 +29,15 @@ function shippedTemplatesDefine(): Readonly<Record<string, string>> {
  */
 export function deployedBuildOptions(
   entry: string,
-  { smsCountries = [], runtime }: { readonly smsCountries?: readonly string[]; readonly runtime?: NotifierRuntime } = {},
+  {
+    smsCountries = [],
+    runtime,
+    smsProvider,
+  }: { readonly smsCountries?: readonly string[]; readonly runtime?: NotifierRuntime; readonly smsProvider?: 'sns' | 'end-user-messaging' } = {},
 ): esbuild.BuildOptions & { metafile: true; write: false } {
   const path = resolve(REPO, entry);
   // The sender and the reclaimer carry the SMS country table (none by default: cdk.json lists no countries).
-  const sms = path === DEFAULT_ENTRIES.sender || path === DEFAULT_ENTRIES.reclaimer ? smsCountriesDefine({ smsCountries: smsCountries }) : {};
+  const sms = path === DEFAULT_ENTRIES.sender || path === DEFAULT_ENTRIES.reclaimer ? { ...smsCountriesDefine({ smsCountries: smsCountries }), ...smsProviderDefine({ smsProvider }) } : {};
   const define = { ...sms, ...(path === DEFAULT_ENTRIES.sender ? shippedTemplatesDefine() : {}) };
   return { ...notifierBuildOptions(resolve(REPO, entry), VIRTUAL_OUTDIR, { define, runtime }), metafile: true, write: false, logLevel: 'silent' };
 }
@@ -70,11 +74,13 @@ export interface BundleVariant {
   readonly smsCountries?: readonly string[];
   /** The Lambda runtime built for. @default 'nodejs24.x', as the stack */
   readonly runtime?: NotifierRuntime;
+  /** The SMS provider built for. @default 'sns', as the stack */
+  readonly smsProvider?: 'sns' | 'end-user-messaging';
 }
 
 /** Bundles `entry` as the stack does, or as `variant` says. */
-export async function buildBundle(entry: string, { withoutSdk, splitting = true, smsCountries, runtime }: BundleVariant): Promise<BuiltBundle> {
-  const options = deployedBuildOptions(entry, { smsCountries, runtime });
+export async function buildBundle(entry: string, { withoutSdk, splitting = true, smsCountries, runtime, smsProvider }: BundleVariant): Promise<BuiltBundle> {
+  const options = deployedBuildOptions(entry, { smsCountries, runtime, smsProvider });
   const build = await esbuild.build({ ...options, splitting, external: [...(options.external ?? []), ...(withoutSdk ? SDK_PACKAGES : [])] });
   const files = build.outputFiles
     .map((file) => ({ name: basename(file.path), contents: file.contents }))

@@ -24,6 +24,10 @@ export const CONTEXT_KEYS = [
   'smsEnabled',
   'smsSenderId',
   'smsOriginationNumber',
+  'smsProvider',
+  'smsOriginationIdentities',
+  'smsMaxPriceUsd',
+  'smsProtectConfigurationId',
   'smsCountries',
   'smsMonthlySpendLimitUsd',
   'smsSpendAlarmThresholdUsd',
@@ -197,6 +201,11 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     smsEnabled: c.boolean('smsEnabled'),
     smsSenderId: c.string('smsSenderId'),
     smsOriginationNumber: c.string('smsOriginationNumber'),
+    // Checked by the construct, which names a value that is neither provider.
+    smsProvider: c.string('smsProvider') as IdempotentNotifierProps['smsProvider'],
+    smsOriginationIdentities: c.list('smsOriginationIdentities')?.map(String),
+    smsMaxPriceUsd: c.string('smsMaxPriceUsd'),
+    smsProtectConfigurationId: c.string('smsProtectConfigurationId'),
     // Checked by the construct, which names every code that is no country.
     smsCountries: c.list('smsCountries')?.map((code) => String(code).trim().toUpperCase()),
     smsMonthlySpendLimitUsd: c.number('smsMonthlySpendLimitUsd'),

@@ -1,6 +1,7 @@
 import type { SmsCountryTable } from '../functions/core/sms-country-table';
 import { NO_SMS_COUNTRIES } from '../functions/core/sms-country-table';
 import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../functions/delivery/shipped-sms-countries';
+import { SHIPPED_SMS_PROVIDER_IDENTIFIER } from '../functions/delivery/shipped-sms-provider';
 import type { IdempotentNotifierProps } from './notifier-props';
 import { smsCountryTable, unknownSmsCountries } from './sms-countries';
 
@@ -45,6 +46,14 @@ export function destinationViolations(props: DestinationProps): string[] {
 /** The SMS country table of these props: none when SMS is off. Call after {@link destinationViolations} found none. */
 export function smsCountryTableOf(props: DestinationProps): SmsCountryTable {
   return smsEnabled(props) && props.smsCountries?.length ? smsCountryTable(props.smsCountries) : NO_SMS_COUNTRIES;
+}
+
+/**
+ * The esbuild `define` that embeds the SMS provider in the sender's and the reclaimer's bundles: built for SNS,
+ * they carry no End User Messaging adapter or client (the sender's bundle budget has no room for both).
+ */
+export function smsProviderDefine(props: Pick<IdempotentNotifierProps, 'smsProvider'>): Readonly<Record<string, string>> {
+  return { [SHIPPED_SMS_PROVIDER_IDENTIFIER]: JSON.stringify(props.smsProvider ?? 'sns') };
 }
 
 /** The esbuild `define` that embeds the SMS country table in the sender's and the reclaimer's bundles. */

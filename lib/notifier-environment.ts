@@ -16,6 +16,8 @@ export interface NotifierEnvironmentTargets {
   readonly queueUrl: string;
   /** URL of its dead-letter queue (invalid events are forwarded there). */
   readonly deadLetterQueueUrl: string;
+  /** Name of End User Messaging's configuration set, when SMS goes through it. @default - none (SNS) */
+  readonly smsConfigurationSetName?: string;
 }
 
 /**
@@ -58,6 +60,14 @@ export function notifierEnvironment(
   };
   if (props.smsSenderId) environment[ENV.smsSenderId] = props.smsSenderId;
   if (props.smsOriginationNumber) environment[ENV.smsOriginationNumber] = props.smsOriginationNumber;
+  if (resolved.smsProvider === 'end-user-messaging' && resolved.smsEnabled) {
+    environment[ENV.smsProvider] = 'end-user-messaging';
+    environment[ENV.smsConfigurationSet] = targets.smsConfigurationSetName ?? CHECK_TARGETS.smsConfigurationSetName!;
+    const [identity] = props.smsOriginationIdentities ?? [];
+    if (identity) environment[ENV.smsOriginationIdentity] = identity;
+    if (props.smsMaxPriceUsd) environment[ENV.smsMaxPrice] = props.smsMaxPriceUsd;
+    if (props.smsProtectConfigurationId) environment[ENV.smsProtectConfigurationId] = props.smsProtectConfigurationId;
+  }
   if (messageClassesJson) environment[ENV.messageClasses] = messageClassesJson;
   // Always set: `none` when push is off, so a push message is suppressed rather than sent anywhere.
   environment[ENV.pushApplicationArns] = pushEnabled(props) && props.pushPlatformApplications?.length ? props.pushPlatformApplications.join(',') : 'none';
@@ -72,7 +82,7 @@ export interface LaneSender {
 }
 
 /** The resources each lane's sender is pointed at: the table and configuration set, and its own queue pair. */
-export interface LaneSenderTargets extends Pick<NotifierEnvironmentTargets, 'tableName' | 'configurationSetName'> {
+export interface LaneSenderTargets extends Pick<NotifierEnvironmentTargets, 'tableName' | 'configurationSetName' | 'smsConfigurationSetName'> {
   /** Each lane's queue and dead-letter queue, in the order of `settings.lanes.lanes`. */
   readonly queues: readonly LaneQueueUrls[];
 }
@@ -100,6 +110,7 @@ const CHECK_TARGETS: NotifierEnvironmentTargets = {
   configurationSetName: 'notifier-configuration-set',
   queueUrl: 'https://sqs.invalid/queue',
   deadLetterQueueUrl: 'https://sqs.invalid/dead-letter-queue',
+  smsConfigurationSetName: 'notifier-sms-configuration-set',
 };
 
 /**

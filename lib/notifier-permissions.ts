@@ -7,12 +7,22 @@ import { LEDGER_TABLE } from '../functions/core/ledger-table';
 import { endpointArnsOf, pushEnabled, smsEnabled } from './destination-options';
 import { coveringIdentities, emailAddressOf } from './email-from';
 import { REVIEWED_NOT_RESOURCE_SID } from './not-resource-check';
+import type { EndUserMessagingSms } from './end-user-messaging-sms';
 import type { IdempotentNotifierProps } from './notifier-props';
 
 /** The props that decide what the functions may do. */
 export type PermissionProps = Pick<
   IdempotentNotifierProps,
-  'emailFrom' | 'sesIdentity' | 'smsEnabled' | 'smsCountries' | 'pushEnabled' | 'pushPlatformApplications' | 'encryptionKey' | 'queueEncryptionKey'
+  | 'emailFrom'
+  | 'sesIdentity'
+  | 'smsEnabled'
+  | 'smsCountries'
+  | 'smsOriginationIdentities'
+  | 'smsProtectConfigurationId'
+  | 'pushEnabled'
+  | 'pushPlatformApplications'
+  | 'encryptionKey'
+  | 'queueEncryptionKey'
 >;
 
 /** The functions and the resources they are granted on. */
@@ -27,6 +37,8 @@ export interface NotifierPermissionTargets {
   readonly table: dynamodb.ITable;
   /** The SES configuration set every e-mail is sent with. */
   readonly configurationSetName: string;
+  /** End User Messaging SMS, when SMS goes through it (then no `sns:Publish` to phone numbers is granted). @default - none: SNS */
+  readonly endUserMessaging?: EndUserMessagingSms;
 }
 
 /**
@@ -130,7 +142,10 @@ function grantDelivery(
       conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
     }),
   );
-  if (smsEnabled(props)) {
+  if (smsEnabled(props) && targets.endUserMessaging) {
+    // End User Messaging names what a text is sent with: this configuration set and the given identities only.
+    fn.addToRolePolicy(targets.endUserMessaging.sendTextMessageStatement(props.smsOriginationIdentities ?? [], props.smsProtectConfigurationId));
+  } else if (smsEnabled(props)) {
     // SNS allows no narrower grant for SMS: a publish to a phone number has no resource ARN, so IAM can
     // only match it as a resource that is not an SNS ARN. This allows phone numbers, and no topic or endpoint;
     // which countries is the sender's check (smsCountries), as is how many (the message classes' limits).

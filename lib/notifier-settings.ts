@@ -80,6 +80,8 @@ export interface NotifierSettings {
   readonly entries: { readonly sender: string; readonly reclaimer: string; readonly status: string };
   readonly templatesDir: string;
   readonly smsEnabled: boolean;
+  /** Which service sends SMS (`smsProvider`). */
+  readonly smsProvider: 'sns' | 'end-user-messaging';
   readonly pushEnabled: boolean;
   readonly sesEventDestination: boolean;
   readonly sesRequireTls: boolean;
@@ -176,6 +178,7 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
     },
     templatesDir: props.templatesDir ?? DEFAULT_TEMPLATES_DIR,
     smsEnabled: smsEnabled(props),
+    smsProvider: props.smsProvider ?? 'sns',
     pushEnabled: pushEnabled(props),
     sesEventDestination: props.sesEventDestination ?? true,
     sesRequireTls: props.sesRequireTls ?? true,

@@ -61,6 +61,12 @@ export class NotifierStack extends Stack {
       `SES events the EventBridge rule could not deliver to the status Lambda (runbook: ${runbookLink(ALARM.sesEventRuleDeadLetters)})`,
     );
     output('SesConfigurationSetName', n.configurationSetName, 'SES configuration set used for every e-mail');
+    if (n.endUserMessaging) {
+      const eum = n.endUserMessaging;
+      output('SmsConfigurationSetName', eum.configurationSetName, 'End User Messaging configuration set every text is sent with');
+      output('SmsEventQueueUrl', eum.queue.queueUrl, "End User Messaging's SMS events on their way to the status Lambda");
+      output('SmsEventDeadLetterQueueUrl', eum.deadLetterQueue.queueUrl, `SMS events the status Lambda failed on (runbook: ${runbookLink(ALARM.smsEventDeadLetters)})`);
+    }
     output('AlarmTopicArn', n.alarmTopic.topicArn, 'SNS topic the alarms notify');
     const ledgerErrors = n.alarms[ALARM.ledgerErrors];
     if (ledgerErrors) output(`${ALARM.ledgerErrors}AlarmName`, ledgerErrors.alarmName, 'Ledger-errors alarm (npm run test:aws sets it to prove alarm delivery)');

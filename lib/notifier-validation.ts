@@ -10,6 +10,7 @@ import { scaleViolations } from './scale-check';
 import { sendPaceViolations } from './send-pace';
 import { samplingPercentViolations } from './sms-delivery-status';
 import { smsSpendViolations } from './sms-spend-limit';
+import { endUserMessagingViolations } from './end-user-messaging-sms';
 
 /** The configuration the construct refuses: every failure, each naming the value it was given. */
 export class NotifierConfigurationError extends Error {
@@ -40,6 +41,7 @@ export function notifierViolations(props: IdempotentNotifierProps, settings: Not
     ...alarmOptionViolations(props.alarms ?? {}, settings.alarms.backlogLossHorizon),
     ...destinationViolations(props),
     ...smsViolations(props, settings),
+    ...endUserMessagingViolations(props, settings.smsEnabled),
     ...handlerConfigViolations(props, settings),
   ];
 }

@@ -14,7 +14,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { LEDGER_TABLE } from '../functions/core/ledger-table';
 import { laneClassMatcher, type LaneName } from '../functions/core/send-lanes';
-import { smsCountriesDefine } from './destination-options';
+import { smsCountriesDefine, smsProviderDefine } from './destination-options';
 import { allowLogsToUse } from './logs-key-policy';
 import { NotifierMetrics } from './metrics';
 import { NotResourceCheck } from './not-resource-check';
@@ -33,6 +33,7 @@ import { resolveSettings } from './notifier-settings';
 import { DeliveryStatus } from './notifier-status';
 import { assertValid } from './notifier-validation';
 import { manageSmsSpendLimit } from './sms-spend-limit';
+import { EndUserMessagingSms } from './end-user-messaging-sms';
 
 // The construct's configuration types and limits, where a CDK user looks for them (beside the construct).
 export type { ExistingQueue, IdempotentNotifierProps, ProducerEventRule } from './notifier-props';
@@ -92,6 +93,8 @@ export class IdempotentNotifier extends Construct {
   public readonly statusLogGroup: logs.LogGroup;
   /** The delivery-status wiring: SES event destination and rule, SMS log subscriptions. */
   public readonly deliveryStatus: DeliveryStatus;
+  /** End User Messaging SMS's configuration set and events path, when SMS goes through it (`smsProvider`). */
+  public readonly endUserMessaging?: EndUserMessagingSms;
   /** The schedule that invokes the reclaimer. */
   public readonly reclaimerRule: events.Rule;
   /** Log group of the urgent lane's sender (data-protection policy attached). */
@@ -161,12 +164,21 @@ export class IdempotentNotifier extends Construct {
           tlsPolicy: settings.sesRequireTls ? ses.ConfigurationSetTlsPolicy.REQUIRE : ses.ConfigurationSetTlsPolicy.OPTIONAL,
         });
     this.configurationSetName = this.configurationSet.configurationSetName;
+    if (settings.smsEnabled && settings.smsProvider === 'end-user-messaging') {
+      this.endUserMessaging = new EndUserMessagingSms(this, 'EndUserMessagingSms', {
+        topicEncryptionKey: props.encryptionKey,
+        queueEncryptionKey: queueKey,
+        protectConfigurationId: props.smsProtectConfigurationId,
+        statusTimeout: settings.functionTimeout,
+      });
+    }
 
     // ---- Sender and reclaimer ----
     const senders = laneSenders(props, settings, {
       tableName: this.table.tableName,
       configurationSetName: this.configurationSetName,
       queues: laneQueues.map(({ queue, deadLetterQueue }) => ({ queueUrl: queue.queueUrl, deadLetterQueueUrl: deadLetterQueue.queueUrl })),
+      smsConfigurationSetName: this.endUserMessaging?.configurationSetName,
     });
     const functionSettings = {
       timeout: settings.functionTimeout,
@@ -174,7 +186,7 @@ export class IdempotentNotifier extends Construct {
       runtime: settings.lambdaRuntime,
       logRetention: settings.logRetention,
       logEncryptionKey: props.encryptionKey,
-      define: smsCountriesDefine(props),
+      define: { ...smsCountriesDefine(props), ...smsProviderDefine(props) },
     };
     this.lanes = laneQueues.map(({ lane, queue, deadLetterQueue }, index) => {
       const environment = senders[index]!.environment;
@@ -228,6 +240,7 @@ export class IdempotentNotifier extends Construct {
       queueEncryptionKey: queueKey,
     });
     this.statusFunction = this.deliveryStatus.fn;
+    this.endUserMessaging?.deliverTo(this.statusFunction);
     this.statusLogGroup = this.deliveryStatus.logGroup;
 
     // ---- Least-privilege IAM ----
@@ -239,11 +252,13 @@ export class IdempotentNotifier extends Construct {
       status: this.statusFunction,
       table: this.table,
       configurationSetName: this.configurationSetName,
+      endUserMessaging: this.endUserMessaging,
     });
 
     // ---- SMS spend limit (account level): required and managed whenever SMS is enabled ----
     if (settings.smsEnabled && props.smsMonthlySpendLimitUsd !== undefined) {
-      manageSmsSpendLimit(this, { limitUsd: props.smsMonthlySpendLimitUsd, runtime: settings.lambdaRuntime, logEncryptionKey: this.encryptionKey });
+      const spend = { limitUsd: props.smsMonthlySpendLimitUsd, runtime: settings.lambdaRuntime, logEncryptionKey: this.encryptionKey };
+      manageSmsSpendLimit(this, { ...spend, provider: settings.smsProvider });
     }
 
     // ---- Alarms and dashboard ----
@@ -263,6 +278,8 @@ export class IdempotentNotifier extends Construct {
       ledgerIndexNames: [LEDGER_TABLE.pendingIndex.name, LEDGER_TABLE.smsMessageIndex.name],
       configurationSetName: this.configurationSetName,
       smsEnabled: settings.smsEnabled,
+      smsProvider: settings.smsProvider,
+      smsEventDeadLetterQueue: this.endUserMessaging?.deadLetterQueue,
     });
     this.alarmTopic = alarms.topic;
     this.alarms = alarms.alarms;

@@ -41,6 +41,8 @@ export function smsSpendViolations(
 export interface SmsSpendLimitProps {
   /** The account's monthly SMS spend limit, USD. */
   readonly limitUsd: number;
+  /** Which service's limit: SNS's `MonthlySpendLimit`, or End User Messaging's text spend limit override. */
+  readonly provider: 'sns' | 'end-user-messaging';
   /** The call's Lambda runtime (the notifier's). */
   readonly runtime: NotifierRuntime;
   /**
@@ -50,26 +52,47 @@ export interface SmsSpendLimitProps {
   readonly logEncryptionKey?: kms.IKey;
 }
 
-/**
- * Sets the account's SNS SMS `MonthlySpendLimit` (USD) with `SmsMonthlySpendLimit` in `scope`, an SDK call
- * on create and update. On delete the account keeps its limit: lowering it silently could stop other
- * senders' SMS. The limit is checked by {@link smsSpendViolations}.
- */
-export function manageSmsSpendLimit(scope: Construct, { limitUsd, runtime, logEncryptionKey }: SmsSpendLimitProps): AccountSdkCall {
-  const resource = new AccountSdkCall(scope, 'SmsMonthlySpendLimit', {
-    logEncryptionKey,
-    runtime,
-    call: {
+/** Each provider's account-wide monthly SMS spend limit: the call that sets it and the one permission it needs. */
+const SPEND_LIMIT_CALLS = {
+  sns: {
+    id: 'SmsMonthlySpendLimit',
+    call: (limitUsd: number) => ({
       service: 'SNS',
       action: 'setSMSAttributes',
       parameters: { attributes: { MonthlySpendLimit: String(limitUsd) } },
       physicalResourceId: cr.PhysicalResourceId.of('sns-sms-monthly-spend-limit'),
-    },
-    statements: [new iam.PolicyStatement({ actions: ['sns:SetSMSAttributes'], resources: ['*'] })],
-  });
-  Validations.of(resource).acknowledge({
-    id: 'AwsSolutions-IAM5[Resource::*]',
+    }),
+    permission: 'sns:SetSMSAttributes',
     reason: 'sns:SetSMSAttributes supports no resource-level permissions; the policy allows that one action only.',
+  },
+  // End User Messaging keeps its own text spend limit (its "enforced limit", whole US dollars up to the account limit).
+  'end-user-messaging': {
+    id: 'TextMessageSpendLimit',
+    call: (limitUsd: number) => ({
+      service: 'PinpointSMSVoiceV2',
+      action: 'setTextMessageSpendLimitOverride',
+      parameters: { MonthlyLimit: limitUsd },
+      physicalResourceId: cr.PhysicalResourceId.of('sms-voice-text-message-spend-limit'),
+    }),
+    permission: 'sms-voice:SetTextMessageSpendLimitOverride',
+    reason: 'sms-voice:SetTextMessageSpendLimitOverride is an account setting with no resource; the policy allows that one action only.',
+  },
+} as const;
+
+/**
+ * Sets the account's monthly SMS spend limit (USD) of the provider in `scope`, an SDK call on create and update:
+ * SNS's `MonthlySpendLimit` (`SmsMonthlySpendLimit`), or End User Messaging's `SetTextMessageSpendLimitOverride`
+ * (`TextMessageSpendLimit`). On delete the account keeps its limit: lowering it silently could stop other
+ * senders' SMS. The limit is checked by {@link smsSpendViolations}.
+ */
+export function manageSmsSpendLimit(scope: Construct, { limitUsd, runtime, logEncryptionKey, provider }: SmsSpendLimitProps): AccountSdkCall {
+  const spec = SPEND_LIMIT_CALLS[provider];
+  const resource = new AccountSdkCall(scope, spec.id, {
+    logEncryptionKey,
+    runtime,
+    call: spec.call(limitUsd),
+    statements: [new iam.PolicyStatement({ actions: [spec.permission], resources: ['*'] })],
   });
+  Validations.of(resource).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: spec.reason });
   return resource;
 }

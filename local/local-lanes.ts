@@ -30,6 +30,8 @@ export interface LocalLanesOptions {
   readonly tableName: string;
   /** @default 'notifier-local' */
   readonly configurationSetName?: string;
+  /** End User Messaging's configuration set, for a stack that texts through it. @default none (SNS) */
+  readonly smsConfigurationSetName?: string;
   /** Logs, metrics and provider wrapping of each lane's sender. */
   readonly wiring: (lane: LaneName | 'single') => LambdaWiringOptions;
   /** Invocations at once per lane, at most (npm start's --concurrency). @default each lane's maximum concurrency in the stack */
@@ -50,6 +52,7 @@ export async function startLocalLanes(aws: LocalAws, resolved: ResolvedLocalStac
   const senders = localLaneSenders(resolved, {
     tableName: options.tableName,
     configurationSetName: options.configurationSetName,
+    smsConfigurationSetName: options.smsConfigurationSetName,
     queues: queues.map((q) => ({ queueUrl: q.queueUrl, deadLetterQueueUrl: q.dlqUrl })),
   });
   const lanes = senders.map((sender, index): LocalLane => {

@@ -1,3 +1,6 @@
+import { LOCAL_SMS_CONFIGURATION_SET, startLocalSmsEvents } from './aws/local-sms-events';
+import { systemClock } from '../functions/core/clock';
+import { silentLog } from '../functions/core/log-port';
 import { mkdirSync } from 'node:fs';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { DEAD_LETTER_ATTRIBUTE } from '../functions/adapters/sqs-dead-letters';
@@ -37,6 +40,12 @@ export interface LocalRunOptions {
   readonly templatesDir?: string;
   /** Print every structured log line as JSON. @default false (only notable ones, compactly) */
   readonly verbose?: boolean;
+  /**
+   * Which service sends SMS: with End User Messaging, texts go to the local one, whose page lists them with the
+   * events it published (to the stack's SNS -> SQS path, which the real status handler drains into the ledger).
+   * @default 'sns'
+   */
+  readonly smsProvider?: 'sns' | 'end-user-messaging';
   /**
    * Called with the local services and the lanes' senders once they are up, before any event is sent.
    * The services' counts of accepted sends stay readable after the run stops them. @default none
@@ -84,6 +93,14 @@ export const LOCAL_STACK: LocalStack = {
   scaled: { functionTimeoutSeconds: 6, claimTimeoutSeconds: 7, sendTimeoutMs: 1000, visibilityTimeoutSeconds: 8 },
 };
 
+/** {@link LOCAL_STACK} texting through End User Messaging (the local one checks no origination identity; synth requires one). */
+export function localStackThroughEndUserMessaging(): LocalStack {
+  return {
+    ...LOCAL_STACK,
+    props: { ...LOCAL_STACK.props, smsProvider: 'end-user-messaging', smsOriginationIdentities: ['arn:aws:sms-voice:eu-west-1:123456789012:phone-number/phone-local'] },
+  };
+}
+
 /**
  * Runs the real sender (and the real reclaimer on a timer) as Lambda runs them, against local
  * AWS on loopback: the events go to an SQS emulator, a poller invokes the handler as Lambda's
@@ -98,20 +115,28 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   const suppressions = new SuppressionBoard();
-  const stack = resolveLocalStack(LOCAL_STACK);
+  const stack = resolveLocalStack(options.smsProvider === 'end-user-messaging' ? localStackThroughEndUserMessaging() : LOCAL_STACK);
   const aws = await startLocalAws({
     dynamo: options.dataDir ? { dataDir: options.dataDir } : {},
     ses: { suppressions },
     sns: { suppressions },
     sqs: stack.queue,
   });
-  const restoreEnvironment = applyLocalSdkEnvironment(aws);
+  const smsEvents =
+    options.smsProvider === 'end-user-messaging'
+      ? await startLocalSmsEvents({ sqs: aws.sqs, tableName, metrics: new InMemoryMetrics(), log: silentLog, clock: systemClock })
+      : undefined;
+  const restoreEnvironment = applyLocalSdkEnvironment(
+    aws,
+    smsEvents ? { AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: smsEvents.environment.AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2! } : {},
+  );
   try {
     const metrics = new InMemoryMetrics();
     const log = noteSuppressions(options.verbose ? jsonLog(err) : compactLog(err), suppressions);
     // Each lane's cold start: the variables synth writes for it, the same validation.
     const { lanes, laneOf, allEmpty } = await startLocalLanes(aws, stack, {
       tableName,
+      smsConfigurationSetName: smsEvents ? LOCAL_SMS_CONFIGURATION_SET : undefined,
       maximumConcurrency: options.concurrency ?? 4,
       wiring: () => ({
         metrics,
@@ -125,6 +150,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     options.onStarted?.(aws, lanes);
     out(`Mailbox: ${aws.ses.mailboxUrl} — open it to see what went out`);
     out(`SMS and push: ${aws.sns.outboxUrl}`);
+    if (smsEvents) out(`SMS through End User Messaging, and the events it published: ${smsEvents.eum.outboxUrl}`);
     out(
       `ledger table ${tableName} on dynalite (${options.dataDir ? `persisted in ${options.dataDir}` : 'in memory'}); ` +
         `${lanes.map((lane) => `the ${lane.name} lane's queue and DLQ`).join(', ')} on fauxqs; e-mail via local SES v2, SMS and push via local SNS`,
@@ -166,6 +192,8 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       clearInterval(progress);
       for (const lane of lanes) lane.source.stop();
       await reclaimer.stop();
+      // Every event of the texts reaches the ledger before the summary reads it.
+      await smsEvents?.stop();
     }
 
     const rows = await scanLedger({ adminClient: admin }, tableName);

@@ -46,7 +46,7 @@ export const SCALED_VARIABLES = {
 } as const satisfies Record<keyof ScaledTiming, string>;
 
 /** Where a lane's sender points: tokens at synth, local names and URLs here. */
-export const TARGET_VARIABLES = [ENV.tableName, ENV.sesConfigurationSet, ENV.sourceQueueUrl, ENV.deadLetterQueueUrl, ENV.metricsNamespace] as const;
+export const TARGET_VARIABLES = [ENV.tableName, ENV.sesConfigurationSet, ENV.smsConfigurationSet, ENV.sourceQueueUrl, ENV.deadLetterQueueUrl, ENV.metricsNamespace] as const;
 
 /** The metrics namespace of local runs (synth's is the stack's own). */
 const LOCAL_METRICS_NAMESPACE = 'IdempotentNotifier/Local';
@@ -85,6 +85,8 @@ export interface LocalTargets {
   readonly configurationSetName?: string;
   /** Each lane's queue pair, in lane order. */
   readonly queues: readonly LaneQueueUrls[];
+  /** End User Messaging's configuration set, for a stack that texts through it. @default none (SNS) */
+  readonly smsConfigurationSetName?: string;
 }
 
 /**
@@ -114,6 +116,7 @@ export function localLaneSenders(resolved: ResolvedLocalStack, targets: LocalTar
     tableName: targets.tableName,
     configurationSetName: targets.configurationSetName ?? 'notifier-local',
     queues: targets.queues,
+    smsConfigurationSetName: targets.smsConfigurationSetName,
   });
   const scaled = Object.fromEntries(
     Object.entries(resolved.stack.scaled ?? {}).map(([name, value]) => [SCALED_VARIABLES[name as keyof ScaledTiming], String(value)]),

@@ -14,7 +14,7 @@ import { integerOption, numberOption, parseCommandLine, runCommandLine, UsageErr
 import { readInputLines, rebaseTimestamps } from './input-lines';
 import { formatLocalSummary, runLocal } from './local-runner';
 
-const USAGE = `usage: npm start -- [file | -] [--data DIR] [--templates DIR] [--rate N] [--concurrency N] [--keep-timestamps] [--[no-]keep-open] [--verbose]
+const USAGE = `usage: npm start -- [file | -] [--data DIR] [--templates DIR] [--rate N] [--concurrency N] [--keep-timestamps] [--[no-]keep-open] [--sms-provider sns|end-user-messaging] [--verbose]
 
   file | -           JSON-lines events (default examples/order-events.jsonl; - reads stdin)
   --data DIR         persist the ledger in DIR (LevelDB); default in memory
@@ -24,6 +24,8 @@ const USAGE = `usage: npm start -- [file | -] [--data DIR] [--templates DIR] [--
   --keep-timestamps  do not shift occurredAt so that the newest event is now
   --keep-open        after the summary, keep the mailbox page up until Ctrl-C
                      (default on when stdout is a terminal; --no-keep-open to exit)
+  --sms-provider P   sns (default) or end-user-messaging: texts through the local End User Messaging, whose
+                     page shows them and their events (delivered to the ledger by the status handler)
   --verbose          every structured log line as JSON on stderr
 `;
 
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
       'keep-timestamps': { type: 'boolean', default: false },
       'keep-open': { type: 'boolean', default: process.stdout.isTTY === true },
       verbose: { type: 'boolean', default: false },
+      'sms-provider': { type: 'string', default: 'sns' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -57,8 +60,11 @@ async function main(): Promise<void> {
   const raw = await readInputLines(source);
   const lines = values['keep-timestamps'] ? raw : rebaseTimestamps(raw, Date.now());
   let mailboxUrl = '';
+  const smsProvider = values['sms-provider'];
+  if (smsProvider !== 'sns' && smsProvider !== 'end-user-messaging') throw new UsageError(`--sms-provider must be sns or end-user-messaging (got "${smsProvider}")`);
   await runLocal({
     lines,
+    smsProvider,
     rate,
     concurrency,
     verbose: values.verbose,

@@ -59,6 +59,8 @@ the stack's props too
   --urgent-concurrency <n>    the stack's lanes.urgentMaxConcurrency (default 5)
   --wire-faults <rate>        rate of each wire fault per request (lost/delayed/reset/5xx on DynamoDB;
                               refusal, rejection, accepted-then-500, hang, lost answer at the providers) (default 0.01)
+  --sms-provider <name>       sns (default) or end-user-messaging: texts through the local End User Messaging, its
+                              events (1% late, 1% lost) on the stack's SNS -> SQS path into the real status handler
   --ledger-outage <seconds>   whole-ledger outages of this length at seeded times: every DynamoDB request fails
                               (4 in 5 refused, 1 in 5 executed with its answer lost) (default 0: none)
   --ledger-outage-every <s>   mean gap between outages, each drawn from 0.5x to 1.5x it, the first from 0 to
@@ -115,6 +117,7 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
         attack: { type: 'boolean', default: false },
         'wire-faults': { type: 'string' },
         'ledger-outage': { type: 'string' },
+        'sms-provider': { type: 'string' },
         'ledger-outage-every': { type: 'string' },
         json: { type: 'boolean', default: false },
         outbox: { type: 'string' },
@@ -199,10 +202,16 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
       ...defined('batchSize', options.batchSize),
       ...defined('sendsPerInvocation', options.sendsPerInvocation),
       ...defined('maxReceiveCount', options.maxReceiveCount),
+      ...defined('smsProvider', smsProviderOf(values['sms-provider'])),
     };
     return { help: values.help, json: values.json, options, wire };
   }
   return { help: values.help, json: values.json, options };
+}
+
+function smsProviderOf(raw: string | undefined): 'sns' | 'end-user-messaging' | undefined {
+  if (raw === undefined || raw === 'sns' || raw === 'end-user-messaging') return raw;
+  throw new UsageError(`--sms-provider must be sns or end-user-messaging (got "${raw}")`);
 }
 
 function defined<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {

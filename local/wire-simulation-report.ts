@@ -39,6 +39,8 @@ export function formatWireReport(report: WireSimulationReport): string {
           `${report.pushDuplicates.providerSide} / ${report.pushDuplicates.deviceVisible}` +
             (report.pushDuplicates.hiddenByOtherMessages > 0 ? ` (${report.pushDuplicates.hiddenByOtherMessages} messages hidden by another's collapse id)` : ''),
         ],
+        [`SMS through ${s.smsProvider}: possible duplicates (ResentAfterAmbiguity) / UNKNOWN rows`, `${report.sms.possibleDuplicates} / ${report.sms.unknown}`],
+        ...(s.smsProvider === 'end-user-messaging' ? [['texts whose events came late / were lost', `${report.sms.eventsLate} / ${report.sms.eventsLost}`] as [string, string]] : []),
       ],
     ),
     '',

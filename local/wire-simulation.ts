@@ -18,11 +18,13 @@ import { queueDepth, queueIsEmpty } from './aws/queue-inspection';
 import { LedgerOutageSchedule, type LedgerOutageCounts, type LedgerOutageOptions } from './aws/ledger-outage';
 import { pushDuplicateCounts, type PushDuplicateCounts } from './aws/push-device-view';
 import { startWireFaultProxy } from './aws/wire-fault-proxy';
-import { ledgerKeyOf, providerKeyOf, WireFaultPlan, wireFaults, type WireFaultKind, type WireFaultRates } from './aws/wire-fault-plan';
+import { ledgerKeyOf, PROVIDER_SENDS, providerKeyOf, WireFaultPlan, wireFaults, type WireFaultKind, type WireFaultRates } from './aws/wire-fault-plan';
 import { judgeWireRun, wireVerdictHolds, type WireVerdict } from './aws/wire-verdict';
 import { applyLocalSdkEnvironment } from './local-lambda';
 import { startLocalLanes, type LocalLane } from './local-lanes';
 import { resolveLocalStack, type LocalStack } from './local-stack';
+import { LOCAL_SMS_CONFIGURATION_SET, startLocalSmsEvents, type LocalSmsEvents } from './aws/local-sms-events';
+import { systemClock } from '../functions/core/clock';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
 import { generateWorkload } from './workload';
@@ -49,6 +51,10 @@ export interface WireSimulationOptions {
   readonly faults?: Partial<WireFaultRates>;
   /** Whole-ledger outages at seeded times (every DynamoDB request fails while one lasts). @default none (seconds 0) */
   readonly ledgerOutage?: LedgerOutageOptions;
+  /** Which service sends SMS; End User Messaging's events then reach the ledger through the status handler. @default 'sns' */
+  readonly smsProvider?: 'sns' | 'end-user-messaging';
+  /** With End User Messaging: share of texts whose events come past the evidence windows, and that are lost. @default 0.01 each */
+  readonly smsEventFaults?: { readonly late: number; readonly lost: number };
   /** @default silent */
   readonly log?: LogPort;
   /** About once a second. */
@@ -58,6 +64,8 @@ export interface WireSimulationOptions {
 /** What one wire-level run did and how it is judged. */
 export interface WireSimulationReport {
   readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'faults'>> & { readonly faults: WireFaultRates };
+  /** SMS messages whose text may have gone out twice (`ResentAfterAmbiguity`) and SMS rows left `UNKNOWN`; events held or lost. */
+  readonly sms: { readonly possibleDuplicates: number; readonly unknown: number; readonly eventsLate: number; readonly eventsLost: number };
   readonly verdict: WireVerdict;
   /** Push duplicates as SNS accepted them (each billed, each waking a device) and as the devices would show them. */
   readonly pushDuplicates: PushDuplicateCounts;
@@ -103,12 +111,19 @@ export interface WireLaneReport {
  * invariants between them hold as in the stack. The transactional class's evidence wait is 3 s instead of
  * 300 s and the first backoff step 1 s in both lanes (both are props a stack may set).
  */
-export function wireStack(options: Pick<WireSimulationOptions, 'concurrency' | 'urgentConcurrency' | 'batchSize' | 'sendsPerInvocation' | 'maxReceiveCount'> = {}): LocalStack {
+export function wireStack(options: Pick<WireSimulationOptions, 'concurrency' | 'urgentConcurrency' | 'batchSize' | 'sendsPerInvocation' | 'maxReceiveCount' | 'smsProvider'> = {}): LocalStack {
   return {
     props: {
       emailFrom: 'notifications@mail.shop-notifier.dev',
       pushPlatformApplications: ['arn:aws:sns:us-east-1:123456789012:app/GCM/shop-app'],
-      messageClasses: [{ name: 'transactional', onAmbiguous: 'lookup', lookupFallback: 'resend', evidenceWaitSeconds: 3 }],
+      // Evidence waits and windows scaled like the timeouts: transactional's 300 s, otp's 30 s and marketing's
+      // 300 s windows to 3 s (the windows apply only where the provider's events carry the key).
+      messageClasses: [
+        { name: 'transactional', onAmbiguous: 'lookup', lookupFallback: 'resend', evidenceWaitSeconds: 3 },
+        { name: 'otp', onAmbiguous: 'resend', lookupFallback: 'resend', evidenceWaitSeconds: 0, evidenceWindowSeconds: 3, smsTimeToLiveSeconds: 600 },
+        { name: 'marketing', onAmbiguous: 'give-up', evidenceWaitSeconds: 0, evidenceWindowSeconds: 3, smsType: 'Promotional', smsTimeToLiveSeconds: 86_400 },
+      ],
+      ...(options.smsProvider === 'end-user-messaging' ? { smsProvider: 'end-user-messaging', smsOriginationIdentities: [LOCAL_SMS_ORIGINATION_IDENTITY] } : {}),
       sendRates: { emailPerSecond: WIRE_SEND_RATE, smsPerSecond: WIRE_SEND_RATE, pushPerSecond: WIRE_SEND_RATE },
       throttleBackoff: { base: Duration.seconds(1) },
       maxConcurrency: options.concurrency ?? 10,
@@ -122,6 +137,8 @@ export function wireStack(options: Pick<WireSimulationOptions, 'concurrency' | '
     scaled: { functionTimeoutSeconds: 20, claimTimeoutSeconds: 21, sendTimeoutMs: 2000, visibilityTimeoutSeconds: 24, throttleBackoffCapSeconds: 4 },
   };
 }
+/** The local End User Messaging checks no identity; synth requires one with it. */
+const LOCAL_SMS_ORIGINATION_IDENTITY = 'arn:aws:sms-voice:us-east-1:123456789012:phone-number/phone-local';
 /** Account sends per second per channel: the urgent lane may use all of it in a burst, the bulk lane 80%. */
 const WIRE_SEND_RATE = 100;
 
@@ -145,6 +162,8 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     maxReceiveCount: stack.settings.maxReceiveCount,
     faults: { ...wireFaults(0.01), ...options.faults },
     ledgerOutage: options.ledgerOutage ?? { seconds: 0, everySeconds: 30 },
+    smsProvider: options.smsProvider ?? 'sns',
+    smsEventFaults: options.smsEventFaults ?? { late: 0.01, lost: 0.01 },
   };
   const started = Date.now();
   const aws = await startLocalAws({ dynamo: { separateProcess: true }, sqs: stack.queue });
@@ -156,10 +175,25 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     startWireFaultProxy({ service: 'sns', target: aws.sns.endpoint, decide: plan.deciderFor('sns') }),
   ]);
   const tableName = `notifier-ledger-wire-${settings.seed}`;
+  const statusMetrics = new InMemoryMetrics();
+  const smsEvents: LocalSmsEvents | undefined =
+    settings.smsProvider === 'end-user-messaging'
+      ? await startLocalSmsEvents({
+          sqs: aws.sqs,
+          tableName,
+          decide: plan.deciderFor('sms-voice'),
+          // Late: past the 3 s windows, so the class's policy acts first and the events only enrich the row.
+          eventFate: (key, event) => plan.eventFate(key, event.messageId, settings.smsEventFaults, 5_000),
+          metrics: statusMetrics,
+          log: options.log ?? silentLog,
+          clock: systemClock,
+        })
+      : undefined;
   const restoreEnvironment = applyLocalSdkEnvironment(aws, {
     AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
     AWS_ENDPOINT_URL_SESV2: sesProxy.endpoint,
     AWS_ENDPOINT_URL_SNS: snsProxy.endpoint,
+    ...(smsEvents ? { AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: smsEvents.environment.AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2! } : {}),
   });
   try {
     const metricsOf = new Map<string, InMemoryMetrics>();
@@ -168,6 +202,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     // Each lane's sender as synth configures it; every lane's logs in one place (resends are counted per key).
     const { lanes, laneOf, allEmpty } = await startLocalLanes(aws, stack, {
       tableName,
+      smsConfigurationSetName: LOCAL_SMS_CONFIGURATION_SET,
       wiring: (lane) => ({
         metrics: metricsOf.set(lane, new InMemoryMetrics()).get(lane)!,
         log: timeouts.forLane(lane),
@@ -226,12 +261,13 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       if (progress) clearInterval(progress);
       for (const lane of lanes) lane.source.stop();
       await reclaimer.stop();
+      await smsEvents?.stop();
     }
 
     const rows = await scanLedger({ adminClient: admin }, tableName);
     const finalStates = new Map<string, LedgerState>([...rows].map(([key, row]) => [key, row.state]));
     const accepted = new Map<string, number>();
-    for (const counts of [aws.ses.acceptedPerKey(), aws.sns.acceptedPerKey()]) {
+    for (const counts of [aws.ses.acceptedPerKey(), aws.sns.acceptedPerKey(), smsEvents?.eum.acceptedPerKey() ?? new Map<string, number>()]) {
       for (const [key, n] of counts) accepted.set(key, (accepted.get(key) ?? 0) + n);
     }
     const deliverable: string[] = [];
@@ -255,9 +291,9 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       return event ? plansOf(event).map((p) => p.key) : [];
     });
     const rejectedKeys = new Set(plan.providerRequests.filter((r) => r.fault === 'providerRejection').map((r) => r.key));
-    const providerRequests = [...sesProxy.requests, ...snsProxy.requests].flatMap((r) => {
+    const providerRequests = [...sesProxy.requests, ...snsProxy.requests, ...(smsEvents?.proxy.requests ?? [])].flatMap((r) => {
       const key = providerKeyOf(r);
-      if (key === undefined || (r.operation !== 'SendEmail' && r.operation !== 'Publish')) return [];
+      if (key === undefined || !PROVIDER_SENDS.has(r.operation)) return [];
       return [{ key, reachedWithoutAnswer: r.reachedService && r.serviceAnswerDelivered !== true, rejected: rejectedKeys.has(key) }];
     });
     const judge = (keys: readonly string[]) =>
@@ -294,7 +330,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         [
           ...[
             ...dynamoProxy.requests.filter((r) => ledgerKeyOf(r) === key),
-            ...[...sesProxy.requests, ...snsProxy.requests].filter((r) => providerKeyOf(r) === key),
+            ...[...sesProxy.requests, ...snsProxy.requests, ...(smsEvents?.proxy.requests ?? [])].filter((r) => providerKeyOf(r) === key),
           ]
             .sort((a, b) => a.at - b.at)
             .map((r) => `+${r.at - started} ms ${r.service} ${r.ledgerWrite ?? r.operation}${claimOf(r.body)}: ${r.fault}${r.serviceAnswerDelivered === false && r.reachedService ? ' (answer not delivered)' : ''}`),
@@ -302,8 +338,15 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         ],
       ]),
     );
+    const smsRows = [...rows.values()].filter((row) => row.channel === 'sms');
     return {
       settings,
+      sms: {
+        possibleDuplicates: [...metricsOf.values()].flatMap((m) => [...m.byDimensions]).filter(([k]) => k.startsWith(`${METRIC.ResentAfterAmbiguity}|sms|`)).reduce((n, [, v]) => n + v, 0),
+        unknown: smsRows.filter((row) => row.state === 'UNKNOWN').length,
+        eventsLate: plan.events.late,
+        eventsLost: plan.events.lost,
+      },
       verdict,
       pushDuplicates: pushDuplicateCounts(aws.sns.accepted()),
       traces,

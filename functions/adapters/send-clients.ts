@@ -1,3 +1,4 @@
+import { PinpointSMSVoiceV2Client } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
@@ -23,9 +24,17 @@ export function sendClientConfig(sendTimeoutMs: number) {
 export interface SendClients {
   readonly ses: SESv2Client;
   readonly sns: SNSClient;
+  /** End User Messaging SMS (`pinpoint-sms-voice-v2`), when SMS goes through it. @default none */
+  readonly eum?: PinpointSMSVoiceV2Client;
 }
 
-export function createSendClients(sendTimeoutMs: number): SendClients {
+/** The stack's SMS provider, embedded at synth (functions/delivery/shipped-sms-provider.ts); undefined unbundled. */
+declare const __NOTIFIER_SMS_PROVIDER__: string | undefined;
+
+export function createSendClients(sendTimeoutMs: number, { endUserMessaging = false }: { readonly endUserMessaging?: boolean } = {}): SendClients {
   const config = sendClientConfig(sendTimeoutMs);
-  return { ses: new SESv2Client(config), sns: new SNSClient(config) };
+  const clients = { ses: new SESv2Client(config), sns: new SNSClient(config) };
+  // Folded at build time: a bundle built for SNS carries no End User Messaging client.
+  if (typeof __NOTIFIER_SMS_PROVIDER__ !== 'undefined' && __NOTIFIER_SMS_PROVIDER__ !== 'end-user-messaging') return clients;
+  return endUserMessaging ? { ...clients, eum: new PinpointSMSVoiceV2Client(config) } : clients;
 }

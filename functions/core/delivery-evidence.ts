@@ -17,13 +17,34 @@ const PROVES_SENT = new Set([
   'Subscription',
   'SUCCESS',
   'FAILURE',
+  // End User Messaging SMS: AWS queued or is handing off the text, the carrier took it, or the carrier
+  // (not AWS) failed it after hand-off; a second send would be a second text.
+  'TEXT_QUEUED',
+  'TEXT_PENDING',
+  'TEXT_SUCCESSFUL',
+  'TEXT_DELIVERED',
+  'TEXT_UNREACHABLE',
+  'TEXT_CARRIER_UNREACHABLE',
+  'TEXT_CARRIER_BLOCKED',
+  'TEXT_SPAM',
+  'TEXT_UNKNOWN',
 ]);
 
 /**
  * Values that prove the provider refused the message without attempting delivery
- * (SES `Reject`: content rejected; `RenderingFailure`: template could not be rendered).
+ * (SES `Reject`: content rejected; `RenderingFailure`: template could not be rendered; End User Messaging:
+ * an invalid number or body, a blocked or protect-blocked destination, a text whose TimeToLive ran out
+ * before hand-off).
  */
-const PROVES_NOT_SENT = new Set(['Reject', 'RenderingFailure']);
+const PROVES_NOT_SENT = new Set([
+  'Reject',
+  'RenderingFailure',
+  'TEXT_INVALID',
+  'TEXT_INVALID_MESSAGE',
+  'TEXT_BLOCKED',
+  'TEXT_PROTECT_BLOCKED',
+  'TEXT_TTL_EXPIRED',
+]);
 
 /** What a row says about its latest attempt that may have reached the provider. */
 export type RowEvidenceFields = Pick<LedgerRow, 'deliveryStatus' | 'deliveryStatusClaimVersion' | 'claimVersion' | 'lastRelease'>;

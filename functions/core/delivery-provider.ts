@@ -43,6 +43,12 @@ export interface DeliveryProvider {
    * @default 'none' for providers that cannot be asked (SES v2, SNS).
    */
   lookup?(key: string): Promise<DeliveryEvidence>;
+  /**
+   * Whether the provider's delivery events carry our key and claim version (End User Messaging SMS's
+   * `Context`), so evidence of an unknown outcome may still arrive: `resend` and `give-up` classes wait
+   * their `evidenceWindowSeconds` for it. @default false (SNS SMS logs carry no key)
+   */
+  readonly keyedEvidence?: boolean;
 }
 
 export type DeliveryProviders = Readonly<Record<SendRequest['message']['channel'], DeliveryProvider>>;

@@ -1,9 +1,9 @@
 /** Where a delivery-status event came from. */
-export type DeliveryStatusSource = 'ses' | 'sns-sms';
+export type DeliveryStatusSource = 'ses' | 'sns-sms' | 'eum-sms';
 
 /** One delivery-status event, reduced to what the ledger records. Never holds an address. */
 export interface DeliveryStatusUpdate {
-  /** SES event type (`Send`, `Delivery`, `Bounce`, ...) or SNS SMS status (`SUCCESS`, `FAILURE`). */
+  /** SES event type (`Send`, `Delivery`, `Bounce`, ...), SNS SMS status (`SUCCESS`, `FAILURE`) or End User Messaging event type (`TEXT_DELIVERED`, ...). */
   readonly status: string;
   /** When the provider says it happened, epoch ms: orders events that arrive out of order. */
   readonly at: number;
@@ -40,6 +40,21 @@ const RANK: Readonly<Record<string, number>> = {
   Subscription: 5,
   Open: 6,
   Click: 7,
+  // End User Messaging SMS event types (its "Event types for SMS" page): AWS queues, hands off, then the carrier answers.
+  TEXT_QUEUED: 1,
+  TEXT_PENDING: 2,
+  TEXT_SUCCESSFUL: 3,
+  TEXT_DELIVERED: 3,
+  TEXT_INVALID: 4,
+  TEXT_INVALID_MESSAGE: 4,
+  TEXT_BLOCKED: 4,
+  TEXT_PROTECT_BLOCKED: 4,
+  TEXT_TTL_EXPIRED: 4,
+  TEXT_UNREACHABLE: 4,
+  TEXT_CARRIER_UNREACHABLE: 4,
+  TEXT_CARRIER_BLOCKED: 4,
+  TEXT_SPAM: 4,
+  TEXT_UNKNOWN: 4,
 };
 
 /** Statuses the ledger records; anything else is ignored and counted. */

@@ -21,6 +21,13 @@ const MessageClassSchema = jsonObject({
   evidenceWaitSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(86_400)), 300),
   smsType: v.optional(v.picklist(['Transactional', 'Promotional']), 'Transactional'),
   /**
+   * `resend` and `give-up` classes: how long an unknown outcome waits for delivery events where the provider's
+   * events carry the key (End User Messaging SMS) before the policy applies. Left out (or 0): the policy at once.
+   */
+  evidenceWindowSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(86_400))),
+  /** End User Messaging's `TimeToLive` for this class's texts (5 s to 72 h). Left out: the service's 72 hours. */
+  smsTimeToLiveSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(5), v.maxValue(259_200))),
+  /**
    * Abuse limits (see message-limits.ts); `[]` means the class is never counted and costs no write.
    * Left out: the built-in class's of that name (an override of `otp` keeps its limits), else none.
    */
@@ -92,6 +99,19 @@ const OTP_PUSH: PushPolicy = {
  */
 const MARKETING_PUSH: PushPolicy = { lifetimeSeconds: 24 * HOURS, priority: 'normal' };
 
+/**
+ * Evidence windows where the provider's events carry the key (End User Messaging SMS). End User Messaging
+ * documents no latency for its early events (only that carrier receipts may take up to 72 hours); its own
+ * example records stamp the event 0.3 s (TEXT_SUCCESSFUL, messaging-events page) and 0.4 s (EventBridge page)
+ * after the request. The path to the ledger (SNS topic, SQS queue, status Lambda) adds seconds, so:
+ * - otp waits 30 s: a code that did go out shows its TEXT_PENDING long before, and a user waits half a
+ *   minute more for one that did not, instead of getting two codes;
+ * - marketing waits 300 s, as transactional e-mail does for evidence: a promotion is not urgent, and every
+ *   text settled by evidence is one not given up as UNKNOWN.
+ */
+const OTP_EVIDENCE_WINDOW_SECONDS = 30;
+const MARKETING_EVIDENCE_WINDOW_SECONDS = 300;
+
 /** Classes shipped with the product. A deployment may add or override by name. */
 export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
   {
@@ -99,6 +119,9 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     onAmbiguous: 'resend',
     lookupFallback: 'resend',
     evidenceWaitSeconds: 0,
+    evidenceWindowSeconds: OTP_EVIDENCE_WINDOW_SECONDS,
+    // A code is rarely valid for longer; one that arrives after it expired is worse than none.
+    smsTimeToLiveSeconds: 600,
     smsType: 'Transactional',
     limits: OTP_LIMITS,
     push: OTP_PUSH,
@@ -118,6 +141,9 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     onAmbiguous: 'give-up',
     lookupFallback: 'give-up',
     evidenceWaitSeconds: 0,
+    evidenceWindowSeconds: MARKETING_EVIDENCE_WINDOW_SECONDS,
+    // A promotion handed off a day late has missed its moment.
+    smsTimeToLiveSeconds: 86_400,
     smsType: 'Promotional',
     limits: MARKETING_LIMITS,
     push: MARKETING_PUSH,
@@ -168,15 +194,21 @@ export type DeliveryEvidence = 'sent' | 'not-sent' | 'none';
  * Pure decision for the ambiguous window.
  *
  * @param ambiguousForMs how long the outcome has been unknown (bounds the wait for evidence).
+ * @param keyedEvidence whether the channel's provider reports events carrying the key (`resend` and
+ *   `give-up` classes then wait their `evidenceWindowSeconds` for them).
  */
 export function resolveAmbiguity(
   messageClass: MessageClass,
   evidence: DeliveryEvidence,
   ambiguousForMs: number,
+  { keyedEvidence = false }: { readonly keyedEvidence?: boolean } = {},
 ): AmbiguityResolution {
   // Evidence, whenever there is some, beats every policy: the policies are for when nobody knows.
   if (evidence === 'sent') return { action: 'mark-sent' };
   if (evidence === 'not-sent') return { action: 'send', possibleDuplicate: false };
+  if (keyedEvidence && messageClass.onAmbiguous !== 'lookup' && ambiguousForMs < (messageClass.evidenceWindowSeconds ?? 0) * 1000) {
+    return { action: 'wait' };
+  }
   if (messageClass.onAmbiguous === 'lookup') {
     if (ambiguousForMs < messageClass.evidenceWaitSeconds * 1000) return { action: 'wait' };
     return fallback(messageClass.lookupFallback);

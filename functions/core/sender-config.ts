@@ -26,6 +26,11 @@ export const ENV = {
   sesConfigurationSet: 'SES_CONFIGURATION_SET',
   smsSenderId: 'SMS_SENDER_ID',
   smsOriginationNumber: 'SMS_ORIGINATION_NUMBER',
+  smsProvider: 'SMS_PROVIDER',
+  smsConfigurationSet: 'SMS_CONFIGURATION_SET',
+  smsOriginationIdentity: 'SMS_ORIGINATION_IDENTITY',
+  smsMaxPrice: 'SMS_MAX_PRICE',
+  smsProtectConfigurationId: 'SMS_PROTECT_CONFIGURATION_ID',
   deadLetterQueueUrl: 'DEAD_LETTER_QUEUE_URL',
   messageClasses: 'MESSAGE_CLASSES',
   maxConcurrentSends: 'MAX_CONCURRENT_SENDS',
@@ -48,6 +53,21 @@ export const ENV = {
   /** Read by the metrics adapter (`metricsNamespaceFrom`): the stack's own namespace. */
   metricsNamespace: METRICS_NAMESPACE_VARIABLE,
 } as const;
+
+/** The services that can send SMS (`SMS_PROVIDER`). */
+export const SMS_PROVIDERS = ['sns', 'end-user-messaging'] as const;
+export type SmsProviderName = (typeof SMS_PROVIDERS)[number];
+
+/** SNS `Publish` (settings: SMS_SENDER_ID, SMS_ORIGINATION_NUMBER), or End User Messaging SMS `SendTextMessage`. */
+export type SmsProviderSettings =
+  | { readonly provider: 'sns' }
+  | {
+      readonly provider: 'end-user-messaging';
+      readonly configurationSet: string;
+      readonly originationIdentity: string | undefined;
+      readonly maxPrice: string | undefined;
+      readonly protectConfigurationId: string | undefined;
+    };
 
 /** A variable's text as `Number()` reads it (`''` is 0, `'soon'` NaN, which is refused), as zod's `coerce` did. */
 const coercedNumber = v.pipe(v.unknown(), v.transform(Number), v.number());
@@ -90,6 +110,12 @@ const EnvSchema = v.pipe(
     [ENV.sesConfigurationSet]: optionalText,
     [ENV.smsSenderId]: optionalText,
     [ENV.smsOriginationNumber]: optionalText,
+    [ENV.smsProvider]: v.optional(v.picklist(SMS_PROVIDERS), 'sns'),
+    [ENV.smsConfigurationSet]: optionalText,
+    [ENV.smsOriginationIdentity]: optionalText,
+    // MaxPrice (US dollars per part): synth checks its form, and End User Messaging refuses a bad one as a fault of ours.
+    [ENV.smsMaxPrice]: optionalText,
+    [ENV.smsProtectConfigurationId]: optionalText,
     [ENV.deadLetterQueueUrl]: optionalText,
     [ENV.messageClasses]: optionalText,
     [ENV.maxConcurrentSends]: positiveIntUpTo(256, 16),
@@ -125,6 +151,9 @@ const EnvSchema = v.pipe(
     const mode = env[ENV.deliveryMode];
     if (mode === 'outbox' && !env[ENV.outboxFile]) require(ENV.outboxFile, 'is required when DELIVERY_MODE=outbox');
     if (mode === 'aws' && !env[ENV.emailFrom]) require(ENV.emailFrom, 'is required when DELIVERY_MODE=aws');
+    if (mode === 'aws' && env[ENV.smsProvider] === 'end-user-messaging' && !env[ENV.smsConfigurationSet]) {
+      require(ENV.smsConfigurationSet, 'is required with SMS_PROVIDER=end-user-messaging');
+    }
     if (mode === 'aws' && !env[ENV.deadLetterQueueUrl]) {
       require(ENV.deadLetterQueueUrl, 'is required when DELIVERY_MODE=aws (invalid events are moved there with their reason)');
     }
@@ -138,6 +167,11 @@ const EnvSchema = v.pipe(
     }
   }),
 );
+
+/** Whether SMS delivery events carry the key (End User Messaging's `Context`): see `DeliveryProvider.keyedEvidence`. */
+export function smsKeyedEvidence(config: Pick<SenderConfig, 'delivery'>): boolean {
+  return config.delivery.mode === 'aws' && config.delivery.sms.provider === 'end-user-messaging';
+}
 
 /** Validated sender configuration. */
 export interface SenderConfig {
@@ -155,6 +189,8 @@ export interface SenderConfig {
         readonly sesConfigurationSet: string | undefined;
         readonly smsSenderId: string | undefined;
         readonly smsOriginationNumber: string | undefined;
+        /** Which service sends SMS. */
+        readonly sms: SmsProviderSettings;
       };
   readonly deadLetterQueueUrl: string | undefined;
   readonly messageClasses: MessageClassRegistry;
@@ -218,6 +254,17 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
             sesConfigurationSet: e[ENV.sesConfigurationSet],
             smsSenderId: e[ENV.smsSenderId],
             smsOriginationNumber: e[ENV.smsOriginationNumber],
+            sms:
+              e[ENV.smsProvider] === 'end-user-messaging'
+                ? {
+                    provider: 'end-user-messaging',
+                    // The rule above refused a missing configuration set for this provider.
+                    configurationSet: e[ENV.smsConfigurationSet] ?? '',
+                    originationIdentity: e[ENV.smsOriginationIdentity],
+                    maxPrice: e[ENV.smsMaxPrice],
+                    protectConfigurationId: e[ENV.smsProtectConfigurationId],
+                  }
+                : { provider: 'sns' },
           },
     deadLetterQueueUrl: e[ENV.deadLetterQueueUrl],
     messageClasses: buildMessageClassRegistry(e[ENV.messageClasses]),

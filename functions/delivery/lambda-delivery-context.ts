@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LambdaObservability } from '../adapters/lambda-observability';
-import { createLedger, createLimitStore } from '../adapters/ledger-clients';
+import { createLimitStore, createSendingLedger } from '../adapters/ledger-clients';
 import { systemClock } from '../core/clock';
 import type { DeliveryProviders } from '../core/delivery-provider';
 import { throttleRetryPausesMs } from '../core/send-lanes';
@@ -35,7 +35,7 @@ export function laneDelivery(config: Pick<SenderConfig, 'lane'>): Pick<DeliveryC
  */
 export function createLambdaDeliveryContext(config: SenderConfig, observability: LambdaObservability, sending: SendingEdge) {
   return {
-    ledger: createLedger(config),
+    ledger: createSendingLedger(config),
     limitStore: createLimitStore(config),
     destinations: { ...config.destinations, sms: shippedSmsCountries() },
     providers: sending.providers,

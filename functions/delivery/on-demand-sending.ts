@@ -3,7 +3,7 @@ import type { DeliveryProvider, DeliveryProviders } from '../core/delivery-provi
 import type { Channel } from '../core/idempotency-key';
 import type { LogPort } from '../core/log-port';
 import type { SendRateGovernor } from '../core/send-rate-governor';
-import type { SenderConfig } from '../core/sender-config';
+import { smsKeyedEvidence, type SenderConfig } from '../core/sender-config';
 
 /** Providers and a send-rate gate whose SES and SNS edge loads on the first call. */
 export interface OnDemandSending {
@@ -26,6 +26,8 @@ export function onDemandSending(config: SenderConfig, log: LogPort): OnDemandSen
     };
   });
   const provider = (channel: Channel): DeliveryProvider => ({
+    // Known from the configuration without loading the edge: End User Messaging's events carry the key.
+    ...(channel === 'sms' && smsKeyedEvidence(config) ? { keyedEvidence: true } : {}),
     send: async (request, signal) => (await edge()).providers[channel].send(request, signal),
     // A provider without a look-up gives no evidence, exactly as when it is not asked.
     lookup: async (key) => {

@@ -4,19 +4,21 @@ import { createSendClients, type SendClients } from '../adapters/send-clients';
 import { readSesAccount } from '../adapters/ses-account';
 import { SesEmailProvider } from '../adapters/ses-email-provider';
 import { SnsProvider } from '../adapters/sns-provider';
-import type { DeliveryProviders } from '../core/delivery-provider';
+import type { DeliveryProvider, DeliveryProviders } from '../core/delivery-provider';
 import type { Channel } from '../core/idempotency-key';
 import type { LogPort } from '../core/log-port';
 import { BULK_LANE_YIELD, ratePerProcess, realPaceClock, SendRateGovernor, type ChannelRates } from '../core/send-rate-governor';
-import type { SenderConfig } from '../core/sender-config';
+import { ConfigurationError } from '../core/errors';
+import type { MessageClassRegistry } from '../core/message-class';
+import type { SenderConfig, SmsProviderSettings } from '../core/sender-config';
 
 // The sending edge, built from validated configuration: SES and SNS providers, their clients, and the
 // send-rate governor (which reads the SES account). The reclaimer reaches this module only through
 // import(), on its first send (on-demand-sending.ts).
 
 export function createProviders(
-  config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>,
-  clients: SendClients = createSendClients(config.sendTimeoutMs),
+  config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs' | 'messageClasses'>,
+  clients: SendClients = createSendClientsFor(config),
 ): DeliveryProviders {
   const delivery = config.delivery;
   if (delivery.mode === 'outbox') {
@@ -32,14 +34,49 @@ export function createProviders(
       fromAddress: delivery.emailFrom,
       configurationSetName: delivery.sesConfigurationSet,
     }),
-    sms: sns,
+    sms: delivery.sms.provider === 'end-user-messaging' ? eumProvider(delivery.sms, clients, config.messageClasses) : sns,
     push: sns,
   };
 }
 
+/** The stack's SMS provider, embedded at synth (see shipped-sms-provider.ts); undefined unbundled. */
+declare const __NOTIFIER_SMS_PROVIDER__: string | undefined;
+
+/**
+ * End User Messaging's provider, its module loaded with the provider's first text. Built for SNS (the define
+ * folds the test to true), a bundle ends at the throw, so esbuild drops the import and the module with it.
+ */
+function eumProvider(
+  settings: Extract<SmsProviderSettings, { provider: 'end-user-messaging' }>,
+  clients: SendClients,
+  classes: MessageClassRegistry,
+): DeliveryProvider {
+  if (typeof __NOTIFIER_SMS_PROVIDER__ !== 'undefined' && __NOTIFIER_SMS_PROVIDER__ !== 'end-user-messaging') {
+    throw new ConfigurationError('SMS_PROVIDER=end-user-messaging in a bundle built for SNS');
+  } else {
+    const client = clients.eum;
+    if (!client) throw new ConfigurationError('no End User Messaging client');
+    const loaded = import('../adapters/eum-sms-provider').then(({ eumSmsProvider }) =>
+      eumSmsProvider(client, {
+        configurationSetName: settings.configurationSet,
+        originationIdentity: settings.originationIdentity,
+        maxPrice: settings.maxPrice,
+        protectConfigurationId: settings.protectConfigurationId,
+        timeToLiveSeconds: (messageClass) => classes.get(messageClass)?.smsTimeToLiveSeconds,
+      }),
+    );
+    return { keyedEvidence: true, send: async (request, signal) => (await loaded).send(request, signal) };
+  }
+}
+
+function createSendClientsFor(config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>): SendClients {
+  const endUserMessaging = config.delivery.mode === 'aws' && config.delivery.sms.provider === 'end-user-messaging';
+  return createSendClients(config.sendTimeoutMs, { endUserMessaging });
+}
+
 /** The SDK clients that send, in `aws` delivery mode. */
 export function createLambdaSendClients(config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>): SendClients | undefined {
-  return config.delivery.mode === 'aws' ? createSendClients(config.sendTimeoutMs) : undefined;
+  return config.delivery.mode === 'aws' ? createSendClientsFor(config) : undefined;
 }
 
 /**

@@ -99,7 +99,8 @@ async function settleAmbiguity(attempt: DeliveryAttempt, claim: Claim, ambiguity
   const messageClass = plan.messageClass;
   // The row's own delivery evidence is free and settles any class; only `lookup` asks the provider.
   const evidence = await gatherEvidence(ambiguity.rowEvidence, messageClass.onAmbiguous === 'lookup' ? lookup(attempt) : undefined);
-  const resolution = resolveAmbiguity(messageClass, evidence, ctx.clock() - ambiguity.since);
+  const keyedEvidence = ctx.providers[plan.identity.channel].keyedEvidence === true;
+  const resolution = resolveAmbiguity(messageClass, evidence, ctx.clock() - ambiguity.since, { keyedEvidence });
   switch (resolution.action) {
     case 'mark-sent':
       count(attempt, METRIC.SentByEvidence);

@@ -21,8 +21,9 @@ export async function settleAnswer(attempt: DeliveryAttempt, held: HeldClaim, re
       return finish(attempt, claim, {
         state: 'SENT',
         providerMessageId: outcome.providerMessageId,
-        // Only SNS SMS delivery logs look a row up by the provider's id; nothing else is indexed.
-        ...(request.message.channel === 'sms' ? { smsMessageId: outcome.providerMessageId } : {}),
+        // Only SNS SMS delivery logs look a row up by the provider's id; nothing else is indexed (End User
+        // Messaging's events carry the key, so its texts cost no index write).
+        ...(request.message.channel === 'sms' && !ctx.providers.sms.keyedEvidence ? { smsMessageId: outcome.providerMessageId } : {}),
       }, 'provider-call');
     case 'permanent':
       count(attempt, METRIC.PermanentFailure);

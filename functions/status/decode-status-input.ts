@@ -1,12 +1,13 @@
-import { EventBridgeSchema } from '../core/event-envelopes';
+import { EventBridgeSchema, SnsSqsNotificationSchema } from '../core/event-envelopes';
 import { validate } from '../core/schema';
+import { looksLikeEumEvent, statusFromEumEvent } from './eum-sms-event';
 import { statusFromSesEvent } from './ses-event';
 import { statusFromSmsDeliveryLog } from './sms-delivery-log';
-import { decodeCloudWatchLogs, SnsEventSchema } from './status-envelopes';
+import { decodeCloudWatchLogs, SnsEventSchema, SqsEventSchema } from './status-envelopes';
 import type { StatusEvent } from './status-event';
 
 /** Which delivery path an invocation came through. */
-export type StatusInputKind = 'sns' | 'cloudwatch-logs' | 'eventbridge' | 'unknown';
+export type StatusInputKind = 'sns' | 'sqs' | 'cloudwatch-logs' | 'eventbridge' | 'unknown';
 
 /** An invocation's status events, and what could not be read as one. */
 export interface DecodedStatusInput {
@@ -20,7 +21,9 @@ export interface DecodedStatusInput {
  * Decodes whatever invoked the status Lambda:
  * - an SNS event whose messages are SES configuration-set events (SES -> SNS topic -> Lambda);
  * - an EventBridge event from `aws.ses` (SES -> default event bus -> rule -> Lambda);
- * - a CloudWatch Logs subscription payload (base64 + gzip) of SNS SMS delivery-status logs.
+ * - a CloudWatch Logs subscription payload (base64 + gzip) of SNS SMS delivery-status logs;
+ * - an SQS event whose bodies are End User Messaging SMS events (configuration set -> SNS topic -> SQS queue
+ *   with raw delivery -> Lambda), or SNS notifications carrying them (raw delivery off).
  * The envelopes are validated (and the logs payload decompressed) as the Powertools parser schemas do.
  */
 export function decodeStatusInput(input: unknown): DecodedStatusInput {
@@ -30,6 +33,17 @@ export function decodeStatusInput(input: unknown): DecodedStatusInput {
     if ('invalid' in result) invalid.push(result.invalid);
     else events.push(result);
   };
+
+  if (isObject(input) && 'Records' in input && isSqsEvent(input)) {
+    const sqs = validate(SqsEventSchema, input);
+    if (!sqs.success) return { kind: 'sqs', events, invalid: ['SQS event does not match the SQS schema'] };
+    for (const record of sqs.output.Records) {
+      const message = providerMessageOf(record.body);
+      if (message === undefined) invalid.push(`SQS message ${record.messageId} is not JSON`);
+      else add(statusFromProviderEvent(message));
+    }
+    return { kind: 'sqs', events, invalid };
+  }
 
   if (isObject(input) && 'Records' in input) {
     const sns = validate(SnsEventSchema, input);
@@ -42,7 +56,7 @@ export function decodeStatusInput(input: unknown): DecodedStatusInput {
         invalid.push(`SNS message ${record.Sns.MessageId} is not JSON`);
         continue;
       }
-      add(statusFromSesEvent(message));
+      add(statusFromProviderEvent(message));
     }
     return { kind: 'sns', events, invalid };
   }
@@ -66,6 +80,31 @@ export function decodeStatusInput(input: unknown): DecodedStatusInput {
   }
 
   return { kind: 'unknown', events, invalid: ['input is neither an SNS, a CloudWatch Logs nor an EventBridge event'] };
+}
+
+/** SES and End User Messaging events both reach the Lambda through SNS (and SQS); their shapes tell them apart. */
+function statusFromProviderEvent(message: unknown): StatusEvent | { readonly invalid: string } {
+  return looksLikeEumEvent(message) ? statusFromEumEvent(message) : statusFromSesEvent(message);
+}
+
+/** A body is the event itself (raw delivery), or an SNS notification whose Message is. Undefined: not JSON. */
+function providerMessageOf(body: string): unknown {
+  const json = parseJson(body);
+  const notification = validate(SnsSqsNotificationSchema, json);
+  return notification.success ? parseJson(notification.output.Message) : json;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isSqsEvent(input: Record<string, unknown>): boolean {
+  const first: unknown = Array.isArray(input.Records) ? input.Records[0] : undefined;
+  return isObject(first) && first.eventSource === 'aws:sqs';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -31,6 +31,14 @@ export const SnsEventSchema = jsonObject({
   ),
 });
 
+/** A Lambda SQS event (End User Messaging events through SNS and an SQS queue), the fields the status Lambda reads. */
+export const SqsEventSchema = jsonObject({
+  Records: v.pipe(
+    v.array(jsonObject({ messageId: v.string(), body: v.string(), eventSource: v.literal('aws:sqs'), eventSourceARN: v.string() })),
+    v.minLength(1),
+  ),
+});
+
 const CloudWatchLogsPayloadSchema = jsonObject({
   awslogs: jsonObject({ data: v.pipe(v.string(), base64()) }),
 });

@@ -10,7 +10,9 @@ export type MessageRef =
    * SES mail without our `idempotency-key` tag: another application's mail on the same
    * configuration set. This sender tags every e-mail, so no ledger row is looked up.
    */
-  | { readonly kind: 'untagged-email'; readonly providerMessageId: string };
+  | { readonly kind: 'untagged-email'; readonly providerMessageId: string }
+  /** An End User Messaging event without our key in its `Context`: another sender's on the same configuration set. */
+  | { readonly kind: 'untagged'; readonly providerMessageId: string };
 
 /** One delivery-status event, decoded and reduced to what the ledger records. */
 export interface StatusEvent {

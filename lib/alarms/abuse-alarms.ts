@@ -20,14 +20,13 @@ export const ABUSE_ALARMS = {
     threshold: anyOccurrence,
   },
   [ALARM.smsMonthToDateSpend]: {
-    description: 'SMS spend this month approaches the monthly spend limit; SNS stops sending SMS when it is reached.',
+    description:
+      'SMS spend this month approaches the monthly spend limit; SNS (or End User Messaging) stops sending SMS when it is reached.',
+    // End User Messaging publishes its own spend (AWS/SMSVoice TextMessageMonthlySpend; its monitoring page), SNS its own.
     metric: (s) =>
-      new cloudwatch.Metric({
-        namespace: 'AWS/SNS',
-        metricName: 'SMSMonthToDateSpentUSD',
-        statistic: cloudwatch.Stats.MAXIMUM,
-        period: s.settings.period,
-      }),
+      (s.smsProvider ?? 'sns') === 'end-user-messaging'
+        ? new cloudwatch.Metric({ namespace: 'AWS/SMSVoice', metricName: 'TextMessageMonthlySpend', statistic: cloudwatch.Stats.MAXIMUM, period: s.settings.period })
+        : new cloudwatch.Metric({ namespace: 'AWS/SNS', metricName: 'SMSMonthToDateSpentUSD', statistic: cloudwatch.Stats.MAXIMUM, period: s.settings.period }),
     threshold: (s) => s.settings.smsSpendThresholdUsd,
     when: smsEnabled,
   },

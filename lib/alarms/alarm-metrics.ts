@@ -15,6 +15,9 @@ export const HOUR = Duration.hours(1);
 /** Whether the notifier sends SMS (the SMS alarms exist only then). */
 export const smsEnabled = (s: AlarmSources): boolean => s.smsEnabled;
 
+/** Whether SMS goes through SNS (its account metrics: spend, success rate). */
+export const smsThroughSns = (s: AlarmSources): boolean => s.smsEnabled && (s.smsProvider ?? 'sns') === 'sns';
+
 /** How many `period`s make `sustained` (the check is in `alarmOptionViolations`). */
 export function sustainedPeriods(sustained: Duration, period: Duration): number {
   return Math.max(1, Math.round(sustained.toSeconds() / period.toSeconds()));

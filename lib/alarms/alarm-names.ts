@@ -19,6 +19,7 @@ export const ALARM = {
   statusThrottles: 'StatusThrottles',
   statusFailedEvents: 'StatusFailedEvents',
   sesEventRuleDeadLetters: 'SesEventRuleDeadLetters',
+  smsEventDeadLetters: 'SmsEventDeadLetters',
   deliveryStatusInvalid: 'DeliveryStatusInvalid',
   smsMonthToDateSpend: 'SmsMonthToDateSpend',
   providerConfigurationFault: 'ProviderConfigurationFault',

@@ -49,6 +49,10 @@ export interface AlarmSources {
   readonly configurationSetName: string;
   /** Whether the notifier sends SMS (the SMS alarms exist only then). */
   readonly smsEnabled: boolean;
+  /** Which service sends SMS: the spend and success alarms read that service's metrics. @default 'sns' */
+  readonly smsProvider?: 'sns' | 'end-user-messaging';
+  /** The dead-letter queue of End User Messaging's events queue, when SMS goes through it. @default - none */
+  readonly smsEventDeadLetterQueue?: sqs.IQueue;
   /** Thresholds and periods, defaults applied. */
   readonly settings: ResolvedAlarmSettings;
 }

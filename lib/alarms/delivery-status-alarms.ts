@@ -17,9 +17,16 @@ export const DELIVERY_STATUS_ALARMS = {
     metric: (s) => visibleMessages(s, s.sesEventRuleDeadLetterQueue),
     threshold: anyOccurrence,
   },
+  [ALARM.smsEventDeadLetters]: {
+    description:
+      "End User Messaging SMS events failed the delivery-status function on every receive and wait in the events queue's dead-letter queue: their texts lack evidence until redriven.",
+    metric: (s) => visibleMessages(s, s.smsEventDeadLetterQueue!),
+    threshold: anyOccurrence,
+    when: (s) => s.smsEventDeadLetterQueue !== undefined,
+  },
   [ALARM.deliveryStatusInvalid]: {
     description:
-      'The delivery-status function received input it cannot read as an SES event or an SNS SMS delivery log; it was ignored.',
+      'The delivery-status function received input it cannot read as an SES event, an SNS SMS delivery log or an End User Messaging SMS event of a type it knows; it was ignored.',
     metric: (s) => s.metrics.of(SERVICE.status, METRIC.DeliveryStatusInvalid),
     threshold: anyOccurrence,
   },

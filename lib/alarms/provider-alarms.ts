@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { METRIC } from '../../functions/core/metric-names';
 import { ALARM } from './alarm-names';
-import { anyOccurrence, HOUR, smsEnabled, sustainedPeriods } from './alarm-metrics';
+import { anyOccurrence, HOUR, smsThroughSns, sustainedPeriods } from './alarm-metrics';
 import type { AlarmGroup, AlarmSources } from './alarm-spec';
 
 const sesReputation = (s: AlarmSources, metricName: 'Reputation.BounceRate' | 'Reputation.ComplaintRate'): cloudwatch.Metric =>
@@ -78,6 +78,7 @@ export const PROVIDER_ALARMS = {
     threshold: (s) => s.settings.smsSuccessRatePercent / 100,
     evaluationPeriods: () => 2,
     comparison: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
-    when: smsEnabled,
+    // SNS's account metric: texts sent through End User Messaging are not in it.
+    when: smsThroughSns,
   },
 } satisfies AlarmGroup;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eumErrorBody, EUM_JSON_CONTENT_TYPE, type EumErrorShape } from './eum-json-protocol';
 import type { WireService } from './wire-operation';
 
 /** An HTTP answer as a service would send it. */
@@ -15,9 +16,18 @@ export interface WireResponse {
  *
  * @param code the code as it travels on the wire (SNS: `Throttled`, not `ThrottledException`).
  */
-export function awsErrorResponse(service: WireService, status: number, code: string, message: string): WireResponse {
+export function awsErrorResponse(
+  service: WireService,
+  status: number,
+  code: string,
+  message: string,
+  modeled: Omit<EumErrorShape, 'code' | 'message'> = {},
+): WireResponse {
   const requestId = randomUUID();
   switch (service) {
+    case 'sms-voice':
+      // awsJson1_0 with the modeled members (`Reason`, `Fields`) the SDK maps onto the exception.
+      return { status, headers: { 'content-type': EUM_JSON_CONTENT_TYPE, 'x-amzn-requestid': requestId }, body: eumErrorBody({ code, message, ...modeled }) };
     case 'dynamodb':
       return json(status, requestId, { __type: `com.amazonaws.dynamodb.v20120810#${code}`, message }, 'application/x-amz-json-1.0');
     case 'sqs':
@@ -58,6 +68,8 @@ export function internalErrorResponse(service: WireService): WireResponse {
       return awsErrorResponse(service, 500, 'InternalServiceErrorException', 'Internal service error (injected)');
     case 'sns':
       return awsErrorResponse(service, 500, 'InternalError', 'Internal error (injected)');
+    case 'sms-voice':
+      return awsErrorResponse(service, 500, 'InternalServerException', 'Internal server error (injected)');
   }
 }
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import { SNS_KEY_ATTRIBUTE } from '../../functions/adapters/sns-provider';
-import { countByKey } from './accepted-sends';
+import { serveProviderSends, type LocalProviderSends } from './accepted-sends';
 import { shownPushes, type SnsPublish } from './push-device-view';
-import { closeServer, listenOnLoopback, readBody } from './loopback-http';
+import { readBody } from './loopback-http';
 import { SendLimits, type SendLimitOptions } from './send-limits';
 import type { SuppressionBoard } from './suppression-board';
 import { escapeXml, messageAttributes, writePublishResult, writeSnsError } from './sns-query-protocol';
@@ -32,17 +32,10 @@ export interface AcceptedPublish extends SnsPublish {
   readonly messageId: string;
 }
 
-/** A local SNS endpoint for SMS and mobile push. */
-export interface LocalSns {
-  /** `http://127.0.0.1:PORT`: the SNS client's `endpoint`, or AWS_ENDPOINT_URL_SNS. */
-  readonly endpoint: string;
+/** A local SNS endpoint for SMS and mobile push (AWS_ENDPOINT_URL_SNS); publishes counted by the SNS_KEY_ATTRIBUTE attribute. */
+export interface LocalSns extends LocalProviderSends<AcceptedPublish> {
   /** A page listing every accepted publish (live on reload). */
   readonly outboxUrl: string;
-  /** Accepted publishes by idempotency key (the SNS_KEY_ATTRIBUTE attribute), counted here. */
-  acceptedPerKey(): ReadonlyMap<string, number>;
-  /** Every accepted publish, in order. */
-  accepted(): readonly AcceptedPublish[];
-  stop(): Promise<void>;
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -78,15 +71,7 @@ export async function startLocalSns(options: LocalSnsOptions = {}): Promise<Loca
       else res.destroy();
     });
   });
-  const port = await listenOnLoopback(server);
-  const endpoint = `http://127.0.0.1:${port}`;
-  return {
-    endpoint,
-    outboxUrl: `${endpoint}/`,
-    acceptedPerKey: () => countByKey(accepted),
-    accepted: () => [...accepted],
-    stop: () => closeServer(server),
-  };
+  return serveProviderSends(server, accepted);
 }
 
 type Refusal = { readonly status: number; readonly error: string; readonly message: string };

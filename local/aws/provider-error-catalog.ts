@@ -1,16 +1,19 @@
 import type { TransientCause } from '../../functions/core/delivery-provider';
+import type { EumErrorShape } from './eum-json-protocol';
 
 /** What the sender must make of a provider error: FAILED, a retry for a cause, or an unknown outcome. */
 export type ExpectedHandling = 'permanent' | 'ambiguous' | TransientCause;
 
 /** One documented error of a send call, as it travels on the wire. */
 export interface ProviderWireError {
-  readonly service: 'sesv2' | 'sns';
+  readonly service: 'sesv2' | 'sns' | 'sms-voice';
   /** The code on the wire (SNS's query protocol: `Throttled`; the SDK names it `ThrottledException`). */
   readonly code: string;
   readonly status: number;
   readonly message: string;
   readonly expected: ExpectedHandling;
+  /** End User Messaging's modeled members beside the message (`Reason`, `Fields`, `ResourceType`). @default none */
+  readonly modeled?: Omit<EumErrorShape, 'code' | 'message'>;
 }
 
 /**
@@ -76,7 +79,51 @@ export const PROVIDER_WIRE_ERRORS: readonly ProviderWireError[] = [
   // The common errors every AWS API may answer with; SNS documents Throttling for Publish.
   { service: 'sns', code: 'Throttling', status: 400, message: 'Rate exceeded', expected: 'throttled' },
   { service: 'sns', code: 'ThrottlingException', status: 400, message: 'Rate exceeded', expected: 'throttled' },
+  // End User Messaging SMS SendTextMessage: the model gives its errors no HTTP status, so an awsJson1_0 client
+  // fault is a 400 and InternalServerException a 500. The reason decides where one name covers several causes.
+  ...EUM_WIRE_ERRORS(),
 ];
+
+function EUM_WIRE_ERRORS(): ProviderWireError[] {
+  const conflict = (reason: string, expected: ExpectedHandling): ProviderWireError => ({
+    service: 'sms-voice',
+    code: 'ConflictException',
+    status: 400,
+    message: `Conflict: ${reason}`,
+    expected,
+    modeled: { reason, resourceType: 'phone-number' },
+  });
+  const validation = (reason: string, expected: ExpectedHandling, field?: string): ProviderWireError => ({
+    service: 'sms-voice',
+    code: 'ValidationException',
+    status: 400,
+    message: `Validation failed: ${reason}`,
+    expected,
+    modeled: { reason, ...(field ? { fields: [{ Name: field, Message: 'invalid' }] } : {}) },
+  });
+  return [
+    conflict('DESTINATION_PHONE_NUMBER_OPTED_OUT', 'permanent'),
+    conflict('DESTINATION_COUNTRY_BLOCKED_BY_PROTECT_CONFIGURATION', 'permanent'),
+    conflict('DESTINATION_PHONE_NUMBER_NOT_VERIFIED', 'configuration'),
+    conflict('NO_ORIGINATION_IDENTITIES_FOUND', 'configuration'),
+    validation('PRICE_OVER_THRESHOLD', 'permanent'),
+    validation('CANNOT_PARSE', 'permanent', 'DestinationPhoneNumber'),
+    validation('FIELD_VALIDATION_FAILED', 'configuration', 'MaxPrice'),
+    validation('SENDER_ID_NOT_REGISTERED', 'configuration'),
+    {
+      service: 'sms-voice',
+      code: 'ServiceQuotaExceededException',
+      status: 400,
+      message: 'Monthly spend limit reached',
+      expected: 'quota-exhausted',
+      modeled: { reason: 'MONTHLY_SPEND_LIMIT_REACHED_FOR_TEXT' },
+    },
+    { service: 'sms-voice', code: 'AccessDeniedException', status: 400, message: 'Account disabled', expected: 'configuration', modeled: { reason: 'ACCOUNT_DISABLED' } },
+    { service: 'sms-voice', code: 'ResourceNotFoundException', status: 400, message: 'Configuration set not found', expected: 'configuration', modeled: { resourceType: 'configuration-set' } },
+    { service: 'sms-voice', code: 'ThrottlingException', status: 400, message: 'Rate exceeded', expected: 'throttled' },
+    { service: 'sms-voice', code: 'InternalServerException', status: 500, message: 'Internal server error', expected: 'ambiguous' },
+  ];
+}
 
 /** The errors that certainly did not send: a message refused only by these must never end UNKNOWN or FAILED. */
 export function isRefusal(error: ProviderWireError): boolean {

@@ -1,4 +1,5 @@
 import { SES_KEY_TAG } from '../../functions/adapters/ses-email-provider';
+import { EUM_KEY_CONTEXT } from '../../functions/adapters/eum-sms-provider';
 import { SNS_KEY_ATTRIBUTE } from '../../functions/adapters/sns-provider';
 import { LEDGER_TABLE } from '../../functions/core/ledger-table';
 import { uniformOf } from '../prng';
@@ -72,6 +73,9 @@ export class WireFaultPlan {
   readonly injected: Record<WireFaultKind, number> = Object.fromEntries(WIRE_FAULT_KINDS.map((k) => [k, 0])) as Record<WireFaultKind, number>;
   /** Every provider send request, with what was done to it. */
   readonly providerRequests: ProviderRequestRecord[] = [];
+  /** End User Messaging texts whose events were held past the evidence windows, or lost (see {@link eventFate}). */
+  readonly events = { late: 0, lost: 0 };
+  private readonly textFates = new Map<string, 'deliver' | 'late' | 'lost'>();
 
   constructor(
     readonly seed: number,
@@ -81,7 +85,7 @@ export class WireFaultPlan {
 
   /** The decider for one service's proxy. */
   deciderFor(service: WireService): FaultDecider {
-    return (request) => (service === 'sesv2' || service === 'sns' ? this.providerFault(request) : this.ledgerFault(request));
+    return (request) => (isProviderService(service) ? this.providerFault(request) : this.ledgerFault(request));
   }
 
   get totalInjected(): number {
@@ -108,9 +112,9 @@ export class WireFaultPlan {
   }
 
   private providerFault(request: WireRequest): WireFault | undefined {
-    if (request.operation !== 'SendEmail' && request.operation !== 'Publish') return undefined;
+    if (!PROVIDER_SENDS.has(request.operation)) return undefined;
     const key = providerKeyOf(request) ?? 'no-key';
-    const service = request.service as 'sesv2' | 'sns';
+    const service = request.service as ProviderService;
     for (const kind of PROVIDER_FAULTS) {
       if (!this.roll(kind, service, key)) continue;
       const record = (error?: ProviderWireError) => this.providerRequests.push({ key, fault: kind, ...(error ? { error } : {}) });
@@ -119,7 +123,7 @@ export class WireFaultPlan {
         case 'providerRejection': {
           const error = this.pick(kind === 'providerRefusal' ? REFUSALS : REJECTIONS, service, key);
           record(error);
-          return { kind: 'error-before', response: awsErrorResponse(service, error.status, error.code, error.message) };
+          return { kind: 'error-before', response: awsErrorResponse(service, error.status, error.code, error.message, error.modeled) };
         }
         case 'providerAcceptedThen500':
           record();
@@ -136,6 +140,22 @@ export class WireFaultPlan {
     return undefined;
   }
 
+  /**
+   * The fate of one End User Messaging text's events (all of a text's events share it): seeded by the key and the
+   * text's message id, so a resend's events draw again.
+   */
+  eventFate(key: string | undefined, messageId: string, rates: { readonly late: number; readonly lost: number }, lateMs: number): 'deliver' | 'drop' | { readonly delayMs: number } {
+    const text = `${key ?? 'no-key'}|${messageId}`;
+    let fate = this.textFates.get(text);
+    if (!fate) {
+      const draw = uniformOf(this.seed, 'eum-events', text);
+      fate = draw < rates.lost ? 'lost' : draw < rates.lost + rates.late ? 'late' : 'deliver';
+      this.textFates.set(text, fate);
+      if (fate !== 'deliver') this.events[fate] += 1;
+    }
+    return fate === 'lost' ? 'drop' : fate === 'late' ? { delayMs: lateMs } : 'deliver';
+  }
+
   private roll(kind: WireFaultKind, site: string, key: string): boolean {
     const rate = this.rates[kind];
     if (!(rate > 0)) return false;
@@ -150,7 +170,7 @@ export class WireFaultPlan {
   }
 
   /** The provider's own errors for this service, one chosen by the seed. */
-  private pick(errors: readonly ProviderWireError[], service: 'sesv2' | 'sns', key: string): ProviderWireError {
+  private pick(errors: readonly ProviderWireError[], service: ProviderService, key: string): ProviderWireError {
     const own = errors.filter((e) => e.service === service);
     return own[Math.floor(uniformOf(this.seed, 'pick', service, key) * own.length)] ?? own[0]!;
   }
@@ -167,8 +187,22 @@ export function ledgerKeyOf(request: WireRequest): string {
   }
 }
 
-/** The idempotency key a provider request carries: SES v2's e-mail tag, or SNS's message attribute. */
+/** The providers' send operations, whichever service. */
+export const PROVIDER_SENDS: ReadonlySet<string> = new Set(['SendEmail', 'Publish', 'SendTextMessage']);
+type ProviderService = 'sesv2' | 'sns' | 'sms-voice';
+function isProviderService(service: WireService): service is ProviderService {
+  return service === 'sesv2' || service === 'sns' || service === 'sms-voice';
+}
+
+/** The idempotency key a provider request carries: SES v2's e-mail tag, SNS's message attribute, End User Messaging's Context. */
 export function providerKeyOf(request: WireRequest): string | undefined {
+  if (request.service === 'sms-voice') {
+    try {
+      return (JSON.parse(request.body) as { Context?: Record<string, string> }).Context?.[EUM_KEY_CONTEXT];
+    } catch {
+      return undefined;
+    }
+  }
   if (request.service === 'sesv2') {
     try {
       const tags = (JSON.parse(request.body) as { EmailTags?: { Name?: string; Value?: string }[] }).EmailTags ?? [];

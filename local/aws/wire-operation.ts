@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** The AWS services this product talks to, as seen on the wire. */
-export type WireService = 'dynamodb' | 'sqs' | 'sesv2' | 'sns';
+export type WireService = 'dynamodb' | 'sqs' | 'sesv2' | 'sns' | 'sms-voice';
 
 /** One request as the proxy sees it: which service, which API operation, and its body. */
 export interface WireRequest {
   readonly service: WireService;
-  /** The API operation name (`PutItem`, `UpdateItem`, `SendEmail`, `Publish`, ...). */
+  /** The API operation name (`PutItem`, `UpdateItem`, `SendEmail`, `Publish`, `SendTextMessage`, ...). */
   readonly operation: string;
   readonly body: string;
   /** For DynamoDB: which ledger write this is, read from its expressions (see {@link ledgerWriteOf}). */
@@ -18,7 +18,7 @@ export type LedgerWrite = 'claim' | 'takeover' | 'complete' | 'release' | 'statu
 
 /**
  * Names the operation of a request by the protocol each service speaks: the JSON protocols
- * (DynamoDB, SQS) put it in `X-Amz-Target`, SNS's query protocol in the form's `Action`,
+ * (DynamoDB, SQS, End User Messaging SMS) put it in `X-Amz-Target`, SNS's query protocol in the form's `Action`,
  * and SES v2's REST protocol in the path.
  */
 export function wireRequestOf(service: WireService, method: string, url: string, headers: IncomingHttpHeaders, body: string): WireRequest {

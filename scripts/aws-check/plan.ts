@@ -28,6 +28,12 @@ export interface AwsCheckOptions {
    * @default - none: required with `smsTo`
    */
   readonly smsSpendLimitUsd?: number;
+  /**
+   * With `smsTo`: send it through End User Messaging SMS from this origination identity (a phone-number, sender-id
+   * or pool ARN of the account), so its events, not SNS's logs, are the evidence.
+   * @default - none: through SNS
+   */
+  readonly smsOriginationIdentity?: string;
   /** Time the events claim to have happened at (ISO-8601); the run's start. */
   readonly nowIso: string;
 }
@@ -65,6 +71,9 @@ export function awsCheckOptionViolations(o: AwsCheckOptions): string[] {
       `NOTIFIER_CHECK_SMS_SPEND_LIMIT_USD (${o.smsSpendLimitUsd}) is required with NOTIFIER_CHECK_SMS_TO: the account's SMS spend limit the copy sets (give the current one to keep it)`,
     );
   }
+  if (o.smsOriginationIdentity !== undefined && o.smsTo === undefined) {
+    violations.push(`NOTIFIER_CHECK_SMS_ORIGINATION_IDENTITY (${o.smsOriginationIdentity}) needs NOTIFIER_CHECK_SMS_TO: the number to text`);
+  }
   if (Number.isNaN(Date.parse(o.nowIso))) violations.push(`start time (${o.nowIso}) is not an ISO-8601 time`);
   return violations;
 }
@@ -74,6 +83,7 @@ export function planAwsCheck(o: AwsCheckOptions): AwsCheckPlan {
   const violations = awsCheckOptionViolations(o);
   if (violations.length > 0) throw new Error(`npm run test:aws cannot run:\n - ${violations.join('\n - ')}`);
   const stackName = `NotifierCheck-${o.runId}`;
+  const eum = o.smsOriginationIdentity !== undefined;
   const event = (suffix: string, recipient: NotificationEvent['recipients'][number]): NotificationEvent => ({
     eventId: `check-${o.runId}-${suffix}`,
     occurredAt: o.nowIso,
@@ -123,14 +133,26 @@ export function planAwsCheck(o: AwsCheckOptions): AwsCheckPlan {
   if (o.smsTo !== undefined) {
     const sms = event('sms', { recipientId: 'sms', phone: o.smsTo, channels: ['sms'] });
     sends.push(sms);
-    expected.push({
-      eventId: sms.eventId,
-      recipientId: 'sms',
-      channel: 'sms',
-      proves: 'an SMS is sent and its SNS delivery-status log reaches the row',
-      intermediateStatuses: [],
-      finalStatus: 'SUCCESS',
-    });
+    expected.push(
+      eum
+        ? {
+            eventId: sms.eventId,
+            recipientId: 'sms',
+            channel: 'sms',
+            proves: "a text is sent through End User Messaging and its events (the key in their Context) reach the row through the events queue",
+            // "Depending on the destination country the TEXT_DELIVERED and TEXT_SUCCESSFUL events may be used interchangeably".
+            intermediateStatuses: ['TEXT_QUEUED', 'TEXT_PENDING', 'TEXT_SUCCESSFUL'],
+            finalStatus: 'TEXT_DELIVERED',
+          }
+        : {
+            eventId: sms.eventId,
+            recipientId: 'sms',
+            channel: 'sms',
+            proves: 'an SMS is sent and its SNS delivery-status log reaches the row',
+            intermediateStatuses: [],
+            finalStatus: 'SUCCESS',
+          },
+    );
   }
   return {
     stackName,
@@ -140,7 +162,9 @@ export function planAwsCheck(o: AwsCheckOptions): AwsCheckPlan {
       'notifier:smsEnabled': String(o.smsTo !== undefined),
       // SMS needs its country list: the test number's own country, and no other.
       ...(o.smsTo !== undefined ? { 'notifier:smsCountries': countryOfTestNumber(o.smsTo) } : {}),
-      'notifier:smsDeliveryStatusLogs': String(o.smsTo !== undefined),
+      // SNS's logs are SNS's evidence; End User Messaging's events come through the stack's own events queue.
+      'notifier:smsDeliveryStatusLogs': String(o.smsTo !== undefined && !eum),
+      ...(eum ? { 'notifier:smsProvider': 'end-user-messaging', 'notifier:smsOriginationIdentities': o.smsOriginationIdentity! } : {}),
       ...(o.smsTo !== undefined ? { 'notifier:smsMonthlySpendLimitUsd': String(o.smsSpendLimitUsd) } : {}),
       'notifier:pushEnabled': 'false',
       // A disposable copy: the table must be deletable after the run (it is RETAINed, then deleted by the runner).
@@ -177,6 +201,9 @@ export const RETAINED_QUEUE_OUTPUTS = [
   'BulkDeadLetterQueueUrl',
   'StatusFailedEventQueueUrl',
   'SesEventRuleDeadLetterQueueUrl',
+  // With End User Messaging (absent otherwise).
+  'SmsEventQueueUrl',
+  'SmsEventDeadLetterQueueUrl',
 ] as const;
 
 /** `cdk deploy` arguments for the plan (outputs written to `outputsFile`). */

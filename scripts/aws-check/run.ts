@@ -52,6 +52,7 @@ async function main(): Promise<number> {
     emailFrom: process.env.NOTIFIER_CHECK_EMAIL_FROM ?? '',
     smsTo: process.env.NOTIFIER_CHECK_SMS_TO || undefined,
     smsSpendLimitUsd: process.env.NOTIFIER_CHECK_SMS_SPEND_LIMIT_USD ? Number(process.env.NOTIFIER_CHECK_SMS_SPEND_LIMIT_USD) : undefined,
+    smsOriginationIdentity: process.env.NOTIFIER_CHECK_SMS_ORIGINATION_IDENTITY || undefined,
     nowIso: new Date().toISOString(),
   });
   const keep = process.env.NOTIFIER_CHECK_KEEP === 'true';

@@ -100,8 +100,23 @@ describe('the copy the plan deploys', () => {
     const stack = new NotifierStack(app, plan.stackName);
     const outputs = Object.keys(Template.fromStack(stack).findOutputs('*'));
     expect(outputs).toEqual(
-      expect.arrayContaining(['QueueUrl', 'LedgerTableName', 'AlarmTopicArn', plan.alarm.alarmNameOutput, ...RETAINED_QUEUE_OUTPUTS]),
+      expect.arrayContaining(['QueueUrl', 'LedgerTableName', 'AlarmTopicArn', plan.alarm.alarmNameOutput, ...RETAINED_QUEUE_OUTPUTS.filter((o) => !o.startsWith('Sms'))]),
     );
+  });
+
+  it('texts through End User Messaging when an origination identity is given: its events are the evidence, its queues retained and named', () => {
+    const identity = 'arn:aws:sms-voice:us-east-1:123456789012:pool/pool-0123456789abcdef';
+    const eum = planAwsCheck({ ...options, smsTo: '+14155550100', smsSpendLimitUsd: 5, smsOriginationIdentity: identity });
+    expect(eum.context).toMatchObject({
+      'notifier:smsProvider': 'end-user-messaging',
+      'notifier:smsOriginationIdentities': identity,
+      'notifier:smsDeliveryStatusLogs': 'false',
+    });
+    expect(eum.expected.at(-1)).toMatchObject({ channel: 'sms', finalStatus: 'TEXT_DELIVERED', intermediateStatuses: ['TEXT_QUEUED', 'TEXT_PENDING', 'TEXT_SUCCESSFUL'] });
+    expect(notifierPropsFromContext(new Stack(newApp(eum.context), 'Props'))).toMatchObject({ smsProvider: 'end-user-messaging' });
+    const outputs = Object.keys(Template.fromStack(new NotifierStack(newApp(eum.context), eum.stackName)).findOutputs('*'));
+    expect(outputs).toEqual(expect.arrayContaining([...RETAINED_QUEUE_OUTPUTS, 'SmsConfigurationSetName']));
+    expect(() => planAwsCheck({ ...options, smsOriginationIdentity: identity })).toThrow(/NOTIFIER_CHECK_SMS_ORIGINATION_IDENTITY .* needs NOTIFIER_CHECK_SMS_TO/);
   });
 
   it('deploys with the claim timeout the planted claim is older than, and a reclaimer every minute', () => {

@@ -5,9 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { METRIC } from '../../functions/core/metric-names';
 import { ALARM, type AlarmName, NO_ALARM_SUBSCRIBER_WARNING, runbookLink } from '../../lib/notifier-alarms';
 import { IdempotentNotifier } from '../../lib/notifier';
-import { BASE_PROPS, logicalId, newApp, propertiesOf, resourcesOfType, synth } from './helpers';
+import { BASE_PROPS, EUM_PROPS, logicalId, newApp, propertiesOf, resourcesOfType, synth } from './helpers';
 
 const { stack, template } = synth();
+/** The alarms of a notifier that texts through SNS (the default): all but End User Messaging's own. */
+const SNS_ALARMS = Object.values(ALARM).filter((name) => name !== ALARM.smsEventDeadLetters);
+/** A notifier that texts through End User Messaging: SNS's SMS success rate is not its, its events' dead letters are. */
+const eumStack = synth(EUM_PROPS);
 const n = stack.notifier;
 const alarmProps = (name: AlarmName, t = template, s = stack): Record<string, unknown> =>
   propertiesOf(t, s.notifier.alarms[name] ?? fail(name));
@@ -31,13 +35,14 @@ const custom = (metricName: string, service: 'sender' | 'reclaimer' | 'status') 
 describe('every alarm', () => {
   it('exists once per name, notifies the topic on ALARM and OK, and treats missing data as not breaching', () => {
     const all = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
-    expect(Object.keys(all)).toHaveLength(Object.keys(ALARM).length);
-    expect(Object.keys(n.alarms).sort()).toEqual(Object.values(ALARM).sort());
+    expect(Object.keys(all)).toHaveLength(SNS_ALARMS.length);
+    expect(Object.keys(n.alarms).sort()).toEqual([...SNS_ALARMS].sort());
+    expect(Object.keys(eumStack.stack.notifier.alarms).sort()).toEqual(Object.values(ALARM).filter((name) => name !== ALARM.smsSuccessRate).sort());
     for (const alarm of Object.values(all)) {
       expect(alarm).toMatchObject({ AlarmActions: [topicRef], OKActions: [topicRef], TreatMissingData: 'notBreaching' });
     }
     // Every alarm fires above its threshold but the one on a success rate, which fires below it.
-    for (const name of Object.values(ALARM)) {
+    for (const name of SNS_ALARMS) {
       expect(alarmProps(name)['ComparisonOperator'], name).toBe(
         name === ALARM.smsSuccessRate ? 'LessThanThreshold' : 'GreaterThanThreshold',
       );
@@ -46,7 +51,8 @@ describe('every alarm', () => {
 
   // That each link's anchor exists in the runbook page is checked in test/docs/links.test.ts.
   it.each(Object.values(ALARM))('%s names its own runbook entry in its description', (name) => {
-    const description = String(alarmProps(name)['AlarmDescription']);
+    const own = name === ALARM.smsEventDeadLetters ? alarmProps(name, eumStack.template, eumStack.stack) : alarmProps(name);
+    const description = String(own['AlarmDescription']);
     expect(description.endsWith(` Runbook: ${runbookLink(name)}`), description).toBe(true);
   });
 });
@@ -375,7 +381,7 @@ describe('alarm topic', () => {
     });
     const allowed = policyStatements().find((s) => s['Sid'] === 'AllowThisStacksAlarmsToPublish');
     const condition = allowed?.['Condition'] as { ArnEquals: { 'aws:SourceArn': unknown[] } };
-    expect(condition.ArnEquals['aws:SourceArn']).toHaveLength(Object.keys(ALARM).length);
+    expect(condition.ArnEquals['aws:SourceArn']).toHaveLength(SNS_ALARMS.length);
   });
 
   it('allows no other principal to publish', () => {

@@ -34,6 +34,14 @@ export const TEST_SMS_SPEND_LIMIT_USD = 1;
 /** The platform application whose endpoints the test stacks may push to. */
 export const TEST_PUSH_APPLICATION_ARN = 'arn:aws:sns:us-east-1:123456789012:app/GCM/shop-app';
 
+/** SMS through End User Messaging, from one pool, parts at most 10 cents. */
+export const TEST_EUM_POOL_ARN = 'arn:aws:sms-voice:us-east-1:123456789012:pool/pool-0123456789abcdef';
+export const EUM_PROPS: Partial<IdempotentNotifierProps> = {
+  smsProvider: 'end-user-messaging',
+  smsOriginationIdentities: [TEST_EUM_POOL_ARN],
+  smsMaxPriceUsd: '0.10',
+};
+
 export const BASE_PROPS: IdempotentNotifierProps = {
   emailFrom: TEST_EMAIL_FROM,
   smsMonthlySpendLimitUsd: TEST_SMS_SPEND_LIMIT_USD,

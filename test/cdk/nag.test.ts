@@ -3,7 +3,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import type { IdempotentNotifierProps } from '../../lib/notifier';
-import { BASE_PROPS, appWithNag } from './helpers';
+import { BASE_PROPS, EUM_PROPS, appWithNag } from './helpers';
 import { IdempotentNotifier } from '../../lib/notifier';
 import * as kms from 'aws-cdk-lib/aws-kms';
 
@@ -35,6 +35,12 @@ const variants: Record<string, Partial<IdempotentNotifierProps>> = {
     smsMonthlySpendLimitUsd: 20,
   },
   'existing configuration set': { sesConfigurationSetName: 'prod-set' },
+  'SMS through End User Messaging': EUM_PROPS,
+  'SMS through End User Messaging with a protect configuration and spend limit': {
+    ...EUM_PROPS,
+    smsProtectConfigurationId: 'protect-0123456789abcdef',
+    smsMonthlySpendLimitUsd: 20,
+  },
   'SES event destination managed elsewhere': { sesEventDestination: false },
   'producers wired': {
     producerTopicArns: ['arn:aws:sns:eu-west-1:111122223333:orders'],
@@ -49,6 +55,14 @@ describe('cdk-nag AwsSolutions', () => {
     new IdempotentNotifier(stack, 'Encrypted', { ...BASE_PROPS, encryptionKey: key, smsDeliveryStatusLogs: true });
     const report = nag.validateScope(app);
     expect(report.violations.map((v) => v.ruleName)).toEqual([]);
+  });
+
+  it('reports no unacknowledged finding with End User Messaging and a customer-managed key', () => {
+    const { app, stack, nag } = appWithNag(EUM_PROPS);
+    const key = new kms.Key(stack, 'Key', { enableKeyRotation: true });
+    new IdempotentNotifier(stack, 'Encrypted', { ...BASE_PROPS, ...EUM_PROPS, encryptionKey: key });
+    const report = nag.validateScope(app);
+    expect(report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => JSON.stringify(r)).join(' ')}`)).toEqual([]);
   });
 
   it.each(Object.entries(variants))('reports no unacknowledged finding (%s)', (_name, props) => {

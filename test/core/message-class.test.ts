@@ -34,6 +34,22 @@ describe('message classes and the ambiguous window', () => {
     expect(resolveAmbiguity(transactional, 'none', 300_000)).toEqual({ action: 'send', possibleDuplicate: true });
   });
 
+  it('where the provider\'s events carry the key, otp waits 30 s and marketing 300 s for them before the policy', () => {
+    const keyed = { keyedEvidence: true };
+    expect(resolveAmbiguity(cls('otp'), 'none', 29_999, keyed)).toEqual({ action: 'wait' });
+    expect(resolveAmbiguity(cls('otp'), 'none', 30_000, keyed)).toEqual({ action: 'send', possibleDuplicate: true });
+    expect(resolveAmbiguity(cls('marketing'), 'none', 299_999, keyed)).toEqual({ action: 'wait' });
+    expect(resolveAmbiguity(cls('marketing'), 'none', 300_000, keyed)).toEqual({ action: 'give-up' });
+    // Evidence arriving inside the window settles at once; transactional keeps its own (longer) lookup wait.
+    expect(resolveAmbiguity(cls('otp'), 'sent', 0, keyed)).toEqual({ action: 'mark-sent' });
+    expect(resolveAmbiguity(cls('transactional'), 'none', 299_999, keyed)).toEqual({ action: 'wait' });
+    // Without keyed evidence (SNS SMS) nothing waits: the policy applies at once, as before.
+    expect(resolveAmbiguity(cls('otp'), 'none', 0, { keyedEvidence: false })).toEqual({ action: 'send', possibleDuplicate: true });
+    // A class given without a window (an override) applies its policy at once.
+    const otpOverride = buildMessageClassRegistry('[{"name":"otp","onAmbiguous":"resend"}]').get('otp')!;
+    expect(resolveAmbiguity(otpOverride, 'none', 0, keyed)).toEqual({ action: 'send', possibleDuplicate: true });
+  });
+
   it('a deployment adds or overrides classes by name', () => {
     const custom = buildMessageClassRegistry(
       JSON.stringify([{ name: 'security-alert', onAmbiguous: 'resend' }, { name: 'marketing', onAmbiguous: 'lookup' }]),

@@ -104,6 +104,21 @@ describe('sender configuration: values as the functions use them', () => {
       sesConfigurationSet: undefined,
       smsSenderId: undefined,
       smsOriginationNumber: undefined,
+      sms: { provider: 'sns' },
+    });
+  });
+
+  it('SMS through End User Messaging: its configuration set, origination identity, MaxPrice and protect configuration, trimmed', () => {
+    const config = loadSenderConfig({
+      ...valid,
+      SMS_PROVIDER: 'end-user-messaging',
+      SMS_CONFIGURATION_SET: ' notifier-sms ',
+      SMS_ORIGINATION_IDENTITY: 'pool-1',
+      SMS_MAX_PRICE: '0.10',
+      SMS_PROTECT_CONFIGURATION_ID: '  ',
+    });
+    expect(config.delivery).toMatchObject({
+      sms: { provider: 'end-user-messaging', configurationSet: 'notifier-sms', originationIdentity: 'pool-1', maxPrice: '0.10', protectConfigurationId: undefined },
     });
   });
 

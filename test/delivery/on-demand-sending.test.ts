@@ -66,7 +66,7 @@ describe('the reclaimer sending edge loads on its first use', () => {
     // Loading the AWS edge reads the SES account once: a closed loopback port refuses it (nothing leaves the machine).
     vi.stubEnv('AWS_ENDPOINT_URL', 'http://127.0.0.1:9');
     const { config } = outboxConfig();
-    const delivery = { mode: 'aws', emailFrom: 'orders@shop.example', sesConfigurationSet: undefined, smsSenderId: undefined, smsOriginationNumber: undefined } as const;
+    const delivery = { mode: 'aws', emailFrom: 'orders@shop.example', sesConfigurationSet: undefined, smsSenderId: undefined, smsOriginationNumber: undefined, sms: { provider: 'sns' } } as const;
     const sending = onDemandSending({ ...config, delivery }, silentLog);
     expect(await sending.providers.email.lookup?.('c'.repeat(64))).toBe('none');
     expect(await sending.providers.sms.lookup?.('c'.repeat(64))).toBe('none');

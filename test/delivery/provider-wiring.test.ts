@@ -1,10 +1,12 @@
 import { GetAccountCommand, SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LogPort } from '../../functions/core/log-port';
 import type { ProviderRequest } from '../../functions/core/rendered-message';
-import type { SenderConfig } from '../../functions/core/sender-config';
+import { buildMessageClassRegistry } from '../../functions/core/message-class';
+import { loadSenderConfig, smsKeyedEvidence, type SenderConfig } from '../../functions/core/sender-config';
 import { createLambdaSendClients, createProviders, createSendRateGovernor, governorFor } from '../../functions/delivery/provider-wiring';
 import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
 
@@ -13,9 +15,13 @@ const ses = new SESv2Client({ region: 'us-east-1', credentials: { accessKeyId: '
 const sns = new SNSClient({ region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } });
 const sesMock = mockClient(ses);
 const snsMock = mockClient(sns);
+const eum = new PinpointSMSVoiceV2Client({ region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } });
+const eumMock = mockClient(eum);
+const messageClasses = buildMessageClassRegistry();
 beforeEach(() => {
   sesMock.reset();
   snsMock.reset();
+  eumMock.reset();
 });
 
 const AWS_DELIVERY: SenderConfig['delivery'] = {
@@ -24,6 +30,11 @@ const AWS_DELIVERY: SenderConfig['delivery'] = {
   sesConfigurationSet: 'notifier-events',
   smsSenderId: 'SHOP',
   smsOriginationNumber: '+15550100999',
+  sms: { provider: 'sns' },
+};
+const EUM_DELIVERY: SenderConfig['delivery'] = {
+  ...AWS_DELIVERY,
+  sms: { provider: 'end-user-messaging', configurationSet: 'notifier-sms', originationIdentity: 'pool-1', maxPrice: '0.10', protectConfigurationId: 'protect-1' },
 };
 const OUTBOX_DELIVERY: SenderConfig['delivery'] = { mode: 'outbox', outboxFile: '/tmp/never-written.jsonl' };
 
@@ -41,7 +52,7 @@ describe('the providers built from the configuration', () => {
   it('in AWS mode: SES with the From address and configuration set, SNS with the sender id and origination number', async () => {
     sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
     snsMock.on(PublishCommand).resolves({ MessageId: 'sns-1' });
-    const providers = createProviders({ delivery: AWS_DELIVERY, sendTimeoutMs: 2_000 }, { ses, sns });
+    const providers = createProviders({ delivery: AWS_DELIVERY, sendTimeoutMs: 2_000, messageClasses }, { ses, sns });
     await providers.email.send(request({ channel: 'email', to: 'buyer@example.com', subject: 's', text: 't' }), signal());
     await providers.sms.send(request({ channel: 'sms', to: '+14155550101', text: 't' }), signal());
     expect(sesMock.commandCalls(SendEmailCommand)[0]!.args[0].input).toMatchObject({ FromEmailAddress: 'orders@shop.example', ConfigurationSetName: 'notifier-events' });
@@ -52,7 +63,43 @@ describe('the providers built from the configuration', () => {
     expect(providers.push).toBe(providers.sms);
   });
 
-  it('send clients exist in AWS mode only', () => {
+  it('with SMS_PROVIDER=end-user-messaging: SMS through SendTextMessage with every setting and the class\'s TimeToLive, push still through SNS', async () => {
+    eumMock.on(SendTextMessageCommand).resolves({ MessageId: 'eum-1' });
+    snsMock.on(PublishCommand).resolves({ MessageId: 'sns-1' });
+    const providers = createProviders({ delivery: EUM_DELIVERY, sendTimeoutMs: 2_000, messageClasses }, { ses, sns, eum });
+    expect(await providers.sms.send(request({ channel: 'sms', to: '+14155550101', text: 'Your code is 123456' }), signal())).toEqual({ kind: 'sent', providerMessageId: 'eum-1' });
+    expect(eumMock.commandCalls(SendTextMessageCommand)[0]!.args[0].input).toEqual({
+      DestinationPhoneNumber: '+14155550101',
+      MessageBody: 'Your code is 123456',
+      MessageType: 'TRANSACTIONAL',
+      ConfigurationSetName: 'notifier-sms',
+      Context: { 'idempotency-key': 'k'.repeat(64), 'claim-version': '1' },
+      OriginationIdentity: 'pool-1',
+      MaxPrice: '0.10',
+      ProtectConfigurationId: 'protect-1',
+      TimeToLive: 600,
+    });
+    expect(providers.sms.keyedEvidence).toBe(true);
+    expect(providers.push.keyedEvidence).toBeUndefined();
+    await providers.push.send(request({ channel: 'push', to: 'arn:aws:sns:us-east-1:123456789012:endpoint/GCM/app/1', title: 't', text: 'b' }), signal());
+    expect(snsMock.commandCalls(PublishCommand)).toHaveLength(1);
+  });
+
+  it('the configuration says which SMS provider has keyed evidence, as the provider itself does', () => {
+    const base = { LEDGER_TABLE_NAME: 'ledger', FUNCTION_TIMEOUT_SECONDS: '30', CLAIM_TIMEOUT_SECONDS: '60', EMAIL_FROM: 'a@b.co', DEAD_LETTER_QUEUE_URL: 'https://q' };
+    const eumConfig = loadSenderConfig({ ...base, SMS_PROVIDER: 'end-user-messaging', SMS_CONFIGURATION_SET: 'notifier-sms' });
+    expect(smsKeyedEvidence(eumConfig)).toBe(true);
+    expect(createProviders(eumConfig, { ses, sns, eum }).sms.keyedEvidence).toBe(true);
+    const snsConfig = loadSenderConfig(base);
+    expect(smsKeyedEvidence(snsConfig)).toBe(false);
+    expect(createProviders(snsConfig, { ses, sns }).sms.keyedEvidence).toBeUndefined();
+    expect(() => loadSenderConfig({ ...base, SMS_PROVIDER: 'end-user-messaging' })).toThrow(/SMS_CONFIGURATION_SET: is required with SMS_PROVIDER=end-user-messaging/);
+    expect(() => loadSenderConfig({ ...base, SMS_PROVIDER: 'twilio' })).toThrow(/SMS_PROVIDER/);
+  });
+
+  it('send clients exist in AWS mode only; the End User Messaging client only when SMS goes through it', () => {
+    expect(createLambdaSendClients({ delivery: EUM_DELIVERY, sendTimeoutMs: 2_000 })?.eum).toBeInstanceOf(PinpointSMSVoiceV2Client);
+    expect(createLambdaSendClients({ delivery: AWS_DELIVERY, sendTimeoutMs: 2_000 })?.eum).toBeUndefined();
     expect(createLambdaSendClients({ delivery: AWS_DELIVERY, sendTimeoutMs: 2_000 })).toMatchObject({ ses: expect.any(SESv2Client), sns: expect.any(SNSClient) });
     expect(createLambdaSendClients({ delivery: OUTBOX_DELIVERY, sendTimeoutMs: 2_000 })).toBeUndefined();
   });

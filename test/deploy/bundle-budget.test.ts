@@ -32,6 +32,15 @@ describe('Lambda bundle budget', () => {
     expect(withCountries.packages.map((p) => p.name)).not.toContain('libphonenumber-js');
   });
 
+  it('built for SNS (the default) the sender carries no End User Messaging adapter; built for it, the adapter is a chunk of its own, loaded with the first text, and the sender stays within the budget', async () => {
+    expect(own.sender.inputs.some((input) => input.includes('eum-sms-provider'))).toBe(false);
+    const eum = await buildBundle(DEFAULT_ENTRIES.sender, { withoutSdk: true, smsProvider: 'end-user-messaging' });
+    expect(eum.inputs.some((input) => input.includes('eum-sms-provider'))).toBe(true);
+    expect(eum.bytes).toBeLessThanOrEqual(OWN_CODE_LIMIT_BYTES);
+    // Not at cold start: the adapter is reached only through import().
+    expect(eum.startupBytes).toBeLessThan(eum.bytes - 2_000);
+  });
+
   it('no function carries zod or the Powertools parser (built on it): the schemas are valibot, whose plain objects cost far less at a cold start', () => {
     for (const name of Object.keys(DEFAULT_ENTRIES) as Name[]) {
       const packages = own[name].packages.map((p) => p.name);

@@ -171,12 +171,31 @@ function environmentOf(actor: string): string {
  * One reclaimer run a claim timeout after the last activity settles every row, except a
  * transactional one that is waiting for delivery evidence within its class's wait.
  */
-export function checkSettledAfterOneReclaim(keys: readonly string[], rows: readonly LedgerRow[], classes: MessageClassRegistry): Violation[] {
+export function checkSettledAfterOneReclaim(
+  keys: readonly string[],
+  rows: readonly LedgerRow[],
+  classes: MessageClassRegistry,
+  {
+    keyedEvidence = () => false,
+    runStartedAt = Number.POSITIVE_INFINITY,
+  }: {
+    readonly keyedEvidence?: (row: LedgerRow) => boolean;
+    /**
+     * When the first run started (model clock): a row claimed or released since (a kept write of an environment
+     * invoked beside the run, landing between the run's read and its takeover) starts the bound again, as the
+     * design's "one claim timeout plus one reclaimer period after its last claim" says. @default none
+     */
+    readonly runStartedAt?: number;
+  } = {},
+): Violation[] {
   const byKey = new Map(rows.map((row) => [row.key, row]));
   return keys.flatMap((key) => {
     const row = byKey.get(key);
-    if (!row || row.state !== 'PENDING') return [];
-    const waiting = classes.get(row.messageClass)?.onAmbiguous === 'lookup' && row.lastRelease === 'ambiguous';
+    if (!row || row.state !== 'PENDING' || row.updatedAt >= runStartedAt) return [];
+    const messageClass = classes.get(row.messageClass);
+    // A lookup class waits its evidence wait; where the provider's events carry the key, every class its window.
+    const waitsForEvidence = messageClass?.onAmbiguous === 'lookup' || (keyedEvidence(row) && (messageClass?.evidenceWindowSeconds ?? 0) > 0);
+    const waiting = waitsForEvidence && row.lastRelease === 'ambiguous';
     return waiting
       ? []
       : [{ rule: 'settled by the first reclaimer run after the claim timeout', key: key.slice(-6), detail: `PENDING (lastRelease ${row.lastRelease ?? 'none'}, attempts ${row.attempts})` }];

@@ -21,6 +21,7 @@ import { KeptLedgerWrites } from '../../functions/delivery/kept-ledger-writes';
 import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { createStatusHandler } from '../../functions/status/create-status-handler';
 import { laneSenderConfigs, resolveLocalStack, type LocalStack } from '../../local/local-stack';
+import { eumEvent, sqsEvent } from '../status/eum-fixtures';
 import { cloudWatchLogsEvent, sesEvent, smsDeliveryLogLine, snsEvent } from '../status/status-fixtures';
 import { lambdaContext } from '../support/sqs-event';
 import { checkHistory, checkSettledAfterOneReclaim, type Violation } from './history-checker';
@@ -47,6 +48,7 @@ export const MODEL_STACK: LocalStack = {
         onAmbiguous: 'resend',
         lookupFallback: 'resend',
         evidenceWaitSeconds: 0,
+        evidenceWindowSeconds: 30,
         smsType: 'Transactional',
         limits: [
           { scope: 'address', max: 1, windowSeconds: 3600 },
@@ -90,6 +92,12 @@ const MESSAGE_SHAPES: readonly { readonly messageClass: string; readonly channel
 ];
 export const MESSAGE_COUNT = MESSAGE_SHAPES.length;
 
+/**
+ * Half the schedules text through End User Messaging (its events carry the key and claim version, and classes wait
+ * their evidence windows), half through SNS (its logs name SNS's id only).
+ */
+export type SmsProviderKind = 'sns' | 'end-user-messaging';
+
 /** A clock jump: within an invocation, past Lambda's timeout, past the claim lease, past the evidence wait. */
 export type ClockJump = 'small' | 'function-timeout' | 'lease' | 'evidence-wait';
 const JUMP_MS: Readonly<Record<ClockJump, number>> = {
@@ -119,6 +127,8 @@ export interface Delivery {
 export type WorldEvent =
   | { readonly kind: 'clock'; readonly jump: ClockJump }
   | { readonly kind: 'outage' }
+  /** A ledger outage that lasts past a claim's lease: a claim kept through it is stale when the ledger comes back. */
+  | { readonly kind: 'outage-across-lease' }
   | { readonly kind: 'reclaimer'; readonly crashAt?: number }
   | { readonly kind: 'evidence'; readonly message: number }
   /** The worker's environment (any lane's, by global number) is invoked for other work (other records of its batch): it makes its kept writes first. */
@@ -135,6 +145,8 @@ export interface Scenario {
   readonly ledgerFaults: readonly (readonly [number, LedgerWireFault])[];
   /** Provider calls (by global number) that do not simply accept. */
   readonly providerFaults: readonly (readonly [number, Exclude<ProviderAnswer, 'accept'>])[];
+  /** Which service texts. */
+  readonly smsProvider: SmsProviderKind;
 }
 
 /** One invocation in four dies at one of its awaits. */
@@ -156,6 +168,7 @@ const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
         fc.record({ kind: fc.constant('clock' as const), jump: fc.constantFrom<ClockJump>('small', 'function-timeout', 'lease', 'evidence-wait') }),
         // Twice as likely as the others: an outage between a claim and its release or outcome is what makes an environment keep writes.
         { weight: 2, arbitrary: fc.record({ kind: fc.constant('outage' as const) }) },
+        fc.record({ kind: fc.constant('outage-across-lease' as const) }),
         fc.record({ kind: fc.constant('reclaimer' as const), crashAt }).map(withoutUndefined),
         fc.record({ kind: fc.constant('evidence' as const), message: fc.constantFrom(...messages) }),
         fc.record({ kind: fc.constant('invocation' as const), worker: fc.nat(WORKERS - 1) }),
@@ -169,6 +182,7 @@ const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
       fc.tuple(fc.integer({ min: 1, max: 8 }), fc.constantFrom<Exclude<ProviderAnswer, 'accept'>>('throttle', 'reject', 'accept-answer-lost', 'lost-before')),
       { maxLength: 4 },
     ),
+    smsProvider: fc.constantFrom<SmsProviderKind>('sns', 'end-user-messaging'),
   });
 
 /** Two to eight of the messages per schedule: fewer messages, more contention on each. */
@@ -240,11 +254,13 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     const provider = providers.forActor(actor);
     const { ledger, limitStore } = portsOf(actor);
     const config = LANE_CONFIGS.get(lane)!;
+    // End User Messaging: the same scripted provider, whose texts' events carry the key (see evidence below).
+    const sms = scenario.smsProvider === 'end-user-messaging' ? { send: provider.send, keyedEvidence: true } : provider;
     return {
       ledger,
       limitStore,
       ...(keptWrites ? { keptWrites } : {}),
-      providers: { email: provider, sms: provider, push: provider },
+      providers: { email: provider, sms, push: provider },
       ...laneDelivery(config),
       sleep: async (ms) => {
         await gates.pass(actor, `throttled: pause ${ms} ms, then send again in place`);
@@ -387,10 +403,16 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
         );
         break;
       case 'outage':
+      case 'outage-across-lease':
         work.push(
           (async () => {
             await gates.pass(actor, 'ledger down');
             network.setDown(true);
+            if (event.kind === 'outage-across-lease') {
+              await gates.pass(actor, 'a lease passes in the outage');
+              clockJumps += 1;
+              jump(JUMP_MS.lease);
+            }
             await gates.pass(actor, 'ledger back');
             network.setDown(false);
           })(),
@@ -419,7 +441,10 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     const input =
       sent.channel === 'email'
         ? snsEvent(sesEvent('Delivery', { key: plan.key, sesMessageId: sent.providerMessageId, mailAt: at }))
-        : cloudWatchLogsEvent([{ message: smsDeliveryLogLine(sent.providerMessageId, 'SUCCESS'), timestamp: now }]);
+        : scenario.smsProvider === 'end-user-messaging'
+          ? // End User Messaging: the text's own event, through the events queue, naming the key and the claim that sent it.
+            sqsEvent(eumEvent('TEXT_DELIVERED', { key: plan.key, claimVersion: sent.claimVersion, messageId: sent.providerMessageId, at: now }))
+          : cloudWatchLogsEvent([{ message: smsDeliveryLogLine(sent.providerMessageId, 'SUCCESS'), timestamp: now }]);
     const handler = createStatusHandler({ store: ledgerOf(actor), metrics, log: silentLog, clock });
     await startActor(actor, () => handler(input, lambdaContext()));
   };
@@ -443,6 +468,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
   await gates.drive();
   // Copies held in the network past a lease land now, while the reclaimer takes rows over.
   jump(CLAIM_TIMEOUT_MS + 1);
+  const firstRunStartedAt = now;
   void reclaim('recovery.reclaimer-1');
   // Every environment still alive is invoked again, while the reclaimer takes over what it still holds.
   for (let worker = 0; worker < WORKERS; worker += 1) void enqueue({ worker, readBeforeClaim: false }, worker, `w${worker}.recovery`);
@@ -465,7 +491,10 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     wire: network.executed,
   });
   const violations = [
-    ...checkSettledAfterOneReclaim(plans.map((p) => p.key), afterOneReclaim, CLASSES),
+    ...checkSettledAfterOneReclaim(plans.map((p) => p.key), afterOneReclaim, CLASSES, {
+      keyedEvidence: (row) => scenario.smsProvider === 'end-user-messaging' && row.channel === 'sms',
+      runStartedAt: firstRunStartedAt,
+    }),
     ...checked.violations,
     ...checkLimits(limited, providers.accepted, rows),
   ];

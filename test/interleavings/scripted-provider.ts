@@ -1,5 +1,5 @@
 import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/rendered-message';
 import type { PortGates } from './port-gates';
 
 /**
@@ -17,6 +17,8 @@ export interface AcceptedSend {
   readonly key: string;
   readonly providerMessageId: string;
   readonly channel: string;
+  /** The claim version the call was made under (End User Messaging's events name it). @default unknown */
+  readonly claimVersion?: number;
   readonly actor: string;
   /** Whether the answer carried the id back to a caller (false: lost, or the caller died). */
   answered: boolean;
@@ -62,7 +64,7 @@ export class ScriptedProviders {
     return { send: (request) => this.send(actor, request) };
   }
 
-  private async send(actor: string, request: SendRequest): Promise<DeliveryOutcome> {
+  private async send(actor: string, request: ProviderRequest): Promise<DeliveryOutcome> {
     this.calls += 1;
     const answer: ProviderAnswer = (this.enabled ? this.plan.get(this.calls) : undefined) ?? 'accept';
     if (answer !== 'accept') this.faults.set(`provider ${answer}`, (this.faults.get(`provider ${answer}`) ?? 0) + 1);
@@ -84,6 +86,7 @@ export class ScriptedProviders {
             !this.ledger.handedBack(previous.actor, request.key, previous.ledgerCountAtSend),
           providerMessageId: `${request.message.channel}-msg-${this.accepted.length + 1}`,
           channel: request.message.channel,
+          claimVersion: request.claimVersion,
           actor,
           answered: false,
         };

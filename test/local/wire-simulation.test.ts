@@ -65,4 +65,20 @@ describe('the wire-level simulation', () => {
     },
     240_000,
   );
+
+  it(
+    'with texts through End User Messaging, its events late and lost too, keeps the promise and settles SMS ambiguities by evidence',
+    async () => {
+      const report = await runWireSimulation({ events: 150, seed: 11, faults: wireFaults(0.04), smsProvider: 'end-user-messaging', smsEventFaults: { late: 0.1, lost: 0.1 } });
+      expect(report.verdict.unexplainedDuplicates, JSON.stringify(report.traces)).toBe(0);
+      expect(report.verdict.lost).toBe(0);
+      expect(report.verdict.unknownWithoutAmbiguity).toBe(0);
+      expect(report.verdict.possibleDuplicatesWithoutAmbiguity, JSON.stringify(report.verdict.examples.counted)).toBe(0);
+      expect(report.sms.eventsLate + report.sms.eventsLost).toBeGreaterThan(0);
+      // Texts went through the stand-in (its requests crossed the proxy), and some ambiguity was settled by its events.
+      expect(report.metrics['SentByEvidence'] ?? 0).toBeGreaterThan(0);
+      expect(wireVerdictHolds(report.verdict)).toBe(true);
+    },
+    240_000,
+  );
 });

@@ -1,3 +1,4 @@
+import { sendingLedger } from '../../functions/adapters/ledger-clients';
 import { describe, expect, it } from 'vitest';
 import { PENDING_SHARD_COUNT } from '../../functions/core/ledger-table';
 import type { SendLedger } from '../../functions/core/send-ledger';
@@ -11,16 +12,7 @@ const db = useTestLedger();
 
 /** The test ledger, with its pending index replaced by `listStalePending`. */
 function withPendingIndex(listStalePending: StalePendingSource['listStalePending']): SendLedger & StalePendingSource {
-  const ledger = db.ledger;
-  return {
-    claim: (row, nowMs) => ledger.claim(row, nowMs),
-    takeOver: (key, fields) => ledger.takeOver(key, fields),
-    complete: (claim, outcome, nowMs, expiresAt) => ledger.complete(claim, outcome, nowMs, expiresAt),
-    release: (claim, release, nowMs) => ledger.release(claim, release, nowMs),
-    releaseUnconfirmed: (attempt, release, nowMs) => ledger.releaseUnconfirmed(attempt, release, nowMs),
-    get: (key) => ledger.get(key),
-    listStalePending,
-  };
+  return sendingLedger(db.ledger, { listStalePending });
 }
 
 describe('the reclaimer calls a claim stale only once it is older than the claim timeout', () => {

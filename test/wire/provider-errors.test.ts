@@ -24,10 +24,10 @@ beforeAll(async () => {
 });
 afterAll(async () => rig?.stop());
 
-const isSend = (r: { operation: string }) => r.operation === 'Publish' || r.operation === 'SendEmail';
+const isSend = (r: { operation: string }) => r.operation === 'Publish' || r.operation === 'SendEmail' || r.operation === 'SendTextMessage';
 
-/** One message on the given provider's channel: SES -> the seller's e-mail, SNS -> an SMS. */
-function oneMessage(service: 'sesv2' | 'sns', eventId: string, messageClass: string): { event: NotificationEvent; key: string } {
+/** One message on the given provider's channel: SES -> the seller's e-mail, SNS or End User Messaging -> an SMS. */
+function oneMessage(service: 'sesv2' | 'sns' | 'sms-voice', eventId: string, messageClass: string): { event: NotificationEvent; key: string } {
   if (service === 'sesv2') {
     const event = orderShippedEvent({ eventId, messageClass, recipients: [orderShippedEvent().recipients[1]!] });
     return { event, key: idempotencyKey({ eventId, recipientId: 'seller-4', channel: 'email', templateId: 'order-shipped' }) };
@@ -35,8 +35,8 @@ function oneMessage(service: 'sesv2' | 'sns', eventId: string, messageClass: str
   return { event: loginCodeEvent({ eventId, messageClass }), key: idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' }) };
 }
 
-function proxyOf(service: 'sesv2' | 'sns') {
-  return service === 'sesv2' ? rig.sesProxy : rig.snsProxy;
+function proxyOf(service: 'sesv2' | 'sns' | 'sms-voice') {
+  return { sesv2: rig.sesProxy, sns: rig.snsProxy, 'sms-voice': rig.eumProxy }[service];
 }
 
 const CAUSE_METRIC: Partial<Record<ExpectedHandling, MetricName>> = {
@@ -45,16 +45,16 @@ const CAUSE_METRIC: Partial<Record<ExpectedHandling, MetricName>> = {
   configuration: METRIC.ProviderConfigurationFault,
 };
 
-describe('every documented SendEmail / Publish error, in its wire shape, through the real SDK', () => {
-  it.each(PROVIDER_WIRE_ERRORS.map((e) => ({ ...e, label: `${e.service} ${e.status} ${e.code}: ${e.message.slice(0, 40)}` })))(
+describe('every documented SendEmail / Publish / SendTextMessage error, in its wire shape, through the real SDK', () => {
+  it.each(PROVIDER_WIRE_ERRORS.map((e) => ({ ...e, label: `${e.service} ${e.status} ${e.code}${e.modeled?.reason ? ` ${e.modeled.reason}` : ''}: ${e.message.slice(0, 40)}` })))(
     '$label -> $expected',
     async (error: ProviderWireError) => {
-      const eventId = `evt-wire-err-${error.service}-${error.code}-${error.expected}`;
+      const eventId = `evt-wire-err-${error.service}-${error.code}-${error.modeled?.reason ?? ''}-${error.expected}`;
       const { event, key } = oneMessage(error.service, eventId, 'marketing');
       const body = JSON.stringify(event);
-      const sender = rig.sender();
+      const sender = rig.sender(undefined, undefined, undefined, { smsProvider: error.service === 'sms-voice' ? 'end-user-messaging' : 'sns' });
       proxyOf(error.service).setDecider(
-        faultFirst(isSend, { kind: 'error-before', response: awsErrorResponse(error.service, error.status, error.code, error.message) }),
+        faultFirst(isSend, { kind: 'error-before', response: awsErrorResponse(error.service, error.status, error.code, error.message, error.modeled) }),
       );
       const first = sqsRecord(body);
       const failed = failedIds(await sender.invoke(first));

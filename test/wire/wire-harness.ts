@@ -1,14 +1,18 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { PinpointSMSVoiceV2Client } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
 import { DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-store';
+import { eumSmsProvider } from '../../functions/adapters/eum-sms-provider';
+import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { ledgerClientConfig } from '../../functions/adapters/ledger-client-config';
 import { sendClientConfig } from '../../functions/adapters/send-clients';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
 import type { RecordDeferral } from '../../functions/core/record-deferral';
 import type { SendRateGovernor } from '../../functions/core/send-rate-governor';
+import { startLocalEum, type LocalEum, type LocalEumOptions } from '../../local/aws/local-eum';
 import { startLocalSes, type LocalSes, type LocalSesOptions } from '../../local/aws/local-ses';
 import { startLocalSns, type LocalSns, type LocalSnsOptions } from '../../local/aws/local-sns-server';
 import { startWireFaultProxy, type FaultDecider, type WireFaultProxy } from '../../local/aws/wire-fault-proxy';
@@ -32,8 +36,10 @@ export interface WireRig {
   readonly dynamoProxy: WireFaultProxy;
   readonly sesProxy: WireFaultProxy;
   readonly snsProxy: WireFaultProxy;
+  readonly eumProxy: WireFaultProxy;
   readonly ses: LocalSes;
   readonly sns: LocalSns;
+  readonly eum: LocalEum;
   readonly ledger: DynamoDbLedger;
   /** The limit counters in the ledger table, through the same proxied client (pass it to `sender` to count limits). */
   readonly limitStore: DynamoDbLimitStore;
@@ -51,20 +57,25 @@ export interface WireRig {
 export interface WireSenderOptions extends Pick<HarnessOptions, 'waitForLedgerBeforeReturning' | 'limitStore' | 'throttleRetryPausesMs'> {
   /** Changes the sender's new SES and SNS clients before it uses them (a test middleware). @default none */
   readonly prepareClients?: (clients: { readonly ses: SESv2Client; readonly sns: SNSClient }) => void;
+  /** Which service sends SMS: SNS `Publish`, or End User Messaging `SendTextMessage` (configuration set `notifier-sms`). @default 'sns' */
+  readonly smsProvider?: 'sns' | 'end-user-messaging';
 }
 
 /** The local providers' account limits. @default none */
 export interface WireRigOptions {
   readonly ses?: LocalSesOptions;
   readonly sns?: LocalSnsOptions;
+  /** The local End User Messaging SMS: its event destination, opt-outs. @default events kept only */
+  readonly eum?: LocalEumOptions;
 }
 
 export async function startWireRig(db: TestLedger, options: WireRigOptions = {}): Promise<WireRig> {
-  const [ses, sns] = await Promise.all([startLocalSes(options.ses), startLocalSns(options.sns)]);
-  const [dynamoProxy, sesProxy, snsProxy] = await Promise.all([
+  const [ses, sns, eum] = await Promise.all([startLocalSes(options.ses), startLocalSns(options.sns), startLocalEum(options.eum)]);
+  const [dynamoProxy, sesProxy, snsProxy, eumProxy] = await Promise.all([
     startWireFaultProxy({ service: 'dynamodb', target: db.endpoint }),
     startWireFaultProxy({ service: 'sesv2', target: ses.endpoint }),
     startWireFaultProxy({ service: 'sns', target: sns.endpoint }),
+    startWireFaultProxy({ service: 'sms-voice', target: eum.endpoint }),
   ]);
   const dynamo = new DynamoDBClient({ ...ledgerClientConfig(), ...LOOPBACK, endpoint: dynamoProxy.endpoint });
   const ledger = new DynamoDbLedger(dynamo, db.tableName);
@@ -75,16 +86,28 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
     dynamoProxy,
     sesProxy,
     snsProxy,
+    eumProxy,
     ses,
     sns,
+    eum,
     ledger,
     limitStore,
-    sender(clock, governor, deferral, { prepareClients, ...options } = {}) {
+    sender(clock, governor, deferral, { prepareClients, smsProvider = 'sns', ...options } = {}) {
       const sesClient = new SESv2Client({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: sesProxy.endpoint });
       const snsClient = new SNSClient({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: snsProxy.endpoint });
       clients.push(sesClient, snsClient);
       prepareClients?.({ ses: sesClient, sns: snsClient });
       const snsProvider = new SnsProvider(snsClient);
+      const eumClient = new PinpointSMSVoiceV2Client({ ...sendClientConfig(WIRE_SEND_TIMEOUT_MS), ...LOOPBACK, endpoint: eumProxy.endpoint });
+      clients.push(eumClient);
+      const classes = buildMessageClassRegistry();
+      const smsProviderOf = {
+        sns: snsProvider,
+        'end-user-messaging': eumSmsProvider(eumClient, {
+          configurationSetName: 'notifier-sms',
+          timeToLiveSeconds: (name) => classes.get(name)?.smsTimeToLiveSeconds,
+        }),
+      };
       return new SenderHarness({
         ledger,
         clock,
@@ -92,16 +115,16 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
         governor,
         deferral,
         ...options,
-        providers: { email: new SesEmailProvider(sesClient, { fromAddress: 'orders@shop.test' }), sms: snsProvider, push: snsProvider },
+        providers: { email: new SesEmailProvider(sesClient, { fromAddress: 'orders@shop.test' }), sms: smsProviderOf[smsProvider], push: snsProvider },
       });
     },
     accepted(key) {
-      return (ses.acceptedPerKey().get(key) ?? 0) + (sns.acceptedPerKey().get(key) ?? 0);
+      return (ses.acceptedPerKey().get(key) ?? 0) + (sns.acceptedPerKey().get(key) ?? 0) + (eum.acceptedPerKey().get(key) ?? 0);
     },
     async stop() {
       for (const client of clients) client.destroy();
-      await Promise.all([dynamoProxy.stop(), sesProxy.stop(), snsProxy.stop()]);
-      await Promise.all([ses.stop(), sns.stop()]);
+      await Promise.all([dynamoProxy.stop(), sesProxy.stop(), snsProxy.stop(), eumProxy.stop()]);
+      await Promise.all([ses.stop(), sns.stop(), eum.stop()]);
     },
   };
 }

@@ -1,0 +1,69 @@
+import { createLedger } from '../../functions/adapters/ledger-clients';
+import type { Clock } from '../../functions/core/clock';
+import type { LogPort } from '../../functions/core/log-port';
+import type { MetricsRecorder } from '../../functions/core/metrics-recorder';
+import { createStatusHandler } from '../../functions/status/create-status-handler';
+import { lambdaContext } from '../lambda-event-source';
+import { startLocalEum, type LocalEum, type LocalEumOptions } from './local-eum';
+import type { LocalSqs } from './local-sqs';
+import { startSmsEventPath, type SmsEventPath } from './sms-event-path';
+import { startWireFaultProxy, type FaultDecider, type WireFaultProxy } from './wire-fault-proxy';
+
+/** The configuration set the local End User Messaging knows, as the stack's sender is told (SMS_CONFIGURATION_SET). */
+export const LOCAL_SMS_CONFIGURATION_SET = 'notifier-sms';
+
+/**
+ * End User Messaging SMS as a local run has it: the stand-in behind a wire fault proxy, its events on the stack's
+ * path (SNS topic -> SQS queue with raw delivery, on the local SNS/SQS emulator), and the real status handler
+ * draining that queue into the ledger (`tableName`, through AWS_ENDPOINT_URL_DYNAMODB) every `pollMs`.
+ */
+export interface LocalSmsEvents {
+  readonly eum: LocalEum;
+  readonly proxy: WireFaultProxy;
+  readonly path: SmsEventPath;
+  /** The sender's variables: provider, configuration set, and the SDK endpoint (the proxy). */
+  readonly environment: Readonly<Record<string, string>>;
+  /** Stops polling after handing the queue's events, those still in flight included, to the status handler once more. */
+  stop(): Promise<void>;
+}
+
+export interface LocalSmsEventsOptions {
+  readonly sqs: LocalSqs;
+  readonly tableName: string;
+  readonly decide?: FaultDecider;
+  readonly eventFate?: LocalEumOptions['eventFate'];
+  readonly metrics: MetricsRecorder;
+  readonly log: LogPort;
+  readonly clock: Clock;
+  /** @default 250 */
+  readonly pollMs?: number;
+}
+
+export async function startLocalSmsEvents(options: LocalSmsEventsOptions): Promise<LocalSmsEvents> {
+  const path = await startSmsEventPath(options.sqs);
+  const eum = await startLocalEum({ configurationSets: [LOCAL_SMS_CONFIGURATION_SET], publishEvent: (event) => path.publish(event), eventFate: options.eventFate });
+  const proxy = await startWireFaultProxy({ service: 'sms-voice', target: eum.endpoint, decide: options.decide });
+  let store: ReturnType<typeof createLedger> | undefined;
+  const status = () => {
+    // Built at first use: the ledger's endpoint variable is set by the run after this starts.
+    store ??= createLedger({ tableName: options.tableName });
+    return createStatusHandler({ store, metrics: options.metrics, log: options.log, clock: options.clock });
+  };
+  let draining = Promise.resolve(0);
+  const drain = () => (draining = draining.then(() => path.drain((event) => status()(event, lambdaContext(Date.now() + 30_000)))).catch(() => 0));
+  const timer = setInterval(() => void drain(), options.pollMs ?? 250);
+  return {
+    eum,
+    proxy,
+    path,
+    environment: { SMS_PROVIDER: 'end-user-messaging', SMS_CONFIGURATION_SET: LOCAL_SMS_CONFIGURATION_SET, AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: proxy.endpoint },
+    async stop() {
+      clearInterval(timer);
+      await eum.settled();
+      await drain();
+      await proxy.stop();
+      await eum.stop();
+      path.stop();
+    },
+  };
+}

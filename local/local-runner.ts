@@ -97,7 +97,14 @@ export const LOCAL_STACK: LocalStack = {
 export function localStackThroughEndUserMessaging(): LocalStack {
   return {
     ...LOCAL_STACK,
-    props: { ...LOCAL_STACK.props, smsProvider: 'end-user-messaging', smsOriginationIdentities: ['arn:aws:sms-voice:eu-west-1:123456789012:phone-number/phone-local'] },
+    props: {
+      ...LOCAL_STACK.props,
+      // The example stream texts the US and the UK; End User Messaging needs SMS stated on, as synth does.
+      smsCountries: ['US', 'GB'],
+      smsMonthlySpendLimitUsd: 100,
+      smsProvider: 'end-user-messaging',
+      smsOriginationIdentities: ['arn:aws:sms-voice:eu-west-1:123456789012:phone-number/phone-local'],
+    },
   };
 }
 

@@ -1,5 +1,4 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { Duration } from 'aws-cdk-lib';
 import { LEDGER_REQUEST_TIMEOUT_MS } from '../functions/adapters/ledger-client-config';
 import { ensureLedgerTable } from '../functions/adapters/ledger-table-setup';
 import type { LedgerState } from '../functions/core/ledger-record';
@@ -8,11 +7,8 @@ import { METRIC, type MetricName } from '../functions/core/metric-names';
 import { InMemoryMetrics } from '../functions/core/metrics-recorder';
 import type { LaneName } from '../functions/core/send-lanes';
 import { ENV } from '../functions/core/sender-config';
-import type { SendRateGovernor } from '../functions/core/send-rate-governor';
 import { repositoryTemplates } from '../functions/adapters/template-directory';
-import { RESENT_AFTER_AMBIGUITY_LOG } from '../functions/delivery/deliver-message';
 import { planMessages } from '../functions/delivery/message-plan';
-import { SENDING_AGAIN_IN_PLACE_LOG } from '../functions/delivery/provider-call';
 import { startLocalAws } from './aws/local-aws';
 import { queueDepth, queueIsEmpty } from './aws/queue-inspection';
 import { LedgerOutageSchedule, type LedgerOutageCounts, type LedgerOutageOptions } from './aws/ledger-outage';
@@ -22,7 +18,9 @@ import { ledgerKeyOf, PROVIDER_SENDS, providerKeyOf, WireFaultPlan, wireFaults, 
 import { judgeWireRun, wireVerdictHolds, type WireVerdict } from './aws/wire-verdict';
 import { applyLocalSdkEnvironment } from './local-lambda';
 import { startLocalLanes, type LocalLane } from './local-lanes';
-import { resolveLocalStack, type LocalStack } from './local-stack';
+import { resolveLocalStack } from './local-stack';
+import { killedByTimeout, killedKeys, PaceWatch, SendTimeoutLog } from './wire-run-watch';
+import { wireStack, type WireStackOptions } from './wire-stack';
 import { LOCAL_SMS_CONFIGURATION_SET, startLocalSmsEvents, type LocalSmsEvents } from './aws/local-sms-events';
 import { systemClock } from '../functions/core/clock';
 import { ReclaimerTimer } from './reclaimer-timer';
@@ -30,29 +28,17 @@ import { scanLedger } from './senders/this-sender';
 import { generateWorkload } from './workload';
 
 /** Knobs of one wire-level simulation. */
-export interface WireSimulationOptions {
+export interface WireSimulationOptions extends WireStackOptions {
   /** Queue messages, duplicates included. @default 1000 */
   readonly events?: number;
   /** @default 0.3 */
   readonly duplicateRate?: number;
   /** @default 1 */
   readonly seed?: number;
-  /** The stack's `maxConcurrency`: the bulk lane's event source's maximum concurrency. @default 10 (the stack's default) */
-  readonly concurrency?: number;
-  /** The stack's `lanes.urgentMaxConcurrency`. @default 5 (the stack's default) */
-  readonly urgentConcurrency?: number;
-  /** The stack's `batchSize`. @default 10 */
-  readonly batchSize?: number;
-  /** The stack's `maxConcurrentSends` (MAX_CONCURRENT_SENDS inside one invocation). @default 4 */
-  readonly sendsPerInvocation?: number;
-  /** The stack's `maxReceiveCount`. @default 100 (the stack's default) */
-  readonly maxReceiveCount?: number;
   /** Per-request fault rates. @default every kind at 0.01 */
   readonly faults?: Partial<WireFaultRates>;
   /** Whole-ledger outages at seeded times (every DynamoDB request fails while one lasts). @default none (seconds 0) */
   readonly ledgerOutage?: LedgerOutageOptions;
-  /** Which service sends SMS; End User Messaging's events then reach the ledger through the status handler. @default 'sns' */
-  readonly smsProvider?: 'sns' | 'end-user-messaging';
   /** With End User Messaging: share of texts whose events come past the evidence windows, and that are lost. @default 0.01 each */
   readonly smsEventFaults?: { readonly late: number; readonly lost: number };
   /** @default silent */
@@ -103,44 +89,6 @@ export interface WireLaneReport {
   /** What the lane's governors did: the throttling answers they heard, and how many of those cut their pace (a yield). */
   readonly pace: { readonly throttlingAnswers: number; readonly cuts: number };
 }
-
-/**
- * The stack the wire run deploys locally: both lanes with the stack's defaults, the push application of the
- * workload's endpoints, and send rates, so each lane paces at its share and the bulk lane yields to
- * throttling. Timeouts scaled down (Lambda: 30 s function, 120 s claim) so redeliveries take seconds; the
- * invariants between them hold as in the stack. The transactional class's evidence wait is 3 s instead of
- * 300 s and the first backoff step 1 s in both lanes (both are props a stack may set).
- */
-export function wireStack(options: Pick<WireSimulationOptions, 'concurrency' | 'urgentConcurrency' | 'batchSize' | 'sendsPerInvocation' | 'maxReceiveCount' | 'smsProvider'> = {}): LocalStack {
-  return {
-    props: {
-      emailFrom: 'notifications@mail.shop-notifier.dev',
-      pushPlatformApplications: ['arn:aws:sns:us-east-1:123456789012:app/GCM/shop-app'],
-      // Evidence waits and windows scaled like the timeouts: transactional's 300 s, otp's 30 s and marketing's
-      // 300 s windows to 3 s (the windows apply only where the provider's events carry the key).
-      messageClasses: [
-        { name: 'transactional', onAmbiguous: 'lookup', lookupFallback: 'resend', evidenceWaitSeconds: 3 },
-        { name: 'otp', onAmbiguous: 'resend', lookupFallback: 'resend', evidenceWaitSeconds: 0, evidenceWindowSeconds: 3, smsTimeToLiveSeconds: 600 },
-        { name: 'marketing', onAmbiguous: 'give-up', evidenceWaitSeconds: 0, evidenceWindowSeconds: 3, smsType: 'Promotional', smsTimeToLiveSeconds: 86_400 },
-      ],
-      ...(options.smsProvider === 'end-user-messaging' ? { smsProvider: 'end-user-messaging', smsOriginationIdentities: [LOCAL_SMS_ORIGINATION_IDENTITY] } : {}),
-      sendRates: { emailPerSecond: WIRE_SEND_RATE, smsPerSecond: WIRE_SEND_RATE, pushPerSecond: WIRE_SEND_RATE },
-      throttleBackoff: { base: Duration.seconds(1) },
-      maxConcurrency: options.concurrency ?? 10,
-      lanes: { urgentMaxConcurrency: options.urgentConcurrency ?? 5 },
-      batchSize: options.batchSize ?? 10,
-      maxConcurrentSends: options.sendsPerInvocation ?? 4,
-      maxReceiveCount: options.maxReceiveCount ?? 100,
-    },
-    // Generous for a 2-core machine running 15 invocations, the services and the proxies in one
-    // process: a send timeout that a starved event loop misses is a real, but uninteresting, ambiguity.
-    scaled: { functionTimeoutSeconds: 20, claimTimeoutSeconds: 21, sendTimeoutMs: 2000, visibilityTimeoutSeconds: 24, throttleBackoffCapSeconds: 4 },
-  };
-}
-/** The local End User Messaging checks no identity; synth requires one with it. */
-const LOCAL_SMS_ORIGINATION_IDENTITY = 'arn:aws:sms-voice:us-east-1:123456789012:phone-number/phone-local';
-/** Account sends per second per channel: the urgent lane may use all of it in a burst, the bulk lane 80%. */
-const WIRE_SEND_RATE = 100;
 
 /**
  * Runs both lanes of the stack as synth configures them ({@link wireStack}): each lane's Lambda sender wired
@@ -387,34 +335,9 @@ export function paceAsConfigured(lane: Pick<WireLaneReport, 'environment' | 'pac
   return yields ? lane.pace.throttlingAnswers === 0 || lane.pace.cuts > 0 : lane.pace.cuts === 0;
 }
 
-/** Watches every governor of each lane: the throttling answers it hears, and the ones after which its pace is lower. */
-class PaceWatch {
-  private readonly counts = new Map<string, { throttlingAnswers: number; cuts: number }>();
-  watch(lane: string, governor: SendRateGovernor): Pick<SendRateGovernor, 'acquire' | 'throttled'> {
-    const counts = this.counts.get(lane) ?? this.counts.set(lane, { throttlingAnswers: 0, cuts: 0 }).get(lane)!;
-    return {
-      acquire: (channel, latestStartMs) => governor.acquire(channel, latestStartMs),
-      throttled: (channel) => {
-        const before = governor.factorAt(channel, Date.now());
-        governor.throttled(channel);
-        counts.throttlingAnswers += 1;
-        if (governor.factorAt(channel, Date.now()) < before) counts.cuts += 1;
-      },
-    };
-  }
-  of(lane: string): { readonly throttlingAnswers: number; readonly cuts: number } {
-    return { ...(this.counts.get(lane) ?? { throttlingAnswers: 0, cuts: 0 }) };
-  }
-}
-
 /** The metrics a run counted, those above 0. */
 function countsOf(get: (name: MetricName) => number): Record<string, number> {
   return Object.fromEntries(Object.values(METRIC).map((name) => [name, get(name)]).filter(([, n]) => Number(n) > 0));
-}
-
-/** An invocation Lambda ended (its timeout), not one that answered or threw. */
-function killedByTimeout(invocation: { readonly ending: string }): boolean {
-  return !['response', 'threw', 'invalid-response'].includes(invocation.ending);
 }
 
 async function sendBatch(sqs: SQSClient, queueUrl: string, bodies: readonly string[], bodyOfMessage: Map<string, string>): Promise<void> {
@@ -425,66 +348,6 @@ async function sendBatch(sqs: SQSClient, queueUrl: string, bodies: readonly stri
   for (const entry of answer.Successful ?? []) {
     const body = bodies[Number(entry.Id)];
     if (entry.MessageId && body !== undefined) bodyOfMessage.set(entry.MessageId, body);
-  }
-}
-
-/**
- * Keys of the messages whose record was in an invocation Lambda killed (its timeout): a send of
- * theirs may have reached the provider with nobody left to record it, the same unknown as a crash.
- */
-function killedKeys(
-  invocations: readonly { readonly messageIds: readonly string[]; readonly ending: string }[],
-  bodyOfMessage: ReadonlyMap<string, string>,
-  keysOfBody: (body: string) => readonly string[],
-): Map<string, number> {
-  const killed = new Map<string, number>();
-  for (const invocation of invocations) {
-    if (!killedByTimeout(invocation)) continue;
-    for (const messageId of invocation.messageIds) {
-      const body = bodyOfMessage.get(messageId);
-      if (body === undefined) continue;
-      for (const key of keysOfBody(body)) killed.set(key, (killed.get(key) ?? 0) + 1);
-    }
-  }
-  return killed;
-}
-
-/**
- * Passes the sender's logs on and counts, per key prefix, the provider calls it timed out on
- * itself: on a loaded machine an answer can arrive after the sender's abort, which no proxy sees.
- */
-class SendTimeoutLog implements LogPort {
-  readonly perKeyPrefix = new Map<string, number>();
-  /** Resends the sender counted as possible duplicates (`ResentAfterAmbiguity`), per key prefix. */
-  readonly resendsPerKeyPrefix = new Map<string, number>();
-  /** Throttled sends made again in place, per lane. */
-  readonly inPlacePerLane = new Map<string, number>();
-  constructor(private readonly inner: LogPort) {}
-  /** This log for one lane's senders: the same counts, and that lane's in-place retries. */
-  forLane(lane: string): LogPort {
-    return {
-      info: (message, attributes) => this.info(message, attributes),
-      warn: (message, attributes) => {
-        if (message === SENDING_AGAIN_IN_PLACE_LOG) this.inPlacePerLane.set(lane, (this.inPlacePerLane.get(lane) ?? 0) + 1);
-        this.warn(message, attributes);
-      },
-      error: (message, attributes) => this.error(message, attributes),
-    };
-  }
-  info(message: string, attributes?: Record<string, unknown>): void {
-    this.inner.info(message, attributes);
-  }
-  warn(message: string, attributes?: Record<string, unknown>): void {
-    const reason = typeof attributes?.reason === 'string' ? attributes.reason : '';
-    const key = typeof attributes?.key === 'string' ? attributes.key : undefined;
-    if (message === 'Provider outcome unknown' && key && /^(SendTimeout|TimeoutError)/.test(reason)) {
-      this.perKeyPrefix.set(key, (this.perKeyPrefix.get(key) ?? 0) + 1);
-    }
-    if (message === RESENT_AFTER_AMBIGUITY_LOG && key) this.resendsPerKeyPrefix.set(key, (this.resendsPerKeyPrefix.get(key) ?? 0) + 1);
-    this.inner.warn(message, attributes);
-  }
-  error(message: string, attributes?: Record<string, unknown>): void {
-    this.inner.error(message, attributes);
   }
 }
 

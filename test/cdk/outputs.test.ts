@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALARM } from '../../lib/notifier-alarms';
 import { RETAINED_QUEUE_OUTPUTS } from '../../scripts/aws-check/plan';
 import { alarmProbe } from '../../scripts/aws-check/probes';
-import { logicalId, synth } from './helpers';
+import { EUM_PROPS, logicalId, synth } from './helpers';
 
 const { stack, template } = synth();
 const n = stack.notifier;
@@ -30,16 +30,28 @@ describe('stack outputs npm run test:aws reads', () => {
 });
 
 describe('what npm run test:aws deletes after destroy', () => {
-  it('names, among the outputs, exactly the queues the stack retains on destroy', () => {
-    const outputs = template.findOutputs('*') as Record<string, { Value?: { Ref?: string } }>;
-    const queues = template.findResources('AWS::SQS::Queue') as Record<string, { DeletionPolicy?: string }>;
+  /** The queues a stack RETAINs, and the ones the runner's outputs name (an output a stack lacks is skipped by the runner). */
+  function retainedAndNamed(synthesized: Pick<ReturnType<typeof synth>, 'template'>) {
+    const outputs = synthesized.template.findOutputs('*') as Record<string, { Value?: { Ref?: string } }>;
+    const queues = synthesized.template.findResources('AWS::SQS::Queue') as Record<string, { DeletionPolicy?: string }>;
     const retained = Object.entries(queues)
       .filter(([, q]) => q.DeletionPolicy === 'Retain')
       .map(([id]) => id)
       .sort();
-    const named = RETAINED_QUEUE_OUTPUTS.map((name) => outputs[name]?.Value?.Ref).sort();
+    const named = RETAINED_QUEUE_OUTPUTS.flatMap((name) => (outputs[name] ? [outputs[name].Value?.Ref] : [])).sort();
+    return { retained, named };
+  }
+
+  it('names, among the outputs, exactly the queues the default stack retains on destroy', () => {
+    const { retained, named } = retainedAndNamed({ template });
     expect(named).toEqual(retained);
     // The lanes' two dead-letter queues, the failed status events and the SES rule's dead letters.
     expect(retained).toHaveLength(4);
+  });
+
+  it('and those of a stack that texts through End User Messaging, its events queue and their dead letters too', () => {
+    const { retained, named } = retainedAndNamed(synth(EUM_PROPS));
+    expect(named).toEqual(retained);
+    expect(retained).toHaveLength(6);
   });
 });

@@ -3,7 +3,8 @@ import { WIRE_FAULT_KINDS, wireFaults } from '../../local/aws/wire-fault-plan';
 import { wireVerdictHolds } from '../../local/aws/wire-verdict';
 import { ENV } from '../../functions/core/sender-config';
 import { localLaneSenders, resolveLocalStack } from '../../local/local-stack';
-import { paceAsConfigured, runWireSimulation, wireRunHolds, wireStack } from '../../local/wire-simulation';
+import { paceAsConfigured, runWireSimulation, wireRunHolds } from '../../local/wire-simulation';
+import { wireStack } from '../../local/wire-stack';
 
 describe('a wire run\'s pace, per lane, against what the lane\'s environment says', () => {
   const lane = (yields: boolean, throttlingAnswers: number, cuts: number) => ({

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SenderConfig } from '../core/sender-config';
 import { DynamoDbLedger } from './dynamodb-ledger';
+import { DynamoDbConsentStore } from './dynamodb-consent-store';
 import { DynamoDbLimitStore } from './dynamodb-limit-store';
 import { ledgerClientConfig } from './ledger-client-config';
 
@@ -16,4 +17,9 @@ export function createLedger(config: Pick<SenderConfig, 'tableName'>): DynamoDbL
 /** The limit counters, in the ledger table (see dynamodb-limit-store.ts); its writes are safe to retry too. */
 export function createLimitStore(config: Pick<SenderConfig, 'tableName'>): DynamoDbLimitStore {
   return new DynamoDbLimitStore(new DynamoDBClient(ledgerClientConfig()), config.tableName);
+}
+
+/** Recipients' consent records, in the ledger table too (see dynamodb-consent-store.ts); every write is conditional on its change time. */
+export function createConsentStore(config: Pick<SenderConfig, 'tableName'>): DynamoDbConsentStore {
+  return new DynamoDbConsentStore(new DynamoDBClient(ledgerClientConfig()), config.tableName);
 }

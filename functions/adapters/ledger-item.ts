@@ -14,8 +14,8 @@ const count = v.number();
 /** The rendered request a PENDING row keeps for a resend. */
 const RenderedMessageSchema = v.variant('channel', [
   v.object({ channel: v.literal('email'), to: text, subject: text, text, html: v.optional(text) }),
-  v.object({ channel: v.literal('sms'), to: text, text }),
-  v.object({ channel: v.literal('push'), to: text, title: text, text }),
+  v.object({ channel: v.literal('sms'), to: text, text, timeZone: v.optional(text) }),
+  v.object({ channel: v.literal('push'), to: text, title: text, text, timeZone: v.optional(text) }),
 ]);
 
 /**
@@ -55,6 +55,7 @@ const LedgerItemSchema = v.looseObject({
   resolvedAt: v.optional(count),
   request: v.optional(RenderedMessageSchema),
   pendingShard: v.optional(text),
+  consentKey: v.optional(text),
 });
 
 /** Item attribute names are the row's field names, except the key, stored as `sk` beside its event part `pk` (see ledgerItemKey). */

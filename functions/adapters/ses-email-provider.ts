@@ -1,6 +1,7 @@
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
 import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
+import { unsubscribeTopic } from '../core/consent';
 import type { ProviderRequest } from '../core/rendered-message';
 
 /** The message tag that carries our idempotency key into SES events (delivery evidence). */
@@ -32,6 +33,14 @@ export interface SesEmailSettings {
   readonly fromAddress: string;
   /** Configuration set whose event destination publishes delivery evidence. @default none */
   readonly configurationSetName?: string;
+  /**
+   * The account's SES contact list: a bulk e-mail names it and its class's topic in `ListManagementOptions`,
+   * so SES adds the one-click `List-Unsubscribe` headers, fills `{{amazonSESUnsubscribeUrl}}` and refuses
+   * later sends to a contact who unsubscribed. @default none: a bulk e-mail is not sent (configuration fault)
+   */
+  readonly contactListName?: string;
+  /** This stack's prefix of its topics in that list. @default '' */
+  readonly topicPrefix?: string;
 }
 
 /** Email through SES v2 `SendEmail`. SES v2 takes no idempotency token, so the key rides as a message tag. */
@@ -44,6 +53,11 @@ export class SesEmailProvider implements DeliveryProvider {
   async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     const { message } = request;
     if (message.channel !== 'email') return { kind: 'permanent', reason: `SES cannot send ${message.channel}` };
+    const contactList = this.settings.contactListName;
+    if (request.bulk && !contactList) {
+      // Never a bulk e-mail without its unsubscribe path: nothing sent, an operator must name the contact list.
+      return { kind: 'transient', cause: 'configuration', reason: 'NoContactList: a bulk e-mail needs the SES contact list (SES_CONTACT_LIST_NAME)' };
+    }
     try {
       const result = await this.client.send(
         new SendEmailCommand({
@@ -65,6 +79,10 @@ export class SesEmailProvider implements DeliveryProvider {
             { Name: 'template', Value: tagValue(request.templateId) },
           ],
           ConfigurationSetName: this.settings.configurationSetName,
+          // Only bulk e-mail: an otp or transactional e-mail is never unsubscribable and carries no such header.
+          ...(request.bulk && contactList
+            ? { ListManagementOptions: { ContactListName: contactList, TopicName: unsubscribeTopic(this.settings.topicPrefix ?? '', request.messageClass) } }
+            : {}),
         }),
         { abortSignal: signal },
       );

@@ -31,6 +31,10 @@ export const SNS_ERROR_RULES: ProviderErrorRules = {
   ]),
   // An invalid parameter that is ours (sender id, origination number, SMS type), not the recipient's.
   configurationMessages: [/SenderID|OriginationNumber|SMSType|MessageAttribute/i],
+  // SNS documents OptedOut ("the specified phone number opted out of receiving SMS messages from your account")
+  // for CreateSMSSandboxPhoneNumber; Publish accepts a text to an opted-out number and its delivery log says
+  // "Phone number is opted out" (the status Lambda reads that). Should Publish ever answer it, it means the same.
+  withdrawnConsent: { names: new Set(['OptedOutException']), consent: 'OptedOut' },
 };
 
 export interface SnsSettings {

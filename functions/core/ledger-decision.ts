@@ -14,7 +14,7 @@ export interface LedgerTiming {
 /** The fields that identify and describe a message in its ledger row. */
 export type ClaimSubject = Pick<
   LedgerRow,
-  'key' | 'eventId' | 'recipientId' | 'channel' | 'templateId' | 'messageClass' | 'occurredAt' | 'request'
+  'key' | 'eventId' | 'recipientId' | 'channel' | 'templateId' | 'messageClass' | 'occurredAt' | 'request' | 'consentKey'
 >;
 
 /** What a first claim is made of. */

@@ -3,6 +3,7 @@ import { ConfigurationError } from './errors';
 import { jsonObject } from './json-objects';
 import { describeProblems, validate } from './schema';
 import { LIMITS_SCHEMA, type MessageLimit, type MessageLimitDefinition } from './message-limits';
+import { QUIET_HOURS_SCHEMA, type QuietHours } from './quiet-hours';
 
 /**
  * What to do when a provider call's outcome is unknown (timeout, 5xx, crash mid-send):
@@ -24,12 +25,25 @@ const MessageClassSchema = jsonObject({
    * Left out: the built-in class's of that name (an override of `otp` keeps its limits), else none.
    */
   limits: v.optional(LIMITS_SCHEMA),
+  /**
+   * Consent, as data beside the limits (see consent.ts): a bulk class needs the recipient's consent and an
+   * unsubscribe path, so its e-mail carries SES's one-click unsubscribe and it is never sent to someone
+   * who unsubscribed or opted out. Left out: the built-in class's of that name, else false.
+   */
+  bulk: v.optional(v.boolean()),
+  /** Quiet hours of a bulk class (quiet-hours.ts); `null` removes them. Left out: the built-in class's of that name, else none. */
+  quietHours: v.optional(QUIET_HOURS_SCHEMA),
 });
 
-export type MessageClass = Omit<v.InferOutput<typeof MessageClassSchema>, 'limits'> & { readonly limits: readonly MessageLimit[] };
+export type MessageClass = Omit<v.InferOutput<typeof MessageClassSchema>, 'limits' | 'bulk' | 'quietHours'> & {
+  readonly limits: readonly MessageLimit[];
+  readonly bulk: boolean;
+  readonly quietHours: QuietHours | undefined;
+};
 /** A class as a deployment gives it (optional fields may be left out). */
-export type MessageClassDefinition = Omit<v.InferInput<typeof MessageClassSchema>, 'limits'> & {
+export type MessageClassDefinition = Omit<v.InferInput<typeof MessageClassSchema>, 'limits' | 'quietHours'> & {
   readonly limits?: readonly MessageLimitDefinition[];
+  readonly quietHours?: QuietHours | null;
 };
 
 const MINUTES = 60;
@@ -63,9 +77,31 @@ const MARKETING_LIMITS: readonly MessageLimit[] = [
   { scope: 'recipient', max: 1, windowSeconds: 24 * HOURS, perChannel: true, perTemplate: true },
 ];
 
+/**
+ * No marketing text before 8 a.m. or after 9 p.m. in the recipient's time: the TCPA's hours for telephone
+ * solicitation (47 CFR 64.1200(c)(1)); several US states are stricter (8 p.m.), which a deployment sets
+ * with its own `quietHours`.
+ */
+const MARKETING_QUIET_HOURS: QuietHours = { start: '21:00', end: '08:00', channels: ['sms'] };
+
+/**
+ * Classes that must always reach the recipient: a one-time code or an order update is never
+ * unsubscribable, never carries the unsubscribe headers and is never held by quiet hours.
+ */
+export const NEVER_BULK_CLASSES: readonly string[] = ['otp', 'transactional'];
+
 /** Classes shipped with the product. A deployment may add or override by name. */
 export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
-  { name: 'otp', onAmbiguous: 'resend', lookupFallback: 'resend', evidenceWaitSeconds: 0, smsType: 'Transactional', limits: OTP_LIMITS },
+  {
+    name: 'otp',
+    onAmbiguous: 'resend',
+    lookupFallback: 'resend',
+    evidenceWaitSeconds: 0,
+    smsType: 'Transactional',
+    limits: OTP_LIMITS,
+    bulk: false,
+    quietHours: undefined,
+  },
   {
     name: 'transactional',
     onAmbiguous: 'lookup',
@@ -73,6 +109,8 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     evidenceWaitSeconds: 300,
     smsType: 'Transactional',
     limits: TRANSACTIONAL_LIMITS,
+    bulk: false,
+    quietHours: undefined,
   },
   {
     name: 'marketing',
@@ -81,6 +119,8 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     evidenceWaitSeconds: 0,
     smsType: 'Promotional',
     limits: MARKETING_LIMITS,
+    bulk: true,
+    quietHours: MARKETING_QUIET_HOURS,
   },
 ];
 
@@ -103,9 +143,24 @@ export function buildMessageClassRegistry(extraJson?: string): MessageClassRegis
   }
   const result = validate(v.array(MessageClassSchema), parsed);
   if (!result.success) throw new ConfigurationError(`MESSAGE_CLASSES is invalid at ${describeProblems(result.problems, 1)}`);
-  for (const { limits, ...messageClass } of result.output) {
-    registry.set(messageClass.name, { ...messageClass, limits: limits ?? registry.get(messageClass.name)?.limits ?? [] });
+  const problems: string[] = [];
+  for (const { limits, bulk, quietHours, ...messageClass } of result.output) {
+    const builtIn = registry.get(messageClass.name);
+    const resolved: MessageClass = {
+      ...messageClass,
+      limits: limits ?? builtIn?.limits ?? [],
+      bulk: bulk ?? builtIn?.bulk ?? false,
+      quietHours: quietHours === null ? undefined : (quietHours ?? builtIn?.quietHours),
+    };
+    if (resolved.bulk && NEVER_BULK_CLASSES.includes(resolved.name)) {
+      problems.push(`${resolved.name}: is never bulk (a one-time code or an order update must not be unsubscribable)`);
+    }
+    if (resolved.quietHours && !resolved.bulk) {
+      problems.push(`${resolved.name}: quietHours need "bulk": true (only bulk messages wait for the recipient's morning)`);
+    }
+    registry.set(resolved.name, resolved);
   }
+  if (problems.length > 0) throw new ConfigurationError(`MESSAGE_CLASSES is invalid: ${problems.join('; ')}`);
   return registry;
 }
 

@@ -4,6 +4,7 @@ import { EventBridgeSchema, SnsSqsNotificationSchema } from './event-envelopes';
 import { CHANNELS } from './idempotency-key';
 import { jsonObject, jsonRecord } from './json-objects';
 import { describeProblems, validate } from './schema';
+import { isTimeZone } from './recipient-time-zone';
 import { isoDatetime } from './string-formats';
 
 /** Largest SQS body we accept; anything larger is dead-lettered, never half-processed. */
@@ -24,6 +25,8 @@ const RecipientSchema = v.pipe(
     email: v.optional(v.pipe(v.string(), v.maxLength(320))),
     phone: v.optional(v.pipe(v.string(), v.maxLength(32))),
     pushEndpointArn: v.optional(v.pipe(v.string(), v.maxLength(1024))),
+    /** The recipient's time zone, for quiet hours (IANA, as the platform's Intl knows it). @default from the number's country, else the stack's */
+    timeZone: v.optional(v.pipe(v.string(), v.check(isTimeZone, 'must be an IANA time zone such as America/New_York'))),
     channels: v.pipe(v.array(v.picklist(CHANNELS)), v.minLength(1), v.maxLength(CHANNELS.length)),
   }),
   v.forward(

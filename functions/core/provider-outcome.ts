@@ -1,3 +1,4 @@
+import type { ConsentReason } from './consent';
 import type { DeliveryOutcome, TransientCause } from './delivery-provider';
 
 /**
@@ -22,6 +23,11 @@ export interface ProviderErrorRules {
   readonly configurationMessages?: readonly RegExp[];
   /** A throttling message that means the daily quota is spent, not the rate. @default none */
   readonly quotaMessages?: readonly RegExp[];
+  /**
+   * Refusals because the recipient withdrew consent (an opted-out number): permanent, and SUPPRESSED
+   * with `consent` as the reason instead of FAILED. @default none
+   */
+  readonly withdrawnConsent?: { readonly names: ReadonlySet<string>; readonly consent: ConsentReason };
 }
 
 /** Throttling names every AWS service may answer with (the common errors), whatever its own list says. */
@@ -65,6 +71,7 @@ export function classifyProviderError(error: unknown, rules: ProviderErrorRules)
   const reason = redactAddresses(`${name}: ${message}`).slice(0, 500);
   const transient = (cause: TransientCause, text = reason): DeliveryOutcome => ({ kind: 'transient', cause, reason: text });
 
+  if (rules.withdrawnConsent?.names.has(name)) return { kind: 'permanent', reason, consent: rules.withdrawnConsent.consent };
   if (rules.throttling.has(name) || AWS_COMMON_THROTTLING.has(name)) {
     return transient(rules.quotaMessages?.some((m) => m.test(message)) ? 'quota-exhausted' : 'throttled');
   }

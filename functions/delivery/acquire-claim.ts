@@ -1,3 +1,4 @@
+import { consentKeyOf } from '../core/consent';
 import {
   claimOf,
   decideOnExistingRow,
@@ -110,8 +111,19 @@ function decide(attempt: DeliveryAttempt, row: LedgerRow): ExistingRowDecision {
   return decideOnExistingRow(row, ctx.clock(), { abandonedUnsent: ctx.keptWrites?.holdsUnsent(row) ?? false });
 }
 
-/** What a fresh claim row says about its message: its identity, class and (while stored) the rendered request. */
+/**
+ * What a fresh claim row says about its message: its identity, class, (while stored) the rendered request
+ * and, for a bulk class, the destination's consent key.
+ */
 function claimSubject(attempt: DeliveryAttempt) {
   const { identity, key, messageClass, occurredAt, prepared } = attempt.plan;
-  return { key, ...identity, messageClass: messageClass.name, occurredAt, ...(prepared.ok ? { request: prepared.request.message } : {}) };
+  const consentKey = prepared.ok && messageClass.bulk ? consentKeyOf(prepared.request.message) : undefined;
+  return {
+    key,
+    ...identity,
+    messageClass: messageClass.name,
+    occurredAt,
+    ...(prepared.ok ? { request: prepared.request.message } : {}),
+    ...(consentKey ? { consentKey } : {}),
+  };
 }

@@ -30,12 +30,22 @@ export function planMessages(
       if (!address.ok) return { ...base, prepared: { ok: false, reason: address.reason } };
       const rendered = renderTemplate(templates, event.templateId, channel, event.data);
       if (!rendered.ok) return { ...base, prepared: { ok: false, reason: rendered.reason } };
-      const message: RenderedMessage = { ...rendered.content, to: address.address };
+      const message: RenderedMessage =
+        rendered.content.channel !== 'email' && recipient.timeZone
+          ? { ...rendered.content, to: address.address, timeZone: recipient.timeZone }
+          : { ...rendered.content, to: address.address };
       return {
         ...base,
         prepared: {
           ok: true,
-          request: { key, message, messageClass: messageClass.name, smsType: messageClass.smsType, templateId: event.templateId },
+          request: {
+            key,
+            message,
+            messageClass: messageClass.name,
+            smsType: messageClass.smsType,
+            templateId: event.templateId,
+            bulk: messageClass.bulk,
+          },
         },
       };
     }),

@@ -15,7 +15,7 @@ import type { SenderConfig } from '../core/sender-config';
 // import(), on its first send (on-demand-sending.ts).
 
 export function createProviders(
-  config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>,
+  config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'> & Partial<Pick<SenderConfig, 'topicPrefix'>>,
   clients: SendClients = createSendClients(config.sendTimeoutMs),
 ): DeliveryProviders {
   const delivery = config.delivery;
@@ -31,6 +31,8 @@ export function createProviders(
     email: new SesEmailProvider(clients.ses, {
       fromAddress: delivery.emailFrom,
       configurationSetName: delivery.sesConfigurationSet,
+      contactListName: delivery.contactListName,
+      topicPrefix: config.topicPrefix ?? '',
     }),
     sms: sns,
     push: sns,

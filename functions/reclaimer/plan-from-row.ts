@@ -28,6 +28,9 @@ export function planFromRow(row: LedgerRow, classes: MessageClassRegistry): RowP
     evidenceWaitSeconds: 0,
     smsType: 'Transactional',
     limits: [],
+    // Only a bulk class's rows carry a consent key: it keeps its unsubscribe path and consent check.
+    bulk: row.consentKey !== undefined,
+    quietHours: undefined,
   };
   const identity = { eventId: row.eventId, recipientId: row.recipientId, channel: row.channel, templateId: row.templateId };
   const base = { identity, key: row.key, messageClass, occurredAt: row.occurredAt };
@@ -42,6 +45,7 @@ export function planFromRow(row: LedgerRow, classes: MessageClassRegistry): RowP
             messageClass: messageClass.name,
             smsType: messageClass.smsType,
             templateId: row.templateId,
+            bulk: messageClass.bulk,
           },
         }
       : { ok: false, reason: REQUEST_NOT_STORED };

@@ -20,6 +20,8 @@ const extraClass: MessageClass = {
   evidenceWaitSeconds: 120,
   smsType: 'Transactional',
   limits: [],
+  bulk: false,
+  quietHours: undefined,
 };
 
 describe('function environment', () => {

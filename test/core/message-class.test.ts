@@ -44,6 +44,8 @@ describe('message classes and the ambiguous window', () => {
       evidenceWaitSeconds: 300,
       smsType: 'Transactional',
       limits: [],
+      bulk: false,
+      quietHours: undefined,
     });
     expect(custom.get('marketing')?.onAmbiguous).toBe('lookup');
     expect(custom.get('otp')?.onAmbiguous).toBe('resend');

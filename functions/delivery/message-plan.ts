@@ -1,3 +1,4 @@
+import { templateAudienceProblem } from '../core/consent';
 import { addressFor } from '../core/recipient-address';
 import { idempotencyKey, type MessageIdentity } from '../core/idempotency-key';
 import type { MessageClass } from '../core/message-class';
@@ -30,6 +31,9 @@ export function planMessages(
       if (!address.ok) return { ...base, prepared: { ok: false, reason: address.reason } };
       const rendered = renderTemplate(templates, event.templateId, channel, event.data);
       if (!rendered.ok) return { ...base, prepared: { ok: false, reason: rendered.reason } };
+      const template = templates.get(event.templateId);
+      const audience = channel === 'email' && template ? templateAudienceProblem(messageClass, template) : undefined;
+      if (audience) return { ...base, prepared: { ok: false, reason: audience } };
       const message: RenderedMessage =
         rendered.content.channel !== 'email' && recipient.timeZone
           ? { ...rendered.content, to: address.address, timeZone: recipient.timeZone }

@@ -3,6 +3,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { rowToItem } from '../../functions/adapters/dynamodb-ledger';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
+import { consentKeyOf } from '../../functions/core/consent';
 import { CHANNELS, type Channel } from '../../functions/core/idempotency-key';
 import { newClaimRow } from '../../functions/core/ledger-decision';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
@@ -15,7 +16,10 @@ const { itemSize } = createRequire(import.meta.url)('dynalite/db/index.js') as {
 
 const TIMING = { claimTimeoutMs: 120_000, retentionMs: 30 * 86_400_000 };
 const templates = repositoryTemplates();
-const transactional = buildMessageClassRegistry().get('transactional')!;
+const classes = buildMessageClassRegistry();
+const transactional = classes.get('transactional')!;
+/** A bulk template is sent by a bulk class (marketing), whose rows also carry a consent key. */
+const classOf = (templateId: string) => (templates.get(templateId)?.bulk ? classes.get('marketing')! : transactional);
 
 /** Long but ordinary identity and addresses: 64-character ids, a 64-character e-mail address, a full E.164 number, an SNS endpoint ARN. */
 const RECIPIENT = {
@@ -33,13 +37,15 @@ function claimItemBytes(templateId: string, channel: Channel, fill: (maxLength: 
     occurredAt: '2026-11-30T12:00:00.000Z',
     type: 'SizeProbe',
     templateId,
-    messageClass: 'transactional',
+    messageClass: classOf(templateId).name,
     data: Object.fromEntries(Object.entries(template.fields).map(([name, field]) => [name, fill(field.maxLength)])),
     recipients: [{ ...RECIPIENT, channels: [channel] }],
   };
-  const [plan] = planMessages(event, transactional, templates);
+  const messageClass = classOf(templateId);
+  const [plan] = planMessages(event, messageClass, templates);
   if (!plan?.prepared.ok) throw new Error(`${templateId}/${channel} did not render: ${plan?.prepared.ok === false ? plan.prepared.reason : 'no plan'}`);
-  const row = newClaimRow({ subject: { key: plan.key, ...plan.identity, messageClass: transactional.name, occurredAt: event.occurredAt, request: plan.prepared.request.message }, ownerToken: '6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a6b', nowMs: Date.parse(event.occurredAt), timing: TIMING, discoverable: true });
+  const consentKey = messageClass.bulk ? consentKeyOf(plan.prepared.request.message) : undefined;
+  const row = newClaimRow({ subject: { key: plan.key, ...plan.identity, messageClass: messageClass.name, occurredAt: event.occurredAt, request: plan.prepared.request.message, ...(consentKey ? { consentKey } : {}) }, ownerToken: '6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a6b', nowMs: Date.parse(event.occurredAt), timing: TIMING, discoverable: true });
   return itemSize(marshall(rowToItem(row), { removeUndefinedValues: true }));
 }
 

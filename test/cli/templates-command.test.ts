@@ -34,7 +34,7 @@ describe('notifier templates check', () => {
       'login-code           email, sms  1/1 GSM-7         17/150           -',
       'order-shipped  email, sms, push  3/3 UCS-2         55/150    358/4096',
       'order-sold          email, push          -         78/150    736/4096',
-      'weekly-offers       email, push          -        131/150    862/4096',
+      'weekly-offers  email, sms, push  3/3 UCS-2        131/150    862/4096',
     ]);
   });
 

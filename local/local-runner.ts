@@ -82,6 +82,7 @@ const LOCAL_LAMBDA_ENVIRONMENT = {
   DELIVERY_MODE: 'aws',
   EMAIL_FROM: 'notifications@example.com',
   SES_CONFIGURATION_SET: 'notifier-local',
+  SES_CONTACT_LIST_NAME: 'notifier-local',
 } as const;
 const VISIBILITY_TIMEOUT_SECONDS = 8;
 const MAX_RECEIVE_COUNT = 5;

@@ -82,6 +82,7 @@ const WIRE_ENVIRONMENT = {
   LEDGER_RETENTION_DAYS: '30',
   DELIVERY_MODE: 'aws',
   EMAIL_FROM: 'notifications@shop.test',
+  SES_CONTACT_LIST_NAME: 'notifier-local',
   THROTTLE_BACKOFF_BASE_SECONDS: '1',
   THROTTLE_BACKOFF_CAP_SECONDS: '4',
   MESSAGE_CLASSES: JSON.stringify([{ name: 'transactional', onAmbiguous: 'lookup', lookupFallback: 'resend', evidenceWaitSeconds: 3 }]),

@@ -8,6 +8,11 @@ import type { ProviderRequest } from '../core/rendered-message';
 export const SES_KEY_TAG = 'idempotency-key';
 /** The message tag that carries the sending attempt's claim version: a `Reject` proves only that attempt unsent. */
 export const SES_CLAIM_VERSION_TAG = 'claim-version';
+/**
+ * The message tag of a bulk e-mail naming its contact-list topic: its events (a bounce to an unsubscribed
+ * contact) are known to be about a list-managed e-mail, and of which topic.
+ */
+export const SES_TOPIC_TAG = 'unsubscribe-topic';
 
 /** SES v2 `SendEmail`'s documented errors (API reference), plus the throttling SES answers for its quotas. */
 export const SES_ERROR_RULES: ProviderErrorRules = {
@@ -58,6 +63,7 @@ export class SesEmailProvider implements DeliveryProvider {
       // Never a bulk e-mail without its unsubscribe path: nothing sent, an operator must name the contact list.
       return { kind: 'transient', cause: 'configuration', reason: 'NoContactList: a bulk e-mail needs the SES contact list (SES_CONTACT_LIST_NAME)' };
     }
+    const topic = request.bulk ? unsubscribeTopic(this.settings.topicPrefix ?? '', request.messageClass) : undefined;
     try {
       const result = await this.client.send(
         new SendEmailCommand({
@@ -77,12 +83,11 @@ export class SesEmailProvider implements DeliveryProvider {
             { Name: SES_CLAIM_VERSION_TAG, Value: String(request.claimVersion) },
             { Name: 'message-class', Value: tagValue(request.messageClass) },
             { Name: 'template', Value: tagValue(request.templateId) },
+            ...(topic ? [{ Name: SES_TOPIC_TAG, Value: tagValue(topic) }] : []),
           ],
           ConfigurationSetName: this.settings.configurationSetName,
           // Only bulk e-mail: an otp or transactional e-mail is never unsubscribable and carries no such header.
-          ...(request.bulk && contactList
-            ? { ListManagementOptions: { ContactListName: contactList, TopicName: unsubscribeTopic(this.settings.topicPrefix ?? '', request.messageClass) } }
-            : {}),
+          ...(topic && contactList ? { ListManagementOptions: { ContactListName: contactList, TopicName: topic } } : {}),
         }),
         { abortSignal: signal },
       );

@@ -1,4 +1,4 @@
-import { PublishCommand, type MessageAttributeValue, type SNSClient } from '@aws-sdk/client-sns';
+import { CheckIfPhoneNumberIsOptedOutCommand, PublishCommand, type MessageAttributeValue, type SNSClient } from '@aws-sdk/client-sns';
 import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
 import { pushPayloads } from '../core/push-payload';
@@ -65,6 +65,13 @@ export class SnsProvider implements DeliveryProvider {
     } catch (error) {
       return classifyProviderError(error, SNS_ERROR_RULES);
     }
+  }
+
+  /** SNS's own opt-out list: one `CheckIfPhoneNumberIsOptedOut` request (no SMS is sent or billed). Push endpoints have none. */
+  async optedOut(address: string, signal: AbortSignal): Promise<boolean> {
+    if (!address.startsWith('+')) return false;
+    const result = await this.client.send(new CheckIfPhoneNumberIsOptedOutCommand({ phoneNumber: address }), { abortSignal: signal });
+    return result.isOptedOut === true;
   }
 
   private command(request: ProviderRequest): PublishCommand | undefined {

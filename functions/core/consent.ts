@@ -66,3 +66,20 @@ export function consentSuppression(
   }
   return undefined;
 }
+
+/**
+ * Why an e-mail of this class may not be rendered from this template, or undefined when it may: a bulk class
+ * needs a bulk template (its body shows SES's unsubscribe link: CAN-SPAM asks for an opt-out in every commercial
+ * e-mail), and a class that is not bulk must not use one (it goes out without list management, so the
+ * placeholder would show as written). The reason names class and template, never data.
+ */
+export function templateAudienceProblem(messageClass: { readonly name: string; readonly bulk: boolean }, template: { readonly id: string; readonly bulk?: boolean }): string | undefined {
+  const bulkTemplate = template.bulk === true;
+  if (messageClass.bulk && !bulkTemplate) {
+    return `NotBulkTemplate: class ${messageClass.name} is bulk and template "${template.id}" has no unsubscribe link (it is not "bulk": true)`;
+  }
+  if (!messageClass.bulk && bulkTemplate) {
+    return `BulkTemplate: template "${template.id}" is for bulk classes; class ${messageClass.name} is never unsubscribable`;
+  }
+  return undefined;
+}

@@ -44,6 +44,13 @@ export interface DeliveryProvider {
    * @default 'none' for providers that cannot be asked (SES v2, SNS).
    */
   lookup?(key: string): Promise<DeliveryEvidence>;
+  /**
+   * Whether the provider holds `address` as opted out of this account's messages, where it can be asked cheaply
+   * (SNS `CheckIfPhoneNumberIsOptedOut`): asked before a bulk message the stack has no opt-out on record for,
+   * so a number that replied STOP is not sent a text the provider would not deliver. May throw; the caller
+   * then sends (the provider still refuses an opted-out number). @default none: not asked
+   */
+  optedOut?(address: string, signal: AbortSignal): Promise<boolean>;
 }
 
 export type DeliveryProviders = Readonly<Record<SendRequest['message']['channel'], DeliveryProvider>>;

@@ -91,6 +91,8 @@ export const METRIC = {
   QuietHoursDeferred: 'QuietHoursDeferred',
   /** The consent store failed: the claim was handed back unsent and the record backs off. */
   ConsentStoreError: 'ConsentStoreError',
+  /** The provider could not be asked whether a number opted out (SNS CheckIfPhoneNumberIsOptedOut): the text was sent. */
+  OptOutCheckFailed: 'OptOutCheckFailed',
   /** A provider's refusal for consent could not be written to the consent store (the message itself is settled). */
   ConsentNotRecorded: 'ConsentNotRecorded',
   AmbiguousOutcome: 'AmbiguousOutcome',

@@ -3,8 +3,6 @@ import { METRIC } from '../core/metric-names';
 import type { SendRequest } from '../core/rendered-message';
 import type { Suppression } from '../core/suppression';
 import { count, type DeliveryAttempt, logContext } from './delivery-attempt';
-import type { DeliveryContext } from './delivery-context';
-import type { MessagePlan } from './message-plan';
 
 // What this stack knows of a recipient's consent: read before a bulk message is sent (the send gate's
 // consent step), written when a provider refuses a send for it.
@@ -21,11 +19,8 @@ export type ConsentVerdict =
  * or from all) or opted out (SMS) is never handed to the provider. One strongly consistent read of the
  * destination's consent record; a non-bulk class (otp, transactional) and push are never checked.
  */
-export async function checkConsent(
-  plan: MessagePlan,
-  request: SendRequest,
-  ctx: Pick<DeliveryContext, 'consent' | 'topicPrefix'>,
-): Promise<ConsentVerdict> {
+export async function checkConsent(attempt: DeliveryAttempt, request: SendRequest): Promise<ConsentVerdict> {
+  const { ctx, plan } = attempt;
   const store = ctx.consent;
   const key = plan.messageClass.bulk ? consentKeyOf(request.message) : undefined;
   if (!store || !key) return { kind: 'send' };
@@ -36,7 +31,41 @@ export async function checkConsent(
     return { kind: 'store-failed', error };
   }
   const suppression = consentSuppression(request.message.channel, unsubscribeTopic(ctx.topicPrefix ?? '', plan.messageClass.name), record);
-  return suppression ? { kind: 'suppress', suppression } : { kind: 'send' };
+  if (suppression) return { kind: 'suppress', suppression };
+  if (request.message.channel === 'sms' && (await optedOutAtProvider(attempt, request, key))) {
+    return { kind: 'suppress', suppression: { reason: 'OptedOut', detail: 'OptedOut: the provider holds the number as opted out (provider-check)' } };
+  }
+  return { kind: 'send' };
+}
+
+/**
+ * Asks the provider, where it can be asked cheaply, whether a number the stack has no opt-out on record for
+ * opted out (replied STOP since its last text); a yes is recorded, so the next bulk text needs no question.
+ * A failed question sends: the provider still refuses an opted-out number, and its log then tells the stack.
+ */
+async function optedOutAtProvider(attempt: DeliveryAttempt, request: SendRequest, key: string): Promise<boolean> {
+  const { ctx } = attempt;
+  const ask = ctx.providers.sms.optedOut?.bind(ctx.providers.sms);
+  if (!ask) return false;
+  let optedOut: boolean;
+  try {
+    optedOut = await ask(request.message.to, AbortSignal.timeout(ctx.sendTimeoutMs));
+  } catch (error) {
+    count(attempt, METRIC.OptOutCheckFailed);
+    ctx.log.warn('Could not ask the provider whether the number opted out; sending (the provider refuses an opted-out number)', {
+      ...logContext(attempt),
+      error: error instanceof Error ? error.name : 'unknown',
+    });
+    return false;
+  }
+  if (optedOut) {
+    try {
+      await ctx.consent?.withdraw(key, { all: true, topics: [] }, ctx.clock(), 'provider-check');
+    } catch {
+      count(attempt, METRIC.ConsentNotRecorded);
+    }
+  }
+  return optedOut;
 }
 
 /**

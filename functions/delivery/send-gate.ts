@@ -36,7 +36,7 @@ export async function passSendGate(attempt: DeliveryAttempt, held: HeldClaim): P
   const destination = checkDestination(request, ctx);
   if (destination.kind === 'suppress') return suppressMessage(attempt, held, destination.suppression);
 
-  const consent = await checkConsent(plan, request, ctx);
+  const consent = await checkConsent(attempt, request);
   if (consent.kind === 'suppress') return suppressMessage(attempt, held, consent.suppression);
   if (consent.kind === 'store-failed') {
     const name = consent.error instanceof Error ? consent.error.name : 'unknown';

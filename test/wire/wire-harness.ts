@@ -79,7 +79,7 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
         governor,
         deferral,
         ...options,
-        providers: { email: new SesEmailProvider(sesClient, { fromAddress: 'orders@shop.test' }), sms: snsProvider, push: snsProvider },
+        providers: { email: new SesEmailProvider(sesClient, { fromAddress: 'orders@shop.test', contactListName: 'notifier-local' }), sms: snsProvider, push: snsProvider },
       });
     },
     accepted(key) {

@@ -99,8 +99,9 @@ describe('synth-time invariants: a bad configuration throws naming both values',
         // Highest send timeout that still leaves the reclaimer 1s of work (30s - 2s margin - 1s).
         sendTimeout: Duration.millis(27_000),
         visibilityTimeout: Duration.seconds(180),
-        // Fewest receives with which 24 h of throttling (built-in backoff 10 s to 40 min) still ends before the DLQ.
-        maxReceiveCount: 80,
+        // Fewest receives with which 24 h of throttling (built-in backoff 10 s to 40 min) still ends before the DLQ:
+        // 80, and 2 more for the two nights of quiet hours a marketing text may wait through meanwhile.
+        maxReceiveCount: 82,
         ledgerRetention: Duration.days(25),
         lanes: false,
       }),
@@ -110,7 +111,16 @@ describe('synth-time invariants: a bad configuration throws naming both values',
   it("with lanes, the urgent lane's 1 s first step needs 84 receives for the same 24 hours", () => {
     expect(() => build({ maxReceiveCount: 84 })).not.toThrow();
     expect(() => build({ maxReceiveCount: 83 })).toThrow(/urgent lane: maxReceiveCount \(83\)/);
-    expect(() => build({ maxReceiveCount: 80, lanes: { urgentThrottleBackoffBase: Duration.seconds(10) } })).not.toThrow();
+    expect(() => build({ maxReceiveCount: 82, lanes: { urgentThrottleBackoffBase: Duration.seconds(10) } })).not.toThrow();
+  });
+
+  it('quiet hours take 2 receives from the lane that carries a class with them (the bulk lane: marketing), and none from the others', () => {
+    const urgentTen = { urgentThrottleBackoffBase: Duration.seconds(10) };
+    expect(() => build({ maxReceiveCount: 81, lanes: urgentTen })).toThrow(/bulk lane: maxReceiveCount \(81\)/);
+    expect(() => build({ maxReceiveCount: 81, lanes: urgentTen })).not.toThrow(/urgent lane: maxReceiveCount/);
+    // Without quiet hours on marketing, the bulk lane needs the 80 of throttling alone.
+    const noQuiet = [{ name: 'marketing', onAmbiguous: 'give-up' as const, quietHours: null }];
+    expect(() => build({ maxReceiveCount: 80, lanes: urgentTen, messageClasses: noQuiet })).not.toThrow();
   });
 });
 

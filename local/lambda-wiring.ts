@@ -10,7 +10,7 @@ import { throttleRetryPausesMs } from '../functions/core/send-lanes';
 import { createProviders, governorFor } from '../functions/delivery/provider-wiring';
 import { createDeadLetters, createRecordDeferral } from '../functions/sender/queue-wiring';
 import type { SmsCountryTable } from '../functions/core/sms-country-table';
-import { createLedger, createLimitStore } from '../functions/adapters/ledger-clients';
+import { createConsentStore, createLedger, createLimitStore } from '../functions/adapters/ledger-clients';
 import { bindToEnvironment, type ExecutionEnvironment } from './execution-environment';
 import type { BatchHandler } from './lambda-event-source';
 import { createLocalReclaimer, type LocalReclaimer } from './reclaimer-hook';
@@ -43,6 +43,8 @@ export interface LambdaWiring extends Pick<SenderUnderTest, 'createReclaimer'> {
 export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOptions, visibilityTimeoutMs: number): LambdaWiring {
   const ledger = createLedger(config);
   const limitStore = createLimitStore(config);
+  const consent = createConsentStore(config);
+  const recipients = { topicPrefix: config.topicPrefix, defaultTimeZone: config.defaultTimeZone };
   const destinations = { ...config.destinations, ...(options.smsCountries ? { sms: options.smsCountries } : {}) };
   const templates = options.templatesDir ? loadTemplateDirectory(options.templatesDir) : repositoryTemplates();
   const built = createProviders(config);
@@ -93,6 +95,8 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         waitForLedgerBeforeReturning: true,
         limitStore: bindToEnvironment(limitStore, env),
         destinations,
+        consent: bindToEnvironment(consent, env),
+        ...recipients,
       }),
     createReclaimer: (env): LocalReclaimer =>
       createLocalReclaimer({
@@ -105,6 +109,8 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         timing,
         limitStore: bindToEnvironment(limitStore, env),
         destinations,
+        consent: bindToEnvironment(consent, env),
+        ...recipients,
       }),
   };
 }

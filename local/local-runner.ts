@@ -9,11 +9,12 @@ import { METRIC } from '../functions/core/metric-names';
 import { loadSenderConfig } from '../functions/core/sender-config';
 import { SuppressionBoard } from './aws/suppression-board';
 import { startLocalAws, type LocalAws } from './aws/local-aws';
-import { queueDepth, queueIsEmpty, readAllVisible } from './aws/queue-inspection';
+import { queueDepth, readAllVisible } from './aws/queue-inspection';
 import { applyLocalLambdaEnvironment, localEventSource } from './local-lambda';
 import { createLambdaWiring } from './lambda-wiring';
 import { PrintingProvider } from './printing-provider';
 import { LOCAL_TABLE_NAME } from './local-table';
+import { LocalStatus } from './local-status';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
 import { bump } from './stats';
@@ -47,11 +48,23 @@ export interface LocalRunOptions {
    * may keep the mailbox open until Ctrl-C); they stop when it settles. @default none
    */
   readonly beforeStop?: (summary: LocalRunSummary) => Promise<void>;
+  /**
+   * Recipients who withdrew consent before the run, on the providers' side only (the stack learns it from
+   * them during the run): e-mail addresses unsubscribed from a topic of the local SES's contact list, numbers
+   * that replied STOP to the local SNS. `npm start` seeds one of each for the example events. @default none
+   */
+  readonly withdrawnConsent?: { readonly unsubscribed?: readonly { readonly address: string; readonly topic: string }[]; readonly optedOut?: readonly string[] };
   /** @default process.stdout */
   readonly out?: (line: string) => void;
   /** Progress and log lines. @default process.stderr */
   readonly err?: (line: string) => void;
 }
+
+/** What `npm start` seeds for examples/order-events.jsonl: one unsubscribed contact, one number that replied STOP. */
+export const EXAMPLE_WITHDRAWN_CONSENT = {
+  unsubscribed: [{ address: 'member3@example.com', topic: 'marketing' }],
+  optedOut: ['+14155550199'],
+} as const;
 
 /** The end-of-run summary. */
 export interface LocalRunSummary {
@@ -66,6 +79,8 @@ export interface LocalRunSummary {
   /** SUPPRESSED (a limit or a destination rule; never sent), by reason. */
   readonly suppressed: Readonly<Record<string, number>>;
   readonly pending: number;
+  /** Of the pending: held by quiet hours, each until the time its row says (`npx notifier ledger`). */
+  readonly heldForQuietHours: number;
   readonly deadLettered: Readonly<Record<string, number>>;
 }
 
@@ -102,10 +117,12 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   const suppressions = new SuppressionBoard();
+  // The status Lambda: the local SES's and SNS's events reach it once the environment is set.
+  let status: LocalStatus | undefined;
   const aws = await startLocalAws({
     dynamo: options.dataDir ? { dataDir: options.dataDir } : {},
-    ses: { suppressions },
-    sns: { suppressions },
+    ses: { suppressions, contactListName: LOCAL_LAMBDA_ENVIRONMENT.SES_CONTACT_LIST_NAME, events: (event) => status?.sesEvent(event) },
+    sns: { suppressions, deliveryLogs: (line, at) => status?.smsLog(line, at) },
     sqs: { visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS, maxReceiveCount: MAX_RECEIVE_COUNT },
   });
   const restoreEnvironment = applyLocalLambdaEnvironment(aws, tableName, LOCAL_LAMBDA_ENVIRONMENT);
@@ -113,11 +130,17 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     // The Lambda's cold start: the same variables, the same validation.
     const config = loadSenderConfig(process.env);
     const metrics = new InMemoryMetrics();
+    // Records backed off for quiet hours, by SQS message id: the run does not wait hours for them.
+    const quietHeld = new Set<string>();
+    const log = heldRecords(noteSuppressions(options.verbose ? jsonLog(err) : compactLog(err), suppressions), quietHeld);
+    status = new LocalStatus(config, { metrics, log });
+    for (const { address, topic } of options.withdrawnConsent?.unsubscribed ?? []) aws.ses.contactList.unsubscribeDirectly(address, topic);
+    for (const number of options.withdrawnConsent?.optedOut ?? []) aws.sns.optOuts.reply(number, 'STOP');
     const wiring = createLambdaWiring(
       config,
       {
         metrics,
-        log: noteSuppressions(options.verbose ? jsonLog(err) : compactLog(err), suppressions),
+        log,
         wrapProvider: (provider) => new PrintingProvider(provider, out),
         ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}),
       },
@@ -138,6 +161,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     const source = localEventSource(aws, wiring, config, { batchSize: options.batchSize ?? 10, maximumConcurrency: options.concurrency ?? 4 });
     const reclaimer = new ReclaimerTimer(wiring, wiring.timing, config.claimTimeoutMs);
     reclaimer.start();
+    status.start();
 
     let injected = 0;
     let producerDone = false;
@@ -162,23 +186,32 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       producerDone = true;
     };
     try {
-      await Promise.all([produce(), source.run(async () => producerDone && (await queueIsEmpty(sqs, aws.sqs.queueUrl)))]);
+      // Done when the queue is empty, or holds only records deferred for quiet hours (they come back hours later).
+      const done = async () => {
+        if (!producerDone) return false;
+        const depth = await queueDepth(sqs, aws.sqs.queueUrl);
+        return depth.visible + depth.delayed === 0 && depth.inFlight <= quietHeld.size;
+      };
+      await Promise.all([produce(), source.run(done)]);
     } finally {
       clearInterval(progress);
       source.stop();
       await reclaimer.stop();
+      await status.stop();
     }
 
     const rows = await scanLedger({ adminClient: admin }, tableName);
     const failed = new Map<string, number>();
     let unknown = 0;
     let pending = 0;
+    let heldForQuietHours = 0;
     const suppressed = new Map<string, number>();
     for (const row of rows.values()) {
       if (row.state === 'SUPPRESSED') bump(suppressed, row.suppressionReason ?? 'unknown');
       if (row.state === 'FAILED') bump(failed, (row.failureReason ?? 'unknown').split(':')[0] ?? 'unknown');
       if (row.state === 'UNKNOWN') unknown += 1;
       if (row.state === 'PENDING') pending += 1;
+      if (row.state === 'PENDING' && row.failureReason?.startsWith('QuietHours:')) heldForQuietHours += 1;
     }
     const deadLettered = new Map<string, number>();
     for (const letter of await readAllVisible(sqs, aws.sqs.dlqUrl)) {
@@ -198,6 +231,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       unknown,
       suppressed: Object.fromEntries(suppressed),
       pending,
+      heldForQuietHours,
       deadLettered: Object.fromEntries(deadLettered),
     };
     await options.beforeStop?.(summary);
@@ -227,6 +261,7 @@ export function formatLocalSummary(s: LocalRunSummary): string {
       ['suppressed (limits, destinations; never sent)', Object.values(s.suppressed).reduce((a, b) => a + b, 0)],
       ...Object.entries(s.suppressed).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
       ['still pending', s.pending],
+      ['  held for quiet hours (deferred to the recipient\'s morning)', s.heldForQuietHours],
       ['DLQ', dlqTotal],
       ...Object.entries(s.deadLettered).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
     ],
@@ -260,11 +295,46 @@ function compactLog(err: (line: string) => void): LogPort {
   };
 }
 
+/** Notes the records the sender backs off for quiet hours (its log line names the SQS message and the kind). */
+function heldRecords(log: LogPort, held: Set<string>): LogPort {
+  return {
+    ...log,
+    info: (message, a = {}) => {
+      if (message.startsWith('Record backed off') && typeof a.sqsMessageId === 'string') {
+        if (a.kind === 'quiet-hours') held.add(a.sqsMessageId);
+        else held.delete(a.sqsMessageId);
+      }
+      log.info(message, a);
+    },
+  };
+}
+
+/** A board line from a log line's fields (which never hold an address). */
+function boardEntry(a: Record<string, unknown>, reason: string) {
+  const text = (name: string) => (typeof a[name] === 'string' ? (a[name] as string) : '-');
+  return {
+    at: Date.now(),
+    eventId: text('eventId'),
+    recipientId: text('recipientId'),
+    channel: text('channel'),
+    templateId: text('templateId'),
+    messageClass: text('messageClass'),
+    reason,
+    key: text('key'),
+  };
+}
+
 /** Puts every suppression the sender logs on the local pages (its log line has no address, and neither has the board). */
 function noteSuppressions(log: LogPort, board: SuppressionBoard): LogPort {
   return {
     ...log,
+    info: (message, a = {}) => {
+      // A held message is on the pages too: it waits, and says until when.
+      if (message.startsWith('Inside quiet hours')) board.note(boardEntry(a, `deferred: quiet hours until ${typeof a.until === 'string' ? a.until : '?'}`));
+      log.info(message, a);
+    },
     warn: (message, a = {}) => {
+      if (message.startsWith('Message refused for consent')) board.note(boardEntry(a, `${typeof a.reason === 'string' ? a.reason : '?'} (the provider took it, did not deliver it)`));
       if (message.startsWith('Message suppressed')) {
         const text = (name: string) => (typeof a[name] === 'string' ? (a[name] as string) : '-');
         board.note({

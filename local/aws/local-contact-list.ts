@@ -43,8 +43,23 @@ export class LocalContactList {
   /** A new unsubscribe link for one e-mail, whose events carry the e-mail's own `mail` object. */
   link(baseUrl: string, mail: SesMail, address: string, topic: string | undefined): string {
     const token = randomUUID();
-    this.links.set(token, { mail, address, topic });
-    return `${baseUrl}/unsubscribe/${token}`;
+    const url = `${baseUrl}/unsubscribe/${token}`;
+    this.links.set(token, { mail, address, topic, url });
+    return url;
+  }
+
+  /** The mailbox page's section: every list-managed e-mail's unsubscribe link, and whether its contact has used it. */
+  html(): string {
+    const rows = [...this.links.values()]
+      .map(
+        (l) =>
+          `<tr><td>${escapeXml(l.address)}</td><td>${escapeXml(l.topic ?? '(all)')}</td><td><a href="${escapeXml(l.url)}">unsubscribe</a></td>` +
+          `<td>${this.isUnsubscribed(l.address, l.topic) ? 'unsubscribed' : 'subscribed'}</td></tr>`,
+      )
+      .join('\n');
+    return `<section id="unsubscribe-links"><h2>Contact list ${escapeXml(this.name)}: unsubscribe links (${this.links.size})</h2>
+<p>SES's one-click <code>List-Unsubscribe</code> link of each bulk e-mail (also where the template shows <code>{{amazonSESUnsubscribeUrl}}</code>). Open one to unsubscribe as its recipient would.</p>
+<table border="1" cellpadding="4"><thead><tr><th>to</th><th>topic</th><th>link</th><th>now</th></tr></thead><tbody>${rows}</tbody></table></section>`;
   }
 
   /** The bounce SES publishes for an accepted e-mail to an unsubscribed contact. */
@@ -130,6 +145,7 @@ interface UnsubscribeLink {
   readonly mail: SesMail;
   readonly address: string;
   readonly topic: string | undefined;
+  readonly url: string;
 }
 
 function page(res: ServerResponse, status: number, title: string, content: string): void {

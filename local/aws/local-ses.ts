@@ -6,7 +6,7 @@ import { SES_KEY_TAG } from '../../functions/adapters/ses-email-provider';
 import { countByKey } from './accepted-sends';
 import { LocalContactList, type SesMail } from './local-contact-list';
 import { closeServer, forwardToLoopback, listenOnLoopback, readBody, replay } from './loopback-http';
-import { type SuppressionBoard, withSuppressions } from './suppression-board';
+import { type SuppressionBoard, withSection, withSuppressions } from './suppression-board';
 import { SendLimits, type SendLimitOptions } from './send-limits';
 
 /** Options of the local SES v2 server. */
@@ -119,8 +119,10 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
         if (email) accepted.push(email);
       }
       const isPage = req.method === 'GET' && (req.url === '/' || req.url === '') && String(answer.headers['content-type'] ?? '').includes('text/html');
-      if (isPage && options.suppressions) {
-        replay(res, { ...answer, body: Buffer.from(withSuppressions(answer.body.toString('utf8'), options.suppressions), 'utf8') });
+      if (isPage) {
+        // The contact list's unsubscribe links, and what the sender suppressed or holds, under the mailbox.
+        const page = withSection(answer.body.toString('utf8'), contactList.html());
+        replay(res, { ...answer, body: Buffer.from(options.suppressions ? withSuppressions(page, options.suppressions) : page, 'utf8') });
       } else {
         replay(res, answer);
       }

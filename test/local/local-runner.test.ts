@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LocalAws } from '../../local/aws/local-aws';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
-import { runLocal } from '../../local/local-runner';
+import { EXAMPLE_WITHDRAWN_CONSENT, runLocal } from '../../local/local-runner';
 
 describe('npm start (the local runner) on the bundled example stream, over local AWS', () => {
   it('sends each message once through the local SES and SNS (counted at the servers), suppresses the redeliveries and explains every failure', async () => {
@@ -14,6 +14,8 @@ describe('npm start (the local runner) on the bundled example stream, over local
       // One invocation at a time keeps the counts exact: with more, a producer retry right behind its
       // original can find the claim held and come back after the visibility timeout (retried > 0).
       concurrency: 1,
+      // As npm start runs the example file: member-3 unsubscribed, member-4's number opted out.
+      withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
       out: (l) => printed.push(l),
       err: () => undefined,
       onStarted: (started) => {
@@ -22,14 +24,16 @@ describe('npm start (the local runner) on the bundled example stream, over local
     });
 
     expect(summary).toMatchObject({
-      events: 11,
-      queueMessages: 17,
-      messages: 20,
+      events: 12,
+      queueMessages: 18,
+      messages: 21,
+      // member-3's weekly offers among them: SES took it and bounced it (an unsubscribed contact).
       sent: 18,
       suppressedDuplicates: 13,
       retried: 0,
       failed: { InvalidAddress: 1, MissingTemplateField: 1 },
       unknown: 0,
+      suppressed: { Unsubscribed: 1, OptedOut: 1 },
       pending: 0,
       deadLettered: { 'invalid event: UnknownMessageClass': 1, 'invalid event: NotJson': 1 },
     });
@@ -54,6 +58,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
     const summary = await runLocal({
       lines,
       rate: 500,
+      withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
       out: () => undefined,
       err: () => undefined,
       onStarted: (started) => {
@@ -61,7 +66,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
       },
     });
 
-    expect(summary).toMatchObject({ messages: 20, sent: 18, unknown: 0, pending: 0, failed: { InvalidAddress: 1, MissingTemplateField: 1 } });
+    expect(summary).toMatchObject({ messages: 21, sent: 18, unknown: 0, pending: 0, failed: { InvalidAddress: 1, MissingTemplateField: 1 } });
     const perKey = [...(aws?.ses.acceptedPerKey() ?? []), ...(aws?.sns.acceptedPerKey() ?? [])];
     expect(perKey).toHaveLength(18);
     expect(perKey.filter(([, n]) => n !== 1)).toEqual([]);

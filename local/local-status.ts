@@ -45,8 +45,8 @@ export class LocalStatus {
     this.running = this.running.then(async () => {
       const events = this.sesEvents.splice(0);
       const logs = this.smsLogs.splice(0);
-      if (events.length > 0) await this.handler({ Records: events.map((event) => snsRecord(event)) }, lambdaContext(Date.now() + STATUS_TIMEOUT_MS));
-      if (logs.length > 0) await this.handler({ awslogs: { data: gzipped({ messageType: 'DATA_MESSAGE', logEvents: logs.map((l, i) => ({ id: String(i), ...l })) }) } }, lambdaContext(Date.now() + STATUS_TIMEOUT_MS));
+      if (events.length > 0) await this.handler({ Records: events.map(snsEnvelope) }, lambdaContext(Date.now() + STATUS_TIMEOUT_MS));
+      if (logs.length > 0) await this.handler(cloudWatchLogsPayload(logs), lambdaContext(Date.now() + STATUS_TIMEOUT_MS));
     });
     return this.running;
   }
@@ -58,7 +58,7 @@ export class LocalStatus {
 }
 
 /** An SES event as the SNS record of an event destination's topic carries it. */
-function snsRecord(event: Record<string, unknown>) {
+export function snsEnvelope(event: Record<string, unknown>) {
   return {
     EventSource: 'aws:sns',
     EventVersion: '1.0',
@@ -78,8 +78,15 @@ function snsRecord(event: Record<string, unknown>) {
   };
 }
 
-/** A CloudWatch Logs subscription payload: base64 of gzip of its JSON. */
-function gzipped(payload: { messageType: string; logEvents: readonly unknown[] }): string {
-  const full = { owner: '000000000000', logGroup: 'sns/local/000000000000/DirectPublishToPhoneNumber', logStream: 'local', subscriptionFilters: ['local'], ...payload };
-  return gzipSync(Buffer.from(JSON.stringify(full))).toString('base64');
+/** SMS delivery-status log lines as a CloudWatch Logs subscription delivers them: base64 of gzip of the payload's JSON. */
+export function cloudWatchLogsPayload(logs: readonly { readonly message: string; readonly timestamp: number }[]) {
+  const payload = {
+    messageType: 'DATA_MESSAGE',
+    owner: '000000000000',
+    logGroup: 'sns/local/000000000000/DirectPublishToPhoneNumber',
+    logStream: 'local',
+    subscriptionFilters: ['local'],
+    logEvents: logs.map((l, i) => ({ id: String(i), ...l })),
+  };
+  return { awslogs: { data: gzipSync(Buffer.from(JSON.stringify(payload))).toString('base64') } };
 }

@@ -48,6 +48,11 @@ export class LocalContactList {
     return url;
   }
 
+  /** The unsubscribe links of the bulk e-mails sent to `address`, oldest first. */
+  linksTo(address: string): string[] {
+    return [...this.links.values()].filter((l) => l.address.toLowerCase() === address.toLowerCase()).map((l) => l.url);
+  }
+
   /** The mailbox page's section: every list-managed e-mail's unsubscribe link, and whether its contact has used it. */
   html(): string {
     const rows = [...this.links.values()]

@@ -35,6 +35,8 @@ export type Withdrawal =
   /** Replies STOP during the run. */
   | 'stop-during';
 
+const WITHDRAWALS: readonly Withdrawal[] = ['unsubscribed-before', 'stop-before', 'unsubscribes-during', 'stop-during'];
+
 export interface SimRecipient {
   readonly recipientId: string;
   readonly email: string;
@@ -72,14 +74,14 @@ export const CAMPAIGN_HOURS_UTC = [3, 33, 63] as const;
 export function generateConsentWorkload(options: { readonly seed: number; readonly recipients: number }): ConsentWorkload {
   const random = mulberry32(options.seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  let withdrawals = 0;
   const recipients: SimRecipient[] = Array.from({ length: options.recipients }, (_, i) => {
     const kind = random();
     const gb = kind >= 0.8;
     const zoneGiven = kind < 0.4;
     const trueZone = zoneGiven ? pick(NAMED_ZONES) : gb ? 'Europe/London' : pick(US_ZONES);
-    const roll = random();
-    const withdrawal: Withdrawal | undefined =
-      roll < 0.05 ? 'unsubscribed-before' : roll < 0.1 ? 'stop-before' : roll < 0.15 ? 'unsubscribes-during' : roll < 0.2 ? 'stop-during' : undefined;
+    // One in five withdraws, the four ways in turn (so even a small run has each).
+    const withdrawal: Withdrawal | undefined = random() < 0.2 ? WITHDRAWALS[withdrawals++ % WITHDRAWALS.length] : undefined;
     const during = withdrawal === 'unsubscribes-during' || withdrawal === 'stop-during';
     return {
       recipientId: `member-${i}`,

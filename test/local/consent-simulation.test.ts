@@ -10,7 +10,8 @@ describe('npx notifier simulate --consent', () => {
   it('a small run holds every check, judged from the providers', { timeout: 180_000 }, async () => {
     const report = await runConsentSimulation({ seed: 3, recipients: 40 });
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);
-    // The run exercised what it judges: texts held for the night, and withdrawals of both kinds.
+    // The run exercised what it judges: texts held for the night, and withdrawals of each kind.
+    expect(Object.keys(report.withdrawals).sort()).toEqual(['stop-before', 'stop-during', 'unsubscribed-before', 'unsubscribes-during']);
     expect(report.quietHoursDeferrals).toBeGreaterThan(0);
     expect(report.suppressedByReason['marketing Unsubscribed']).toBeGreaterThan(0);
     expect(report.suppressedByReason['marketing OptedOut']).toBeGreaterThan(0);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildMessageClassRegistry } from '../../functions/core/message-class';
 import { insideWindow, localMinutesAt, minutesOf, quietUntil, windowEndIn, windowMinutes } from '../../functions/core/quiet-hours';
 import { quietHoursDeferral } from '../../functions/core/quiet-hours-deferral';
-import { isTimeZone, recipientZones, timeZonesOfCountry } from '../../functions/core/recipient-time-zone';
+import { isTimeZone, recipientZones, timeZonesOfCountry, zoneSpreadMinutes } from '../../functions/core/recipient-time-zone';
 import type { RenderedMessage } from '../../functions/core/rendered-message';
 import { smsCountryTable } from '../../lib/sms-countries';
 
@@ -69,6 +69,44 @@ describe('when a held message may go: the window end in the recipient zone', () 
     const now = at('2026-11-30T12:30:00Z');
     expect(new Date(quietUntil(night, ['America/New_York', 'America/Los_Angeles'], now)!).toISOString()).toBe('2026-11-30T16:00:00.000Z');
     expect(quietUntil(night, ['America/New_York', 'America/Los_Angeles'], at('2026-11-30T20:00:00Z'))).toBeUndefined();
+  });
+});
+
+describe("how far apart a country's clocks are: what quiet hours may add for a number with no timeZone", () => {
+  it('is 0 for one zone, and for zones whose clocks always agree', () => {
+    expect(zoneSpreadMinutes(timeZonesOfCountry('GB'))).toBe(0);
+    expect(zoneSpreadMinutes(['Europe/Berlin', 'Europe/Busingen'])).toBe(0);
+    expect(zoneSpreadMinutes([])).toBe(0);
+  });
+
+  it('is 6 hours for the US: New York on summer time (UTC-4) to Honolulu (UTC-10, no summer time)', () => {
+    expect(zoneSpreadMinutes(timeZonesOfCountry('US'))).toBe(6 * 60);
+    // Alaska's zones sit between them: Anchorage UTC-9/-8, Adak UTC-10/-9.
+    expect(zoneSpreadMinutes(['America/New_York', 'America/Anchorage', 'America/Adak'])).toBe(5 * 60);
+    // Newfoundland's half hour: St. John's UTC-3:30/-2:30 to Vancouver UTC-8/-7.
+    expect(zoneSpreadMinutes(['America/St_Johns', 'America/Vancouver'])).toBe(4 * 60 + 30);
+  });
+
+  it('is measured on the 24-hour dial: zones either side of the date line are an hour apart, not 23', () => {
+    // Pacific/Midway UTC-11, Pacific/Wake UTC+12: 22:00 at Midway is 21:00 the next day at Wake.
+    expect(zoneSpreadMinutes(['Pacific/Midway', 'Pacific/Wake'])).toBe(60);
+    // Kaliningrad UTC+2 to Kamchatka UTC+12.
+    expect(zoneSpreadMinutes(timeZonesOfCountry('RU'))).toBe(10 * 60);
+  });
+
+  it("bounds how long a US or Canadian number with no timeZone really waits, over the weeks the clocks change (window + 1 h + spread)", () => {
+    const weeks = [at('2026-03-06T00:00:00Z'), at('2026-10-30T00:00:00Z')];
+    for (const country of ['US', 'CA']) {
+      const zones = timeZonesOfCountry(country);
+      let longest = 0;
+      for (const start of weeks) {
+        for (let t = start; t < start + 7 * 86_400_000; t += 30 * 60_000) longest = Math.max(longest, (quietUntil(night, zones, t) ?? t) - t);
+      }
+      const bound = (windowMinutes(night) + 60 + zoneSpreadMinutes(zones)) * 60_000;
+      expect(longest, country).toBeLessThanOrEqual(bound);
+      // ...and the bound is not loose by more than the hour kept for a change of the clocks.
+      expect(longest, country).toBeGreaterThanOrEqual(bound - 3_600_000);
+    }
   });
 });
 

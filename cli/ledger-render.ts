@@ -26,8 +26,10 @@ export interface LedgerRowView {
   /** The claim whose e-mail the status is about (SES's `claim-version` tag); null when the event had none. */
   readonly deliveryStatusClaimVersion: number | null;
   readonly failureReason: string | null;
-  /** Only for SUPPRESSED: which limit or destination rule stopped the message. */
+  /** Only for SUPPRESSED: which limit, destination rule or withdrawn consent stopped the message. */
   readonly suppressionReason: string | null;
+  /** Only for a PENDING row held by its class's quiet hours: `quiet hours until <instant> (<zone>)`. */
+  readonly deferred: string | null;
   readonly lastRelease: string | null;
   readonly occurredAt: string;
   readonly createdAt: string;
@@ -68,6 +70,7 @@ export function ledgerRowView(row: LedgerRow): LedgerRowView {
     deliveryStatusClaimVersion: row.deliveryStatusClaimVersion ?? null,
     failureReason: row.failureReason ?? null,
     suppressionReason: row.suppressionReason ?? null,
+    deferred: quietHoursDeferral(row),
     lastRelease: row.lastRelease ?? null,
     occurredAt: row.occurredAt,
     createdAt: iso(row.createdAt)!,
@@ -80,6 +83,23 @@ export function ledgerRowView(row: LedgerRow): LedgerRowView {
   };
 }
 
+const QUIET_HOURS_RELEASE = /^QuietHours: deferred until (\S+) \(([^,]+),/;
+
+/** `quiet hours until <instant> (<zone>)` for a PENDING row its class's quiet hours hold (its last release says so). */
+function quietHoursDeferral(row: LedgerRow): string | null {
+  if (row.state !== 'PENDING' || row.lastRelease !== 'transient') return null;
+  const match = QUIET_HOURS_RELEASE.exec(row.failureReason ?? '');
+  return match ? `quiet hours until ${match[1]} (${match[2]})` : null;
+}
+
+/** The state, with why a SUPPRESSED message was never sent (or, refused after the provider took it, never delivered) and why a PENDING one waits. */
+function stateLine(v: LedgerRowView): string {
+  if (v.deferred) return `${v.state} (deferred: ${v.deferred})`;
+  if (!v.suppressionReason) return v.state;
+  if (v.suppressionReason !== 'Unsubscribed' && v.suppressionReason !== 'OptedOut') return `${v.state} (${v.suppressionReason}: never sent)`;
+  return `${v.state} ${v.suppressionReason} (${v.providerMessageId ? 'the provider took it and did not deliver it' : 'never sent'})`;
+}
+
 /** One row as aligned `label  value` lines. Pure: the same row always renders the same text. */
 export function renderLedgerRow(row: LedgerRow): string {
   const v = ledgerRowView(row);
@@ -90,7 +110,7 @@ export function renderLedgerRow(row: LedgerRow): string {
     : '- (no delivery event received)';
   const lines: [string, string][] = [
     ['key', v.key],
-    ['state', v.suppressionReason ? `${v.state} (${v.suppressionReason}: never sent)` : v.state],
+    ['state', stateLine(v)],
     ['message', `${v.channel}, class ${v.messageClass}, template ${v.templateId}`],
     ['event', v.eventId],
     ['recipient', v.recipientId],

@@ -1,4 +1,6 @@
 import { formatAttackReport, runAttackSimulation } from '../local/attack-simulation';
+import { formatConsentReport } from '../local/consent-report';
+import { runConsentSimulation } from '../local/consent-simulation';
 import { ProgressLine, type ProgressStream } from '../local/progress-line';
 import { formatReport } from '../local/simulation-report';
 import { parseSimulateArgs, SIMULATE_USAGE, UsageError } from '../local/simulate-options';
@@ -38,6 +40,11 @@ export async function run(argv: string[], io: SimulateCommandIo = {}): Promise<n
   if (parsed.attack) {
     const report = await runAttackSimulation(parsed.attack);
     out(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatAttackReport(report)}\n`);
+    return report.ok ? 0 : 1;
+  }
+  if (parsed.consent) {
+    const report = await runConsentSimulation(parsed.consent);
+    out(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatConsentReport(report)}\n`);
     return report.ok ? 0 : 1;
   }
   if (parsed.wire) {

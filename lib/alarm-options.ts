@@ -41,6 +41,25 @@ export interface NotifierAlarmOptions {
    */
   readonly suppressedRatePercent?: number;
   /**
+   * Alarm when bulk e-mails to contacts who unsubscribed exceed this percentage of the sender's messages
+   * (Unsubscribed / (Unsubscribed + Sent)): a producer keeps mailing people who left its list.
+   * @default 5
+   */
+  readonly unsubscribedRatePercent?: number;
+  /**
+   * Alarm when bulk texts to numbers that opted out exceed this percentage of the sender's messages
+   * (OptedOut / (OptedOut + Sent)): a producer keeps texting people who replied STOP.
+   * @default 5
+   */
+  readonly optedOutRatePercent?: number;
+  /**
+   * Alarm when bulk messages held for quiet hours exceed this percentage of the sender's messages
+   * (QuietHoursDeferred / (QuietHoursDeferred + Sent)): campaigns are sent into their recipients' night, and come
+   * due together at the window's end.
+   * @default 50
+   */
+  readonly quietHoursDeferredRatePercent?: number;
+  /**
    * Consecutive periods a rate must stay above its threshold before its alarm fires.
    * @default 3
    */

@@ -1,4 +1,5 @@
 import { ABUSE_ALARMS } from './alarms/abuse-alarms';
+import { CONSENT_ALARMS } from './alarms/consent-alarms';
 import { ALARM, type AlarmName } from './alarms/alarm-names';
 import type { AlarmGroup, AlarmSpec } from './alarms/alarm-spec';
 import { DELIVERY_STATUS_ALARMS } from './alarms/delivery-status-alarms';
@@ -16,6 +17,7 @@ export { BACKLOG_AGE_EVALUATION_PERIODS } from './alarms/queue-alarms';
 export const ALARM_GROUPS = {
   sending: SENDING_ALARMS,
   abuse: ABUSE_ALARMS,
+  consent: CONSENT_ALARMS,
   providers: PROVIDER_ALARMS,
   queues: QUEUE_ALARMS,
   ledger: LEDGER_ALARMS,

@@ -34,6 +34,10 @@ export const CONTEXT_KEYS = [
   'pushEnabled',
   'pushPlatformApplications',
   'messageClasses',
+  'contactListName',
+  'contactListTopicPrefix',
+  'createContactList',
+  'quietHoursTimeZone',
   'producerTopicArns',
   'producerEventRules',
   'functionTimeoutSeconds',
@@ -214,6 +218,12 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     pushPlatformApplications: c.list('pushPlatformApplications')?.map(String),
     // Shape-checked by the construct (buildMessageClassRegistry), which names the bad entry.
     messageClasses: c.list('messageClasses') as MessageClassDefinition[] | undefined,
+    contactList: definedOnly({
+      contactListName: c.string('contactListName'),
+      topicPrefix: c.string('contactListTopicPrefix'),
+      create: c.boolean('createContactList'),
+    }),
+    quietHoursTimeZone: c.string('quietHoursTimeZone'),
     producerTopicArns: c.list('producerTopicArns')?.map(String),
     producerEventRules: c.list('producerEventRules') as ProducerEventRule[] | undefined,
     functionTimeout: seconds(c.number('functionTimeoutSeconds')),
@@ -282,4 +292,10 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
       smsSuccessRatePercent: c.number('smsSuccessRatePercent'),
     },
   };
+}
+
+/** The object with its undefined entries left out, or undefined when none is left. */
+function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> | undefined {
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  return entries.length > 0 ? (Object.fromEntries(entries) as Partial<T>) : undefined;
 }

@@ -57,7 +57,11 @@ export function notifierEnvironment(
     [ENV.metricsNamespace]: resolved.metricsNamespace,
     // The account-wide rates, and the backoff steps synth checked against the queue.
     ...sendPaceEnvironment(props.sendRates, resolved.throttleBackoff),
+    // Bulk e-mail names the contact list and its class's topic; quiet hours fall back to this zone.
+    [ENV.sesContactListName]: resolved.consent.contactListName,
+    [ENV.quietHoursTimeZone]: resolved.consent.quietHoursTimeZone,
   };
+  if (resolved.consent.topicPrefix) environment[ENV.sesTopicPrefix] = resolved.consent.topicPrefix;
   if (props.smsSenderId) environment[ENV.smsSenderId] = props.smsSenderId;
   if (props.smsOriginationNumber) environment[ENV.smsOriginationNumber] = props.smsOriginationNumber;
   if (resolved.smsProvider === 'end-user-messaging' && resolved.smsEnabled) {

@@ -146,6 +146,16 @@ function grantDelivery(
     // End User Messaging names what a text is sent with: this configuration set and the given identities only.
     fn.addToRolePolicy(targets.endUserMessaging.sendTextMessageStatement(props.smsOriginationIdentities ?? [], props.smsProtectConfigurationId));
   } else if (smsEnabled(props)) {
+    // Before a bulk text to a number with no opt-out on record, SNS's own opt-out list is asked (no SMS is sent).
+    // A policy of its own, so its acknowledged `Resource: *` covers this one statement.
+    const optOut = new iam.Policy(fn, 'CheckSmsOptOut', {
+      statements: [new iam.PolicyStatement({ sid: 'CheckSmsOptOut', actions: ['sns:CheckIfPhoneNumberIsOptedOut'], resources: ['*'] })],
+    });
+    if (fn.role) optOut.attachToRole(fn.role);
+    Validations.of(optOut).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'sns:CheckIfPhoneNumberIsOptedOut reads the account SMS opt-out list and supports no resource-level permissions; it is the only statement of this policy.',
+    });
     // SNS allows no narrower grant for SMS: a publish to a phone number has no resource ARN, so IAM can
     // only match it as a resource that is not an SNS ARN. This allows phone numbers, and no topic or endpoint;
     // which countries is the sender's check (smsCountries), as is how many (the message classes' limits).

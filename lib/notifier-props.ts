@@ -1,5 +1,6 @@
 import type { MessageClassDefinition } from '../functions/core/message-class';
 import type { LaneOptions } from './notifier-lanes';
+import type { ConsentProps } from './props/consent-props';
 import type { DeliveryStatusEvidenceProps } from './props/delivery-status-props';
 import type { EmailProps } from './props/email-props';
 import type { FunctionProps } from './props/function-props';
@@ -10,6 +11,7 @@ import type { PushProps } from './props/push-props';
 import type { QueueProps } from './props/queue-props';
 import type { SmsProps } from './props/sms-props';
 
+export type { ConsentProps, ContactListOptions } from './props/consent-props';
 export type { DeliveryStatusEvidenceProps } from './props/delivery-status-props';
 export type { EmailProps } from './props/email-props';
 export type { FunctionProps } from './props/function-props';
@@ -33,6 +35,7 @@ export interface IdempotentNotifierProps
     FunctionProps,
     LedgerProps,
     DeliveryStatusEvidenceProps,
+    ConsentProps,
     OperationsProps {
   /**
    * Message classes added to (or overriding) the built-in ones, passed to the functions as `MESSAGE_CLASSES`.

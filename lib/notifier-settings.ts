@@ -14,6 +14,7 @@ import { resolveThrottleBackoff } from './send-pace';
 import { mergeLaneViolations, resolveLanes, type ResolvedLanes } from './notifier-lanes';
 import { pushEnabled, smsEnabled } from './destination-options';
 import { DEFAULT_NOTIFIER_RUNTIME, type NotifierRuntime } from './lambda-runtime';
+import { laneHoldsQuietHours, resolveConsent, type ResolvedConsent } from './notifier-consent';
 
 /** Smallest allowed `maxReceiveCount`: fewer receives let throttled deliveries reach the DLQ unprocessed. */
 export const MIN_MAX_RECEIVE_COUNT = 5;
@@ -39,6 +40,11 @@ export interface ResolvedAlarmSettings {
   readonly lateBouncesPerHour: number;
   readonly lateComplaintsPerHour: number;
   readonly smsSuccessRatePercent: number;
+  readonly unsubscribedRatePercent: number;
+  readonly optedOutRatePercent: number;
+  readonly quietHoursDeferredRatePercent: number;
+  /** How long quiet hours may hold a bulk record (seconds; 0 without quiet hours): the age alarms allow for it. */
+  readonly quietHoursHoldSeconds: number;
 }
 
 /**
@@ -58,6 +64,8 @@ export interface NotifierSettings {
   readonly deadLetterQueueRetention: Duration;
   readonly maxReceiveCount: number;
   readonly throttleBackoff: BackoffSettings;
+  /** The contact list, the bulk classes' topics and quiet hours (lib/notifier-consent.ts). */
+  readonly consent: ResolvedConsent;
   /** The Lambda runtime of every function in the stack. */
   readonly lambdaRuntime: NotifierRuntime;
   /** Memory of all three functions, in MB. */
@@ -125,6 +133,9 @@ export const DEFAULTS = {
   duplicateSuppressedRatePercent: 5,
   permanentFailureRatePercent: 5,
   suppressedRatePercent: 10,
+  unsubscribedRatePercent: 5,
+  optedOutRatePercent: 5,
+  quietHoursDeferredRatePercent: 50,
   oldestMessageAge: Duration.minutes(15),
   providerThrottledRatePercent: 1,
 } as const;
@@ -142,7 +153,9 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
   const throttleBackoff = resolveThrottleBackoff(props.throttleBackoff);
   const backlogQueue = { retentionSeconds: queueRetention.toSeconds(), maxReceiveCount, backoff: throttleBackoff };
   const a = props.alarms ?? {};
+  const consent = resolveConsent(props, ['email', ...(smsEnabled(props) ? ['sms' as const] : []), ...(pushEnabled(props) ? ['push' as const] : [])]);
   return {
+    consent,
     functionTimeout,
     claimTimeout: props.claimTimeout ?? DEFAULTS.claimTimeout,
     sendTimeout: props.sendTimeout ?? DEFAULTS.sendTimeout,
@@ -191,6 +204,10 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
       duplicateSuppressedRatePercent: a.duplicateSuppressedRatePercent ?? DEFAULTS.duplicateSuppressedRatePercent,
       permanentFailureRatePercent: a.permanentFailureRatePercent ?? DEFAULTS.permanentFailureRatePercent,
       suppressedRatePercent: a.suppressedRatePercent ?? DEFAULTS.suppressedRatePercent,
+      unsubscribedRatePercent: a.unsubscribedRatePercent ?? DEFAULTS.unsubscribedRatePercent,
+      optedOutRatePercent: a.optedOutRatePercent ?? DEFAULTS.optedOutRatePercent,
+      quietHoursDeferredRatePercent: a.quietHoursDeferredRatePercent ?? DEFAULTS.quietHoursDeferredRatePercent,
+      quietHoursHoldSeconds: consent.quietHoursSeconds,
       oldestMessageAge: a.oldestMessageAge ?? DEFAULTS.oldestMessageAge,
       providerThrottledRatePercent: a.providerThrottledRatePercent ?? DEFAULTS.providerThrottledRatePercent,
       sustainedRateLimiting: a.sustainedRateLimiting ?? DEFAULT_SUSTAINED_RATE_LIMITING,
@@ -230,6 +247,8 @@ export function settingsViolations(r: NotifierSettings): string[] {
           // The steps the lane's sender gets as THROTTLE_BACKOFF_BASE_SECONDS / _CAP_SECONDS.
           maxReceiveCount: r.maxReceiveCount,
           backoff: lane.throttleBackoff,
+          // Only a lane that carries a class with quiet hours holds records for them.
+          quietHoursSeconds: laneHoldsQuietHours(lane.name, r.lanes.bulkClasses, r.consent) ? r.consent.quietHoursSeconds : 0,
         },
       }),
     })),

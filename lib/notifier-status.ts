@@ -29,6 +29,8 @@ export const SES_STATUS_EVENTS: readonly ses.EmailSendingEvent[] = [
   ses.EmailSendingEvent.REJECT,
   ses.EmailSendingEvent.DELIVERY_DELAY,
   ses.EmailSendingEvent.RENDERING_FAILURE,
+  // A contact's unsubscribe through SES's one-click header or landing page: recorded as the address's consent.
+  ses.EmailSendingEvent.SUBSCRIPTION,
 ];
 
 /** SES tags every published event with its configuration set (`mail.tags['ses:configuration-set']`). */
@@ -139,7 +141,8 @@ export class DeliveryStatus extends Construct {
       maxEventAge: STATUS_MAX_EVENT_AGE,
     });
 
-    // Exactly what DynamoDbLedger.recordDeliveryStatus and keyForSmsMessageId call.
+    // Exactly what DynamoDbLedger.recordDeliveryStatus, keyForSmsMessageId, consentKeyOfRow and
+    // suppressAfterAcceptance call, and the consent records (items of the same table) it reads and writes.
     status.fn.addToRolePolicy(
       new iam.PolicyStatement({
         sid: 'RecordDeliveryStatus',

@@ -2,6 +2,7 @@ import { alarmOptionViolations } from './alarm-options';
 import { destinationViolations } from './destination-options';
 import { emailFromViolations, sesIdentityViolations } from './email-from';
 import { runtimeViolations } from './lambda-runtime';
+import { consentViolations } from './notifier-consent';
 import { handlerConfigViolations } from './notifier-environment';
 import { laneViolations, messageClassNames } from './notifier-lanes';
 import type { IdempotentNotifierProps } from './notifier-props';
@@ -42,6 +43,7 @@ export function notifierViolations(props: IdempotentNotifierProps, settings: Not
     ...destinationViolations(props),
     ...smsViolations(props, settings),
     ...endUserMessagingViolations(props, settings.smsEnabled),
+    ...consentViolations(settings.consent, props.contactList?.additionalTopics),
     ...handlerConfigViolations(props, settings),
   ];
 }

@@ -23,6 +23,7 @@ import { NotifierDashboard } from './notifier-dashboard';
 import { laneSenders } from './notifier-environment';
 import { createLedgerTable } from './notifier-ledger-table';
 import { defaultMetricsNamespace } from './notifier-metrics-namespace';
+import { createContactList } from './notifier-consent';
 import { grantNotifierPermissions } from './notifier-permissions';
 import type { IdempotentNotifierProps, ProducerEventRule } from './notifier-props';
 import type { ResolvedLanes } from './notifier-lanes';
@@ -105,6 +106,8 @@ export class IdempotentNotifier extends Construct {
   public readonly configurationSetName: string;
   /** The SES configuration set (created or imported); add event destinations to it. */
   public readonly configurationSet: ses.IConfigurationSet;
+  /** The SES contact list bulk e-mail is sent with, when this stack creates it (`contactList.create`). */
+  public readonly contactList?: ses.CfnContactList;
   /**
    * The environment of the urgent lane's sender, which the reclaimer also receives (keys are values of `ENV`);
    * each lane's is in `lanes`. The status function gets only the table name.
@@ -172,6 +175,8 @@ export class IdempotentNotifier extends Construct {
         statusTimeout: settings.functionTimeout,
       });
     }
+    // The account's one contact list, with a topic per bulk class (lib/notifier-consent.ts).
+    this.contactList = createContactList(this, settings.consent);
 
     // ---- Sender and reclaimer ----
     const senders = laneSenders(props, settings, {
@@ -222,6 +227,8 @@ export class IdempotentNotifier extends Construct {
       entry: settings.entries.reclaimer,
       schedule: settings.reclaimerSchedule,
     });
+    // A bulk e-mail names the list: none is sent before it exists.
+    if (this.contactList) for (const fn of [...this.lanes.map((lane) => lane.senderFunction), reclaimer.fn]) fn.node.addDependency(this.contactList);
     this.reclaimerFunction = reclaimer.fn;
     this.reclaimerLogGroup = reclaimer.logGroup;
     this.reclaimerRule = reclaimer.rule;

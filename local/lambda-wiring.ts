@@ -11,7 +11,7 @@ import { createProviders, governorFor } from '../functions/delivery/provider-wir
 import { createDeadLetters, createRecordDeferral } from '../functions/sender/queue-wiring';
 import type { SmsCountryTable } from '../functions/core/sms-country-table';
 import type { SendRateGovernor } from '../functions/core/send-rate-governor';
-import { createLedger, createLimitStore } from '../functions/adapters/ledger-clients';
+import { createConsentStore, createLedger, createLimitStore } from '../functions/adapters/ledger-clients';
 import { bindToEnvironment, type ExecutionEnvironment } from './execution-environment';
 import type { BatchHandler } from './lambda-event-source';
 import { createLocalReclaimer, type LocalReclaimer } from './reclaimer-hook';
@@ -46,6 +46,8 @@ export interface LambdaWiring extends Pick<SenderUnderTest, 'createReclaimer'> {
 export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOptions, visibilityTimeoutMs: number): LambdaWiring {
   const ledger = createLedger(config);
   const limitStore = createLimitStore(config);
+  const consent = createConsentStore(config);
+  const recipients = { topicPrefix: config.topicPrefix, defaultTimeZone: config.defaultTimeZone };
   const destinations = { ...config.destinations, ...(options.smsCountries ? { sms: options.smsCountries } : {}) };
   const templates = options.templatesDir ? loadTemplateDirectory(options.templatesDir) : repositoryTemplates();
   const built = createProviders(config);
@@ -96,6 +98,8 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         waitForLedgerBeforeReturning: true,
         limitStore: bindToEnvironment(limitStore, env),
         destinations,
+        consent: bindToEnvironment(consent, env),
+        ...recipients,
       }),
     createReclaimer: (env): LocalReclaimer =>
       createLocalReclaimer({
@@ -108,6 +112,8 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         timing,
         limitStore: bindToEnvironment(limitStore, env),
         destinations,
+        consent: bindToEnvironment(consent, env),
+        ...recipients,
       }),
   };
 }

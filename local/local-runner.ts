@@ -17,6 +17,7 @@ import { startLocalLanes, type LocalLane } from './local-lanes';
 import { resolveLocalStack, type LocalStack } from './local-stack';
 import { PrintingProvider } from './printing-provider';
 import { LOCAL_TABLE_NAME } from './local-table';
+import { LocalStatus } from './local-status';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
 import { bump } from './stats';
@@ -56,11 +57,23 @@ export interface LocalRunOptions {
    * may keep the mailbox open until Ctrl-C); they stop when it settles. @default none
    */
   readonly beforeStop?: (summary: LocalRunSummary) => Promise<void>;
+  /**
+   * Recipients who withdrew consent before the run, on the providers' side only (the stack learns it from
+   * them during the run): e-mail addresses unsubscribed from a topic of the local SES's contact list, numbers
+   * that replied STOP to the local SNS. `npm start` seeds one of each for the example events. @default none
+   */
+  readonly withdrawnConsent?: { readonly unsubscribed?: readonly { readonly address: string; readonly topic: string }[]; readonly optedOut?: readonly string[] };
   /** @default process.stdout */
   readonly out?: (line: string) => void;
   /** Progress and log lines. @default process.stderr */
   readonly err?: (line: string) => void;
 }
+
+/** What `npm start` seeds for examples/order-events.jsonl: one unsubscribed contact, one number that replied STOP. */
+export const EXAMPLE_WITHDRAWN_CONSENT = {
+  unsubscribed: [{ address: 'member3@example.com', topic: 'marketing' }],
+  optedOut: ['+14155550199'],
+} as const;
 
 /** The end-of-run summary. */
 export interface LocalRunSummary {
@@ -75,6 +88,8 @@ export interface LocalRunSummary {
   /** SUPPRESSED (a limit or a destination rule; never sent), by reason. */
   readonly suppressed: Readonly<Record<string, number>>;
   readonly pending: number;
+  /** Of the pending: held by quiet hours, each until the time its row says (`npx notifier ledger`). */
+  readonly heldForQuietHours: number;
   readonly deadLettered: Readonly<Record<string, number>>;
 }
 
@@ -123,10 +138,12 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   const suppressions = new SuppressionBoard();
   const stack = resolveLocalStack(options.smsProvider === 'end-user-messaging' ? localStackThroughEndUserMessaging() : LOCAL_STACK);
+  // The status Lambda: the local SES's and SNS's events reach it once the environment is set.
+  let status: LocalStatus | undefined;
   const aws = await startLocalAws({
     dynamo: options.dataDir ? { dataDir: options.dataDir } : {},
-    ses: { suppressions },
-    sns: { suppressions },
+    ses: { suppressions, contactListName: stack.settings.consent.contactListName, events: (event) => status?.sesEvent(event) },
+    sns: { suppressions, deliveryLogs: (line, at) => status?.smsLog(line, at) },
     sqs: stack.queue,
   });
   const smsEvents =
@@ -139,9 +156,14 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
   );
   try {
     const metrics = new InMemoryMetrics();
-    const log = noteSuppressions(options.verbose ? jsonLog(err) : compactLog(err), suppressions);
+    // Records backed off for quiet hours, by SQS message id: the run does not wait hours for them.
+    const quietHeld = new Set<string>();
+    const log = heldRecords(noteSuppressions(options.verbose ? jsonLog(err) : compactLog(err), suppressions), quietHeld);
+    status = new LocalStatus({ tableName }, { metrics, log });
+    for (const { address, topic } of options.withdrawnConsent?.unsubscribed ?? []) aws.ses.contactList.unsubscribeDirectly(address, topic);
+    for (const number of options.withdrawnConsent?.optedOut ?? []) aws.sns.optOuts.reply(number, 'STOP');
     // Each lane's cold start: the variables synth writes for it, the same validation.
-    const { lanes, laneOf, allEmpty } = await startLocalLanes(aws, stack, {
+    const { lanes, laneOf } = await startLocalLanes(aws, stack, {
       tableName,
       smsConfigurationSetName: smsEvents ? LOCAL_SMS_CONFIGURATION_SET : undefined,
       maximumConcurrency: options.concurrency ?? 4,
@@ -169,6 +191,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     const reclaimerLane = lanes[0]!;
     const reclaimer = new ReclaimerTimer(reclaimerLane.wiring, reclaimerLane.wiring.timing, reclaimerLane.config.claimTimeoutMs);
     reclaimer.start();
+    status.start();
 
     let injected = 0;
     let producerDone = false;
@@ -194,11 +217,20 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       producerDone = true;
     };
     try {
-      await Promise.all([produce(), ...lanes.map((lane) => lane.source.run(async () => producerDone && (await allEmpty(sqs))))]);
+      // Done when every lane's queue is empty, or holds only records deferred for quiet hours (they come back hours later).
+      const done = async () => {
+        if (!producerDone) return false;
+        const depths = await Promise.all(lanes.map((lane) => queueDepth(sqs, lane.queue.queueUrl)));
+        const waiting = depths.reduce((sum, depth) => sum + depth.visible + depth.delayed, 0);
+        const inFlight = depths.reduce((sum, depth) => sum + depth.inFlight, 0);
+        return waiting === 0 && inFlight <= quietHeld.size;
+      };
+      await Promise.all([produce(), ...lanes.map((lane) => lane.source.run(done))]);
     } finally {
       clearInterval(progress);
       for (const lane of lanes) lane.source.stop();
       await reclaimer.stop();
+      await status.stop();
       // Every event of the texts reaches the ledger before the summary reads it.
       await smsEvents?.stop();
     }
@@ -207,12 +239,14 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     const failed = new Map<string, number>();
     let unknown = 0;
     let pending = 0;
+    let heldForQuietHours = 0;
     const suppressed = new Map<string, number>();
     for (const row of rows.values()) {
       if (row.state === 'SUPPRESSED') bump(suppressed, row.suppressionReason ?? 'unknown');
       if (row.state === 'FAILED') bump(failed, (row.failureReason ?? 'unknown').split(':')[0] ?? 'unknown');
       if (row.state === 'UNKNOWN') unknown += 1;
       if (row.state === 'PENDING') pending += 1;
+      if (row.state === 'PENDING' && row.failureReason?.startsWith('QuietHours:')) heldForQuietHours += 1;
     }
     const deadLettered = new Map<string, number>();
     const letters = [];
@@ -234,6 +268,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       unknown,
       suppressed: Object.fromEntries(suppressed),
       pending,
+      heldForQuietHours,
       deadLettered: Object.fromEntries(deadLettered),
     };
     await options.beforeStop?.(summary);
@@ -263,6 +298,7 @@ export function formatLocalSummary(s: LocalRunSummary): string {
       ['suppressed (limits, destinations; never sent)', Object.values(s.suppressed).reduce((a, b) => a + b, 0)],
       ...Object.entries(s.suppressed).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
       ['still pending', s.pending],
+      ['  held for quiet hours (deferred to the recipient\'s morning)', s.heldForQuietHours],
       ['DLQ', dlqTotal],
       ...Object.entries(s.deadLettered).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
     ],
@@ -296,11 +332,46 @@ function compactLog(err: (line: string) => void): LogPort {
   };
 }
 
+/** Notes the records the sender backs off for quiet hours (its log line names the SQS message and the kind). */
+function heldRecords(log: LogPort, held: Set<string>): LogPort {
+  return {
+    ...log,
+    info: (message, a = {}) => {
+      if (message.startsWith('Record backed off') && typeof a.sqsMessageId === 'string') {
+        if (a.kind === 'quiet-hours') held.add(a.sqsMessageId);
+        else held.delete(a.sqsMessageId);
+      }
+      log.info(message, a);
+    },
+  };
+}
+
+/** A board line from a log line's fields (which never hold an address). */
+function boardEntry(a: Record<string, unknown>, reason: string) {
+  const text = (name: string) => (typeof a[name] === 'string' ? (a[name] as string) : '-');
+  return {
+    at: Date.now(),
+    eventId: text('eventId'),
+    recipientId: text('recipientId'),
+    channel: text('channel'),
+    templateId: text('templateId'),
+    messageClass: text('messageClass'),
+    reason,
+    key: text('key'),
+  };
+}
+
 /** Puts every suppression the sender logs on the local pages (its log line has no address, and neither has the board). */
 function noteSuppressions(log: LogPort, board: SuppressionBoard): LogPort {
   return {
     ...log,
+    info: (message, a = {}) => {
+      // A held message is on the pages too: it waits, and says until when.
+      if (message.startsWith('Inside quiet hours')) board.note(boardEntry(a, `deferred: quiet hours until ${typeof a.until === 'string' ? a.until : '?'}`));
+      log.info(message, a);
+    },
     warn: (message, a = {}) => {
+      if (message.startsWith('Message refused for consent')) board.note(boardEntry(a, `${typeof a.reason === 'string' ? a.reason : '?'} (the provider took it, did not deliver it)`));
       if (message.startsWith('Message suppressed')) {
         const text = (name: string) => (typeof a[name] === 'string' ? (a[name] as string) : '-');
         board.note({

@@ -38,4 +38,10 @@ export class PrintingProvider implements DeliveryProvider {
   lookup(key: string): Promise<DeliveryEvidence> {
     return this.inner.lookup ? this.inner.lookup(key) : Promise.resolve('none');
   }
+
+  /** The provider's opt-out question, passed through unprinted (no message is sent by it); none when the provider has none. */
+  get optedOut(): DeliveryProvider['optedOut'] {
+    const inner = this.inner;
+    return inner.optedOut ? (address, signal) => inner.optedOut!(address, signal) : undefined;
+  }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ConsentStore } from '../functions/core/consent';
 import type { DeliveryProviders } from '../functions/core/delivery-provider';
 import type { DestinationPolicy } from '../functions/core/destination-policy';
 import type { LimitStore } from '../functions/core/limit-store';
@@ -34,6 +35,12 @@ export interface LocalReclaimerDeps {
   readonly limitStore?: LimitStore;
   /** @default every destination allowed */
   readonly destinations?: DestinationPolicy;
+  /** Recipients' consent, read and recorded as in Lambda. @default none */
+  readonly consent?: ConsentStore;
+  /** @default '' */
+  readonly topicPrefix?: string;
+  /** @default 'UTC' */
+  readonly defaultTimeZone?: string;
 }
 
 /**
@@ -51,6 +58,9 @@ export function createLocalReclaimer(deps: LocalReclaimerDeps): LocalReclaimer {
     newOwnerToken: randomUUID,
     ...(deps.limitStore ? { limitStore: deps.limitStore } : {}),
     ...(deps.destinations ? { destinations: deps.destinations } : {}),
+    ...(deps.consent ? { consent: deps.consent } : {}),
+    ...(deps.topicPrefix ? { topicPrefix: deps.topicPrefix } : {}),
+    ...(deps.defaultTimeZone ? { defaultTimeZone: deps.defaultTimeZone } : {}),
     timing: { claimTimeoutMs: deps.timing.claimTimeoutMs, retentionMs: deps.timing.retentionMs },
     sendTimeoutMs: deps.timing.sendTimeoutMs,
     messageClasses: deps.messageClasses ?? buildMessageClassRegistry(),

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { TemplateValidationError } from '../functions/core/template-problems';
 import { integerOption, numberOption, parseCommandLine, runCommandLine, UsageError } from './command-line';
 import { readInputLines, rebaseTimestamps } from './input-lines';
-import { formatLocalSummary, runLocal } from './local-runner';
+import { EXAMPLE_WITHDRAWN_CONSENT, formatLocalSummary, runLocal } from './local-runner';
 
 const USAGE = `usage: npm start -- [file | -] [--data DIR] [--templates DIR] [--rate N] [--concurrency N] [--keep-timestamps] [--[no-]keep-open] [--sms-provider sns|end-user-messaging] [--verbose]
 
@@ -58,6 +58,8 @@ async function main(): Promise<void> {
   const rate = numberOption('rate', values.rate, { above: 0, max: 10_000 });
   const concurrency = integerOption('concurrency', values.concurrency, { min: 1, max: 1_000 });
   const raw = await readInputLines(source);
+  // The example events show consent at work: member-3 unsubscribed from marketing on SES's side, member-4's number replied STOP.
+  const examples = source === 'examples/order-events.jsonl';
   const lines = values['keep-timestamps'] ? raw : rebaseTimestamps(raw, Date.now());
   let mailboxUrl = '';
   const smsProvider = values['sms-provider'];
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
     verbose: values.verbose,
     ...(values.data ? { dataDir: values.data } : {}),
     ...(values.templates ? { templatesDir: values.templates } : {}),
+    ...(examples ? { withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT } : {}),
     onStarted: (aws) => {
       mailboxUrl = aws.ses.mailboxUrl;
     },

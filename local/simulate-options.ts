@@ -5,6 +5,7 @@ import { UsageError } from './command-line';
 import { NO_FAULTS, type FaultRates } from './fault-plan';
 import { SENDER_NAMES, type SenderName } from './senders/sender-under-test';
 import type { AttackOptions } from './attack-simulation';
+import type { ConsentSimulationOptions } from './consent-simulation';
 import type { SimulationOptions } from './simulate';
 import { wireFaults } from './aws/wire-fault-plan';
 import type { WireSimulationOptions } from './wire-simulation';
@@ -69,6 +70,13 @@ abuse (--attack): SMS pumping to premium blocks and to countries outside the SMS
 users tapping "resend code" 1-9 times, every event delivered 1-3 times with crashes and lost responses;
 judged from the provider's side (sends per user, per block, outside the list; counted twice; lost)
   --attack                    run the attack scenario (with --seed; the other workload options do not apply)
+consent (--consent): recipients across time zones, some unsubscribed or opted out before or during the run,
+a marketing e-mail and text a day at hours that are night somewhere, codes and order updates at any hour,
+through the real sender and status function, local SES (contact list) and SNS (STOP), on a virtual clock;
+judged from the providers' side (bulk texts in quiet hours, bulk sends after a known withdrawal, codes and
+order updates held or stopped by consent)
+  --consent                   run the consent scenario (with --seed)
+  --recipients <n>            recipients of the consent scenario (default 300)
 output
   --json                      the full report as JSON
   --outbox <file>             keep every provider call in this JSON-lines file
@@ -87,6 +95,8 @@ export interface ParsedSimulateArgs {
   readonly wire?: WireSimulationOptions;
   /** Set with --attack: the SMS-pumping scenario. @default undefined */
   readonly attack?: AttackOptions;
+  /** Set with --consent: the consent and quiet-hours scenario. @default undefined */
+  readonly consent?: ConsentSimulationOptions;
 }
 
 /** Parses `notifier simulate` arguments into simulation options. */
@@ -115,6 +125,8 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
         'no-faults': { type: 'boolean', default: false },
         wire: { type: 'boolean', default: false },
         attack: { type: 'boolean', default: false },
+        consent: { type: 'boolean', default: false },
+        recipients: { type: 'string' },
         'wire-faults': { type: 'string' },
         'ledger-outage': { type: 'string' },
         'sms-provider': { type: 'string' },
@@ -181,6 +193,12 @@ export function parseSimulateArgs(argv: readonly string[]): ParsedSimulateArgs {
     throw new UsageError('--ledger-outage-every needs --ledger-outage <seconds>');
   }
   if (!values.wire && values['urgent-concurrency'] !== undefined) throw new UsageError('--urgent-concurrency needs --wire (the port-level run has no lanes)');
+  if (values.recipients !== undefined && !values.consent) throw new UsageError('--recipients needs --consent');
+  if (values.consent) {
+    if (values.wire || values.attack) throw new UsageError('--consent cannot be combined with --wire or --attack');
+    const consent: ConsentSimulationOptions = { ...defined('seed', options.seed), ...defined('recipients', int('recipients', values.recipients, 1, 5_000)) };
+    return { help: values.help, json: values.json, options, consent };
+  }
   if (values.attack) {
     if (values.wire) throw new UsageError('--attack and --wire cannot be combined');
     return { help: values.help, json: values.json, options, attack: { ...defined('seed', options.seed) } };

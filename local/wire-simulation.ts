@@ -114,7 +114,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     smsEventFaults: options.smsEventFaults ?? { late: 0.01, lost: 0.01 },
   };
   const started = Date.now();
-  const aws = await startLocalAws({ dynamo: { separateProcess: true }, sqs: stack.queue });
+  const aws = await startLocalAws({ dynamo: { separateProcess: true }, ses: { contactListName: stack.settings.consent.contactListName }, sqs: stack.queue });
   const plan = new WireFaultPlan(settings.seed, settings.faults, { clientTimeoutMs: LEDGER_REQUEST_TIMEOUT_MS });
   const outage = new LedgerOutageSchedule(settings.seed, settings.ledgerOutage);
   const [dynamoProxy, sesProxy, snsProxy] = await Promise.all([

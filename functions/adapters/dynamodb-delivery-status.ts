@@ -1,6 +1,7 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { deliveryStatusRank, type DeliveryStatusStore, type DeliveryStatusUpdate, type RecordStatusResult } from '../core/delivery-status';
-import { LEDGER_TABLE } from '../core/ledger-table';
+import { LEDGER_TABLE, ledgerItemKey } from '../core/ledger-table';
+import type { Suppression } from '../core/suppression';
 import { LedgerExpression } from './ledger-expression';
 import type { LedgerTableClient } from './ledger-table-client';
 
@@ -37,6 +38,24 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
     );
     const key = result.Items?.[0]?.[LEDGER_TABLE.sortKey];
     return key === undefined ? undefined : String(key);
+  }
+
+  async consentKeyOfRow(key: string): Promise<string | undefined> {
+    const x = new LedgerExpression();
+    const result = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.tableName, Key: ledgerItemKey(key), ProjectionExpression: x.name('consentKey'), ...x.attributes(), ConsistentRead: true }),
+    );
+    const consentKey = result.Item?.consentKey;
+    return typeof consentKey === 'string' ? consentKey : undefined;
+  }
+
+  async suppressAfterAcceptance(key: string, suppression: Suppression, nowMs: number): Promise<boolean> {
+    const x = new LedgerExpression();
+    const update =
+      `SET ${x.is('state', 'suppressed', 'SUPPRESSED')}, ${x.is('suppressionReason', 'reason', suppression.reason)}, ` +
+      `${x.is('failureReason', 'detail', suppression.detail)}, ${x.is('updatedAt', 'now', nowMs)}`;
+    const condition = `${x.is('state', 'sent', 'SENT')} AND attribute_exists(${x.name('consentKey')})`;
+    return this.table.conditionalUpdate(key, update, { expression: x, condition });
   }
 }
 

@@ -39,5 +39,8 @@ export class DynamoDbLedger implements SendLedger, StalePendingSource, DeliveryS
     this.pending.listStalePending(shard, claimedBefore, limit, cursor);
   recordDeliveryStatus: DeliveryStatusStore['recordDeliveryStatus'] = (key, update, nowMs) => this.status.recordDeliveryStatus(key, update, nowMs);
   keyForSmsMessageId: DeliveryStatusStore['keyForSmsMessageId'] = (smsMessageId) => this.status.keyForSmsMessageId(smsMessageId);
+  consentKeyOfRow: DeliveryStatusStore['consentKeyOfRow'] = (key) => this.status.consentKeyOfRow(key);
+  suppressAfterAcceptance: DeliveryStatusStore['suppressAfterAcceptance'] = (key, suppression, nowMs) =>
+    this.status.suppressAfterAcceptance(key, suppression, nowMs);
   rowsForEvent: LedgerReader['rowsForEvent'] = (eventId) => this.reader.rowsForEvent(eventId);
 }

@@ -81,6 +81,8 @@ export function classifyEumError(error: unknown, progress: CallProgress = 'unkno
   if (!rule || reason === undefined) return classifyProviderError(error, EUM_ERROR_RULES, progress);
   const label = rule.labels?.[reason];
   const text = redactAddresses(`${label ? `${label}: ` : ''}${String(shape.name)} ${reason}: ${String(shape.message)}`).slice(0, 500);
+  // A number that replied STOP withdrew consent: a bulk text to it is SUPPRESSED OptedOut and the opt-out recorded, as with SNS.
+  if (reason === 'DESTINATION_PHONE_NUMBER_OPTED_OUT') return { kind: 'permanent', reason: text, consent: 'OptedOut' };
   if (rule.permanent?.has(reason)) return { kind: 'permanent', reason: text };
   if (rule.quota?.has(reason)) return { kind: 'transient', cause: 'quota-exhausted', reason: text };
   if (rule.byFields?.has(reason)) {

@@ -6,6 +6,7 @@ import { DynamoDbLedger } from './dynamodb-ledger';
 import { DynamoDbSendLedger } from './dynamodb-send-ledger';
 import { DynamoDbStalePending } from './dynamodb-stale-pending';
 import { LedgerTableClient } from './ledger-table-client';
+import { DynamoDbConsentStore } from './dynamodb-consent-store';
 import { DynamoDbLimitStore } from './dynamodb-limit-store';
 import { ledgerClientConfig } from './ledger-client-config';
 
@@ -43,4 +44,9 @@ export function sendingLedger(send: SendLedger, pending: StalePendingSource): Se
 /** The limit counters, in the ledger table (see dynamodb-limit-store.ts); its writes are safe to retry too. */
 export function createLimitStore(config: Pick<SenderConfig, 'tableName'>): DynamoDbLimitStore {
   return new DynamoDbLimitStore(new DynamoDBClient(ledgerClientConfig()), config.tableName);
+}
+
+/** Recipients' consent records, in the ledger table too (see dynamodb-consent-store.ts); every write is conditional on its change time. */
+export function createConsentStore(config: Pick<SenderConfig, 'tableName'>): DynamoDbConsentStore {
+  return new DynamoDbConsentStore(new DynamoDBClient(ledgerClientConfig()), config.tableName);
 }

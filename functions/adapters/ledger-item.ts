@@ -53,6 +53,7 @@ const LedgerItemSchema = v.looseObject({
   resolvedAt: v.optional(count),
   request: v.optional(StoredRequestSchema),
   pendingShard: v.optional(text),
+  consentKey: v.optional(text),
 });
 
 /** Item attribute names are the row's field names, except the key, stored as `sk` beside its event part `pk` (see ledgerItemKey). */

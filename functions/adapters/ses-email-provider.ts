@@ -1,6 +1,7 @@
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
 import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
+import { unsubscribeTopic } from '../core/consent';
 import type { ProviderRequest } from '../core/rendered-message';
 import { trackCallProgress } from './sdk-call-progress';
 
@@ -8,6 +9,11 @@ import { trackCallProgress } from './sdk-call-progress';
 export const SES_KEY_TAG = 'idempotency-key';
 /** The message tag that carries the sending attempt's claim version: a `Reject` proves only that attempt unsent. */
 export const SES_CLAIM_VERSION_TAG = 'claim-version';
+/**
+ * The message tag of a bulk e-mail naming its contact-list topic: its events (a bounce to an unsubscribed
+ * contact) are known to be about a list-managed e-mail, and of which topic.
+ */
+export const SES_TOPIC_TAG = 'unsubscribe-topic';
 
 /** SES v2 `SendEmail`'s documented errors (API reference), plus the throttling SES answers for its quotas. */
 export const SES_ERROR_RULES: ProviderErrorRules = {
@@ -33,6 +39,14 @@ export interface SesEmailSettings {
   readonly fromAddress: string;
   /** Configuration set whose event destination publishes delivery evidence. @default none */
   readonly configurationSetName?: string;
+  /**
+   * The account's SES contact list: a bulk e-mail names it and its class's topic in `ListManagementOptions`,
+   * so SES adds the one-click `List-Unsubscribe` headers, fills `{{amazonSESUnsubscribeUrl}}` and refuses
+   * later sends to a contact who unsubscribed. @default none: a bulk e-mail is not sent (configuration fault)
+   */
+  readonly contactListName?: string;
+  /** This stack's prefix of its topics in that list. @default '' */
+  readonly topicPrefix?: string;
 }
 
 /** Email through SES v2 `SendEmail`. SES v2 takes no idempotency token, so the key rides as a message tag. */
@@ -45,6 +59,12 @@ export class SesEmailProvider implements DeliveryProvider {
   async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
     const { message } = request;
     if (message.channel !== 'email') return { kind: 'permanent', reason: `SES cannot send ${message.channel}` };
+    const contactList = this.settings.contactListName;
+    if (request.bulk && !contactList) {
+      // Never a bulk e-mail without its unsubscribe path: nothing sent, an operator must name the contact list.
+      return { kind: 'transient', cause: 'configuration', reason: 'NoContactList: a bulk e-mail needs the SES contact list (SES_CONTACT_LIST_NAME)' };
+    }
+    const topic = request.bulk ? unsubscribeTopic(this.settings.topicPrefix ?? '', request.messageClass) : undefined;
     const command = new SendEmailCommand({
       FromEmailAddress: this.settings.fromAddress,
       Destination: { ToAddresses: [message.to] },
@@ -62,8 +82,11 @@ export class SesEmailProvider implements DeliveryProvider {
         { Name: SES_CLAIM_VERSION_TAG, Value: String(request.claimVersion) },
         { Name: 'message-class', Value: tagValue(request.messageClass) },
         { Name: 'template', Value: tagValue(request.templateId) },
+        ...(topic ? [{ Name: SES_TOPIC_TAG, Value: tagValue(topic) }] : []),
       ],
       ConfigurationSetName: this.settings.configurationSetName,
+      // Only bulk e-mail: an otp or transactional e-mail is never unsubscribable and carries no such header.
+      ...(topic && contactList ? { ListManagementOptions: { ContactListName: contactList, TopicName: topic } } : {}),
     });
     const progress = trackCallProgress(command);
     try {

@@ -1,4 +1,4 @@
-import { PublishCommand, type MessageAttributeValue, type SNSClient } from '@aws-sdk/client-sns';
+import { CheckIfPhoneNumberIsOptedOutCommand, PublishCommand, type MessageAttributeValue, type SNSClient } from '@aws-sdk/client-sns';
 import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
 import { pushAttributes, pushPayloads } from '../core/push-payload';
@@ -32,6 +32,10 @@ export const SNS_ERROR_RULES: ProviderErrorRules = {
   ]),
   // An invalid parameter that is ours (sender id, origination number, SMS type), not the recipient's.
   configurationMessages: [/SenderID|OriginationNumber|SMSType|MessageAttribute/i],
+  // SNS documents OptedOut ("the specified phone number opted out of receiving SMS messages from your account")
+  // for CreateSMSSandboxPhoneNumber; Publish accepts a text to an opted-out number and its delivery log says
+  // "Phone number is opted out" (the status Lambda reads that). Should Publish ever answer it, it means the same.
+  withdrawnConsent: { names: new Set(['OptedOutException']), consent: 'OptedOut' },
 };
 
 export interface SnsSettings {
@@ -67,6 +71,13 @@ export class SnsProvider implements DeliveryProvider {
     } catch (error) {
       return classifyProviderError(error, SNS_ERROR_RULES, progress());
     }
+  }
+
+  /** SNS's own opt-out list: one `CheckIfPhoneNumberIsOptedOut` request (no SMS is sent or billed). Push endpoints have none. */
+  async optedOut(address: string, signal: AbortSignal): Promise<boolean> {
+    if (!address.startsWith('+')) return false;
+    const result = await this.client.send(new CheckIfPhoneNumberIsOptedOutCommand({ phoneNumber: address }), { abortSignal: signal });
+    return result.isOptedOut === true;
   }
 
   private command(request: ProviderRequest): PublishCommand | undefined {

@@ -1,3 +1,4 @@
+import type { ConsentReason } from './consent';
 import type { DeliveryEvidence } from './message-class';
 import type { ProviderRequest, SendRequest } from './rendered-message';
 
@@ -14,13 +15,23 @@ export type TransientCause = 'throttled' | 'quota-exhausted' | 'configuration' |
 /**
  * The four things a provider call can have done:
  * - `sent`: accepted; the provider's message id is stored.
- * - `permanent`: rejected and will be rejected again (bad address, rejected content): FAILED.
+ * - `permanent`: rejected and will be rejected again (bad address, rejected content): FAILED; or, when
+ *   `consent` names why, because the recipient withdrew consent (an opted-out number): SUPPRESSED with that
+ *   reason, recorded so the next bulk message to the address is never handed to a provider.
  * - `transient`: certainly not sent (throttled, connection refused): retry later, same key.
  * - `ambiguous`: the request may have been acted on (timeout, 5xx, reset): handled per message class.
  */
 export type DeliveryOutcome =
   | { readonly kind: 'sent'; readonly providerMessageId: string }
-  | { readonly kind: 'permanent'; readonly reason: string }
+  | {
+      readonly kind: 'permanent';
+      readonly reason: string;
+      /**
+       * Set when the provider refused because the recipient withdrew consent: `OptedOut` (a number that
+       * replied STOP: SNS, End User Messaging), `Unsubscribed` (an e-mail contact). @default none: FAILED
+       */
+      readonly consent?: ConsentReason;
+    }
   | { readonly kind: 'transient'; readonly cause: TransientCause; readonly reason: string }
   | {
       readonly kind: 'ambiguous';
@@ -49,6 +60,13 @@ export interface DeliveryProvider {
    * their `evidenceWindowSeconds` for it. @default false (SNS SMS logs carry no key)
    */
   readonly keyedEvidence?: boolean;
+  /**
+   * Whether the provider holds `address` as opted out of this account's messages, where it can be asked cheaply
+   * (SNS `CheckIfPhoneNumberIsOptedOut`): asked before a bulk message the stack has no opt-out on record for,
+   * so a number that replied STOP is not sent a text the provider would not deliver. May throw; the caller
+   * then sends (the provider still refuses an opted-out number). @default none: not asked
+   */
+  optedOut?(address: string, signal: AbortSignal): Promise<boolean>;
 }
 
 export type DeliveryProviders = Readonly<Record<SendRequest['message']['channel'], DeliveryProvider>>;

@@ -1,3 +1,5 @@
+import type { Suppression } from './suppression';
+
 /** Where a delivery-status event came from. */
 export type DeliveryStatusSource = 'ses' | 'sns-sms' | 'eum-sms';
 
@@ -84,4 +86,12 @@ export interface DeliveryStatusStore {
   recordDeliveryStatus(key: string, update: DeliveryStatusUpdate, nowMs: number): Promise<RecordStatusResult>;
   /** The key of the SMS row SNS gave this message id when it was sent, if any (eventually consistent). */
   keyForSmsMessageId(smsMessageId: string): Promise<string | undefined>;
+  /** The consent key of a bulk class's row (see consent.ts); undefined for no row or a row of another class. */
+  consentKeyOfRow(key: string): Promise<string | undefined>;
+  /**
+   * A bulk row the provider accepted and then refused to deliver for consent (SES's bounce to an unsubscribed
+   * contact, an SMS logged as opted out): SENT becomes SUPPRESSED with the reason, only from SENT and only on a
+   * bulk row, so a repeat is a no-op (`false`). Touches neither the claim nor the TTL.
+   */
+  suppressAfterAcceptance(key: string, suppression: Suppression, nowMs: number): Promise<boolean>;
 }

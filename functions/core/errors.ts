@@ -24,9 +24,10 @@ export type InvalidEventReason =
 
 /**
  * How a record that failed for its providers' pace should come back: `throttle` after an
- * exponential backoff in its receive count; `pause` after the longest step (a spent daily quota).
+ * exponential backoff in its receive count; `pause` after the longest step (a spent daily quota);
+ * `{ until }` at that instant (epoch ms; the end of quiet hours), never before it.
  */
-export type RecordBackoff = 'throttle' | 'pause';
+export type RecordBackoff = 'throttle' | 'pause' | { readonly until: number };
 
 /** Thrown when a message could not reach a terminal state in this attempt; SQS redelivers it. */
 export class RetryLaterError extends Error {

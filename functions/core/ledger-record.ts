@@ -71,6 +71,12 @@ export interface LedgerRow {
   readonly request?: StoredRequest;
   /** Present only while PENDING: shard of the sparse pending index. */
   readonly pendingShard?: string;
+  /**
+   * Only on rows of bulk classes: the destination's consent key (consent.ts; a hash, never the address),
+   * kept after the row settles so that a provider's later word (an SES subscription event or bounce, an
+   * SMS log line saying the number opted out) can be recorded against the address.
+   */
+  readonly consentKey?: string;
 }
 
 /** Proof of holding a row's claim; every outcome write is conditional on it. */

@@ -4,6 +4,7 @@ import { jsonObject } from './json-objects';
 import { describeProblems, validate } from './schema';
 import { LIMITS_SCHEMA, type MessageLimit, type MessageLimitDefinition } from './message-limits';
 import { DEFAULT_PUSH_POLICY, PUSH_POLICY_SCHEMA, type PushPolicy, type PushPolicyDefinition } from './push-policy';
+import { QUIET_HOURS_SCHEMA, type QuietHours } from './quiet-hours';
 
 /**
  * What to do when a provider call's outcome is unknown (timeout, 5xx, crash mid-send):
@@ -37,16 +38,27 @@ const MessageClassSchema = jsonObject({
    * else {@link DEFAULT_PUSH_POLICY}.
    */
   push: v.optional(PUSH_POLICY_SCHEMA),
+  /**
+   * Consent, as data beside the limits (see consent.ts): a bulk class needs the recipient's consent and an
+   * unsubscribe path, so its e-mail carries SES's one-click unsubscribe and it is never sent to someone
+   * who unsubscribed or opted out. Left out: the built-in class's of that name, else false.
+   */
+  bulk: v.optional(v.boolean()),
+  /** Quiet hours of a bulk class (quiet-hours.ts); `null` removes them. Left out: the built-in class's of that name, else none. */
+  quietHours: v.optional(QUIET_HOURS_SCHEMA),
 });
 
-export type MessageClass = Omit<v.InferOutput<typeof MessageClassSchema>, 'limits' | 'push'> & {
+export type MessageClass = Omit<v.InferOutput<typeof MessageClassSchema>, 'limits' | 'push' | 'bulk' | 'quietHours'> & {
   readonly limits: readonly MessageLimit[];
   readonly push: PushPolicy;
+  readonly bulk: boolean;
+  readonly quietHours: QuietHours | undefined;
 };
 /** A class as a deployment gives it (optional fields may be left out). */
-export type MessageClassDefinition = Omit<v.InferInput<typeof MessageClassSchema>, 'limits' | 'push'> & {
+export type MessageClassDefinition = Omit<v.InferInput<typeof MessageClassSchema>, 'limits' | 'push' | 'quietHours'> & {
   readonly limits?: readonly MessageLimitDefinition[];
   readonly push?: PushPolicyDefinition;
+  readonly quietHours?: QuietHours | null;
 };
 
 const MINUTES = 60;
@@ -112,6 +124,19 @@ const MARKETING_PUSH: PushPolicy = { lifetimeSeconds: 24 * HOURS, priority: 'nor
 const OTP_EVIDENCE_WINDOW_SECONDS = 30;
 const MARKETING_EVIDENCE_WINDOW_SECONDS = 300;
 
+/**
+ * No marketing text before 8 a.m. or after 9 p.m. in the recipient's time: the TCPA's hours for telephone
+ * solicitation (47 CFR 64.1200(c)(1)); several US states are stricter (8 p.m.), which a deployment sets
+ * with its own `quietHours`.
+ */
+const MARKETING_QUIET_HOURS: QuietHours = { start: '21:00', end: '08:00', channels: ['sms'] };
+
+/**
+ * Classes that must always reach the recipient: a one-time code or an order update is never
+ * unsubscribable, never carries the unsubscribe headers and is never held by quiet hours.
+ */
+export const NEVER_BULK_CLASSES: readonly string[] = ['otp', 'transactional'];
+
 /** Classes shipped with the product. A deployment may add or override by name. */
 export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
   {
@@ -125,6 +150,8 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     smsType: 'Transactional',
     limits: OTP_LIMITS,
     push: OTP_PUSH,
+    bulk: false,
+    quietHours: undefined,
   },
   {
     name: 'transactional',
@@ -135,6 +162,8 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     limits: TRANSACTIONAL_LIMITS,
     // Order updates: worth showing for days, acted on (see DEFAULT_PUSH_POLICY).
     push: DEFAULT_PUSH_POLICY,
+    bulk: false,
+    quietHours: undefined,
   },
   {
     name: 'marketing',
@@ -147,6 +176,8 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     smsType: 'Promotional',
     limits: MARKETING_LIMITS,
     push: MARKETING_PUSH,
+    bulk: true,
+    quietHours: MARKETING_QUIET_HOURS,
   },
 ];
 
@@ -169,14 +200,25 @@ export function buildMessageClassRegistry(extraJson?: string): MessageClassRegis
   }
   const result = validate(v.array(MessageClassSchema), parsed);
   if (!result.success) throw new ConfigurationError(`MESSAGE_CLASSES is invalid at ${describeProblems(result.problems, 1)}`);
-  for (const { limits, push, ...messageClass } of result.output) {
+  const problems: string[] = [];
+  for (const { limits, push, bulk, quietHours, ...messageClass } of result.output) {
     const builtIn = registry.get(messageClass.name);
-    registry.set(messageClass.name, {
+    const resolved: MessageClass = {
       ...messageClass,
       limits: limits ?? builtIn?.limits ?? [],
       push: push ?? builtIn?.push ?? DEFAULT_PUSH_POLICY,
-    });
+      bulk: bulk ?? builtIn?.bulk ?? false,
+      quietHours: quietHours === null ? undefined : (quietHours ?? builtIn?.quietHours),
+    };
+    if (resolved.bulk && NEVER_BULK_CLASSES.includes(resolved.name)) {
+      problems.push(`${resolved.name}: is never bulk (a one-time code or an order update must not be unsubscribable)`);
+    }
+    if (resolved.quietHours && !resolved.bulk) {
+      problems.push(`${resolved.name}: quietHours need "bulk": true (only bulk messages wait for the recipient's morning)`);
+    }
+    registry.set(resolved.name, resolved);
   }
+  if (problems.length > 0) throw new ConfigurationError(`MESSAGE_CLASSES is invalid: ${problems.join('; ')}`);
   return registry;
 }
 

@@ -83,6 +83,18 @@ export const METRIC = {
   Suppressed: 'Suppressed',
   /** The limit store failed: the claim was handed back unsent and the record backs off. */
   LimitStoreError: 'LimitStoreError',
+  /** A bulk e-mail never sent, or refused by SES, because its contact unsubscribed (also `Suppressed` reason `Unsubscribed`). */
+  Unsubscribed: 'Unsubscribed',
+  /** A bulk text never sent, or refused or logged by the provider, because the number opted out (also `Suppressed` reason `OptedOut`). */
+  OptedOut: 'OptedOut',
+  /** A bulk message inside its class's quiet hours in the recipient's time: deferred to the window's end, never sent early. */
+  QuietHoursDeferred: 'QuietHoursDeferred',
+  /** The consent store failed: the claim was handed back unsent and the record backs off. */
+  ConsentStoreError: 'ConsentStoreError',
+  /** The provider could not be asked whether a number opted out (SNS CheckIfPhoneNumberIsOptedOut): the text was sent. */
+  OptOutCheckFailed: 'OptOutCheckFailed',
+  /** A provider's refusal for consent could not be written to the consent store (the message itself is settled). */
+  ConsentNotRecorded: 'ConsentNotRecorded',
   AmbiguousOutcome: 'AmbiguousOutcome',
   ResentAfterAmbiguity: 'ResentAfterAmbiguity',
   GaveUpAfterAmbiguity: 'GaveUpAfterAmbiguity',

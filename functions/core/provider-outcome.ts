@@ -1,3 +1,4 @@
+import type { ConsentReason } from './consent';
 import type { DeliveryOutcome, TransientCause } from './delivery-provider';
 
 /**
@@ -22,6 +23,11 @@ export interface ProviderErrorRules {
   readonly configurationMessages?: readonly RegExp[];
   /** A throttling message that means the daily quota is spent, not the rate. @default none */
   readonly quotaMessages?: readonly RegExp[];
+  /**
+   * Refusals because the recipient withdrew consent (an opted-out number): permanent, and SUPPRESSED
+   * with `consent` as the reason instead of FAILED. @default none
+   */
+  readonly withdrawnConsent?: { readonly names: ReadonlySet<string>; readonly consent: ConsentReason };
 }
 
 /** Throttling names every AWS service may answer with (the common errors), whatever its own list says. */
@@ -83,6 +89,7 @@ export function classifyProviderError(error: unknown, rules: ProviderErrorRules,
   // Without an answer from the provider, the kind of failure: the same kind again and again on one key is a loop.
   const ambiguous = (text: string): DeliveryOutcome => ({ kind: 'ambiguous', reason: text, ...(status === undefined ? { unanswered: code ?? name } : {}) });
 
+  if (rules.withdrawnConsent?.names.has(name)) return { kind: 'permanent', reason, consent: rules.withdrawnConsent.consent };
   if (rules.throttling.has(name) || AWS_COMMON_THROTTLING.has(name)) {
     return transient(rules.quotaMessages?.some((m) => m.test(message)) ? 'quota-exhausted' : 'throttled');
   }

@@ -1,10 +1,14 @@
 import type { Channel } from './idempotency-key';
 import type { PushPolicy } from './push-policy';
 
-/** A message ready for a provider: the address and the rendered content, nothing else. */
+/**
+ * A message ready for a provider: the address and the rendered content, nothing else but, for a text or
+ * a push, the recipient's own time zone when the event gave one (quiet hours are in the recipient's time,
+ * and the reclaimer has only this stored message to go by).
+ */
 export type RenderedMessage =
   | { readonly channel: 'email'; readonly to: string; readonly subject: string; readonly text: string; readonly html?: string }
-  | { readonly channel: 'sms'; readonly to: string; readonly text: string }
+  | { readonly channel: 'sms'; readonly to: string; readonly text: string; readonly timeZone?: string }
   | {
       readonly channel: 'push';
       readonly to: string;
@@ -16,6 +20,7 @@ export type RenderedMessage =
        * @default unknown: the class's push lifetime applies
        */
       readonly validForSeconds?: number;
+      readonly timeZone?: string;
     };
 
 /** Everything a provider needs for one call. */
@@ -28,6 +33,11 @@ export interface SendRequest {
   /** The class's push lifetime and priority. */
   readonly push: PushPolicy;
   readonly templateId: string;
+  /**
+   * Whether the class is bulk (consent.ts): an e-mail then goes out with SES's unsubscribe mechanism.
+   * @default false
+   */
+  readonly bulk?: boolean;
 }
 
 /**

@@ -6,6 +6,8 @@ import { buildMessageClassRegistry, type MessageClassRegistry } from './message-
 import { METRICS_NAMESPACE_VARIABLE } from './metric-names';
 import { MAX_PENDING_SHARDS, PENDING_SHARD_COUNT } from './ledger-table';
 import { DEFAULT_MAX_BODY_BYTES } from './notification-event';
+import { DEFAULT_QUIET_HOURS_TIME_ZONE } from './quiet-hours-deferral';
+import { isTimeZone } from './recipient-time-zone';
 import { describeProblems, validate } from './schema';
 import type { ChannelRates } from './send-rate-governor';
 import type { LaneName } from './send-lanes';
@@ -50,6 +52,9 @@ export const ENV = {
   queueRetentionSeconds: 'QUEUE_RETENTION_SECONDS',
   queueVisibilityTimeoutSeconds: 'QUEUE_VISIBILITY_TIMEOUT_SECONDS',
   pushApplicationArns: 'PUSH_APPLICATION_ARNS',
+  sesContactListName: 'SES_CONTACT_LIST_NAME',
+  sesTopicPrefix: 'SES_CONTACT_LIST_TOPIC_PREFIX',
+  quietHoursTimeZone: 'QUIET_HOURS_DEFAULT_TIME_ZONE',
   /** Read by the metrics adapter (`metricsNamespaceFrom`): the stack's own namespace. */
   metricsNamespace: METRICS_NAMESPACE_VARIABLE,
 } as const;
@@ -136,6 +141,12 @@ const EnvSchema = v.pipe(
     [ENV.queueRetentionSeconds]: v.optional(positiveInt),
     [ENV.queueVisibilityTimeoutSeconds]: v.optional(positiveInt),
     [ENV.pushApplicationArns]: optionalList(APPLICATION_ARN),
+    [ENV.sesContactListName]: optionalText,
+    [ENV.sesTopicPrefix]: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9_-]{0,32}$/, 'must be at most 32 letters, digits, _ or -')), ''),
+    [ENV.quietHoursTimeZone]: v.optional(
+      v.pipe(v.string(), v.trim(), v.check(isTimeZone, 'must be an IANA time zone such as America/New_York')),
+      DEFAULT_QUIET_HOURS_TIME_ZONE,
+    ),
   }),
   // Rules across variables, checked whatever else is wrong, so one failed cold start lists them with the rest.
   v.rawCheck(({ dataset, addIssue }) => {
@@ -191,6 +202,8 @@ export interface SenderConfig {
         readonly smsOriginationNumber: string | undefined;
         /** Which service sends SMS. */
         readonly sms: SmsProviderSettings;
+        /** The account's SES contact list, named in every bulk e-mail's ListManagementOptions. @default none */
+        readonly contactListName?: string;
       };
   readonly deadLetterQueueUrl: string | undefined;
   readonly messageClasses: MessageClassRegistry;
@@ -218,6 +231,10 @@ export interface SenderConfig {
   readonly redelivery: RedeliveryPolicy | undefined;
   /** Push applications allowed (PUSH_APPLICATION_ARNS; unset: any). The SMS countries are embedded in the bundle (see shipped-sms-countries.ts). */
   readonly destinations: DestinationPolicy;
+  /** This stack's prefix of its SES topics (one per bulk class) in the account's contact list. */
+  readonly topicPrefix: string;
+  /** The zone quiet hours use for a recipient with neither a time zone nor a number's country. */
+  readonly defaultTimeZone: string;
 }
 
 /**
@@ -236,6 +253,9 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
     ledgerRetentionSeconds: e[ENV.ledgerRetentionDays] * 86_400,
   });
   if (violations.length > 0) throw new ConfigurationError(`Unsafe sender configuration: ${violations.join('; ')}`);
+  const messageClasses = buildMessageClassRegistry(e[ENV.messageClasses]);
+  // A record held by quiet hours comes back up to 12 hours later (SQS's longest visibility timeout).
+  const quietHoursGapSeconds = [...messageClasses.values()].some((c) => c.quietHours) ? MAX_VISIBILITY_SECONDS : 0;
 
   return {
     tableName: e[ENV.tableName],
@@ -265,9 +285,10 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
                     protectConfigurationId: e[ENV.smsProtectConfigurationId],
                   }
                 : { provider: 'sns' },
+            ...(e[ENV.sesContactListName] ? { contactListName: e[ENV.sesContactListName] } : {}),
           },
     deadLetterQueueUrl: e[ENV.deadLetterQueueUrl],
-    messageClasses: buildMessageClassRegistry(e[ENV.messageClasses]),
+    messageClasses,
     maxConcurrentSends: e[ENV.maxConcurrentSends],
     maxBodyBytes: e[ENV.maxBodyBytes],
     pendingIndexShards: e[ENV.pendingIndexShards],
@@ -286,23 +307,26 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
       e[ENV.queueMaxReceiveCount],
       e[ENV.queueRetentionSeconds],
       e[ENV.queueVisibilityTimeoutSeconds],
-      e[ENV.throttleBackoffCapSeconds],
+      Math.max(e[ENV.throttleBackoffCapSeconds], quietHoursGapSeconds),
     ),
     destinations: e[ENV.pushApplicationArns] ? { pushApplicationArns: e[ENV.pushApplicationArns] } : {},
+    topicPrefix: e[ENV.sesTopicPrefix],
+    defaultTimeZone: e[ENV.quietHoursTimeZone],
   };
 }
 
+/** `longestDeferralSeconds`: the longest a backed-off record stays away (the backoff cap, or quiet hours' 12 hours). */
 function redeliveryPolicy(
   maxReceiveCount: number | undefined,
   retentionSeconds: number | undefined,
   visibilityTimeoutSeconds: number | undefined,
-  backoffCapSeconds: number,
+  longestDeferralSeconds: number,
 ): RedeliveryPolicy | undefined {
   if (maxReceiveCount === undefined || retentionSeconds === undefined || visibilityTimeoutSeconds === undefined) return undefined;
   return {
     maxReceiveCount,
     retentionMs: retentionSeconds * 1000,
-    longestRedeliveryGapMs: Math.max(visibilityTimeoutSeconds, backoffCapSeconds) * 1000,
+    longestRedeliveryGapMs: Math.max(visibilityTimeoutSeconds, longestDeferralSeconds) * 1000,
   };
 }
 

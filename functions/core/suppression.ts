@@ -1,8 +1,9 @@
 import type { LimitScope } from './message-limits';
 
 /**
- * Why a message was never sent although it could have been: a limit of its class, or a destination
- * the deployment does not allow. A `SUPPRESSED` row is terminal; its redeliveries acknowledge it.
+ * Why a message was never sent although it could have been: a limit of its class, a destination the
+ * deployment does not allow, or a recipient who withdrew consent. A `SUPPRESSED` row is terminal; its
+ * redeliveries acknowledge it.
  */
 export const SUPPRESSION_REASONS = [
   'AddressLimit',
@@ -10,6 +11,10 @@ export const SUPPRESSION_REASONS = [
   'NumberBlockLimit',
   'CountryNotAllowed',
   'PushApplicationNotAllowed',
+  /** A bulk e-mail to a contact who unsubscribed from its topic (or from all): see consent.ts. */
+  'Unsubscribed',
+  /** A bulk text to a number that opted out (replied STOP). */
+  'OptedOut',
 ] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 

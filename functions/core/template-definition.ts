@@ -27,10 +27,22 @@ const FieldSchema = jsonStrictObject({
   description,
 });
 
+/**
+ * SES's placeholder for a list-managed e-mail's unsubscribe URL: SES fills it in the text and HTML parts (its
+ * first two places in each) when the e-mail is sent with `ListManagementOptions`; elsewhere it stays as written.
+ * Templates may use it without declaring it; the renderer leaves it for SES.
+ */
+export const UNSUBSCRIBE_URL_FIELD = 'amazonSESUnsubscribeUrl';
+
 /** The JSON a template file holds (`templates/<id>.json`). Unknown keys are refused, so a typo is not ignored. */
 export const TemplateFileSchema = v.pipe(
   jsonStrictObject({
     description,
+    /**
+     * A template for bulk classes (marketing): its e-mail puts SES's unsubscribe link in the text and the HTML
+     * (see template-registry.ts), and only bulk classes may use it. @default false
+     */
+    bulk: v.optional(v.boolean(), false),
     fields: v.optional(
       jsonRecord(v.pipe(v.string(), v.regex(FIELD_NAME, 'field names are letters, digits and _ (not first), at most 64')), FieldSchema),
       {},
@@ -50,8 +62,10 @@ export type TemplateFileContent = v.InferOutput<typeof TemplateFileSchema>;
 export type TemplateField = TemplateFileContent['fields'][string];
 
 /** A template that passed validation: its id and its content with defaults applied. */
-export interface Template extends TemplateFileContent {
+export interface Template extends Omit<TemplateFileContent, 'bulk'> {
   readonly id: string;
+  /** A template for bulk classes (see the schema). @default false */
+  readonly bulk?: boolean;
 }
 
 /** A template file as read from disk or embedded in a bundle: its name (`order-shipped.json`) and its text. */

@@ -1,8 +1,8 @@
 import { CHANNELS } from './idempotency-key';
 import { validate } from './schema';
-import { TEMPLATE_ID, TemplateFileSchema, VARIANT_PARTS, type Template, type TemplateFile } from './template-definition';
+import { TEMPLATE_ID, TemplateFileSchema, UNSUBSCRIBE_URL_FIELD, VARIANT_PARTS, type Template, type TemplateFile } from './template-definition';
 import { limitProblems, templateFigures, type TemplateFigures } from './template-limits';
-import { scanPlaceholders } from './template-placeholders';
+import { scanPlaceholders, type TemplatePiece } from './template-placeholders';
 import { TemplateValidationError, type TemplateProblem } from './template-problems';
 import type { TemplateRegistry } from './templates';
 
@@ -43,6 +43,22 @@ export function buildTemplateRegistry(files: readonly TemplateFile[]): TemplateR
   return new Map(templates.map(({ template }) => [template.id, template]));
 }
 
+/**
+ * Where SES's unsubscribe link must and must not be. A bulk template's e-mail text and HTML each show it (CAN-SPAM
+ * wants a working opt-out in the body; SES fills the placeholder only in those parts, at most twice each); no
+ * other part has it (a subject or a text message would show it as written). A template that is not bulk has it
+ * nowhere: its e-mail is sent without list management, so SES would leave the placeholder as written.
+ */
+function unsubscribeLinkProblems(bulk: boolean | undefined, channel: string, part: string, pieces: readonly TemplatePiece[]): string[] {
+  const uses = pieces.filter((piece) => 'field' in piece && piece.field === UNSUBSCRIBE_URL_FIELD).length;
+  const tag = `{{${UNSUBSCRIBE_URL_FIELD}}}`;
+  const bodyPart = channel === 'email' && (part === 'text' || part === 'html');
+  if (!bulk) return uses > 0 ? [`uses ${tag}, which only a bulk template ("bulk": true) may use: SES fills it only in list-managed e-mail`] : [];
+  if (!bodyPart) return uses > 0 ? [`uses ${tag}; SES fills it only in an e-mail's text and HTML`] : [];
+  if (uses === 0) return [`a bulk template's e-mail ${part} must show the unsubscribe link ${tag} (SES fills it with the contact's one-click unsubscribe URL)`];
+  return uses > 2 ? [`uses ${tag} ${uses} times; SES fills only the first two`] : [];
+}
+
 type Found = {
   readonly valid?: { readonly template: Template; readonly figures: TemplateFigures };
   readonly problems: readonly { path: string; message: string }[];
@@ -81,10 +97,15 @@ function checkTemplateFile(file: TemplateFile): Found {
         continue;
       }
       for (const field of scan.fields) {
+        if (field === UNSUBSCRIBE_URL_FIELD) continue;
         used.add(field);
         if (!Object.hasOwn(template.fields, field)) problems.push({ path, message: `uses {{${field}}}, which is not declared in fields` });
       }
+      problems.push(...unsubscribeLinkProblems(template.bulk, channel, part, scan.pieces).map((message) => ({ path, message })));
     }
+  }
+  if (Object.hasOwn(template.fields, UNSUBSCRIBE_URL_FIELD)) {
+    problems.push({ path: `fields.${UNSUBSCRIBE_URL_FIELD}`, message: 'is SES\'s placeholder for the unsubscribe URL, not a data field: remove the declaration' });
   }
   // A text that could not be read may use any field: only then is an unused declaration news.
   for (const field of everyTextRead ? Object.keys(template.fields) : []) {

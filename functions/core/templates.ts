@@ -2,7 +2,7 @@ import { refusedControlCharacter } from './control-characters';
 import type { Channel } from './idempotency-key';
 import { isGsm7 } from './sms-segments';
 import type { RenderedMessage } from './rendered-message';
-import { VARIANT_PARTS, type Template } from './template-definition';
+import { UNSUBSCRIBE_URL_FIELD, VARIANT_PARTS, type Template } from './template-definition';
 import { fillPlaceholders, scanPlaceholders, type TemplatePiece } from './template-placeholders';
 
 export type { Template } from './template-definition';
@@ -54,13 +54,15 @@ export function renderTemplate(
     if (typeof text === 'string') parts.push([part, piecesOf(text)]);
   }
 
-  const used = [...new Set(parts.flatMap(([, pieces]) => pieces.flatMap((p) => ('field' in p ? [p.field] : []))))];
+  // SES's own placeholder is not data: it is left as written, for SES to fill.
+  const used = [...new Set(parts.flatMap(([, pieces]) => pieces.flatMap((p) => ('field' in p && p.field !== UNSUBSCRIBE_URL_FIELD ? [p.field] : []))))];
   const missing = used.filter((field) => !Object.hasOwn(data, field) || data[field] === null || data[field] === undefined);
   if (missing.length > 0) {
     return { ok: false, reason: `MissingTemplateField: template "${templateId}" needs ${missing.join(', ')}` };
   }
   // No prototype: a field may be called `constructor` or `__proto__` like any other.
   const view: Record<string, string> = Object.create(null) as Record<string, string>;
+  view[UNSUBSCRIBE_URL_FIELD] = `{{${UNSUBSCRIBE_URL_FIELD}}}`;
   for (const field of used) {
     const value = String(data[field]);
     const declared = Object.hasOwn(template.fields, field) ? template.fields[field] : undefined;

@@ -24,6 +24,12 @@ export interface TimingSettings {
     readonly backoff?: BackoffSettings;
     /** How long the account may keep throttling. @default DEFAULT_THROTTLE_HORIZON_SECONDS */
     readonly throttleHorizonSeconds?: number;
+    /**
+     * The longest quiet hours may hold a record (seconds): a class's window, an hour for a change of the clocks,
+     * and for texts the spread of a country's zones (lib/notifier-consent.ts). A record held for it is deferred
+     * to the window's end in steps of at most 12 hours, one receive each. @default none (no class has quiet hours)
+     */
+    readonly quietHoursSeconds?: number;
   };
 }
 
@@ -70,11 +76,13 @@ export function timingViolations(t: TimingSettings): string[] {
 function backoffViolations(
   maxReceiveCount: number,
   backoff: BackoffSettings,
-  q: { readonly retentionSeconds: number; readonly throttleHorizonSeconds?: number },
+  q: { readonly retentionSeconds: number; readonly throttleHorizonSeconds?: number; readonly quietHoursSeconds?: number },
 ): string[] {
   const violations: string[] = [];
   const horizon = q.throttleHorizonSeconds ?? DEFAULT_THROTTLE_HORIZON_SECONDS;
-  const deferrals = maxReceiveCount - 1;
+  const quiet = quietHoursReserve(q.quietHoursSeconds ?? 0);
+  // Quiet hours may hold a record on top of its throttling: their receives and their waits come first.
+  const deferrals = maxReceiveCount - 1 - quiet.receives;
   if (backoff.capSeconds > MAX_VISIBILITY_SECONDS || backoff.baseSeconds < 1 || backoff.baseSeconds > backoff.capSeconds) {
     violations.push(
       `throttle backoff base (${backoff.baseSeconds}s) and cap (${backoff.capSeconds}s) must satisfy 1 <= base <= cap <= ${MAX_VISIBILITY_SECONDS}s (SQS's visibility limit)`,
@@ -88,12 +96,21 @@ function backoffViolations(
         'a throttled message would be dead-lettered unsent (raise maxReceiveCount or the backoff cap)',
     );
   }
-  const longest = longestBackoffTotalSeconds(deferrals, backoff);
+  const longest = longestBackoffTotalSeconds(deferrals, backoff) + quiet.seconds;
   if (longest >= q.retentionSeconds) {
     violations.push(
       `queue retention (${q.retentionSeconds}s) must exceed the longest throttle backoff over maxReceiveCount ${maxReceiveCount} ` +
-        `(${longest}s), or a throttled message expires from the queue, unsent and unseen, before it can reach the DLQ`,
+        `(${longest}s${quiet.seconds > 0 ? `, quiet hours' ${quiet.seconds}s included` : ''}), or a throttled message expires from the queue, unsent and unseen, before it can reach the DLQ`,
     );
   }
   return violations;
+}
+
+/**
+ * What quiet hours take from a record's receives and retention in the worst case: the throttling horizon (a day)
+ * meets at most two windows, each held in steps of at most SQS's 12-hour visibility timeout, one receive each.
+ */
+export function quietHoursReserve(quietHoursSeconds: number): { readonly receives: number; readonly seconds: number } {
+  if (quietHoursSeconds <= 0) return { receives: 0, seconds: 0 };
+  return { receives: 2 * Math.ceil(quietHoursSeconds / MAX_VISIBILITY_SECONDS), seconds: 2 * quietHoursSeconds };
 }

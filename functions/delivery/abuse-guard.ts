@@ -13,23 +13,28 @@ export type GuardVerdict =
   | { readonly kind: 'store-failed'; readonly error: unknown };
 
 /**
- * The abuse controls between a held claim and the send: the destination rules first (free), then each
- * limit counter of the message's class, in order, each one conditional write. A counter that refuses
- * stops the message; the counters before it keep their count (a refused message may use a slot of a
- * wider scope: the safe direction, never one send more).
+ * The first abuse control between a held claim and the send, and the cheapest: whether the destination
+ * is allowed at all (SMS countries, push applications). No request.
+ */
+export function checkDestination(request: SendRequest, ctx: Pick<DeliveryContext, 'destinations'>): GuardVerdict {
+  const refused = ctx.destinations ? destinationSuppression(request.message, ctx.destinations) : undefined;
+  return refused ? { kind: 'suppress', suppression: refused } : { kind: 'send' };
+}
+
+/**
+ * The last abuse control before the send: each limit counter of the message's class, in order, each one
+ * conditional write. A counter that refuses stops the message; the counters before it keep their count (a
+ * refused message may use a slot of a wider scope: the safe direction, never one send more). Counted last,
+ * so a message the destination rules, consent or quiet hours stop takes no slot.
  *
  * `countAtMs` is the message's first claim time, so every attempt of it counts in the same windows.
  */
-export async function guardMessage(
+export async function countLimits(
   plan: MessagePlan,
   request: SendRequest,
   countAtMs: number,
-  ctx: Pick<DeliveryContext, 'destinations' | 'limitStore'>,
+  ctx: Pick<DeliveryContext, 'limitStore'>,
 ): Promise<GuardVerdict> {
-  if (ctx.destinations) {
-    const refused = destinationSuppression(request.message, ctx.destinations);
-    if (refused) return { kind: 'suppress', suppression: refused };
-  }
   const store = ctx.limitStore;
   if (!store) return { kind: 'send' };
   // A class without limits has no counters: nothing is counted.

@@ -1,3 +1,4 @@
+import { consentKeyOf } from '../core/consent';
 import {
   claimOf,
   type ClaimSubject,
@@ -121,10 +122,11 @@ function decide(attempt: DeliveryAttempt, row: LedgerRow): ExistingRowDecision {
   return decideOnExistingRow(row, ctx.clock(), { abandonedUnsent: ctx.keptWrites?.holdsUnsent(row) ?? false });
 }
 
-/** What a fresh claim row says about its message: its identity and class. */
+/** What a fresh claim row says about its message: its identity, class and, for a bulk class, the destination's consent key. */
 function claimSubject(attempt: DeliveryAttempt): ClaimSubject {
-  const { identity, key, messageClass, occurredAt } = attempt.plan;
-  return { key, ...identity, messageClass: messageClass.name, occurredAt };
+  const { identity, key, messageClass, occurredAt, prepared } = attempt.plan;
+  const consentKey = prepared.ok && messageClass.bulk ? consentKeyOf(prepared.request.message) : undefined;
+  return { key, ...identity, messageClass: messageClass.name, occurredAt, ...(consentKey ? { consentKey } : {}) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock';
+import type { ConsentStore } from '../core/consent';
 import type { DeliveryProviders, TransientCause } from '../core/delivery-provider';
 import type { DestinationPolicy } from '../core/destination-policy';
 import type { LimitStore } from '../core/limit-store';
@@ -75,13 +76,25 @@ export interface DeliveryContext {
   readonly limitStore?: LimitStore;
   /** Which SMS countries and push applications may be sent to. @default every destination */
   readonly destinations?: DestinationPolicy;
+  /**
+   * Where recipients' opt-outs are recorded and read (consent.ts): a bulk message is checked before its
+   * send, and a provider's refusal for consent is recorded. The Lambdas always have one.
+   * @default none: consent is neither checked nor recorded
+   */
+  readonly consent?: ConsentStore;
+  /** The prefix of this stack's SES topics (one per bulk class) in the account's contact list. @default '' */
+  readonly topicPrefix?: string;
+  /** The zone of quiet hours for a recipient with neither a `timeZone` nor a number's country. @default 'UTC' */
+  readonly defaultTimeZone?: string;
 }
 
 /** Settled: the message is in a terminal state and its record may be acknowledged. */
 export type MessageResult =
   | { readonly settled: true; readonly state: TerminalState; readonly settledBy: SettledBy }
   | { readonly settled: false; readonly why: 'transient-failure'; readonly cause: TransientCause }
-  | { readonly settled: false; readonly why: Exclude<UnsettledReason, 'transient-failure'> };
+  /** Held by its class's quiet hours: the claim handed back unsent; the record comes back at `untilMs` (epoch ms). */
+  | { readonly settled: false; readonly why: 'quiet-hours'; readonly untilMs: number }
+  | { readonly settled: false; readonly why: Exclude<UnsettledReason, 'transient-failure' | 'quiet-hours'> };
 
 /** How a settled message came to be settled. */
 export type SettledBy =
@@ -107,6 +120,10 @@ export type UnsettledReason =
   | 'ledger-error'
   /** The limit store failed: the claim was handed back unsent and the record backs off. */
   | 'limit-store-unavailable'
+  /** The consent store failed: the claim was handed back unsent and the record backs off. */
+  | 'consent-store-unavailable'
+  /** Inside its class's quiet hours in the recipient's time: deferred to the window's end, never sent early. */
+  | 'quiet-hours'
   /** Not started: too little of the invocation left to record an outcome. */
   | 'out-of-time'
   /** Only when resuming a row: the row is past its TTL and counts as absent. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LambdaObservability } from '../adapters/lambda-observability';
-import { createLimitStore, createSendingLedger } from '../adapters/ledger-clients';
+import { createConsentStore, createLimitStore, createSendingLedger } from '../adapters/ledger-clients';
 import { systemClock } from '../core/clock';
 import type { DeliveryProviders } from '../core/delivery-provider';
 import { throttleRetryPausesMs } from '../core/send-lanes';
@@ -37,6 +37,9 @@ export function createLambdaDeliveryContext(config: SenderConfig, observability:
   return {
     ledger: createSendingLedger(config),
     limitStore: createLimitStore(config),
+    consent: createConsentStore(config),
+    topicPrefix: config.topicPrefix,
+    defaultTimeZone: config.defaultTimeZone,
     destinations: { ...config.destinations, sms: shippedSmsCountries() },
     providers: sending.providers,
     ...(sending.governor ? { governor: sending.governor } : {}),

@@ -1,3 +1,4 @@
+import { templateAudienceProblem } from '../core/consent';
 import { addressFor } from '../core/recipient-address';
 import { idempotencyKey, type MessageIdentity } from '../core/idempotency-key';
 import type { MessageClass } from '../core/message-class';
@@ -31,8 +32,16 @@ export function planMessages(
       if (!address.ok) return { ...base, prepared: { ok: false, reason: address.reason } };
       const rendered = renderTemplate(templates, event.templateId, channel, event.data);
       if (!rendered.ok) return { ...base, prepared: { ok: false, reason: rendered.reason } };
+      const template = templates.get(event.templateId);
+      const audience = channel === 'email' && template ? templateAudienceProblem(messageClass, template) : undefined;
+      if (audience) return { ...base, prepared: { ok: false, reason: audience } };
       const validFor = rendered.content.channel === 'push' ? validForSeconds(messageClass.push, event.data) : undefined;
-      const message: RenderedMessage = { ...rendered.content, to: address.address, ...(validFor === undefined ? {} : { validForSeconds: validFor }) };
+      const message: RenderedMessage = {
+        ...rendered.content,
+        to: address.address,
+        ...(validFor === undefined ? {} : { validForSeconds: validFor }),
+        ...(rendered.content.channel !== 'email' && recipient.timeZone ? { timeZone: recipient.timeZone } : {}),
+      };
       return {
         ...base,
         prepared: {
@@ -44,6 +53,7 @@ export function planMessages(
             smsType: messageClass.smsType,
             push: messageClass.push,
             templateId: event.templateId,
+            bulk: messageClass.bulk,
           },
         },
       };

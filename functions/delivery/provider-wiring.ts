@@ -17,7 +17,7 @@ import type { SenderConfig, SmsProviderSettings } from '../core/sender-config';
 // import(), on its first send (on-demand-sending.ts).
 
 export function createProviders(
-  config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs' | 'messageClasses'>,
+  config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs' | 'messageClasses'> & Partial<Pick<SenderConfig, 'topicPrefix'>>,
   clients: SendClients = createSendClientsFor(config),
 ): DeliveryProviders {
   const delivery = config.delivery;
@@ -33,6 +33,8 @@ export function createProviders(
     email: new SesEmailProvider(clients.ses, {
       fromAddress: delivery.emailFrom,
       configurationSetName: delivery.sesConfigurationSet,
+      contactListName: delivery.contactListName,
+      topicPrefix: config.topicPrefix ?? '',
     }),
     sms: delivery.sms.provider === 'end-user-messaging' ? eumProvider(delivery.sms, clients, config.messageClasses) : sns,
     push: sns,

@@ -5,10 +5,13 @@ import type { MessageResult } from './delivery-context';
 import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
 import { finish, release } from './held-claim-writes';
 import type { ProviderAnswer } from './provider-call';
+import { recordRefusedConsent } from './recipient-consent';
 import { settleOwnAmbiguity } from './settle-ambiguity';
+import { suppressMessage } from './suppress-message';
 
 /**
- * The settle phase for this attempt's own call: accepted (SENT), refused for good (FAILED), refused for now
+ * The settle phase for this attempt's own call: accepted (SENT), refused for good (FAILED; SUPPRESSED for a
+ * bulk message the recipient withdrew consent for, recorded for the next one), refused for now
  * (the claim handed back, the record retried with the same key), or unknown (the class's policy, see
  * settle-ambiguity.ts).
  */
@@ -26,6 +29,15 @@ export async function settleAnswer(attempt: DeliveryAttempt, held: HeldClaim, re
         ...(request.message.channel === 'sms' && !ctx.providers.sms.keyedEvidence ? { smsMessageId: outcome.providerMessageId } : {}),
       }, 'provider-call');
     case 'permanent':
+      if (outcome.consent) {
+        // Whatever the class, the address is on record as opted out / unsubscribed for the next bulk message.
+        await recordRefusedConsent(attempt, request, outcome.consent);
+        // A bulk message the provider refused for consent is a recipient's rule, never a failure; a code or an
+        // order update that cannot reach an opted-out number is one (FAILED, the reason names it).
+        if (attempt.plan.messageClass.bulk) {
+          return suppressMessage(attempt, held, { reason: outcome.consent, detail: `${outcome.consent}: the provider refused the send (${outcome.reason})` });
+        }
+      }
       count(attempt, METRIC.PermanentFailure);
       ctx.log.warn('Provider rejected the message permanently', { ...logContext(attempt), reason: outcome.reason });
       return finish(attempt, claim, { state: 'FAILED', reason: outcome.reason }, 'provider-call');

@@ -31,6 +31,9 @@ export function planFromRow(row: LedgerRow, classes: MessageClassRegistry): RowP
     smsType: 'Transactional',
     limits: [],
     push: DEFAULT_PUSH_POLICY,
+    // Only a bulk class's rows carry a consent key: it keeps its unsubscribe path and consent check.
+    bulk: row.consentKey !== undefined,
+    quietHours: undefined,
   };
   const identity = { eventId: row.eventId, recipientId: row.recipientId, channel: row.channel, templateId: row.templateId };
   const base = { identity, key: row.key, messageClass, occurredAt: row.occurredAt };
@@ -47,6 +50,7 @@ export function planFromRow(row: LedgerRow, classes: MessageClassRegistry): RowP
             smsType: messageClass.smsType,
             push: messageClass.push,
             templateId: row.templateId,
+            bulk: messageClass.bulk,
           },
         }
       : { ok: false, reason: stored?.ok === false ? stored.reason : REQUEST_NOT_STORED };

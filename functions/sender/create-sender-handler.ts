@@ -7,7 +7,7 @@ import { systemClock } from '../core/clock';
 import { RetryLaterError, type RecordBackoff } from '../core/errors';
 import { METRIC } from '../core/metric-names';
 import type { RecordDeferral } from '../core/record-deferral';
-import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from '../core/visibility-backoff';
+import { backoffSeconds, DEFAULT_BACKOFF, MAX_VISIBILITY_SECONDS, type BackoffSettings } from '../core/visibility-backoff';
 import type { ReceiveInfo } from '../core/stale-claim-discovery';
 import { processRecord, type RecordContext } from './process-record';
 import { KeptLedgerWrites } from '../delivery/kept-ledger-writes';
@@ -63,11 +63,21 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
   const backOff = async (record: SQSRecord, kind: RecordBackoff) => {
     if (!deps.deferral) return;
     const { receiveCount } = receiveOf(record);
-    const seconds = kind === 'pause' ? backoff.capSeconds : backoffSeconds(receiveCount, backoff, deps.random);
+    const seconds =
+      kind === 'pause'
+        ? backoff.capSeconds
+        : kind === 'throttle'
+          ? backoffSeconds(receiveCount, backoff, deps.random)
+          : secondsUntil(kind.until, deps.clock());
     try {
       await deps.deferral.defer(record.receiptHandle, seconds);
       deps.metrics.count(METRIC.RecordBackedOff);
-      deps.log.info('Record backed off for the providers\' pace', { sqsMessageId: record.messageId, receiveCount, seconds, kind });
+      deps.log.info('Record backed off for the providers\' pace or quiet hours', {
+        sqsMessageId: record.messageId,
+        receiveCount,
+        seconds,
+        kind: typeof kind === 'string' ? kind : 'quiet-hours',
+      });
     } catch (error) {
       deps.log.warn('Could not back the record off; it returns after the queue visibility timeout', {
         sqsMessageId: record.messageId,
@@ -114,6 +124,14 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
     return response;
   };
   return instrumentHandler(base, deps);
+}
+
+/**
+ * The visibility timeout that brings a record back at `untilMs`, never before it: whole seconds rounded
+ * up, at least 1, at most SQS's 12 hours (a longer wait is deferred again at that receive).
+ */
+export function secondsUntil(untilMs: number, nowMs: number): number {
+  return Math.min(MAX_VISIBILITY_SECONDS, Math.max(1, Math.ceil((untilMs - nowMs) / 1000)));
 }
 
 /** Which receive of its message an SQS record is, from the attributes Lambda passes on. */

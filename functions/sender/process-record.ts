@@ -138,13 +138,26 @@ async function deadLetter(
   ctx.metrics.count(METRIC.DeadLettered);
 }
 
+/** Reasons a message waits that are waited out by backing the record off rather than by the queue's visibility timeout. */
+const PACED: ReadonlySet<string> = new Set([
+  'rate-limited',
+  'transient-failure',
+  // A failed store is waited out like a provider's pace: the message was neither sent nor suppressed.
+  'limit-store-unavailable',
+  'consent-store-unavailable',
+  'quiet-hours',
+]);
+
 /**
- * A record backs off only when every message it still owes waits on the providers' pace; any
- * other reason (another worker's claim, a ledger error) keeps the queue's visibility timeout.
+ * A record backs off only when every message it still owes waits on the providers' pace or on quiet
+ * hours; any other reason (another worker's claim, a ledger error) keeps the queue's visibility timeout.
+ * A record whose messages all wait for quiet hours to end comes back at the earliest end (each message
+ * held longer is deferred again then); one that also waits on a provider backs off as for the provider,
+ * and its quiet message is simply deferred again at the next receive.
  */
 function backoffFor(unsettled: readonly Extract<MessageResult, { settled: false }>[]): RecordBackoff | undefined {
-  // A failed limit store is waited out like a provider's pace: the message was neither sent nor suppressed.
-  const paced = unsettled.every((m) => m.why === 'rate-limited' || m.why === 'transient-failure' || m.why === 'limit-store-unavailable');
-  if (!paced) return undefined;
+  if (!unsettled.every((m) => PACED.has(m.why))) return undefined;
+  const quietEnds = unsettled.flatMap((m) => (m.why === 'quiet-hours' ? [m.untilMs] : []));
+  if (quietEnds.length === unsettled.length) return { until: Math.min(...quietEnds) };
   return unsettled.some((m) => m.why === 'transient-failure' && m.cause === 'quota-exhausted') ? 'pause' : 'throttle';
 }

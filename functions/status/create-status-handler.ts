@@ -2,12 +2,14 @@ import type { Context } from 'aws-lambda';
 import pLimit from 'p-limit';
 import { instrumentHandler, type ObservabilityHooks } from '../adapters/lambda-observability';
 import type { Clock } from '../core/clock';
+import type { ConsentStore } from '../core/consent';
 import type { DeliveryStatusStore, RecordStatusResult } from '../core/delivery-status';
 import { keyPrefix } from '../core/idempotency-key';
 import type { LogPort } from '../core/log-port';
 import { METRIC, type MetricName } from '../core/metric-names';
 import type { MetricsRecorder } from '../core/metrics-recorder';
 import { decodeStatusInput, type StatusInputKind } from './decode-status-input';
+import { applyConsentSignal } from './consent-signal';
 import type { StatusEvent } from './status-event';
 
 /** Everything the status handler needs, injected. */
@@ -16,6 +18,11 @@ export interface StatusDependencies extends ObservabilityHooks {
   readonly metrics: MetricsRecorder;
   readonly log: LogPort;
   readonly clock: Clock;
+  /**
+   * Where what an event says about consent is recorded (an unsubscribe, an opted-out number): the sender
+   * reads it before each bulk message. The Lambda always has one. @default none: consent is not recorded
+   */
+  readonly consent?: ConsentStore;
   /** Ledger writes in flight at once. @default 8 */
   readonly concurrency?: number;
 }
@@ -78,6 +85,9 @@ async function apply(event: StatusEvent, deps: StatusDependencies): Promise<Reco
     ...(key ? { key: keyPrefix(key) } : {}),
   };
   const result = key ? await deps.store.recordDeliveryStatus(key, update, deps.clock()) : 'no-row';
+  // A duplicate (superseded) applies again: every consent write is conditional on its own time, so it is a no-op
+  // after its own success, and it completes one whose invocation failed between the two writes.
+  if (key && result !== 'no-row' && event.consent) await applyConsentSignal(key, event.consent, update.at, deps);
   switch (result) {
     case 'recorded': {
       deps.metrics.count(METRIC.DeliveryStatusRecorded, { channel });

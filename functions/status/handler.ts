@@ -1,7 +1,7 @@
 import { createLambdaObservability } from '../adapters/lambda-observability';
 import { systemClock } from '../core/clock';
 import { SERVICE } from '../core/metric-names';
-import { createLedger } from '../adapters/ledger-clients';
+import { createConsentStore, createLedger } from '../adapters/ledger-clients';
 import { createStatusHandler } from './create-status-handler';
 import { loadStatusConfig } from './status-config';
 
@@ -15,6 +15,7 @@ const observability = createLambdaObservability(SERVICE.status);
  */
 export const handler = createStatusHandler({
   store: createLedger(config),
+  consent: createConsentStore(config),
   ...observability,
   clock: systemClock,
 });

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { SES_CLAIM_VERSION_TAG, SES_KEY_TAG } from '../adapters/ses-email-provider';
+import { SES_CLAIM_VERSION_TAG, SES_KEY_TAG, SES_TOPIC_TAG } from '../adapters/ses-email-provider';
 import type { DeliveryStatusUpdate } from '../core/delivery-status';
 import { isKnownDeliveryStatus } from '../core/delivery-status';
 import { jsonObject, jsonRecord } from '../core/json-objects';
 import { describeProblems, validate } from '../core/schema';
-import type { StatusEvent } from './status-event';
+import type { ConsentSignal, StatusEvent } from './status-event';
 
 const Stamped = { timestamp: v.string() };
 
@@ -30,7 +30,18 @@ export const SesEventSchema = jsonObject({
   deliveryDelay: v.optional(jsonObject({ ...Stamped, delayType: v.optional(v.string()) })),
   open: v.optional(jsonObject(Stamped)),
   click: v.optional(jsonObject(Stamped)),
-  subscription: v.optional(jsonObject(Stamped)),
+  // The contact's whole new state in the contact list: only the topic names and statuses are read.
+  subscription: v.optional(
+    jsonObject({
+      ...Stamped,
+      newTopicPreferences: v.optional(
+        jsonObject({
+          unsubscribeAll: v.optional(v.boolean()),
+          topicSubscriptionStatus: v.optional(v.array(jsonObject({ topicName: v.string(), subscriptionStatus: v.string() }))),
+        }),
+      ),
+    }),
+  ),
   reject: v.optional(jsonObject({ reason: v.optional(v.string()) })),
 });
 /** The fields of an SES event the ledger reads. */
@@ -74,13 +85,46 @@ export function statusFromSesEvent(input: unknown): StatusEvent | { readonly inv
     // Found by our key: the row may not know SES's id yet (its send was ambiguous); record it.
     const version = event.mail.tags?.[SES_CLAIM_VERSION_TAG]?.[0];
     const claimVersion = version !== undefined && CLAIM_VERSION.test(version) ? Number(version) : undefined;
+    const consent = consentOf(event);
     return {
       channel: 'email',
       ref: { kind: 'key', key },
       update: { ...update, providerMessageId: event.mail.messageId, ...(claimVersion !== undefined ? { claimVersion } : {}) },
+      ...(consent ? { consent } : {}),
     };
   }
   return { channel: 'email', ref: { kind: 'untagged-email', providerMessageId: event.mail.messageId }, update };
+}
+
+/**
+ * The bounce subtypes SES documents for a bounce event (event-publishing contents, "Bounce types") that are
+ * about the recipient's mailbox or a suppression list, not about the contact list.
+ */
+const MAILBOX_BOUNCE_SUBTYPES: ReadonlySet<string> = new Set(['Undetermined', 'General', 'NoEmail', 'Suppressed', 'OnAccountSuppressionList']);
+
+/**
+ * What an SES event of a bulk e-mail (tagged with its topic) says about consent:
+ * - `Subscription`: the contact's new preferences in the list (SES's own record of an unsubscribe through the
+ *   one-click header or the landing page, or of re-subscribing there);
+ * - `Bounce`: SES documents that it "will bounce an email if it is sent to an unsubscribed contact on your
+ *   contact list" (list management guide) but names no bounce subtype for it. A `Permanent` bounce of a
+ *   list-managed e-mail whose subtype is none of the documented mailbox and suppression-list subtypes is read as
+ *   that bounce: the contact is recorded unsubscribed from the e-mail's topic. Erring this way stops marketing to
+ *   an address that may still take it; the other way would send marketing to someone who unsubscribed.
+ */
+function consentOf(event: SesEvent): ConsentSignal | undefined {
+  const topic = event.mail.tags?.[SES_TOPIC_TAG]?.[0];
+  if (!topic) return undefined;
+  if (event.eventType === 'Subscription') {
+    const preferences = event.subscription?.newTopicPreferences;
+    if (!preferences) return undefined;
+    const topicsOut = (preferences.topicSubscriptionStatus ?? []).filter((t) => t.subscriptionStatus === 'OptOut').map((t) => safe(t.topicName));
+    return { kind: 'preferences', all: preferences.unsubscribeAll === true, topicsOut };
+  }
+  if (event.eventType === 'Bounce' && event.bounce?.bounceType === 'Permanent' && !MAILBOX_BOUNCE_SUBTYPES.has(event.bounce.bounceSubType ?? 'General')) {
+    return { kind: 'refused', reason: 'Unsubscribed', topic: safe(topic) };
+  }
+  return undefined;
 }
 
 function detailOf(event: SesEvent): string | undefined {

@@ -1,3 +1,4 @@
+import type { ConsentReason } from '../core/consent';
 import type { Channel } from '../core/idempotency-key';
 import type { DeliveryStatusUpdate } from '../core/delivery-status';
 
@@ -14,9 +15,23 @@ export type MessageRef =
   /** An End User Messaging event without our key in its `Context`: another sender's on the same configuration set. */
   | { readonly kind: 'untagged'; readonly providerMessageId: string };
 
+/**
+ * What an event says about the recipient's consent, beside the delivery status:
+ * - `preferences`: SES's `Subscription` event, the contact's whole new state in the contact list (unsubscribed
+ *   from all, and the topics opted out of; a re-subscribe included);
+ * - `refused`: the provider accepted the message and then did not deliver it because the recipient withdrew
+ *   consent (SES's bounce to an unsubscribed contact: `Unsubscribed` for its topic; an SMS log line saying the
+ *   number is opted out: `OptedOut`).
+ */
+export type ConsentSignal =
+  | { readonly kind: 'preferences'; readonly all: boolean; readonly topicsOut: readonly string[] }
+  | { readonly kind: 'refused'; readonly reason: ConsentReason; readonly topic?: string };
+
 /** One delivery-status event, decoded and reduced to what the ledger records. */
 export interface StatusEvent {
   readonly channel: Channel;
   readonly ref: MessageRef;
   readonly update: DeliveryStatusUpdate;
+  /** @default none: the event says nothing about consent */
+  readonly consent?: ConsentSignal;
 }

@@ -36,6 +36,9 @@ export const ALARM = {
   ledgerThrottled: 'LedgerThrottled',
   smsSuccessRate: 'SmsSuccessRate',
   unroutedEvents: 'UnroutedEvents',
+  unsubscribedRate: 'UnsubscribedRate',
+  optedOutRate: 'OptedOutRate',
+  quietHoursDeferredRate: 'QuietHoursDeferredRate',
 } as const;
 
 /** Name of one of the notifier's alarms. */

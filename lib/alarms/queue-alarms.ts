@@ -2,7 +2,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { ALARM } from './alarm-names';
 import { acrossLanes, anyOccurrence, visibleMessages } from './alarm-metrics';
-import type { AlarmGroup, AlarmSources } from './alarm-spec';
+import type { AlarmGroup, AlarmLane, AlarmSources } from './alarm-spec';
 
 /**
  * Periods the backlog must stay above its threshold: `ApproximateAgeOfOldestMessage` drops whenever the
@@ -10,8 +10,27 @@ import type { AlarmGroup, AlarmSources } from './alarm-spec';
  */
 export const BACKLOG_AGE_EVALUATION_PERIODS = 3;
 
-const oldestMessageAge = (s: AlarmSources): cloudwatch.IMetric =>
-  acrossLanes(s, (lane) => lane.queue.metricApproximateAgeOfOldestMessage({ period: s.settings.period, statistic: cloudwatch.Stats.MAXIMUM }), 'max');
+/**
+ * The oldest message of each lane's queue, the largest of them. Quiet hours hold bulk records up to their longest
+ * hold (`quietHoursHoldSeconds`: the window, an hour for a clock change, the spread of a texted country's zones)
+ * and a held record ages in its queue: a lane that carries a class with quiet hours (the bulk lane; with one queue,
+ * the queue) counts its age less that hold, so a campaign waiting for the morning wakes nobody while a late login
+ * code in the urgent lane still does.
+ */
+const oldestMessageAge = (s: AlarmSources): cloudwatch.IMetric => {
+  const age = (lane: AlarmLane) => lane.queue.metricApproximateAgeOfOldestMessage({ period: s.settings.period, statistic: cloudwatch.Stats.MAXIMUM });
+  const hold = s.settings.quietHoursHoldSeconds;
+  if (hold <= 0) return acrossLanes(s, age, 'max');
+  const held = (lane: AlarmLane) => lane.name === 'bulk' || lane.name === 'single';
+  const usingMetrics = Object.fromEntries(s.lanes.map((lane) => [lane.name, age(lane)]));
+  const terms = s.lanes.map((lane) => (held(lane) ? `FILL(${lane.name}, 0) - ${hold}` : `FILL(${lane.name}, 0)`));
+  return new cloudwatch.MathExpression({
+    expression: `MAX([${terms.join(', ')}, 0])`,
+    usingMetrics,
+    label: `oldest message age, less ${hold} s of quiet hours where they hold records`,
+    period: s.settings.period,
+  });
+};
 
 /**
  * Events the topic's lane filters all refused (a body that is not a JSON object): every routed event is

@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import * as sesV2LocalModule from 'aws-ses-v2-local';
 import { SES_KEY_TAG } from '../../functions/adapters/ses-email-provider';
 import { countByKey } from './accepted-sends';
+import { LocalContactList, type SesMail } from './local-contact-list';
 import { closeServer, forwardToLoopback, listenOnLoopback, readBody, replay } from './loopback-http';
-import { type SuppressionBoard, withSuppressions } from './suppression-board';
+import { type SuppressionBoard, withSection, withSuppressions } from './suppression-board';
 import { SendLimits, type SendLimitOptions } from './send-limits';
 
 /** Options of the local SES v2 server. */
@@ -21,6 +22,14 @@ export interface LocalSesOptions {
   readonly dailyQuotaError?: 'TooManyRequestsException' | 'LimitExceededException';
   /** Messages the sender suppressed, shown under the mailbox page. @default none shown */
   readonly suppressions?: SuppressionBoard;
+  /** The account's one contact list, which `ListManagementOptions` must name. @default 'notifier', the stack's default (lib/notifier-consent.ts) */
+  readonly contactListName?: string;
+  /**
+   * Where the server publishes the SES events of its contact list (an unsubscribe's `Subscription`, the
+   * `Bounce` of an e-mail to an unsubscribed contact), as a configuration set's event destination would.
+   * @default nowhere
+   */
+  readonly events?: (event: Record<string, unknown>) => void;
 }
 
 /** One SendEmail the server accepted. */
@@ -34,6 +43,8 @@ export interface AcceptedEmail {
   readonly subject: string;
   readonly configurationSetName: string | undefined;
   readonly tags: Readonly<Record<string, string>>;
+  /** The request's `ListManagementOptions`: set on a list-managed (bulk) e-mail only. */
+  readonly listManagementOptions: { readonly ContactListName?: string; readonly TopicName?: string } | undefined;
   /** Milliseconds since the epoch. */
   readonly acceptedAt: number;
 }
@@ -48,6 +59,8 @@ export interface LocalSes {
   acceptedPerKey(): ReadonlyMap<string, number>;
   /** Every accepted send, in order. */
   accepted(): readonly AcceptedEmail[];
+  /** The account's contact list: who unsubscribed, the unsubscribe pages. */
+  readonly contactList: LocalContactList;
   stop(): Promise<void>;
 }
 
@@ -72,17 +85,33 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
   const inner = await startSesV2Local();
   const innerPort = (inner.address() as AddressInfo).port;
   const accepted: AcceptedEmail[] = [];
+  const contactList = new LocalContactList(options.contactListName ?? 'notifier', options.events ?? (() => undefined));
+  let endpoint = '';
 
   const front = createServer((req, res) => {
     void (async () => {
-      const body = await readBody(req);
-      const isSend = req.method === 'POST' && req.url?.split('?')[0] === SEND_EMAIL_PATH;
+      let body = await readBody(req);
+      const path = req.url?.split('?')[0] ?? '';
+      if (contactList.handle(req.method, path, body, res)) return;
+      const isSend = req.method === 'POST' && path === SEND_EMAIL_PATH;
       if (isSend) {
         const verdict = limits.admit();
         if (verdict === 'rate-exceeded') return writeSesV2Error(res, 429, 'TooManyRequestsException', 'Maximum sending rate exceeded.');
         if (verdict === 'daily-quota-exceeded') {
           return writeSesV2Error(res, quotaError === 'TooManyRequestsException' ? 429 : 400, quotaError, 'Daily message quota exceeded.');
         }
+        const managed = listManaged(body, contactList, endpoint);
+        if (managed.kind === 'unknown-list') return writeSesV2Error(res, 404, 'NotFoundException', `List ${managed.name} does not exist.`);
+        if (managed.kind === 'bounced') {
+          // Accepted, then bounced: SES refuses later sends to an unsubscribed contact with an event, not an error.
+          const email = acceptedEmail(body, JSON.stringify({ MessageId: managed.mail.messageId }));
+          if (email) accepted.push(email);
+          contactList.bounce(managed.mail, managed.address);
+          const answer = JSON.stringify({ MessageId: managed.mail.messageId });
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
+          return void res.end(answer);
+        }
+        if (managed.kind === 'managed') body = managed.body;
       }
       const answer = await forwardToLoopback(innerPort, req, body);
       if (isSend && answer.status === 200) {
@@ -90,8 +119,10 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
         if (email) accepted.push(email);
       }
       const isPage = req.method === 'GET' && (req.url === '/' || req.url === '') && String(answer.headers['content-type'] ?? '').includes('text/html');
-      if (isPage && options.suppressions) {
-        replay(res, { ...answer, body: Buffer.from(withSuppressions(answer.body.toString('utf8'), options.suppressions), 'utf8') });
+      if (isPage) {
+        // The contact list's unsubscribe links, and what the sender suppressed or holds, under the mailbox.
+        const page = withSection(answer.body.toString('utf8'), contactList.html());
+        replay(res, { ...answer, body: Buffer.from(options.suppressions ? withSuppressions(page, options.suppressions) : page, 'utf8') });
       } else {
         replay(res, answer);
       }
@@ -101,12 +132,13 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
     });
   });
   const port = await listenOnLoopback(front);
-  const endpoint = `http://127.0.0.1:${port}`;
+  endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
     mailboxUrl: `${endpoint}/`,
     acceptedPerKey: () => countByKey(accepted),
     accepted: () => [...accepted],
+    contactList,
     async stop() {
       await Promise.all([closeServer(front), closeServer(inner)]);
     },
@@ -131,9 +163,83 @@ export function writeSesV2Error(res: ServerResponse, status: number, type: strin
 interface SendEmailBody {
   readonly FromEmailAddress?: string;
   readonly Destination?: { readonly ToAddresses?: readonly string[] };
-  readonly Content?: { readonly Simple?: { readonly Subject?: { readonly Data?: string } } };
+  readonly Content?: {
+    readonly Simple?: {
+      readonly Subject?: { readonly Data?: string };
+      readonly Body?: { readonly Text?: { readonly Data?: string }; readonly Html?: { readonly Data?: string } };
+      readonly Headers?: readonly { readonly Name: string; readonly Value: string }[];
+    };
+  };
   readonly EmailTags?: readonly { readonly Name?: string; readonly Value?: string }[];
   readonly ConfigurationSetName?: string;
+  readonly ListManagementOptions?: { readonly ContactListName?: string; readonly TopicName?: string };
+}
+
+/** SES's placeholder for the unsubscribe URL in a list-managed e-mail's text and HTML. */
+export const UNSUBSCRIBE_URL_PLACEHOLDER = '{{amazonSESUnsubscribeUrl}}';
+
+type ListManaged =
+  | { readonly kind: 'not-managed' }
+  | { readonly kind: 'unknown-list'; readonly name: string }
+  | { readonly kind: 'bounced'; readonly mail: SesMail; readonly address: string }
+  | { readonly kind: 'managed'; readonly body: string };
+
+/**
+ * What SES's subscription management does with a SendEmail that names a contact list: refuse a list that is
+ * not the account's; bounce an e-mail to a contact who unsubscribed from its topic; for one recipient, add the
+ * RFC 8058 one-click headers and put the unsubscribe URL where the placeholder is (its first two places).
+ */
+function listManaged(body: string, contactList: LocalContactList, baseUrl: string): ListManaged {
+  let request: SendEmailBody;
+  try {
+    request = JSON.parse(body) as SendEmailBody;
+  } catch {
+    return { kind: 'not-managed' };
+  }
+  const options = request.ListManagementOptions;
+  if (!options) return { kind: 'not-managed' };
+  if (options.ContactListName !== contactList.name) return { kind: 'unknown-list', name: options.ContactListName ?? '' };
+  const to = request.Destination?.ToAddresses ?? [];
+  const mail: SesMail = {
+    timestamp: new Date().toISOString(),
+    messageId: `local-${randomUUID()}`,
+    source: request.FromEmailAddress ?? '',
+    destination: to,
+    tags: Object.fromEntries((request.EmailTags ?? []).map((t) => [t.Name ?? '', [t.Value ?? '']])),
+  };
+  if (to.length === 1 && contactList.isUnsubscribed(to[0]!, options.TopicName)) return { kind: 'bounced', mail, address: to[0]! };
+  const simple = request.Content?.Simple;
+  if (to.length !== 1 || !simple) return { kind: 'managed', body };
+  const url = contactList.link(baseUrl, mail, to[0]!, options.TopicName);
+  const fill = (text: string | undefined) => (text === undefined ? undefined : replaceFirstTwo(text, UNSUBSCRIBE_URL_PLACEHOLDER, url));
+  const text = fill(simple.Body?.Text?.Data);
+  const html = fill(simple.Body?.Html?.Data);
+  const rewritten: SendEmailBody = {
+    ...request,
+    Content: {
+      ...request.Content,
+      Simple: {
+        ...simple,
+        Body: { ...simple.Body, ...(text !== undefined ? { Text: { ...simple.Body?.Text, Data: text } } : {}), ...(html !== undefined ? { Html: { ...simple.Body?.Html, Data: html } } : {}) },
+        Headers: [
+          ...(simple.Headers ?? []).filter((h) => !/^list-unsubscribe(-post)?$/i.test(h.Name)),
+          { Name: 'List-Unsubscribe', Value: `<${url}>` },
+          { Name: 'List-Unsubscribe-Post', Value: 'List-Unsubscribe=One-Click' },
+        ],
+      },
+    },
+  };
+  return { kind: 'managed', body: JSON.stringify(rewritten) };
+}
+
+function replaceFirstTwo(text: string, placeholder: string, value: string): string {
+  let out = text;
+  for (let i = 0; i < 2; i += 1) {
+    const at = out.indexOf(placeholder);
+    if (at < 0) break;
+    out = out.slice(0, at) + value + out.slice(at + placeholder.length);
+  }
+  return out;
 }
 
 function acceptedEmail(requestBody: string, answerBody: string): AcceptedEmail | undefined {
@@ -151,6 +257,7 @@ function acceptedEmail(requestBody: string, answerBody: string): AcceptedEmail |
       subject: request.Content?.Simple?.Subject?.Data ?? '',
       configurationSetName: request.ConfigurationSetName,
       tags,
+      listManagementOptions: request.ListManagementOptions,
       acceptedAt: Date.now(),
     };
   } catch {

@@ -4,6 +4,7 @@ import { SNS_KEY_ATTRIBUTE } from '../../functions/adapters/sns-provider';
 import { serveProviderSends, type LocalProviderSends } from './accepted-sends';
 import { shownPushes, type SnsPublish } from './push-device-view';
 import { readBody } from './loopback-http';
+import { LocalSmsOptOuts, writeOptedOutResult } from './local-sms-opt-outs';
 import { SendLimits, type SendLimitOptions } from './send-limits';
 import type { SuppressionBoard } from './suppression-board';
 import { escapeXml, messageAttributes, writePublishResult, writeSnsError } from './sns-query-protocol';
@@ -25,17 +26,26 @@ export interface LocalSnsOptions {
   readonly disabledEndpoints?: readonly string[];
   /** Messages the sender suppressed, listed under the published ones. @default none shown */
   readonly suppressions?: SuppressionBoard;
+  /**
+   * Where the server writes each text's delivery-status log line (SUCCESS, or FAILURE "Phone number is opted
+   * out"), as SNS writes them to CloudWatch Logs. @default nowhere
+   */
+  readonly deliveryLogs?: (line: string, at: number) => void;
 }
 
 /** One Publish the server accepted (its key is the SNS_KEY_ATTRIBUTE message attribute). */
 export interface AcceptedPublish extends SnsPublish {
   readonly messageId: string;
+  /** A text to a number that had opted out: accepted, never delivered (its log line says so). */
+  readonly toOptedOut?: boolean;
 }
 
 /** A local SNS endpoint for SMS and mobile push (AWS_ENDPOINT_URL_SNS); publishes counted by the SNS_KEY_ATTRIBUTE attribute. */
 export interface LocalSns extends LocalProviderSends<AcceptedPublish> {
   /** A page listing every accepted publish (live on reload). */
   readonly outboxUrl: string;
+  /** The account's SMS opt-out list (a STOP reply from the outbox page, or `reply` here). */
+  readonly optOuts: LocalSmsOptOuts;
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -52,26 +62,35 @@ export async function startLocalSns(options: LocalSnsOptions = {}): Promise<Loca
   const disabled = new Set(options.disabledEndpoints ?? []);
   const throttle = options.throttlingError === 'Throttling' ? { status: 400, code: 'Throttling' } : { status: 429, code: 'Throttled' };
   const accepted: AcceptedPublish[] = [];
+  const optOuts = new LocalSmsOptOuts(options.deliveryLogs);
 
   const server = createServer((req, res) => {
     void (async () => {
       if (req.method === 'GET') return writeOutboxPage(res, accepted, options.suppressions);
       const form = new URLSearchParams(await readBody(req));
+      if (optOuts.handle(req.method, req.url?.split('?')[0] ?? '', form, res)) return;
       const action = form.get('Action');
+      if (action === 'CheckIfPhoneNumberIsOptedOut') {
+        const number = form.get('phoneNumber') ?? '';
+        if (!E164.test(number)) return writeSnsError(res, 400, 'InvalidParameter', 'Invalid parameter: PhoneNumber');
+        return writeOptedOutResult(res, optOuts.isOptedOut(number));
+      }
       if (action !== 'Publish') return writeSnsError(res, 400, 'InvalidAction', `Could not find operation ${action ?? ''} for version 2010-03-31`);
       const publish = validatePublish(form, disabled);
       if ('error' in publish) return writeSnsError(res, publish.status, publish.error, publish.message);
       const verdict = limits.admit();
       if (verdict !== 'accepted') return writeSnsError(res, throttle.status, throttle.code, 'Rate exceeded');
       const messageId = randomUUID();
-      accepted.push({ ...publish, messageId, acceptedAt: Date.now() });
+      const toOptedOut = publish.channel === 'sms' && optOuts.isOptedOut(publish.target);
+      accepted.push({ ...publish, messageId, acceptedAt: Date.now(), ...(toOptedOut ? { toOptedOut } : {}) });
       writePublishResult(res, messageId);
+      if (publish.channel === 'sms') optOuts.logDelivery(messageId, publish.target, publish.attributes['AWS.SNS.SMS.SMSType'] ?? 'Transactional');
     })().catch((error: unknown) => {
       if (!res.headersSent) writeSnsError(res, 500, 'InternalError', error instanceof Error ? error.message : 'local SNS failed');
       else res.destroy();
     });
   });
-  return serveProviderSends(server, accepted);
+  return { ...(await serveProviderSends(server, accepted)), optOuts };
 }
 
 type Refusal = { readonly status: number; readonly error: string; readonly message: string };
@@ -123,11 +142,15 @@ function validatePublish(form: URLSearchParams, disabled: ReadonlySet<string>): 
 
 function writeOutboxPage(res: ServerResponse, accepted: readonly AcceptedPublish[], suppressions: SuppressionBoard | undefined): void {
   const rows = accepted
-    .map((p) => `<tr><td>${new Date(p.acceptedAt).toISOString()}</td><td>${p.channel}</td><td>${escapeXml(p.target)}</td><td>${escapeXml(p.key ?? '')}</td><td>${escapeXml(shownText(p))}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td>${new Date(p.acceptedAt).toISOString()}</td><td>${p.channel}</td><td>${escapeXml(p.target)}</td><td>${escapeXml(p.key ?? '')}</td>` +
+        `<td>${escapeXml(shownText(p))}${p.toOptedOut ? ' <b>(not delivered: opted out)</b>' : ''}</td><td>${p.channel === 'sms' ? stopButton(p.target) : ''}</td></tr>`,
+    )
     .join('\n');
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>Local SNS: ${accepted.length} published</title></head><body>
 <h1>Local SNS: SMS and push published</h1>
-<table border="1" cellpadding="4"><thead><tr><th>accepted at</th><th>channel</th><th>to</th><th>idempotency key</th><th>text</th></tr></thead>
+<table border="1" cellpadding="4"><thead><tr><th>accepted at</th><th>channel</th><th>to</th><th>idempotency key</th><th>text</th><th>reply</th></tr></thead>
 <tbody>${rows}</tbody></table>
 ${devicesSection(accepted)}${suppressions ? suppressions.html() : ''}</body></html>`;
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
@@ -151,6 +174,11 @@ function devicesSection(accepted: readonly AcceptedPublish[]): string {
 <table border="1" cellpadding="4"><thead><tr><th>device (endpoint)</th><th>platform</th><th>collapse id / tag</th><th>title</th><th>body</th><th>on the device</th></tr></thead>
 <tbody>${rows}</tbody></table>
 `;
+}
+
+/** A form that replies STOP from the number, as its owner would: SNS opts it out. */
+function stopButton(number: string): string {
+  return `<form method="post" action="/reply"><input type="hidden" name="from" value="${escapeXml(number)}"><input type="hidden" name="text" value="STOP"><button type="submit">Reply STOP</button></form>`;
 }
 
 /** The SMS text, or a push's `default` text. */

@@ -22,7 +22,8 @@ export interface BufferedAnswer {
 export function forwardToLoopback(port: number, req: IncomingMessage, body: string): Promise<BufferedAnswer> {
   return new Promise((resolve, reject) => {
     const inner = request(
-      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${port}` } },
+      // The length of the body sent (a front may have rewritten it), not of the one received.
+      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${port}`, 'content-length': Buffer.byteLength(body) } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -36,8 +36,8 @@ export class SuppressionBoard {
           `<td>${escapeXml(e.eventId)}</td><td>${escapeXml(e.templateId)}</td><td>${escapeXml(e.messageClass)}</td><td>${escapeXml(e.reason)}</td><td>${escapeXml(e.key)}</td></tr>`,
       )
       .join('\n');
-    return `<section id="suppressed"><h2>Suppressed: never sent (${this.entries.length})</h2>
-<p>Stopped by a limit of the message class or a destination rule; no provider received them.</p>
+    return `<section id="suppressed"><h2>Suppressed or held (${this.entries.length})</h2>
+<p>Stopped by a limit of the message class, a destination rule or the recipient's withdrawn consent (SUPPRESSED Unsubscribed / OptedOut: no provider received them, unless the row says the provider took it and did not deliver it), or held for quiet hours (deferred until the time shown).</p>
 <table border="1" cellpadding="4"><thead><tr><th>at</th><th>channel</th><th>recipient</th><th>event</th><th>template</th><th>class</th><th>reason</th><th>key</th></tr></thead>
 <tbody>${rows}</tbody></table></section>`;
   }
@@ -45,6 +45,11 @@ export class SuppressionBoard {
 
 /** `html` with the board inserted before `</body>` (or appended). */
 export function withSuppressions(html: string, board: SuppressionBoard): string {
+  return withSection(html, board.html());
+}
+
+/** `html` with `section` inserted before `</body>` (or appended). */
+export function withSection(html: string, section: string): string {
   const at = html.lastIndexOf('</body>');
-  return at < 0 ? html + board.html() : `${html.slice(0, at)}${board.html()}${html.slice(at)}`;
+  return at < 0 ? html + section : `${html.slice(0, at)}${section}${html.slice(at)}`;
 }

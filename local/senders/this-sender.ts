@@ -6,6 +6,7 @@ import { DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-stor
 import type { DestinationPolicy } from '../../functions/core/destination-policy';
 import type { SendRateGovernor } from '../../functions/core/send-rate-governor';
 import { LEDGER_TABLE } from '../../functions/core/ledger-table';
+import { CONSENT_PARTITION_PREFIX } from '../../functions/adapters/dynamodb-consent-store';
 import { COUNTER_PARTITION_PREFIX } from '../../functions/core/message-limits';
 import { FaultInjectingLimitStore } from '../fault-injecting-limit-store';
 import { ensureLedgerTable } from '../../functions/adapters/ledger-table-setup';
@@ -99,8 +100,9 @@ export async function scanLedger(ports: Pick<SenderPorts, 'adminClient'>, tableN
   const rows = new Map<string, LedgerRow>();
   for await (const page of paginateScan({ client: ports.adminClient }, { TableName: tableName, ConsistentRead: true })) {
     for (const item of page.Items ?? []) {
-      // The limit counters share the table (dynamodb-limit-store.ts); they are no rows.
-      if (item[LEDGER_TABLE.partitionKey]?.S?.startsWith(COUNTER_PARTITION_PREFIX)) continue;
+      // The limit counters and the consent records share the table (dynamodb-limit-store.ts, dynamodb-consent-store.ts); they are no rows.
+      const partition = item[LEDGER_TABLE.partitionKey]?.S ?? '';
+      if (partition.startsWith(COUNTER_PARTITION_PREFIX) || partition.startsWith(CONSENT_PARTITION_PREFIX)) continue;
       const row = itemToRow(unmarshall(item));
       rows.set(row.key, row);
     }

@@ -64,11 +64,12 @@ describe('End User Messaging SendTextMessage errors, by name and modeled reason'
     expect(handlingOf(error)).toBe(expected);
   });
 
-  it('an opted-out destination fails with a reason that starts with OptedOut and names the documented reason', () => {
+  it('an opted-out destination is a withdrawn consent (a bulk text is SUPPRESSED OptedOut), its reason naming the documented one', () => {
     const outcome = classifyEumError(conflict('DESTINATION_PHONE_NUMBER_OPTED_OUT'));
     expect(outcome).toEqual({
       kind: 'permanent',
       reason: `${EUM_OPTED_OUT}: ConflictException DESTINATION_PHONE_NUMBER_OPTED_OUT: Conflict: DESTINATION_PHONE_NUMBER_OPTED_OUT`,
+      consent: 'OptedOut',
     });
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rowToItem } from '../../functions/adapters/dynamodb-ledger';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
+import { consentKeyOf } from '../../functions/core/consent';
 import { CHANNELS, type Channel } from '../../functions/core/idempotency-key';
 import { newClaimRow } from '../../functions/core/ledger-decision';
 import type { LedgerRow } from '../../functions/core/ledger-record';
@@ -14,7 +15,10 @@ import { itemBytes } from '../../local/item-bytes';
 
 const TIMING = { claimTimeoutMs: 120_000, retentionMs: 30 * 86_400_000 };
 const templates = repositoryTemplates();
-const transactional = buildMessageClassRegistry().get('transactional')!;
+const classes = buildMessageClassRegistry();
+const transactional = classes.get('transactional')!;
+/** A bulk template is sent by a bulk class (marketing), whose rows also carry a consent key. */
+const classOf = (templateId: string) => (templates.get(templateId)?.bulk ? classes.get('marketing')! : transactional);
 const OWNER = '6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a6b';
 
 /** Long but ordinary identity and addresses: 64-character ids, a 64-character e-mail address, a full E.164 number, an SNS endpoint ARN. */
@@ -32,7 +36,7 @@ function rowBytes(row: LedgerRow): number {
 
 /** The first plan of `event`, which must render. */
 function planOf(event: NotificationEvent, registry: TemplateRegistry = templates): MessagePlan & { prepared: { ok: true } } {
-  const [plan] = planMessages(event, transactional, registry);
+  const [plan] = planMessages(event, classOf(event.templateId), registry);
   if (!plan?.prepared.ok) throw new Error(`${event.templateId} did not render: ${plan?.prepared.ok === false ? plan.prepared.reason : 'no plan'}`);
   return plan as MessagePlan & { prepared: { ok: true } };
 }
@@ -41,8 +45,10 @@ function planOf(event: NotificationEvent, registry: TemplateRegistry = templates
 function claimRow(plan: MessagePlan & { prepared: { ok: true } }, discoverable: boolean): LedgerRow {
   const packing = packRequest(plan.prepared.request.message);
   if (!packing.ok) throw new Error(packing.reason);
+  const messageClass = classOf(plan.identity.templateId);
+  const consentKey = messageClass.bulk ? consentKeyOf(plan.prepared.request.message) : undefined;
   return newClaimRow({
-    subject: { key: plan.key, ...plan.identity, messageClass: transactional.name, occurredAt: plan.occurredAt },
+    subject: { key: plan.key, ...plan.identity, messageClass: messageClass.name, occurredAt: plan.occurredAt, ...(consentKey ? { consentKey } : {}) },
     ownerToken: OWNER,
     nowMs: Date.parse(plan.occurredAt),
     timing: TIMING,
@@ -59,7 +65,7 @@ function shippedTemplateEvent(templateId: string, channel: Channel, fill: (maxLe
     occurredAt: '2026-11-30T12:00:00.000Z',
     type: 'SizeProbe',
     templateId,
-    messageClass: 'transactional',
+    messageClass: classOf(templateId).name,
     data: Object.fromEntries(Object.entries(template.fields).map(([name, field]) => [name, fill(field.maxLength)])),
     recipients: [{ ...RECIPIENT, channels: [channel] }],
   };

@@ -155,10 +155,12 @@ describe('queue alarms', () => {
   });
 
   it('fires when the oldest message in the main queue is older than 15 minutes (configurable)', () => {
-    expect(alarmProps(ALARM.oldestMessageAge, single.template, single.stack)).toMatchObject({
+    // Without SMS, marketing's quiet hours (texts only) hold nothing: the queue's own metric.
+    const noSms = synth({ lanes: false, smsCountries: undefined, smsMonthlySpendLimitUsd: undefined });
+    expect(alarmProps(ALARM.oldestMessageAge, noSms.template, noSms.stack)).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(single.stack.notifier.queue), 'QueueName'] } }],
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(noSms.stack.notifier.queue), 'QueueName'] } }],
       Statistic: 'Maximum',
       Threshold: 900,
     });
@@ -166,12 +168,27 @@ describe('queue alarms', () => {
     expect(alarmProps(ALARM.oldestMessageAge, s.template, s.stack)).toMatchObject({ Threshold: 300 });
   });
 
-  it("with lanes, watches the older of the two lanes' oldest messages", () => {
+  it('with one queue and quiet hours (marketing texts), counts the queue\'s oldest age less the longest hold', () => {
+    const props = alarmProps(ALARM.oldestMessageAge, single.template, single.stack);
+    expect(props).toMatchObject({ Threshold: 900 });
+    // Texting the US and GB: the 11-hour window, an hour for a change of the clocks, 6 hours of US zones (New
+    // York UTC-4 in summer to Honolulu UTC-10) = 18 h.
+    expect(Object.values(metricsOf(props)).filter((m) => m['ReturnData'] !== false)).toEqual([
+      expect.objectContaining({ Expression: 'MAX([FILL(single, 0) - 64800, 0])' }),
+    ]);
+    // Texting GB alone (one zone): the window and the hour, 12 h.
+    const gb = synth({ lanes: false, smsCountries: ['GB'] });
+    expect(Object.values(metricsOf(alarmProps(ALARM.oldestMessageAge, gb.template, gb.stack))).filter((m) => m['ReturnData'] !== false)).toEqual([
+      expect.objectContaining({ Expression: 'MAX([FILL(single, 0) - 43200, 0])' }),
+    ]);
+  });
+
+  it("with lanes, watches the older of the two lanes' oldest messages, the bulk lane's less its quiet hours", () => {
     const props = alarmProps(ALARM.oldestMessageAge);
     expect(props).toMatchObject({ Threshold: 900 });
     const metrics = metricsOf(props);
     expect(Object.values(metrics).filter((m) => m['ReturnData'] !== false)).toEqual([
-      expect.objectContaining({ Expression: 'MAX([FILL(urgent, 0), FILL(bulk, 0)])' }),
+      expect.objectContaining({ Expression: 'MAX([FILL(urgent, 0), FILL(bulk, 0) - 64800, 0])' }),
     ]);
     expect(metrics['urgent']?.['MetricStat']).toEqual(queueMetric('ApproximateAgeOfOldestMessage', n.lanes[0]!.queue));
     expect(metrics['bulk']?.['MetricStat']).toEqual(queueMetric('ApproximateAgeOfOldestMessage', n.lanes[1]!.queue));
@@ -241,11 +258,12 @@ describe('provider pace alarms', () => {
 
   it('BacklogAgeNearLimit fires when the oldest message passes a quarter of the loss horizon for 3 periods', () => {
     // Default queue: the least time to the DLQ of a message deferred on every receive is 110,475 s (< 4 days' retention).
-    expect(alarmProps(ALARM.backlogAgeNearLimit, single.template, single.stack)).toMatchObject({
+    const noSms = synth({ lanes: false, smsCountries: undefined, smsMonthlySpendLimitUsd: undefined });
+    expect(alarmProps(ALARM.backlogAgeNearLimit, noSms.template, noSms.stack)).toMatchObject({
       ...wired,
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(single.stack.notifier.queue), 'QueueName'] } }],
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(noSms.stack.notifier.queue), 'QueueName'] } }],
       Statistic: 'Maximum',
       Period: 300,
       Threshold: 27_618,

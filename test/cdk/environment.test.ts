@@ -22,6 +22,8 @@ const extraClass: MessageClass = {
   smsType: 'Transactional',
   limits: [],
   push: DEFAULT_PUSH_POLICY,
+  bulk: false,
+  quietHours: undefined,
 };
 
 describe('function environment', () => {

@@ -122,8 +122,18 @@ describe.each(['senderFunction', 'reclaimerFunction'] as const)('%s role', (whic
     ]);
     expect(statements.flatMap(actionsOf).filter((a) => a.includes('*'))).toEqual([]);
     expect(statements.every((s) => s.Effect === 'Allow')).toBe(true);
-    // The one action on "*": SES has no resource for the account's sending quota.
-    expect(statements.filter((s) => s.Resource === '*').map((s) => [s.Sid, s.Action])).toEqual([['ReadSesSendingQuota', 'ses:GetAccount']]);
+    // The actions on "*": SES has no resource for the account's sending quota, SNS none for its SMS opt-out list.
+    expect(statements.filter((s) => s.Resource === '*').map((s) => [s.Sid, s.Action])).toEqual([
+      ['ReadSesSendingQuota', 'ses:GetAccount'],
+      ['CheckSmsOptOut', 'sns:CheckIfPhoneNumberIsOptedOut'],
+    ]);
+  });
+
+  it('may ask SNS whether a number opted out only with SMS on (a policy of its own), nothing else of the opt-out list', () => {
+    expect(withAction(statements, 'sns:CheckIfPhoneNumberIsOptedOut')).toEqual([
+      { Sid: 'CheckSmsOptOut', Effect: 'Allow', Action: 'sns:CheckIfPhoneNumberIsOptedOut', Resource: '*' },
+    ]);
+    expect(statements.flatMap(actionsOf).filter((a) => /OptInPhoneNumber|ListPhoneNumbersOptedOut|SetSMSAttributes/.test(a))).toEqual([]);
   });
 
   it('may read the SES sending quota (the default e-mail send rate), nothing else of the account', () => {

@@ -50,13 +50,13 @@ describe('queue and dead-letter queue', () => {
 
   it('takes retention, receive count and visibility from props', () => {
     const t = synth({
-      queueRetention: Duration.days(3),
+      queueRetention: Duration.days(4),
       deadLetterQueueRetention: Duration.days(7),
       maxReceiveCount: 90,
       visibilityTimeout: Duration.minutes(5),
     });
     t.template.hasResourceProperties('AWS::SQS::Queue', {
-      MessageRetentionPeriod: Duration.days(3).toSeconds(),
+      MessageRetentionPeriod: Duration.days(4).toSeconds(),
       VisibilityTimeout: 300,
       RedrivePolicy: Match.objectLike({ maxReceiveCount: 90 }),
     });

@@ -30,6 +30,7 @@ const SES_EVENT_TYPE: Readonly<Record<string, string>> = {
   reject: 'Reject',
   deliveryDelay: 'DeliveryDelay',
   renderingFailure: 'Rendering Failure',
+  subscription: 'Subscription',
 };
 
 interface Statement {
@@ -196,7 +197,7 @@ describe('status safety net (asynchronous on-failure destination)', () => {
 });
 
 describe('SES configuration-set events', () => {
-  it('publishes send, delivery, bounce, complaint, reject, deliveryDelay and renderingFailure to the default bus', () => {
+  it('publishes send, delivery, bounce, complaint, reject, deliveryDelay, renderingFailure and subscription to the default bus', () => {
     const destinations = Object.values(resourcesOfType(template, 'AWS::SES::ConfigurationSetEventDestination'));
     expect(destinations).toEqual([
       {
@@ -204,7 +205,7 @@ describe('SES configuration-set events', () => {
         EventDestination: {
           Enabled: true,
           EventBridgeDestination: { EventBusArn: defaultBusArn },
-          MatchingEventTypes: ['send', 'delivery', 'bounce', 'complaint', 'reject', 'deliveryDelay', 'renderingFailure'],
+          MatchingEventTypes: ['send', 'delivery', 'bounce', 'complaint', 'reject', 'deliveryDelay', 'renderingFailure', 'subscription'],
         },
       },
     ]);

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../cli/ledger-command';
-import { renderLedgerRow } from '../../cli/ledger-render';
+import { ledgerRowView, renderLedgerRow } from '../../cli/ledger-render';
 import { claimOf, ttlSeconds } from '../../functions/core/ledger-decision';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import { orderShippedEvent } from '../support/events';
@@ -94,6 +94,40 @@ describe('ledger rendering', () => {
     expect(text).toContain('last release         transient');
     expect(text).not.toContain('+447700900123');
     expect(text).not.toContain('JD0142');
+  });
+});
+
+describe('consent and quiet hours in the support view', () => {
+  const suppressed = (over: Partial<LedgerRow>): LedgerRow => ({
+    ...SENT_ROW,
+    state: 'SUPPRESSED',
+    providerMessageId: undefined,
+    deliveryStatus: undefined,
+    deliveryStatusAt: undefined,
+    deliveryStatusSource: undefined,
+    ...over,
+  });
+
+  it('shows SUPPRESSED Unsubscribed / OptedOut, and whether the provider had taken the message', () => {
+    expect(renderLedgerRow(suppressed({ suppressionReason: 'Unsubscribed', failureReason: 'Unsubscribed: the recipient unsubscribed from topic marketing (ses-subscription)' }))).toContain(
+      'state                SUPPRESSED Unsubscribed (never sent)',
+    );
+    expect(renderLedgerRow(suppressed({ suppressionReason: 'OptedOut', providerMessageId: 'sns-1', failureReason: 'OptedOut: logged' }))).toContain(
+      'state                SUPPRESSED OptedOut (the provider took it and did not deliver it)',
+    );
+  });
+
+  it('shows a row held by quiet hours as deferred until the window ends, in the recipient zone', () => {
+    const held: LedgerRow = {
+      ...SENT_ROW,
+      state: 'PENDING',
+      providerMessageId: undefined,
+      lastRelease: 'transient',
+      failureReason: 'QuietHours: deferred until 2026-11-30T13:00:00.000Z (America/New_York, recipient)',
+    };
+    expect(renderLedgerRow(held)).toContain('state                PENDING (deferred: quiet hours until 2026-11-30T13:00:00.000Z (America/New_York))');
+    expect(ledgerRowView(held).deferred).toBe('quiet hours until 2026-11-30T13:00:00.000Z (America/New_York)');
+    expect(ledgerRowView({ ...held, failureReason: 'Throttled: rate exceeded' }).deferred).toBeNull();
   });
 });
 

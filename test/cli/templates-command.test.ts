@@ -34,7 +34,7 @@ describe('notifier templates check', () => {
       'login-code     email, sms, push  1/1 GSM-7         17/150    364/4096',
       'order-shipped  email, sms, push  3/3 UCS-2         55/150    509/4096',
       'order-sold          email, push          -         78/150    887/4096',
-      'weekly-offers       email, push          -        131/150   1013/4096',
+      'weekly-offers  email, sms, push  3/3 UCS-2        131/150   1013/4096',
     ]);
   });
 

@@ -62,6 +62,8 @@ describe('message classes and the ambiguous window', () => {
       smsType: 'Transactional',
       limits: [],
       push: { lifetimeSeconds: 259_200, priority: 'high' },
+      bulk: false,
+      quietHours: undefined,
     });
     expect(custom.get('marketing')?.onAmbiguous).toBe('lookup');
     expect(custom.get('otp')?.onAmbiguous).toBe('resend');

@@ -159,12 +159,17 @@ describe('sender configuration: how the queue redelivers', () => {
   });
 
   it('with all three, the policy in milliseconds; the longest gap is the visibility timeout or the backoff cap, whichever is longer', () => {
-    expect(loadSenderConfig({ ...valid, ...queue }).redelivery).toEqual({
+    const noQuietHours = { MESSAGE_CLASSES: JSON.stringify([{ name: 'marketing', onAmbiguous: 'give-up', quietHours: null }]) };
+    expect(loadSenderConfig({ ...valid, ...queue, ...noQuietHours }).redelivery).toEqual({
       maxReceiveCount: 100,
       retentionMs: 345_600_000,
       longestRedeliveryGapMs: 2_400_000, // the default backoff cap (40 min) is longer than 180 s
     });
-    expect(loadSenderConfig({ ...valid, ...queue, THROTTLE_BACKOFF_CAP_SECONDS: '60' }).redelivery?.longestRedeliveryGapMs).toBe(180_000);
+    expect(loadSenderConfig({ ...valid, ...queue, ...noQuietHours, THROTTLE_BACKOFF_CAP_SECONDS: '60' }).redelivery?.longestRedeliveryGapMs).toBe(180_000);
+  });
+
+  it('with a class that has quiet hours (the built-in marketing), the longest gap is 12 hours: a record held for the morning', () => {
+    expect(loadSenderConfig({ ...valid, ...queue }).redelivery?.longestRedeliveryGapMs).toBe(43_200_000);
   });
 
   it('one or two of them is refused, naming each missing one and the ones given', () => {

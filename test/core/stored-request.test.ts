@@ -25,6 +25,9 @@ describe('a message packed for the reclaimer', () => {
     ['a push', { channel: 'push', to: 'arn:aws:sns:us-east-1:123456789012:endpoint/GCM/app/1', title: 'Shipped', text: 'On its way' }],
     // A sign-in code's validity: a reclaimer's resend without it would show a stale code for the class's whole push lifetime.
     ['a push that says how long it stays true', { channel: 'push', to: 'arn:aws:sns:us-east-1:123456789012:endpoint/GCM/app/1', title: 'Code', text: '482913', validForSeconds: 300 }],
+    // Quiet hours are in the recipient's time: a reclaimer's resend of a held text must still know it.
+    ['an SMS with the recipient’s time zone', { channel: 'sms', to: '+14155550101', text: 'Sale ends tonight', timeZone: 'America/Chicago' }],
+    ['a push with the recipient’s time zone', { channel: 'push', to: 'arn:aws:sns:us-east-1:123456789012:endpoint/GCM/app/1', title: 'Sale', text: 'Ends tonight', timeZone: 'Europe/Berlin' }],
     // A producer's string may be ill-formed: JSON escapes a lone surrogate, so it comes back as it went in.
     ['an e-mail holding a lone surrogate', { channel: 'email', to: 'a@example.com', subject: 'x\ud800y', text: '\udfff', html: '<p>\ud83d</p>' }],
   ])('unpacks to the same message, part for part: %s', (_what, message) => {

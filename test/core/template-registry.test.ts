@@ -14,6 +14,7 @@ describe('template files: what is refused, each problem located', () => {
     expect([...registry.keys()]).toEqual(['login-code']);
     expect(registry.get('login-code')).toEqual({
       id: 'login-code',
+      bulk: false,
       fields: { code: { maxLength: 6, charset: 'unicode' } },
       sms: { text: 'Code {{code}}', maxSegments: 3 },
     });

@@ -10,7 +10,7 @@ import type { MessagePlan } from '../../functions/delivery/message-plan';
 import { deadClaimRow, plansOf, TIMING } from '../reclaimer/reclaimer-harness';
 import { ControlledClock } from '../support/controlled-clock';
 import { testDeliveryContext } from '../support/delivery-context';
-import { loginCodeEvent, orderShippedEvent } from '../support/events';
+import { loginCodeEvent, orderShippedEvent, weeklyOffersEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 
 /**
@@ -60,7 +60,9 @@ function onePlan(eventId: string, messageClass: string): MessagePlan {
   const event =
     messageClass === 'otp'
       ? loginCodeEvent({ eventId })
-      : orderShippedEvent({ eventId, messageClass, recipients: [orderShippedEvent().recipients[1]!] });
+      : messageClass === 'marketing'
+        ? weeklyOffersEvent({ eventId })
+        : orderShippedEvent({ eventId, messageClass, recipients: [orderShippedEvent().recipients[1]!] });
   const [plan] = plansOf(event);
   return plan!;
 }

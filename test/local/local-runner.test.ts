@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LocalAws } from '../../local/aws/local-aws';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
 import type { LocalLane } from '../../local/local-lanes';
-import { LOCAL_STACK, runLocal } from '../../local/local-runner';
+import { EXAMPLE_WITHDRAWN_CONSENT, LOCAL_STACK, runLocal } from '../../local/local-runner';
 import { localLaneSenders, resolveLocalStack } from '../../local/local-stack';
 import { LOCAL_TABLE_NAME } from '../../local/local-table';
 
@@ -18,6 +18,8 @@ describe('npm start (the local runner) on the bundled example stream, over local
       // One invocation at a time keeps the counts exact: with more, a producer retry right behind its
       // original can find the claim held and come back after the visibility timeout (retried > 0).
       concurrency: 1,
+      // As npm start runs the example file: member-3 unsubscribed, member-4's number opted out.
+      withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
       out: (l) => printed.push(l),
       err: () => undefined,
       onStarted: (started, startedLanes) => {
@@ -37,14 +39,16 @@ describe('npm start (the local runner) on the bundled example stream, over local
     expect(lanes.every((lane) => lane.source.stats.received > 0)).toBe(true);
 
     expect(summary).toMatchObject({
-      events: 11,
-      queueMessages: 17,
-      messages: 20,
+      events: 12,
+      queueMessages: 18,
+      messages: 21,
+      // member-3's weekly offers among them: SES took it and bounced it (an unsubscribed contact).
       sent: 18,
       suppressedDuplicates: 13,
       retried: 0,
       failed: { InvalidAddress: 1, MissingTemplateField: 1 },
       unknown: 0,
+      suppressed: { Unsubscribed: 1, OptedOut: 1 },
       pending: 0,
       deadLettered: { 'invalid event: UnknownMessageClass': 1, 'invalid event: NotJson': 1 },
     });
@@ -69,6 +73,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
     const summary = await runLocal({
       lines,
       rate: 500,
+      withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
       out: () => undefined,
       err: () => undefined,
       onStarted: (started) => {
@@ -76,7 +81,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
       },
     });
 
-    expect(summary).toMatchObject({ messages: 20, sent: 18, unknown: 0, pending: 0, failed: { InvalidAddress: 1, MissingTemplateField: 1 } });
+    expect(summary).toMatchObject({ messages: 21, sent: 18, unknown: 0, pending: 0, failed: { InvalidAddress: 1, MissingTemplateField: 1 } });
     const perKey = [...(aws?.ses.acceptedPerKey() ?? []), ...(aws?.sns.acceptedPerKey() ?? [])];
     expect(perKey).toHaveLength(18);
     expect(perKey.filter(([, n]) => n !== 1)).toEqual([]);

@@ -33,7 +33,7 @@ describe('npm start shows what the limits suppressed', () => {
     expect(summary).toMatchObject({ sent: 5, suppressed: { AddressLimit: 1 }, pending: 0 });
     expect(aws?.sns.accepted()).toHaveLength(5);
     for (const page of pages) {
-      expect(page).toContain('Suppressed: never sent (1)');
+      expect(page).toContain('Suppressed or held (1)');
       expect(page).toContain('<td>AddressLimit</td>');
       expect(page).toContain('<td>user-local-resend</td>');
     }

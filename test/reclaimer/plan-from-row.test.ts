@@ -24,7 +24,7 @@ describe('a PENDING row’s plan, rebuilt from the row alone', () => {
     expect(classKnown).toBe(true);
     expect(plan.prepared).toEqual({
       ok: true,
-      request: { key: 'k'.repeat(64), message: SMS, messageClass: 'otp', smsType: 'Transactional', push: CLASSES.get('otp')!.push, templateId: 'login-code' },
+      request: { key: 'k'.repeat(64), message: SMS, messageClass: 'otp', smsType: 'Transactional', push: CLASSES.get('otp')!.push, templateId: 'login-code', bulk: false },
     });
   });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { idempotencyKey } from '../../functions/core/idempotency-key';
 import { METRIC } from '../../functions/core/metric-names';
-import { orderShippedEvent } from '../support/events';
+import { orderShippedEvent, weeklyOffersEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { failedIds, SenderHarness } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
@@ -29,12 +29,14 @@ function resettingSes(): { provider: SesEmailProvider; accepted: () => number } 
       },
     },
   });
-  return { provider: new SesEmailProvider(client, { fromAddress: 'notifier@example.com' }), accepted: () => accepted };
+  return { provider: new SesEmailProvider(client, { fromAddress: 'notifier@example.com', contactListName: 'notifier-test' }), accepted: () => accepted };
 }
 
+/** The seller's e-mail of the class: marketing is a bulk class, so its e-mail is this week's offers (a bulk template). */
 function sellerEmail(eventId: string, messageClass: string) {
-  const event = orderShippedEvent({ eventId, messageClass, recipients: [orderShippedEvent().recipients[1]!] });
-  return { body: JSON.stringify(event), key: idempotencyKey({ eventId, recipientId: 'seller-4', channel: 'email', templateId: 'order-shipped' }) };
+  const event =
+    messageClass === 'marketing' ? weeklyOffersEvent({ eventId }) : orderShippedEvent({ eventId, messageClass, recipients: [orderShippedEvent().recipients[1]!] });
+  return { body: JSON.stringify(event), key: idempotencyKey({ eventId, recipientId: 'seller-4', channel: 'email', templateId: event.templateId }) };
 }
 
 describe('a connection reset after SES accepted is an unknown outcome, never "not sent"', () => {

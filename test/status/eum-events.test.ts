@@ -63,7 +63,15 @@ describe('End User Messaging SMS events through SNS and SQS', () => {
   });
 
   it('an event without our key in Context is another sender\'s: unmatched, with no ledger read', async () => {
-    const status = new StatusHarness({ recordDeliveryStatus: () => Promise.reject(new Error('no read')), keyForSmsMessageId: () => Promise.reject(new Error('no read')) }, clock);
+    const status = new StatusHarness(
+      {
+        recordDeliveryStatus: () => Promise.reject(new Error('no read')),
+        keyForSmsMessageId: () => Promise.reject(new Error('no read')),
+        consentKeyOfRow: () => Promise.reject(new Error('no read')),
+        suppressAfterAcceptance: () => Promise.reject(new Error('no write')),
+      },
+      clock,
+    );
     expect(await status.invoke(sqsEvent(eumEvent('TEXT_DELIVERED', { at: AT })))).toMatchObject({ unmatched: 1 });
     expect(status.metrics.get(METRIC.DeliveryStatusUnmatched)).toBe(1);
   });

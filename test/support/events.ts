@@ -36,3 +36,17 @@ export function loginCodeEvent(overrides: Partial<NotificationEvent> = {}): Noti
     ...overrides,
   };
 }
+
+/** This week's offers to one member by e-mail: one message, class `marketing` (bulk), template `weekly-offers` (bulk). */
+export function weeklyOffersEvent(overrides: Partial<NotificationEvent> = {}): NotificationEvent {
+  return {
+    eventId: 'evt-weekly-offers-48',
+    occurredAt: '2026-11-29T11:59:00.000Z',
+    type: 'WeeklyOffers',
+    templateId: 'weekly-offers',
+    messageClass: 'marketing',
+    data: { headline: 'Up to 30% off garden tools', url: 'https://shop.example/offers' },
+    recipients: [{ recipientId: 'seller-4', email: 'seller@example.com', channels: ['email'] }],
+    ...overrides,
+  };
+}

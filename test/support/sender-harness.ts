@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { OutboxProvider, readOutbox, type OutboxLine } from '../../functions/adapters/outbox-provider';
 import { InMemoryDeadLetters } from '../../functions/core/dead-letter-sink';
+import type { ConsentStore } from '../../functions/core/consent';
 import type { DeliveryProvider, DeliveryProviders } from '../../functions/core/delivery-provider';
 import type { DestinationPolicy } from '../../functions/core/destination-policy';
 import type { LimitStore } from '../../functions/core/limit-store';
@@ -67,6 +68,10 @@ export interface HarnessOptions {
   readonly templates?: TemplateRegistry;
   /** PENDING_INDEX_SHARDS. @default the sender's default (16) */
   readonly pendingIndexShards?: number;
+  /** Where consent is read and recorded. @default none: consent is neither checked nor recorded */
+  readonly consent?: ConsentStore;
+  /** @default 'UTC' */
+  readonly defaultTimeZone?: string;
 }
 
 /** The real sender handler over a real ledger, with an outbox provider and in-memory metrics. */
@@ -109,6 +114,8 @@ export class SenderHarness {
       limitStore: options.limitStore,
       destinations: options.destinations,
       pendingIndexShards: options.pendingIndexShards,
+      consent: options.consent,
+      defaultTimeZone: options.defaultTimeZone,
     });
   }
 

@@ -6,7 +6,7 @@ import { awsErrorResponse } from '../../local/aws/aws-error-shapes';
 import { PROVIDER_WIRE_ERRORS, type ExpectedHandling, type ProviderWireError } from '../../local/aws/provider-error-catalog';
 import type { WireFault } from '../../local/aws/wire-fault-proxy';
 import { ControlledClock } from '../support/controlled-clock';
-import { loginCodeEvent, orderShippedEvent } from '../support/events';
+import { loginCodeEvent, orderShippedEvent, weeklyOffersEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
@@ -29,8 +29,10 @@ const isSend = (r: { operation: string }) => r.operation === 'Publish' || r.oper
 /** One message on the given provider's channel: SES -> the seller's e-mail, SNS or End User Messaging -> an SMS. */
 function oneMessage(service: 'sesv2' | 'sns' | 'sms-voice', eventId: string, messageClass: string): { event: NotificationEvent; key: string } {
   if (service === 'sesv2') {
-    const event = orderShippedEvent({ eventId, messageClass, recipients: [orderShippedEvent().recipients[1]!] });
-    return { event, key: idempotencyKey({ eventId, recipientId: 'seller-4', channel: 'email', templateId: 'order-shipped' }) };
+    // A bulk class's e-mail is rendered from a bulk template.
+    const event =
+      messageClass === 'marketing' ? weeklyOffersEvent({ eventId }) : orderShippedEvent({ eventId, messageClass, recipients: [orderShippedEvent().recipients[1]!] });
+    return { event, key: idempotencyKey({ eventId, recipientId: 'seller-4', channel: 'email', templateId: event.templateId }) };
   }
   return { event: loginCodeEvent({ eventId, messageClass }), key: idempotencyKey({ eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' }) };
 }

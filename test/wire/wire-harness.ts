@@ -115,7 +115,7 @@ export async function startWireRig(db: TestLedger, options: WireRigOptions = {})
         governor,
         deferral,
         ...options,
-        providers: { email: new SesEmailProvider(sesClient, { fromAddress: 'orders@shop.test' }), sms: smsProviderOf[smsProvider], push: snsProvider },
+        providers: { email: new SesEmailProvider(sesClient, { fromAddress: 'orders@shop.test', contactListName: 'notifier' }), sms: smsProviderOf[smsProvider], push: snsProvider },
       });
     },
     accepted(key) {

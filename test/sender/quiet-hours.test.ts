@@ -1,0 +1,128 @@
+import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SqsRecordDeferral } from '../../functions/adapters/sqs-record-deferral';
+import { idempotencyKey } from '../../functions/core/idempotency-key';
+import { METRIC } from '../../functions/core/metric-names';
+import type { NotificationEvent } from '../../functions/core/notification-event';
+import { smsCountryTable } from '../../lib/sms-countries';
+import { ConsentWorld } from '../support/consent-world';
+import { ControlledClock } from '../support/controlled-clock';
+import { loginCodeEvent, weeklyOffersEvent } from '../support/events';
+import { useTestLedger } from '../support/ledger-server';
+import { failedIds, SenderHarness } from '../support/sender-harness';
+import { sqsRecord } from '../support/sqs-event';
+
+const db = useTestLedger();
+const world = new ConsentWorld();
+const QUEUE_URL = 'http://127.0.0.1:1/000000000000/bulk';
+const sqs = new SQSClient({ region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } });
+const sqsMock = mockClient(sqs);
+afterEach(() => sqsMock.reset());
+beforeAll(async () => {
+  await world.start(db, new ControlledClock());
+});
+afterAll(async () => {
+  await world.stop();
+});
+
+const NEW_YORK = 'America/New_York';
+/** 23:30 on 29 November in New York (EST, UTC-5). */
+const LATE_EVENING_NY = Date.parse('2026-11-30T04:30:00Z');
+const EIGHT_AM_NY = Date.parse('2026-11-30T13:00:00Z');
+
+function harnessAt(clock: ControlledClock, options: { destinations?: { sms: ReturnType<typeof smsCountryTable> } } = {}) {
+  sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+  return new SenderHarness({
+    ledger: db.ledger,
+    clock,
+    providers: world.providers,
+    consent: world.consent,
+    deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
+    ...options,
+  });
+}
+const visibilityTimeouts = () => sqsMock.commandCalls(ChangeMessageVisibilityCommand).map((c) => c.args[0].input.VisibilityTimeout);
+const keyOf = (event: NotificationEvent) =>
+  idempotencyKey({ eventId: event.eventId, recipientId: event.recipients[0]!.recipientId, channel: 'sms', templateId: event.templateId });
+const textsTo = (number: string) => world.sns.accepted().filter((p) => p.target === number);
+const offersText = (eventId: string, phone: string, timeZone?: string) =>
+  weeklyOffersEvent({
+    eventId,
+    occurredAt: new Date(LATE_EVENING_NY - 60_000).toISOString(),
+    recipients: [{ recipientId: `member-${phone}`, phone, ...(timeZone ? { timeZone } : {}), channels: ['sms'] }],
+  });
+
+describe('quiet hours: a marketing text waits for the recipient\'s morning, never sent early, never dropped', () => {
+  it('a marketing text at 23:30 recipient time is sent at 08:00 and not before (frozen clock)', async () => {
+    const clock = new ControlledClock(LATE_EVENING_NY);
+    const phone = '+14155550181';
+    const event = offersText('evt-quiet-2330', phone, NEW_YORK);
+    const body = JSON.stringify(event);
+
+    const first = sqsRecord(body);
+    expect(failedIds(await harnessAt(clock).invoke(first))).toEqual([first.messageId]);
+    // Back at 08:00 New York time, to the second: 8 h 30 min.
+    expect(visibilityTimeouts()).toEqual([8.5 * 3600]);
+    const row = await db.ledger.get(keyOf(event));
+    expect(row).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
+    expect(row?.failureReason).toBe('QuietHours: deferred until 2026-11-30T13:00:00.000Z (America/New_York, recipient)');
+    expect(textsTo(phone)).toHaveLength(0);
+
+    // Redelivered early (a minute before 08:00): deferred again, for the minute left.
+    sqsMock.reset();
+    clock.advance(EIGHT_AM_NY - 60_000 - clock.now());
+    const early = sqsRecord(body, undefined, { receiveCount: 2 });
+    expect(failedIds(await harnessAt(clock).invoke(early))).toEqual([early.messageId]);
+    expect(visibilityTimeouts()).toEqual([60]);
+    expect(textsTo(phone)).toHaveLength(0);
+
+    // 08:00: sent, once.
+    clock.advance(60_000);
+    const harness = harnessAt(clock);
+    expect(failedIds(await harness.invoke(sqsRecord(body, undefined, { receiveCount: 3 })))).toEqual([]);
+    expect(await db.ledger.get(keyOf(event))).toMatchObject({ state: 'SENT' });
+    expect(textsTo(phone)).toHaveLength(1);
+    await harness.invoke(sqsRecord(body, undefined, { receiveCount: 4 }));
+    expect(textsTo(phone)).toHaveLength(1);
+  });
+
+  it('an otp text at 23:30 recipient time is sent at once', async () => {
+    const clock = new ControlledClock(LATE_EVENING_NY);
+    const phone = '+14155550182';
+    const code = loginCodeEvent({
+      eventId: 'evt-quiet-otp',
+      occurredAt: new Date(LATE_EVENING_NY - 30_000).toISOString(),
+      recipients: [{ recipientId: 'user-q', phone, timeZone: NEW_YORK, channels: ['sms'] }],
+    });
+    const harness = harnessAt(clock);
+    expect(failedIds(await harness.invoke(sqsRecord(JSON.stringify(code))))).toEqual([]);
+    expect(await db.ledger.get(keyOf(code))).toMatchObject({ state: 'SENT' });
+    expect(textsTo(phone)).toHaveLength(1);
+    expect(harness.metrics.get(METRIC.QuietHoursDeferred)).toBe(0);
+    expect(visibilityTimeouts()).toEqual([]);
+  });
+
+  it('without a time zone, the number\'s country decides: every US zone must be past 08:00 (Hawaii last)', async () => {
+    const clock = new ControlledClock(EIGHT_AM_NY); // 08:00 in New York is 03:00 in Honolulu
+    const phone = '+14155550183';
+    const event = offersText('evt-quiet-country', phone);
+    const harness = harnessAt(clock, { destinations: { sms: smsCountryTable(['US']) } });
+    await harness.invoke(sqsRecord(JSON.stringify(event)));
+    const row = await db.ledger.get(keyOf(event));
+    // 08:00 in Honolulu (HST, UTC-10) is 18:00 UTC; Adak (HST too, in winter) ends at the same instant.
+    expect(row?.failureReason).toMatch(/^QuietHours: deferred until 2026-11-30T18:00:00\.000Z \(\d+ zones of the number's country, country\)$/);
+    expect(harness.metrics.get(METRIC.QuietHoursDeferred)).toBe(1);
+    expect(textsTo(phone)).toHaveLength(0);
+  });
+});
+
+describe('the visibility timeout of a record held for quiet hours', () => {
+  it('brings it back at the end, never before: whole seconds rounded up, at least 1, at most SQS\'s 12 hours', async () => {
+    const { secondsUntil } = await import('../../functions/sender/create-sender-handler');
+    expect(secondsUntil(10_001, 0)).toBe(11);
+    expect(secondsUntil(10_000, 0)).toBe(10);
+    expect(secondsUntil(0, 0)).toBe(1);
+    expect(secondsUntil(20 * 3_600_000, 0)).toBe(43_200);
+  });
+});

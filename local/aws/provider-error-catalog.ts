@@ -2,7 +2,8 @@ import type { TransientCause } from '../../functions/core/delivery-provider';
 import type { EumErrorShape } from './eum-json-protocol';
 
 /** What the sender must make of a provider error: FAILED, a retry for a cause, or an unknown outcome. */
-export type ExpectedHandling = 'permanent' | 'ambiguous' | TransientCause;
+/** How the sender must handle the error: `withdrawn-consent` is permanent, and a bulk message ends SUPPRESSED for it. */
+export type ExpectedHandling = 'permanent' | 'withdrawn-consent' | 'ambiguous' | TransientCause;
 
 /** One documented error of a send call, as it travels on the wire. */
 export interface ProviderWireError {
@@ -102,7 +103,7 @@ function EUM_WIRE_ERRORS(): ProviderWireError[] {
     modeled: { reason, ...(field ? { fields: [{ Name: field, Message: 'invalid' }] } : {}) },
   });
   return [
-    conflict('DESTINATION_PHONE_NUMBER_OPTED_OUT', 'permanent'),
+    conflict('DESTINATION_PHONE_NUMBER_OPTED_OUT', 'withdrawn-consent'),
     conflict('DESTINATION_COUNTRY_BLOCKED_BY_PROTECT_CONFIGURATION', 'permanent'),
     conflict('DESTINATION_PHONE_NUMBER_NOT_VERIFIED', 'configuration'),
     conflict('NO_ORIGINATION_IDENTITIES_FOUND', 'configuration'),

@@ -36,7 +36,7 @@ describe('npm start shows consent at work, one of each, on the real sender and s
       expect(page).toContain('<td>OptedOut</td>');
       expect(page).toContain('<td>Unsubscribed (the provider took it, did not deliver it)</td>');
     }
-    expect(pages[0]).toContain('Contact list notifier-local: unsubscribe links');
+    expect(pages[0]).toContain('Contact list notifier: unsubscribe links');
     expect(unsubscribeAnswer).toBe(200);
     expect(aws!.ses.contactList.isUnsubscribed('member1@example.com', 'marketing')).toBe(true);
   });

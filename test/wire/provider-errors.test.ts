@@ -68,6 +68,12 @@ describe('every documented SendEmail / Publish / SendTextMessage error, in its w
           expect(row).toMatchObject({ state: 'FAILED' });
           expect(sender.metrics.get(METRIC.PermanentFailure)).toBe(1);
           return;
+        case 'withdrawn-consent':
+          // The test's class is marketing (bulk): the recipient withdrew consent, so SUPPRESSED, never retried.
+          expect(failed).toEqual([]);
+          expect(row).toMatchObject({ state: 'SUPPRESSED', suppressionReason: 'OptedOut' });
+          expect(sender.metrics.get(METRIC.PermanentFailure)).toBe(0);
+          return;
         case 'ambiguous':
           expect(sender.metrics.get(METRIC.AmbiguousOutcome)).toBe(1);
           expect(row?.state).not.toBe('FAILED');

@@ -6,8 +6,11 @@ import type { Channel } from '../functions/core/idempotency-key';
 import { buildMessageClassRegistry, type MessageClassDefinition } from '../functions/core/message-class';
 import { windowMinutes } from '../functions/core/quiet-hours';
 import { DEFAULT_QUIET_HOURS_TIME_ZONE } from '../functions/core/quiet-hours-deferral';
-import { isTimeZone } from '../functions/core/recipient-time-zone';
+import { isTimeZone, timeZonesOfCountry, zoneSpreadMinutes } from '../functions/core/recipient-time-zone';
 import type { ConsentProps } from './props/consent-props';
+
+/** What a change of the clocks adds to a night of quiet hours at most: the night they go back is an hour longer. */
+const CLOCK_CHANGE_MINUTES = 60;
 
 /** SES's limit on topics per contact list ("Using list management"). */
 export const MAX_TOPICS_PER_CONTACT_LIST = 20;
@@ -24,8 +27,15 @@ export interface ResolvedConsent {
   /** Every topic of a list this stack creates: its own and `additionalTopics`. */
   readonly listTopics: readonly string[];
   readonly quietHoursTimeZone: string;
-  /** The longest quiet-hours window of any class (seconds); 0 when no class has quiet hours. */
+  /**
+   * The longest quiet hours may hold a record (seconds), of any class: its window, an hour for a change of the
+   * clocks (the night they go back is an hour longer), and for texts the widest spread of the zones of a country
+   * the stack texts (a number with no `timeZone` waits while it is quiet time in any zone of its country: the US
+   * from 21:00 in New York to 08:00 in Honolulu, 17 hours in summer). 0 when no class has quiet hours.
+   */
   readonly quietHoursSeconds: number;
+  /** Each class and country whose window, spread over the country's zones, leaves no minute of the day to text it. */
+  readonly quietHoursWithoutDaytime: readonly string[];
   /** The classes that have quiet hours: the lanes that carry them hold records for them. */
   readonly quietClasses: readonly string[];
 }
@@ -34,7 +44,7 @@ export interface ResolvedConsent {
  * @param channels the channels this stack sends: quiet hours on a channel it does not send hold nothing.
  */
 export function resolveConsent(
-  props: ConsentProps & { readonly messageClasses?: readonly MessageClassDefinition[] },
+  props: ConsentProps & { readonly messageClasses?: readonly MessageClassDefinition[]; readonly smsCountries?: readonly string[] },
   channels: readonly Channel[],
 ): ResolvedConsent {
   const list = props.contactList ?? {};
@@ -43,6 +53,13 @@ export function resolveConsent(
   const quiet = classes.filter((c) => c.quietHours?.channels.some((channel) => channels.includes(channel)));
   const topics = classes.filter((c) => c.bulk).map((c) => unsubscribeTopic(topicPrefix, c.name));
   const create = list.create ?? true;
+  // How far apart the clocks of each country the stack texts can be: a number with no timeZone waits for all of them.
+  // A code that is no country's is left to the destinations' check to name (Intl.Locale throws on some).
+  const countries = channels.includes('sms') ? (props.smsCountries ?? []).filter((code) => /^[A-Z]{2}$/.test(code)) : [];
+  const spreads = countries.map((country) => ({ country, minutes: zoneSpreadMinutes(timeZonesOfCountry(country)) }));
+  const spreadsOf = (c: MessageClassDefinition) => (c.quietHours?.channels.includes('sms') ? spreads : []);
+  const holdMinutes = (c: MessageClassDefinition) =>
+    c.quietHours ? windowMinutes(c.quietHours) + CLOCK_CHANGE_MINUTES + Math.max(0, ...spreadsOf(c).map((s) => s.minutes)) : 0;
   return {
     contactListName: list.contactListName ?? DEFAULT_CONTACT_LIST_NAME,
     createContactList: create,
@@ -50,7 +67,12 @@ export function resolveConsent(
     topics,
     listTopics: create ? [...topics, ...(list.additionalTopics ?? [])] : topics,
     quietHoursTimeZone: props.quietHoursTimeZone ?? DEFAULT_QUIET_HOURS_TIME_ZONE,
-    quietHoursSeconds: Math.max(0, ...quiet.map((c) => (c.quietHours ? windowMinutes(c.quietHours) * 60 : 0))),
+    quietHoursSeconds: Math.max(0, ...quiet.map(holdMinutes)) * 60,
+    quietHoursWithoutDaytime: quiet.flatMap((c) =>
+      spreadsOf(c)
+        .filter((s) => c.quietHours && windowMinutes(c.quietHours) + s.minutes >= 1440)
+        .map((s) => `${c.name} (${c.quietHours?.start}-${c.quietHours?.end}) and ${s.country}'s zones (clocks up to ${hoursOf(s.minutes)} apart)`),
+    ),
     quietClasses: quiet.map((c) => c.name),
   };
 }
@@ -76,6 +98,9 @@ export function consentViolations(c: ResolvedConsent, additionalTopics: readonly
   }
   if (new Set(c.listTopics).size !== c.listTopics.length) violations.push(`the contact list's topics repeat (${c.listTopics.join(', ')}): give each stack its own topicPrefix`);
   if (additionalTopics?.length && !c.createContactList) violations.push('contactList.additionalTopics needs create: true (only the stack that creates the list names its topics)');
+  for (const detail of c.quietHoursWithoutDaytime) {
+    violations.push(`quiet hours of class ${detail} leave no minute of the day to text a number there with no timeZone: shorten the window or drop the country from smsCountries`);
+  }
   if (!isTimeZone(c.quietHoursTimeZone)) violations.push(`quietHoursTimeZone (${JSON.stringify(c.quietHoursTimeZone)}) must be an IANA time zone such as America/New_York`);
   return violations;
 }
@@ -108,4 +133,9 @@ function classesOf(extra: readonly MessageClassDefinition[] | undefined) {
     // An invalid class list is reported by handlerConfigViolations; the built-in classes stand in meanwhile.
     return [...buildMessageClassRegistry().values()];
   }
+}
+
+/** `17 h` or `17 h 45 min`. */
+function hoursOf(minutes: number): string {
+  return minutes % 60 === 0 ? `${minutes / 60} h` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }

@@ -25,8 +25,9 @@ export interface TimingSettings {
     /** How long the account may keep throttling. @default DEFAULT_THROTTLE_HORIZON_SECONDS */
     readonly throttleHorizonSeconds?: number;
     /**
-     * The longest quiet-hours window of any message class (seconds): a record held for it is deferred to the
-     * window's end in steps of at most 12 hours, one receive each. @default none (no class has quiet hours)
+     * The longest quiet hours may hold a record (seconds): a class's window, an hour for a change of the clocks,
+     * and for texts the spread of a country's zones (lib/notifier-consent.ts). A record held for it is deferred
+     * to the window's end in steps of at most 12 hours, one receive each. @default none (no class has quiet hours)
      */
     readonly quietHoursSeconds?: number;
   };

@@ -11,10 +11,11 @@ import type { AlarmGroup, AlarmLane, AlarmSources } from './alarm-spec';
 export const BACKLOG_AGE_EVALUATION_PERIODS = 3;
 
 /**
- * The oldest message of each lane's queue, the largest of them. Quiet hours hold bulk records up to their window
- * (`quietHoursHoldSeconds`) and a held record ages in its queue: a lane that carries a class with quiet hours (the
- * bulk lane; with one queue, the queue) counts its age less that hold, so a campaign waiting for the morning wakes
- * nobody while a late login code in the urgent lane still does.
+ * The oldest message of each lane's queue, the largest of them. Quiet hours hold bulk records up to their longest
+ * hold (`quietHoursHoldSeconds`: the window, an hour for a clock change, the spread of a texted country's zones)
+ * and a held record ages in its queue: a lane that carries a class with quiet hours (the bulk lane; with one queue,
+ * the queue) counts its age less that hold, so a campaign waiting for the morning wakes nobody while a late login
+ * code in the urgent lane still does.
  */
 const oldestMessageAge = (s: AlarmSources): cloudwatch.IMetric => {
   const age = (lane: AlarmLane) => lane.queue.metricApproximateAgeOfOldestMessage({ period: s.settings.period, statistic: cloudwatch.Stats.MAXIMUM });

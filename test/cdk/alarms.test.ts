@@ -162,11 +162,18 @@ describe('queue alarms', () => {
     expect(alarmProps(ALARM.oldestMessageAge, s.template, s.stack)).toMatchObject({ Threshold: 300 });
   });
 
-  it('with one queue and quiet hours (marketing texts), counts the queue\'s oldest age less the 11-hour window', () => {
+  it('with one queue and quiet hours (marketing texts), counts the queue\'s oldest age less the longest hold', () => {
     const props = alarmProps(ALARM.oldestMessageAge, single.template, single.stack);
     expect(props).toMatchObject({ Threshold: 900 });
+    // Texting the US and GB: the 11-hour window, an hour for a change of the clocks, 6 hours of US zones (New
+    // York UTC-4 in summer to Honolulu UTC-10) = 18 h.
     expect(Object.values(metricsOf(props)).filter((m) => m['ReturnData'] !== false)).toEqual([
-      expect.objectContaining({ Expression: 'MAX([FILL(single, 0) - 39600, 0])' }),
+      expect.objectContaining({ Expression: 'MAX([FILL(single, 0) - 64800, 0])' }),
+    ]);
+    // Texting GB alone (one zone): the window and the hour, 12 h.
+    const gb = synth({ lanes: false, smsCountries: ['GB'] });
+    expect(Object.values(metricsOf(alarmProps(ALARM.oldestMessageAge, gb.template, gb.stack))).filter((m) => m['ReturnData'] !== false)).toEqual([
+      expect.objectContaining({ Expression: 'MAX([FILL(single, 0) - 43200, 0])' }),
     ]);
   });
 
@@ -175,7 +182,7 @@ describe('queue alarms', () => {
     expect(props).toMatchObject({ Threshold: 900 });
     const metrics = metricsOf(props);
     expect(Object.values(metrics).filter((m) => m['ReturnData'] !== false)).toEqual([
-      expect.objectContaining({ Expression: 'MAX([FILL(urgent, 0), FILL(bulk, 0) - 39600, 0])' }),
+      expect.objectContaining({ Expression: 'MAX([FILL(urgent, 0), FILL(bulk, 0) - 64800, 0])' }),
     ]);
     expect(metrics['urgent']?.['MetricStat']).toEqual(queueMetric('ApproximateAgeOfOldestMessage', n.lanes[0]!.queue));
     expect(metrics['bulk']?.['MetricStat']).toEqual(queueMetric('ApproximateAgeOfOldestMessage', n.lanes[1]!.queue));

@@ -100,8 +100,9 @@ describe('synth-time invariants: a bad configuration throws naming both values',
         sendTimeout: Duration.millis(27_000),
         visibilityTimeout: Duration.seconds(180),
         // Fewest receives with which 24 h of throttling (built-in backoff 10 s to 40 min) still ends before the DLQ:
-        // 80, and 2 more for the two nights of quiet hours a marketing text may wait through meanwhile.
-        maxReceiveCount: 82,
+        // 80, and 4 more for the two nights of quiet hours a marketing text may wait through meanwhile (up to 18 h
+        // each for a US number with no timeZone: two receives of at most 12 h).
+        maxReceiveCount: 84,
         ledgerRetention: Duration.days(25),
         lanes: false,
       }),
@@ -111,16 +112,50 @@ describe('synth-time invariants: a bad configuration throws naming both values',
   it("with lanes, the urgent lane's 1 s first step needs 84 receives for the same 24 hours", () => {
     expect(() => build({ maxReceiveCount: 84 })).not.toThrow();
     expect(() => build({ maxReceiveCount: 83 })).toThrow(/urgent lane: maxReceiveCount \(83\)/);
-    expect(() => build({ maxReceiveCount: 82, lanes: { urgentThrottleBackoffBase: Duration.seconds(10) } })).not.toThrow();
+    // Texting GB alone (one zone), the bulk lane needs 82: the urgent lane with the bulk lane's 10 s step needs 80.
+    expect(() => build({ maxReceiveCount: 82, smsCountries: ['GB'], lanes: { urgentThrottleBackoffBase: Duration.seconds(10) } })).not.toThrow();
   });
 
   it('quiet hours take 2 receives from the lane that carries a class with them (the bulk lane: marketing), and none from the others', () => {
     const urgentTen = { urgentThrottleBackoffBase: Duration.seconds(10) };
-    expect(() => build({ maxReceiveCount: 81, lanes: urgentTen })).toThrow(/bulk lane: maxReceiveCount \(81\)/);
-    expect(() => build({ maxReceiveCount: 81, lanes: urgentTen })).not.toThrow(/urgent lane: maxReceiveCount/);
+    const gb = { lanes: urgentTen, smsCountries: ['GB'] };
+    expect(() => build({ maxReceiveCount: 81, ...gb })).toThrow(/bulk lane: maxReceiveCount \(81\)/);
+    expect(() => build({ maxReceiveCount: 81, ...gb })).not.toThrow(/urgent lane: maxReceiveCount/);
+    expect(() => build({ maxReceiveCount: 82, ...gb })).not.toThrow();
     // Without quiet hours on marketing, the bulk lane needs the 80 of throttling alone.
     const noQuiet = [{ name: 'marketing', onAmbiguous: 'give-up' as const, quietHours: null }];
     expect(() => build({ maxReceiveCount: 80, lanes: urgentTen, messageClasses: noQuiet })).not.toThrow();
+  });
+
+  it("quiet hours take more from a lane when a country texted has zones far apart (a US number with no timeZone waits for Honolulu's morning)", () => {
+    const urgentTen = { urgentThrottleBackoffBase: Duration.seconds(10) };
+    // 11 h + 1 h + 6 h of US zones = 18 h a night: two receives each instead of one.
+    expect(() => build({ maxReceiveCount: 83, lanes: urgentTen, smsCountries: ['US', 'GB'] })).toThrow(/bulk lane: maxReceiveCount \(83\)/);
+    expect(() => build({ maxReceiveCount: 84, lanes: urgentTen, smsCountries: ['US', 'GB'] })).not.toThrow();
+    // ...and twice 18 h of retention instead of twice 12 h: 90 hours of retention are enough for GB alone, not with the US.
+    const retention = { lanes: false as const, queueRetention: Duration.hours(90) };
+    expect(() => build({ ...retention, smsCountries: ['GB'] })).not.toThrow();
+    expect(errorOf({ ...retention, smsCountries: ['US', 'GB'] })).toMatch(
+      /queue retention \(324000s\) must exceed the longest throttle backoff over maxReceiveCount 100 \(340950s, quiet hours' 129600s included\)/,
+    );
+  });
+
+  it('fails when a class\'s quiet hours and a country\'s zones leave no minute of the day to text it, naming each class and country', () => {
+    const long = [{ name: 'marketing', onAmbiguous: 'give-up' as const, bulk: true, quietHours: { start: '18:00', end: '11:00', channels: ['sms' as const] } }];
+    // 17 h: GB (one zone) keeps 7 hours of daytime, the US (6 h of zones) 1, Russia (10 h) none. A 24-hour hold
+    // (17 + 1 + 6) needs more than the default 4 days of retention.
+    expect(() => build({ messageClasses: long, smsCountries: ['GB', 'US'], queueRetention: Duration.days(5) })).not.toThrow();
+    const message = errorOf({ messageClasses: long, smsCountries: ['GB', 'US', 'RU'] });
+    expect(message).toMatch(
+      /quiet hours of class marketing \(18:00-11:00\) and RU's zones \(clocks up to 10 h apart\) leave no minute of the day to text a number there with no timeZone: shorten the window or drop the country from smsCountries/,
+    );
+    expect(message).not.toMatch(/(US|GB)'s zones/);
+    // Without SMS the window holds no text: nothing to refuse.
+    expect(() => build({ messageClasses: long, smsCountries: undefined, smsMonthlySpendLimitUsd: undefined })).not.toThrow();
+  });
+
+  it('names a country code that is none without stumbling on it', () => {
+    expect(errorOf({ smsCountries: ['U S', 'US'] })).toMatch(/smsCountries: "U S" not ISO 3166-1 alpha-2 codes/);
   });
 });
 

@@ -67,7 +67,11 @@ export class LocalContactList {
 <table border="1" cellpadding="4"><thead><tr><th>to</th><th>topic</th><th>link</th><th>now</th></tr></thead><tbody>${rows}</tbody></table></section>`;
   }
 
-  /** The bounce SES publishes for an accepted e-mail to an unsubscribed contact. */
+  /**
+   * The bounce SES publishes for an accepted e-mail to an unsubscribed contact. SES documents the bounce but no
+   * subtype for it: `UnsubscribedRecipient` is this stand-in's name, any Permanent subtype that is not a mailbox
+   * one reads the same (functions/status/ses-event.ts).
+   */
   bounce(mail: SesMail, address: string): void {
     this.publish({
       eventType: 'Bounce',

@@ -372,19 +372,7 @@ function noteSuppressions(log: LogPort, board: SuppressionBoard): LogPort {
     },
     warn: (message, a = {}) => {
       if (message.startsWith('Message refused for consent')) board.note(boardEntry(a, `${typeof a.reason === 'string' ? a.reason : '?'} (the provider took it, did not deliver it)`));
-      if (message.startsWith('Message suppressed')) {
-        const text = (name: string) => (typeof a[name] === 'string' ? (a[name] as string) : '-');
-        board.note({
-          at: Date.now(),
-          eventId: text('eventId'),
-          recipientId: text('recipientId'),
-          channel: text('channel'),
-          templateId: text('templateId'),
-          messageClass: text('messageClass'),
-          reason: text('reason'),
-          key: text('key'),
-        });
-      }
+      if (message.startsWith('Message suppressed')) board.note(boardEntry(a, typeof a.reason === 'string' ? a.reason : '-'));
       log.warn(message, a);
     },
   };

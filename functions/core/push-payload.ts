@@ -37,8 +37,8 @@ const APNS_PRIORITY: Readonly<Record<PushPriority, string>> = { high: '10', norm
  * `tag`: a notification with the tag of one already shown replaces it, so a resend is shown once.
  * FCM gets the HTTP v1 format (`fcmV1Message`, the API SNS calls since FCM's legacy API was shut
  * down). `collapse_key` is not set: FCM ignores it for notification messages, and it keeps only four
- * keys per device, so distinct messages could be dropped. No `apns` headers for iOS apps that FCM
- * serves: they would cost the sender's bundle budget more than it had (see docs/design.md).
+ * keys per device, so distinct messages could be dropped. For an iOS app that FCM serves, the key goes
+ * to APNs as `apns-collapse-id` in the message's `apns.headers`, with the class's APNs priority.
  * Template validation measures exactly these strings.
  */
 export function pushPayloads({ title, body, key, priority }: PushContent): PushPayloads {
@@ -48,6 +48,8 @@ export function pushPayloads({ title, body, key, priority }: PushContent): PushP
     notification,
     data: { idempotencyKey: key },
     android: { priority, notification: { tag: key } },
+    // An iOS app served through FCM: FCM hands these headers to APNs.
+    apns: { headers: { 'apns-collapse-id': key, 'apns-priority': APNS_PRIORITY[priority] } },
   };
   return {
     default: body,

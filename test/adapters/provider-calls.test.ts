@@ -141,6 +141,7 @@ describe('SNS SMS and push adapter', () => {
       notification,
       data: { idempotencyKey: KEY },
       android: { priority: 'high', notification: { tag: KEY } },
+      apns: { headers: { 'apns-collapse-id': KEY, 'apns-priority': '10' } },
     };
     const attribute = (value: string) => ({ DataType: 'String', StringValue: value });
     expect({ ...input, Message: JSON.parse(input.Message ?? 'null') as unknown }).toEqual({

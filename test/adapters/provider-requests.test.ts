@@ -94,6 +94,7 @@ describe('the exact provider requests', () => {
       notification: shown,
       data: { idempotencyKey: pushKey },
       android: { priority: 'high', notification: { tag: pushKey } },
+      apns: { headers: { 'apns-collapse-id': pushKey, 'apns-priority': '10' } },
     };
     expect(JSON.parse(push!.Message!)).toEqual({
       default: 'Order 1001 is on its way.',

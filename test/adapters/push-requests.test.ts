@@ -81,6 +81,7 @@ describe('every push carries the key as collapse identity, and its class lifetim
             notification: expected.shown,
             data: { idempotencyKey: key },
             android: { priority: expected.priority, notification: { tag: key } },
+            apns: { headers: { 'apns-collapse-id': key, 'apns-priority': expected.apnsPriority } },
           },
         },
       }),

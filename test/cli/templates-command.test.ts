@@ -31,10 +31,10 @@ describe('notifier templates check', () => {
     expect(lines.slice(3, 9)).toEqual([
       'template               channels  sms parts  subject chars  push bytes',
       '-------------  ----------------  ---------  -------------  ----------',
-      'login-code     email, sms, push  1/1 GSM-7         17/150    364/4096',
-      'order-shipped  email, sms, push  3/3 UCS-2         55/150    509/4096',
-      'order-sold          email, push          -         78/150    887/4096',
-      'weekly-offers  email, sms, push  3/3 UCS-2        131/150   1013/4096',
+      'login-code     email, sms, push  1/1 GSM-7         17/150    491/4096',
+      'order-shipped  email, sms, push  3/3 UCS-2         55/150    636/4096',
+      'order-sold          email, push          -         78/150   1014/4096',
+      'weekly-offers  email, sms, push  3/3 UCS-2        131/150   1140/4096',
     ]);
   });
 
@@ -72,7 +72,7 @@ describe('notifier templates render', () => {
         'Good news: order 1001 is on its way with DHL. Track it with JD0142.',
         '== sms (1 part, GSM-7)',
         'Order 1001 shipped with DHL, tracking JD0142.',
-        '== push (platform payload 321/4096 bytes)',
+        '== push (platform payload 448/4096 bytes)',
         'title: Order shipped',
         'body: Order 1001 is on its way.',
         '',

@@ -85,28 +85,28 @@ describe('push: the largest platform payload, every character of a unicode field
   const push = (maxLength: number, charset: 'gsm7' | 'unicode' = 'unicode') => ({ fields: { v: { maxLength, charset } }, push: { title: 'T', body: '{{v}}' } });
 
   it('measures exactly the payload the SNS provider sends, FCM tag included, at the longer priority', () => {
-    // The FCM payload is the larger: 284 bytes of JSON around the body, the key twice (data and Android
-    // tag) and priority "normal" (two bytes more than "high").
+    // The FCM payload is the larger: 411 bytes of JSON around the body, the key three times (data, Android
+    // tag, APNs collapse id for an iOS app FCM serves) and priority "normal" / "5" (one byte more than "high" / "10").
     const body = '\u0001'.repeat(100);
-    expect(largestPlatformPayloadBytes(pushPayloads({ title: 'T', body, key, priority: 'normal' }))).toBe(284 + 600);
-    expect(largestPlatformPayloadBytes(pushPayloads({ title: 'T', body, key, priority: 'high' }))).toBe(282 + 600);
-    expect(figuresOf(push(100))?.push).toEqual({ payloadBytes: 284 + 600 });
-    expect(figuresOf(push(100, 'gsm7'))?.push).toEqual({ payloadBytes: 284 + 300 });
+    expect(largestPlatformPayloadBytes(pushPayloads({ title: 'T', body, key, priority: 'normal' }))).toBe(411 + 600);
+    expect(largestPlatformPayloadBytes(pushPayloads({ title: 'T', body, key, priority: 'high' }))).toBe(410 + 600);
+    expect(figuresOf(push(100))?.push).toEqual({ payloadBytes: 411 + 600 });
+    expect(figuresOf(push(100, 'gsm7'))?.push).toEqual({ payloadBytes: 411 + 300 });
   });
 
   it('fails over 4096 bytes', () => {
-    expect(figuresOf(push(635))?.push).toEqual({ payloadBytes: 4094 });
-    expect(problemsOf(push(636))).toEqual([
-      { file: 't.json', path: 'push', message: 'the platform payload can be 4100 bytes with every field at its maxLength; APNs and FCM take at most 4096' },
+    expect(figuresOf(push(614))?.push).toEqual({ payloadBytes: 4095 });
+    expect(problemsOf(push(615))).toEqual([
+      { file: 't.json', path: 'push', message: 'the platform payload can be 4101 bytes with every field at its maxLength; APNs and FCM take at most 4096' },
     ]);
   });
 
   it('a push payload of exactly 4096 bytes is accepted; 4097 is refused', () => {
-    // Each character of the title is one byte in every platform payload: 'TTT' brings push(635)'s 4094 bytes to 4096.
-    const titled = (title: string) => ({ fields: { v: { maxLength: 635 } }, push: { title, body: '{{v}}' } });
-    expect(problemsOf(titled('TTT'))).toEqual([]);
-    expect(figuresOf(titled('TTT'))?.push).toEqual({ payloadBytes: 4096 });
-    expect(problemsOf(titled('TTTT'))).toEqual([
+    // Each character of the title is one byte in every platform payload: 'TT' brings push(614)'s 4095 bytes to 4096.
+    const titled = (title: string) => ({ fields: { v: { maxLength: 614 } }, push: { title, body: '{{v}}' } });
+    expect(problemsOf(titled('TT'))).toEqual([]);
+    expect(figuresOf(titled('TT'))?.push).toEqual({ payloadBytes: 4096 });
+    expect(problemsOf(titled('TTT'))).toEqual([
       { file: 't.json', path: 'push', message: 'the platform payload can be 4097 bytes with every field at its maxLength; APNs and FCM take at most 4096' },
     ]);
   });

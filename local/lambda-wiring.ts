@@ -11,7 +11,7 @@ import { createProviders, governorFor } from '../functions/delivery/provider-wir
 import { createDeadLetters, createRecordDeferral } from '../functions/sender/queue-wiring';
 import type { SmsCountryTable } from '../functions/core/sms-country-table';
 import type { SendRateGovernor } from '../functions/core/send-rate-governor';
-import { createConsentStore, createLedger, createLimitStore } from '../functions/adapters/ledger-clients';
+import { createConsentStore, createLedger, createLedgerTableClient, createLimitStore } from '../functions/adapters/ledger-clients';
 import { bindToEnvironment, type ExecutionEnvironment } from './execution-environment';
 import type { BatchHandler } from './lambda-event-source';
 import { createLocalReclaimer, type LocalReclaimer } from './reclaimer-hook';
@@ -44,9 +44,11 @@ export interface LambdaWiring extends Pick<SenderUnderTest, 'createReclaimer'> {
  * in the SDK's standard variables, as in Lambda. Only logs and metrics are the caller's.
  */
 export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOptions, visibilityTimeoutMs: number): LambdaWiring {
-  const ledger = createLedger(config);
-  const limitStore = createLimitStore(config);
-  const consent = createConsentStore(config);
+  // One client for the table's adapters, as the Lambdas build them (lambda-delivery-context.ts).
+  const table = createLedgerTableClient();
+  const ledger = createLedger(config, table);
+  const limitStore = createLimitStore(config, table);
+  const consent = createConsentStore(config, table);
   const recipients = { topicPrefix: config.topicPrefix, defaultTimeZone: config.defaultTimeZone };
   const destinations = { ...config.destinations, ...(options.smsCountries ? { sms: options.smsCountries } : {}) };
   const templates = options.templatesDir ? loadTemplateDirectory(options.templatesDir) : repositoryTemplates();

@@ -1,4 +1,4 @@
-import { LOCAL_SMS_CONFIGURATION_SET, startLocalSmsEvents } from './aws/local-sms-events';
+import { LOCAL_END_USER_MESSAGING_PROPS, LOCAL_SMS_CONFIGURATION_SET, startLocalSmsEvents } from './aws/local-sms-events';
 import { systemClock } from '../functions/core/clock';
 import { silentLog } from '../functions/core/log-port';
 import { mkdirSync } from 'node:fs';
@@ -117,8 +117,7 @@ export function localStackThroughEndUserMessaging(): LocalStack {
       // The example stream texts the US and the UK; End User Messaging needs SMS stated on, as synth does.
       smsCountries: ['US', 'GB'],
       smsMonthlySpendLimitUsd: 100,
-      smsProvider: 'end-user-messaging',
-      smsOriginationIdentities: ['arn:aws:sms-voice:eu-west-1:123456789012:phone-number/phone-local'],
+      ...LOCAL_END_USER_MESSAGING_PROPS,
     },
   };
 }

@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import { LOCAL_END_USER_MESSAGING_PROPS } from './aws/local-sms-events';
 import type { LocalStack } from './local-stack';
 
 /** The props of the wire run's stack that `simulate --wire` takes from its command line. */
@@ -39,7 +40,7 @@ export function wireStack(options: WireStackOptions = {}): LocalStack {
       // The workload texts US numbers (+1 415): SMS on, as synth wants it stated, with either provider.
       smsCountries: ['US'],
       smsMonthlySpendLimitUsd: 100,
-      ...(options.smsProvider === 'end-user-messaging' ? { smsProvider: 'end-user-messaging', smsOriginationIdentities: [LOCAL_SMS_ORIGINATION_IDENTITY] } : {}),
+      ...(options.smsProvider === 'end-user-messaging' ? LOCAL_END_USER_MESSAGING_PROPS : {}),
       sendRates: { emailPerSecond: WIRE_SEND_RATE, smsPerSecond: WIRE_SEND_RATE, pushPerSecond: WIRE_SEND_RATE },
       throttleBackoff: { base: Duration.seconds(1) },
       maxConcurrency: options.concurrency ?? 10,
@@ -53,7 +54,5 @@ export function wireStack(options: WireStackOptions = {}): LocalStack {
     scaled: { functionTimeoutSeconds: 20, claimTimeoutSeconds: 21, sendTimeoutMs: 2000, visibilityTimeoutSeconds: 24, throttleBackoffCapSeconds: 4 },
   };
 }
-/** The local End User Messaging checks no identity; synth requires one with it. */
-const LOCAL_SMS_ORIGINATION_IDENTITY = 'arn:aws:sms-voice:us-east-1:123456789012:phone-number/phone-local';
 /** Account sends per second per channel: the urgent lane may use all of it in a burst, the bulk lane 80%. */
 const WIRE_SEND_RATE = 100;

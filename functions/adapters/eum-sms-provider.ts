@@ -1,6 +1,7 @@
 import { SendTextMessageCommand, type PinpointSMSVoiceV2Client } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
 import { classifyProviderError, redactAddresses, type CallProgress, type ProviderErrorRules } from '../core/provider-outcome';
+import type { ConsentReason } from '../core/consent';
 import { trackCallProgress } from './sdk-call-progress';
 import type { ProviderRequest } from '../core/rendered-message';
 
@@ -36,7 +37,8 @@ interface ReasonRules {
   /** Reasons whose `Fields` decide: permanent when every field named is the destination or the body, else ours. */
   readonly byFields?: ReadonlySet<string>;
   /** A word put before the stored reason (`OptedOut: ...`), for readers that act on it. */
-  readonly labels?: Readonly<Record<string, string>>;
+  readonly labels?: Readonly<Record<string, string>>;  /** Permanent reasons that are the recipient's withdrawn consent: a bulk message is SUPPRESSED for it, as for SNS. */
+  readonly withdrawnConsent?: Readonly<Record<string, ConsentReason>>;
 }
 
 /** The request fields that are the recipient's or the content's. */
@@ -53,6 +55,7 @@ export const EUM_REASON_RULES: Readonly<Record<string, ReasonRules>> = {
       'DESTINATION_COUNTRY_BLOCKED_BY_PROTECT_CONFIGURATION',
       'DESTINATION_PHONE_NUMBER_BLOCKED_BY_PROTECT_NUMBER_OVERRIDE',
     ]),
+    withdrawnConsent: { DESTINATION_PHONE_NUMBER_OPTED_OUT: 'OptedOut' },
     labels: {
       DESTINATION_PHONE_NUMBER_OPTED_OUT: EUM_OPTED_OUT,
       DESTINATION_COUNTRY_BLOCKED_BY_PROTECT_CONFIGURATION: 'ProtectBlocked',
@@ -81,9 +84,10 @@ export function classifyEumError(error: unknown, progress: CallProgress = 'unkno
   if (!rule || reason === undefined) return classifyProviderError(error, EUM_ERROR_RULES, progress);
   const label = rule.labels?.[reason];
   const text = redactAddresses(`${label ? `${label}: ` : ''}${String(shape.name)} ${reason}: ${String(shape.message)}`).slice(0, 500);
-  // A number that replied STOP withdrew consent: a bulk text to it is SUPPRESSED OptedOut and the opt-out recorded, as with SNS.
-  if (reason === 'DESTINATION_PHONE_NUMBER_OPTED_OUT') return { kind: 'permanent', reason: text, consent: 'OptedOut' };
-  if (rule.permanent?.has(reason)) return { kind: 'permanent', reason: text };
+  if (rule.permanent?.has(reason)) {
+    const consent = rule.withdrawnConsent?.[reason];
+    return { kind: 'permanent', reason: text, ...(consent ? { consent } : {}) };
+  }
   if (rule.quota?.has(reason)) return { kind: 'transient', cause: 'quota-exhausted', reason: text };
   if (rule.byFields?.has(reason)) {
     const fields = Array.isArray(shape.Fields) ? shape.Fields.map((field: { Name?: unknown }) => field?.Name) : [];

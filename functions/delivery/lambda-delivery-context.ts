@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LambdaObservability } from '../adapters/lambda-observability';
-import { createConsentStore, createLimitStore, createSendingLedger } from '../adapters/ledger-clients';
+import { createConsentStore, createLedgerTableClient, createLimitStore, createSendingLedger } from '../adapters/ledger-clients';
 import { systemClock } from '../core/clock';
 import type { DeliveryProviders } from '../core/delivery-provider';
 import { throttleRetryPausesMs } from '../core/send-lanes';
@@ -34,10 +34,11 @@ export function laneDelivery(config: Pick<SenderConfig, 'lane'>): Pick<DeliveryC
  * AWS_ENDPOINT_URL).
  */
 export function createLambdaDeliveryContext(config: SenderConfig, observability: LambdaObservability, sending: SendingEdge) {
+  const table = createLedgerTableClient();
   return {
-    ledger: createSendingLedger(config),
-    limitStore: createLimitStore(config),
-    consent: createConsentStore(config),
+    ledger: createSendingLedger(config, table),
+    limitStore: createLimitStore(config, table),
+    consent: createConsentStore(config, table),
     topicPrefix: config.topicPrefix,
     defaultTimeZone: config.defaultTimeZone,
     destinations: { ...config.destinations, sms: shippedSmsCountries() },

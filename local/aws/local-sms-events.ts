@@ -1,4 +1,5 @@
 import { createLedger } from '../../functions/adapters/ledger-clients';
+import type { IdempotentNotifierProps } from '../../lib/notifier-props';
 import type { Clock } from '../../functions/core/clock';
 import type { LogPort } from '../../functions/core/log-port';
 import type { MetricsRecorder } from '../../functions/core/metrics-recorder';
@@ -11,6 +12,12 @@ import { startWireFaultProxy, type FaultDecider, type WireFaultProxy } from './w
 
 /** The configuration set the local End User Messaging knows, as the stack's sender is told (SMS_CONFIGURATION_SET). */
 export const LOCAL_SMS_CONFIGURATION_SET = 'notifier-sms';
+
+/** The props that make a local stack text through the local End User Messaging (it checks no origination identity; synth requires one). */
+export const LOCAL_END_USER_MESSAGING_PROPS = {
+  smsProvider: 'end-user-messaging',
+  smsOriginationIdentities: ['arn:aws:sms-voice:us-east-1:123456789012:phone-number/phone-local'],
+} as const satisfies Pick<IdempotentNotifierProps, 'smsProvider' | 'smsOriginationIdentities'>;
 
 /**
  * End User Messaging SMS as a local run has it: the stand-in behind a wire fault proxy, its events on the stack's

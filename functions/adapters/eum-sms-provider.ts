@@ -37,7 +37,8 @@ interface ReasonRules {
   /** Reasons whose `Fields` decide: permanent when every field named is the destination or the body, else ours. */
   readonly byFields?: ReadonlySet<string>;
   /** A word put before the stored reason (`OptedOut: ...`), for readers that act on it. */
-  readonly labels?: Readonly<Record<string, string>>;  /** Permanent reasons that are the recipient's withdrawn consent: a bulk message is SUPPRESSED for it, as for SNS. */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Permanent reasons that are the recipient's withdrawn consent: a bulk message is SUPPRESSED for it, as for SNS. */
   readonly withdrawnConsent?: Readonly<Record<string, ConsentReason>>;
 }
 

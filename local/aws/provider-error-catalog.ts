@@ -126,7 +126,12 @@ function EUM_WIRE_ERRORS(): ProviderWireError[] {
   ];
 }
 
+/** The errors that refuse the recipient or the content for good: a message may end FAILED (or, for consent, SUPPRESSED) for them. */
+export function isRejection(error: ProviderWireError): boolean {
+  return error.expected === 'permanent' || error.expected === 'withdrawn-consent';
+}
+
 /** The errors that certainly did not send: a message refused only by these must never end UNKNOWN or FAILED. */
 export function isRefusal(error: ProviderWireError): boolean {
-  return error.expected !== 'permanent' && error.expected !== 'ambiguous';
+  return !isRejection(error) && error.expected !== 'ambiguous';
 }

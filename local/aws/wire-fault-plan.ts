@@ -4,7 +4,7 @@ import { SNS_KEY_ATTRIBUTE } from '../../functions/adapters/sns-provider';
 import { LEDGER_TABLE } from '../../functions/core/ledger-table';
 import { uniformOf } from '../prng';
 import { awsErrorResponse, internalErrorResponse } from './aws-error-shapes';
-import { PROVIDER_WIRE_ERRORS, isRefusal, type ProviderWireError } from './provider-error-catalog';
+import { PROVIDER_WIRE_ERRORS, isRefusal, isRejection, type ProviderWireError } from './provider-error-catalog';
 import type { FaultDecider, WireFault } from './wire-fault-proxy';
 import type { WireRequest, WireService } from './wire-operation';
 
@@ -50,7 +50,7 @@ export function wireFaults(rate: number): WireFaultRates {
 const LEDGER_FAULTS = ['loseResponse', 'delayResponse', 'resetBefore', 'serverErrorBefore'] as const;
 const PROVIDER_FAULTS = ['providerRefusal', 'providerRejection', 'providerAcceptedThen500', 'providerHang', 'providerLostAnswer'] as const;
 const REFUSALS = PROVIDER_WIRE_ERRORS.filter(isRefusal);
-const REJECTIONS = PROVIDER_WIRE_ERRORS.filter((e) => e.expected === 'permanent');
+const REJECTIONS = PROVIDER_WIRE_ERRORS.filter(isRejection);
 
 /** What the provider-side judge needs to know about every send request that crossed the wire. */
 export interface ProviderRequestRecord {

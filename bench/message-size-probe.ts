@@ -1,8 +1,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LEDGER_TABLE } from '../functions/core/ledger-table';
 import { COUNTER_PARTITION_PREFIX, scopeCounts } from '../functions/core/message-limits';
 import { buildMessageClassRegistry } from '../functions/core/message-class';
 import { planMessages } from '../functions/delivery/message-plan';
 import type { SenderName } from '../local/senders/sender-under-test';
+import { itemBytes } from '../local/item-bytes';
 import type { LocalDynamo } from '../local/local-dynamo';
 import { round } from '../local/stats';
 import { countedSender, PROBE_MAX_RECEIVE_COUNT } from './cost-probe';
@@ -32,7 +34,10 @@ export interface SizeRow {
   readonly renderedBytes: number;
   readonly firstReceive: Readonly<Record<SenderName, SizeCost>>;
   /** This sender on the message's last receive: the claim enters the pending index and keeps the message, packed. */
-  readonly lastReceive: SizeCost;
+  readonly lastReceive: SizeCost & {
+    /** Bytes of the largest discoverable claim written (its packed message included), by DynamoDB's item-size rules. */
+    readonly claimItemBytes: number;
+  };
 }
 
 export interface MessageSizeProbe {
@@ -43,10 +48,14 @@ export interface MessageSizeProbe {
 const SIZES: readonly OrderConfirmationSize[] = ['small', 'standard', 'large'];
 const SENDERS: readonly SenderName[] = ['this-sender', 'powertools', 'naive'];
 
-/** Table write units consumed, all and those of the limit counters (items under `limit#`), as the server reports them. */
+/**
+ * Table write units consumed, all and those of the limit counters (items under `limit#`), as the server reports them;
+ * and the bytes of the largest claim put with a pending-index entry (a discoverable claim, which keeps the message).
+ */
 interface WriteUnits {
   readonly table: number;
   readonly counters: number;
+  readonly discoverableClaimBytes: number;
 }
 
 /**
@@ -56,9 +65,14 @@ interface WriteUnits {
 function countWriteUnits(client: DynamoDBClient): () => WriteUnits {
   let table = 0;
   let counters = 0;
+  let discoverableClaimBytes = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { Key?: Record<string, unknown>; Item?: Record<string, unknown> };
+      if (context.commandName === 'PutItemCommand' && input.Item?.[LEDGER_TABLE.pendingIndex.partitionKey] !== undefined) {
+        // The item as the sender wrote it (document form: this step runs before the document client marshals it).
+        discoverableClaimBytes = Math.max(discoverableClaimBytes, itemBytes(input.Item));
+      }
       const pk = (input.Key ?? input.Item)?.pk;
       const partition = typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S;
       const result = await next(args);
@@ -71,7 +85,7 @@ function countWriteUnits(client: DynamoDBClient): () => WriteUnits {
     },
     { step: 'initialize', name: 'probeWriteUnits', override: true },
   );
-  return () => ({ table, counters });
+  return () => ({ table, counters, discoverableClaimBytes });
 }
 
 /**
@@ -91,15 +105,18 @@ export async function probeMessageSizes(dynamo: LocalDynamo, messages = 20): Pro
     const [plan] = planMessages(fixture.event({ occurredAt }), transactional, fixture.templates);
     if (!plan?.prepared.ok || plan.prepared.request.message.channel !== 'email') throw new Error(`the ${size} order confirmation does not render`);
     const { subject, text, html = '' } = plan.prepared.request.message;
-    const cost = async (sender: SenderName, receiveCount: number): Promise<SizeCost> => {
+    const cost = async (sender: SenderName, receiveCount: number): Promise<SizeCost & { claimItemBytes: number }> => {
       const under = await countedSender(sender, dynamo, { templates: fixture.templates });
       const units = countWriteUnits(under.client);
       const totals = await under.pass(bodies(`${sender}-${receiveCount}`), receiveCount);
-      const { table, counters } = units();
-      return { writeUnits: round((table + totals.gsiWriteUnits) / messages, 3), counterUnits: round(counters / messages, 3) };
+      const { table, counters, discoverableClaimBytes } = units();
+      return { writeUnits: round((table + totals.gsiWriteUnits) / messages, 3), counterUnits: round(counters / messages, 3), claimItemBytes: discoverableClaimBytes };
     };
     const firstReceive = {} as Record<SenderName, SizeCost>;
-    for (const sender of SENDERS) firstReceive[sender] = await cost(sender, 1);
+    for (const sender of SENDERS) {
+      const { writeUnits, counterUnits } = await cost(sender, 1);
+      firstReceive[sender] = { writeUnits, counterUnits };
+    }
     rows.push({
       size,
       items: ORDER_CONFIRMATION_ITEMS[size],

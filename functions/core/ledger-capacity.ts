@@ -7,9 +7,10 @@ import { groupLimits } from './message-limits';
  * hottest partitions: the arithmetic of docs/scale.md and the prediction the scale simulation checks its
  * measured units against. On-demand units: an item up to 1 KB costs 1 write unit per write (a failed
  * condition included), 1 more per index entry added or removed; a strongly consistent read up to 4 KB
- * 1 read unit. Every ledger write of the happy path is one unit whatever the message's size: the claim
- * keeps no rendered message (only a discoverable claim keeps a compact form), so claim and outcome stay
- * under 1 KB, and a limit counter holds at most 1 KB (docs/design.md, "Counted once per logical message").
+ * 1 read unit. A first receive's ledger writes are one unit each whatever the message's size: its claim
+ * keeps no rendered message, so claim and outcome stay under 1 KB, and a limit counter holds at most 1 KB
+ * (docs/design.md, "Counted once per logical message"). Only a discoverable claim (a last receive) keeps
+ * the message, packed (stored-request.ts), and is billed by its size: {@link ledgerUnits}' `discoverableClaimBytes`.
  */
 
 /** The ways one message meets the ledger (docs/design.md, "Table keys and what each path writes"). */
@@ -41,20 +42,39 @@ function smsIndexEntry(channel: Channel): number {
   return channel === 'sms' ? 1 : 0;
 }
 
+/** DynamoDB bills a write 1 unit per started KB of the item (an update: of the larger of the item before and after). */
+const BYTES_PER_WRITE_UNIT = 1024;
+
+/** Options of {@link ledgerUnits}. */
+export interface LedgerUnitsOptions {
+  /**
+   * Bytes of a discoverable claim's item by DynamoDB's item-size rules, its packed message included
+   * (`itemBytes` of local/item-bytes.ts): what the 'delivered-last-receive' path's claim is billed on, and its
+   * outcome too (an update billed on the larger item, the claim before it; the outcome removes the message).
+   * An HTML order confirmation of 1.9, 15.4 and 87.7 KB claims in 1,201, 3,581 and 6,952 bytes
+   * (bench/results/message-sizes.json, `lastReceive.claimItemBytes`).
+   * @default 1024 (a claim of at most 1 KB: an SMS, a push or a short e-mail)
+   */
+  readonly discoverableClaimBytes?: number;
+}
+
 /**
  * Write and read units of one message of `messageClass` on `channel` taking `path`, as the sender writes them
  * (delivery-status events come after: {@link deliveryStatusUnits}).
  */
-export function ledgerUnits(path: LedgerPath, messageClass: Pick<MessageClass, 'limits'>, channel: Channel): LedgerUnits {
+export function ledgerUnits(path: LedgerPath, messageClass: Pick<MessageClass, 'limits'>, channel: Channel, options: LedgerUnitsOptions = {}): LedgerUnits {
   const k = limitCounters(messageClass, channel);
   const sms = smsIndexEntry(channel);
   switch (path) {
     // Claim, each counter, outcome.
     case 'delivered':
       return { writeUnits: 2 + k + sms, readUnits: 0 };
-    // As delivered, plus the pending-index entry the claim adds and the outcome removes.
-    case 'delivered-last-receive':
-      return { writeUnits: 2 + k + sms + 2, readUnits: 0 };
+    // The claim keeps the message packed, so claim and outcome are billed by its size; each counter; the
+    // pending-index entry the claim adds and the outcome removes (a keys-only index: 1 unit each whatever the claim).
+    case 'delivered-last-receive': {
+      const claim = Math.max(1, Math.ceil((options.discoverableClaimBytes ?? BYTES_PER_WRITE_UNIT) / BYTES_PER_WRITE_UNIT));
+      return { writeUnits: 2 * claim + k + sms + 2, readUnits: 0 };
+    }
     // A new SQS message of a settled event: its claim fails the condition (DynamoDB returns the item with it).
     case 'producer-duplicate':
       return { writeUnits: 1, readUnits: 0 };

@@ -97,6 +97,15 @@ describe('claim item size: a first delivery writes identifiers only, one write u
 });
 
 describe('claim item size where the reclaimer may need the message (in the pending index): packed', () => {
+  // What docs/scale.md's delivered-last-receive column assumes (ledgerUnits' discoverableClaimBytes default).
+  it.each(variants)('$id by $channel, every field at its maxLength: a discoverable claim of at most 1 KB', ({ id, channel }) => {
+    // Letters and digits in no repeating run, so the packed message does not shrink as a run of one letter would.
+    const scattered = (max: number) => Array.from({ length: max }, (_, i) => 'abcdefghijklmnopqrstuvwxyz0123456789'[(i * 7919) % 36]).join('');
+    const row = claimRow(planOf(shippedTemplateEvent(id, channel, scattered)), true);
+    expect(row.request).toBeInstanceOf(Uint8Array);
+    expect(rowBytes(row)).toBeLessThanOrEqual(1024);
+  });
+
   it.each([
     ['small', 2],
     ['standard', 5],

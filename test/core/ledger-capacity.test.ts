@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   deliveryStatusUnits,
@@ -39,6 +41,25 @@ describe('ledger units per message (docs/design.md, "Table keys and what each pa
     expect(ledgerUnits('transient-then-delivered', t, 'email')).toEqual({ writeUnits: 6, readUnits: 1 });
     expect(ledgerUnits('backed-off', t, 'email')).toEqual({ writeUnits: 1, readUnits: 0 });
     expect(ledgerUnits('suppressed-by-last-counter', cls('otp'), 'sms')).toEqual({ writeUnits: 5, readUnits: 0 });
+  });
+
+  it('bills a last receive\'s claim and outcome by the packed claim\'s size, started KB by started KB', () => {
+    const t = cls('transactional');
+    expect(ledgerUnits('delivered-last-receive', t, 'email', { discoverableClaimBytes: 1024 })).toEqual({ writeUnits: 5, readUnits: 0 });
+    expect(ledgerUnits('delivered-last-receive', t, 'email', { discoverableClaimBytes: 1025 })).toEqual({ writeUnits: 7, readUnits: 0 });
+    expect(ledgerUnits('delivered-last-receive', cls('otp'), 'sms', { discoverableClaimBytes: 2048 })).toEqual({ writeUnits: 10, readUnits: 0 });
+    // Only the last receive keeps the message: a first receive's claim is 1 unit whatever the size given.
+    expect(ledgerUnits('delivered', t, 'email', { discoverableClaimBytes: 90_000 })).toEqual({ writeUnits: 3, readUnits: 0 });
+  });
+
+  it('reproduces the measured last receive of an HTML order confirmation (npm run bench:sizes): 7, 11 and 17 write units', () => {
+    const probe = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'bench', 'results', 'message-sizes.json'), 'utf8')) as {
+      rows: { renderedBytes: number; lastReceive: { writeUnits: number; claimItemBytes: number } }[];
+    };
+    const measured = probe.rows.map((r) => r.lastReceive.writeUnits);
+    const modelled = probe.rows.map((r) => ledgerUnits('delivered-last-receive', cls('transactional'), 'email', { discoverableClaimBytes: r.lastReceive.claimItemBytes }).writeUnits);
+    expect(measured).toEqual([7, 11, 17]);
+    expect(modelled).toEqual(measured);
   });
 
   it('adds the status Lambda\'s writes: Send and Delivery for an e-mail, one SMS log with logs on, none for push', () => {

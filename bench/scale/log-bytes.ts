@@ -2,8 +2,9 @@
  * `npx tsx bench/scale/log-bytes.ts`: bytes the sender Lambda writes to its log group per message, the CloudWatch
  * line of docs/scale.md's cost table. Runs the real entry module (functions/sender/handler.ts), Powertools logger and
  * EMF metrics included, in outbox mode on an in-process dynalite, for batches of 10 single-message events of each
- * class, and counts what it writes to stdout (what Lambda ships to CloudWatch Logs, beside its own platform lines).
- * A count, not a timing: it may run on a busy machine. Writes bench/results/log-bytes.json.
+ * class, and counts what it writes to stdout (what Lambda ships to CloudWatch Logs). Beside them, Lambda's own system
+ * records per invocation (platform-log-lines.ts: AWS's documented shapes, filled with this stack's values at the
+ * model's invocation time). A count, not a timing: it may run on a busy machine. Writes bench/results/log-bytes.json.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,9 @@ import { SHIPPED_TEMPLATES_IDENTIFIER } from '../../functions/sender/shipped-tem
 import { smsCountryTable } from '../../lib/sms-countries';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS, startLocalDynamo } from '../../local/local-dynamo';
 import { lambdaContext } from '../../local/lambda-event-source';
+import type { LogBytesResult } from './log-bytes-result';
+import { platformLogBytes, platformLogRecords, type PlatformLineValues } from './platform-log-lines';
+import { instance } from './scale-tables';
 import { scaleWorkload, type MessageKind } from './scale-workload';
 
 const BATCHES = 20;
@@ -117,5 +121,26 @@ for (const kind of KINDS) {
   process.stderr.write(`${kind.messageClass} ${kind.channel}: ${Math.round(out.bytes / BATCHES)} bytes per invocation of ${BATCH_SIZE}, failed ${failed}, ${JSON.stringify(Object.fromEntries(kindsOfLine))}\n`);
 }
 await dynamo.stop();
-writeFileSync(join(import.meta.dirname, '..', 'results', 'log-bytes.json'), `${JSON.stringify({ batchSize: BATCH_SIZE, results }, null, 2)}\n`);
+
+// The default instance (batch 10, 16 in flight, 512 MB) at the model's invocation time. Not measured here: the
+// largest memory used (3 digits: any value from 100 to 511 MB writes the same bytes) and a cold start's init
+// duration, function name (CDK's generated one, about 60 characters) and runtime version.
+const warm: PlatformLineValues = {
+  durationMs: instance({ batchSize: BATCH_SIZE, maxConcurrentSends: 16, memoryMb: 512 }).invocationMs,
+  memorySizeMb: 512,
+  maxMemoryUsedMb: 160,
+};
+const cold: PlatformLineValues = {
+  ...warm,
+  coldStart: { initDurationMs: 450.512, functionName: 'IdempotentNotifier-NotifierSenderUrgentA1B2C3D4-AbCdEfGhIjKl', runtimeVersion: 'nodejs:24.v12' },
+};
+const platformLines = {
+  bytesPerInvocation: platformLogBytes(warm),
+  coldStartBytesPerInvocation: platformLogBytes(cold),
+  records: platformLogRecords(warm),
+  coldStartRecords: platformLogRecords(cold),
+};
+process.stderr.write(`Lambda system records: ${platformLines.bytesPerInvocation} bytes per invocation, ${platformLines.coldStartBytesPerInvocation} on a cold start\n`);
+const written: LogBytesResult & { batchSize: number } = { batchSize: BATCH_SIZE, results, platformLines };
+writeFileSync(join(import.meta.dirname, '..', 'results', 'log-bytes.json'), `${JSON.stringify(written, null, 2)}\n`);
 process.exit(0);

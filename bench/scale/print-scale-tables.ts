@@ -4,12 +4,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readLogBytes } from './log-bytes-result';
 import { replaceTables } from './scale-page';
 import { scaleTables } from './scale-tables';
 
 const root = join(import.meta.dirname, '..', '..');
-const logBytes = JSON.parse(readFileSync(join(root, 'bench', 'results', 'log-bytes.json'), 'utf8')) as { results: { bytesPerInvocation: number }[] };
-const tables = scaleTables(Math.max(...logBytes.results.map((r) => r.bytesPerInvocation)));
+const tables = scaleTables(readLogBytes(root));
 if (process.argv.includes('--write')) {
   const page = join(root, 'docs', 'scale.md');
   writeFileSync(page, replaceTables(readFileSync(page, 'utf8'), tables));

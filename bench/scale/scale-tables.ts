@@ -25,6 +25,7 @@ import { resolveSettings } from '../../lib/notifier-settings';
 import type { IdempotentNotifierProps } from '../../lib/notifier-props';
 import { scaleViolations } from '../../lib/scale-check';
 import { LIST_PRICES } from './list-prices';
+import type { LogBytesPerInvocation } from './log-bytes-result';
 
 /**
  * The tables of docs/scale.md, made by the capacity model's own code (functions/core) and the synth check
@@ -237,24 +238,18 @@ function bindingTable(): string {
   );
 }
 
-/**
- * Bytes of Lambda's own platform lines per invocation (platform.start and platform.report in the JSON log format the
- * stack sets): an assumption, not measured here; AWS documents their schema, not their size.
- */
-export const ASSUMED_PLATFORM_LOG_BYTES_PER_INVOCATION = 500;
-
 /** Cost per million messages by kind at the default instance, 10,000/s (the rate changes only the fixed per-month lines). */
-function costTable(logBytesPerInvocation: number): string {
+function costTable(logBytes: LogBytesPerInvocation): string {
   const p = LIST_PRICES;
   const r = instance({ batchSize: 10, maxConcurrentSends: 16, memoryMb: 512 });
   const gbSecondsPerMillion = ((r.invocationMs / 1000) * (512 / 1024) * 1_000_000) / r.messagesPerInvocation;
   const lambda = gbSecondsPerMillion * p.lambdaGbSecondArm64 + (p.lambdaRequestPerMillion * 1) / r.messagesPerInvocation;
   // The event source's ReceiveMessage and DeleteMessageBatch, one each per batch.
   const sqs = (2 / r.messagesPerInvocation) * p.sqsRequestPerMillion;
-  const logsGb = (1_000_000 / r.messagesPerInvocation) * logBytesPerInvocation / 1024 ** 3;
+  const logsGb = (1_000_000 / r.messagesPerInvocation) * logBytes.sender / 1024 ** 3;
   const logs = logsGb * (p.logsIngestionPerGb + p.logsDataProtectionPerGb);
   const perGb = p.logsIngestionPerGb + p.logsDataProtectionPerGb;
-  const platformGb = (invocationsPerMillion: number) => (invocationsPerMillion * ASSUMED_PLATFORM_LOG_BYTES_PER_INVOCATION) / 1024 ** 3;
+  const platformGb = (invocationsPerMillion: number) => (invocationsPerMillion * logBytes.platform) / 1024 ** 3;
   const rows = KINDS.filter((k) => !k.label.startsWith('a class') && k.label !== 'transactional SMS').map((k) => {
     const units = ledgerUnits('delivered', k.messageClass, k.channel);
     const status = deliveryStatusUnits(k.channel, false);
@@ -278,14 +273,14 @@ function costTable(logBytesPerInvocation: number): string {
     ];
   });
   return table(
-    ['per million messages', 'Lambda (sender)', 'DynamoDB (with status events)', 'SQS + SNS topic', 'CloudWatch Logs, sender (measured)', 'CloudWatch Logs, platform lines (assumed)', 'status Lambda requests', 'AWS before the provider', 'provider'],
+    ['per million messages', 'Lambda (sender)', 'DynamoDB (with status events)', 'SQS + SNS topic', 'CloudWatch Logs, sender (measured)', 'CloudWatch Logs, platform lines (documented records)', 'status Lambda requests', 'AWS before the provider', 'provider'],
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     rows,
   );
 }
 
 /** Every table of docs/scale.md by its marker name. */
-export function scaleTables(logBytesPerInvocation: number): Readonly<Record<string, string>> {
+export function scaleTables(logBytes: LogBytesPerInvocation): Readonly<Record<string, string>> {
   return {
     instance: instanceTable(),
     reach: reachTable(),
@@ -294,6 +289,6 @@ export function scaleTables(logBytesPerInvocation: number): Readonly<Record<stri
     'table-heat': tableHeatTable(),
     'partition-heat': partitionHeatTable(),
     reclaimer: reclaimerTable(),
-    cost: costTable(logBytesPerInvocation),
+    cost: costTable(logBytes),
   };
 }

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readLogBytes } from '../../bench/scale/log-bytes-result';
 import { markedTables, replaceTables } from '../../bench/scale/scale-page';
 import { scaleTables } from '../../bench/scale/scale-tables';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const page = readFileSync(join(ROOT, 'docs', 'scale.md'), 'utf8');
-const logBytes = JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'log-bytes.json'), 'utf8')) as { results: { bytesPerInvocation: number }[] };
-const tables = scaleTables(Math.max(...logBytes.results.map((r) => r.bytesPerInvocation)));
+const tables = scaleTables(readLogBytes(ROOT));
 
 describe('docs/scale.md is what the capacity model computes (npx tsx bench/scale/print-scale-tables.ts --write)', () => {
   it('marks every table the model makes, once', () => {

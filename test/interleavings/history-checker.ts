@@ -1,6 +1,6 @@
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import type { MessageClass, MessageClassRegistry } from '../../functions/core/message-class';
-import type { LedgerWireRecord } from './scheduled-ledger-transport';
+import { environmentOf, type LedgerWireRecord } from './scheduled-ledger-transport';
 import type { AcceptedSend } from './scripted-provider';
 
 /** One broken rule, with the key (its last six characters) and what was seen. */
@@ -53,6 +53,14 @@ export function checkHistory(history: History): { violations: Violation[]; permi
       });
     }
 
+    // A live owner's claim is never taken over, so whoever sends still holds the row's latest claim.
+    for (const send of sends) {
+      const current = currentClaimVersion(history.wire.slice(0, send.ledgerCountAtSend), key);
+      if (send.claimVersion !== undefined && current !== send.claimVersion) {
+        flag('a send only under the row\'s current claim', `${send.actor} sent under version ${send.claimVersion} while version ${current ?? 'none'} owned the row`);
+      }
+    }
+
     if (!row) {
       flag('nothing dropped', 'no ledger row: the message was never claimed and nobody will send it');
       continue;
@@ -82,6 +90,17 @@ export function checkHistory(history: History): { violations: Violation[]; permi
   }
   violations.push(...settledRowsUnchanged(history.wire), ...writesByTheOwner(history.wire));
   return { violations, permittedResends };
+}
+
+/** The claim version of the latest claim or takeover of `key` that executed in `wire`. */
+function currentClaimVersion(wire: readonly LedgerWireRecord[], key: string): number | undefined {
+  let version: string | undefined;
+  for (const record of wire) {
+    if (record.key !== key || record.status !== 200) continue;
+    if (record.write === 'claim') version = ((record.body.Item ?? {}) as Record<string, { N?: string }>).claimVersion?.N;
+    if (record.write === 'takeover') version = ((record.body.ExpressionAttributeValues ?? {}) as Record<string, { N?: string }>)[':version']?.N;
+  }
+  return version === undefined ? undefined : Number(version);
 }
 
 /**
@@ -160,11 +179,6 @@ function writesByTheOwner(wire: readonly LedgerWireRecord[]): Violation[] {
     }
   }
   return violations;
-}
-
-/** Actors are named `<environment>.<invocation>` (`w1.d3`, `w1.m2.r1`, `e4.reclaimer`). */
-function environmentOf(actor: string): string {
-  return actor.split('.')[0] ?? actor;
 }
 
 /**

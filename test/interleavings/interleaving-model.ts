@@ -1,11 +1,12 @@
 import fc, { type Scheduler } from 'fast-check';
+import { vi } from 'vitest';
 import { Duration } from 'aws-cdk-lib';
 import { GetItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
 import type { NodeHttpHandler } from '@smithy/node-http-handler';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import type { Channel } from '../../functions/core/idempotency-key';
-import type { LedgerRow } from '../../functions/core/ledger-record';
+import type { Claim, LedgerRow } from '../../functions/core/ledger-record';
 import { pendingShardOf } from '../../functions/core/ledger-table';
 import { silentLog } from '../../functions/core/log-port';
 import { countDigest, scopeCounts } from '../../functions/core/message-limits';
@@ -17,7 +18,7 @@ import { laneOfMessageClass, type LaneName } from '../../functions/core/send-lan
 import { laneDelivery } from '../../functions/delivery/lambda-delivery-context';
 import { createReclaimer } from '../../functions/reclaimer/create-reclaimer';
 import { deliver as deliverPlan, FRESH_CLAIM, type DeliveryContext } from '../../functions/delivery/deliver-message';
-import { KeptLedgerWrites } from '../../functions/delivery/kept-ledger-writes';
+import { KeptLedgerWrites, type KeptLedgerWrite } from '../../functions/delivery/kept-ledger-writes';
 import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { createStatusHandler } from '../../functions/status/create-status-handler';
 import { laneSenderConfigs, resolveLocalStack, type LocalStack } from '../../local/local-stack';
@@ -27,7 +28,7 @@ import { lambdaContext } from '../support/sqs-event';
 import { checkHistory, checkSettledAfterOneReclaim, type Violation } from './history-checker';
 import { checkLimits, type CounterWindowSeen, type LimitedMessage } from './limit-checker';
 import { PortGates } from './port-gates';
-import { LedgerNetwork, type LedgerWireFault } from './scheduled-ledger-transport';
+import { environmentOf, LedgerNetwork, type LedgerWireFault, type LedgerWireRecord } from './scheduled-ledger-transport';
 import { ScriptedProviders, type ProviderAnswer } from './scripted-provider';
 
 /**
@@ -129,6 +130,14 @@ export type WorldEvent =
   | { readonly kind: 'outage' }
   /** A ledger outage that lasts past a claim's lease: a claim kept through it is stale when the ledger comes back. */
   | { readonly kind: 'outage-across-lease' }
+  /**
+   * SQS delivers `message` to the `worker`-th worker of its lane; the first of the lane's environments whose claim of it
+   * executes then loses its link to DynamoDB while every other actor keeps its own. A lease passes before the link is
+   * back, and SQS delivers the message to the lane's other worker and to this one again meanwhile. So the writes it
+   * keeps meet a row another environment took over and may still hold: its next invocation's kept writes fail, and its
+   * delivery then reads the row under another owner's live claim.
+   */
+  | { readonly kind: 'partition'; readonly message: number; readonly worker: number }
   | { readonly kind: 'reclaimer'; readonly crashAt?: number }
   | { readonly kind: 'evidence'; readonly message: number }
   /** The worker's environment (any lane's, by global number) is invoked for other work (other records of its batch): it makes its kept writes first. */
@@ -169,6 +178,7 @@ const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
         // Twice as likely as the others: an outage between a claim and its release or outcome is what makes an environment keep writes.
         { weight: 2, arbitrary: fc.record({ kind: fc.constant('outage' as const) }) },
         fc.record({ kind: fc.constant('outage-across-lease' as const) }),
+        fc.record({ kind: fc.constant('partition' as const), message: fc.constantFrom(...messages), worker: fc.nat(WORKERS_PER_LANE - 1) }),
         fc.record({ kind: fc.constant('reclaimer' as const), crashAt }).map(withoutUndefined),
         fc.record({ kind: fc.constant('evidence' as const), message: fc.constantFrom(...messages) }),
         fc.record({ kind: fc.constant('invocation' as const), worker: fc.nat(WORKERS - 1) }),
@@ -219,6 +229,17 @@ let runCounter = 0;
 
 /** Runs one schedule end to end: the actors under faults, then recovery without faults, then the checker. */
 export async function runSchedule(s: Scheduler, scenario: Scenario, server: LedgerServer): Promise<ScheduleResult> {
+  // The SDK's retry back-off draws its jitter from Math.random, and which back-off ends first is now a scheduled
+  // choice: the same sequence in every schedule, so a schedule replays exactly (INTERLEAVING_SEED, INTERLEAVING_PATH).
+  const random = vi.spyOn(Math, 'random').mockImplementation(seededRandom(1));
+  try {
+    return await runOneSchedule(s, scenario, server);
+  } finally {
+    random.mockRestore();
+  }
+}
+
+async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerServer): Promise<ScheduleResult> {
   runCounter += 1;
   const run = `r${runCounter}`;
   const gates = new PortGates(s);
@@ -300,7 +321,13 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
    * with its memory of the ledger writes it owes. An invocation whose death takes the environment
    * with it leaves a new, empty one for the worker's next delivery.
    */
-  const environments = WORKER_LANES.map((lane) => ({ lane, keptWrites: new KeptLedgerWrites(), queue: Promise.resolve() as Promise<unknown> }));
+  const metOthersClaim = { any: 0, live: 0 };
+  const newKeptWrites = () =>
+    new ObservedKeptWrites((row) => {
+      metOthersClaim.any += 1;
+      if (row.lastRelease === undefined && (row.leaseExpiresAt ?? 0) > now) metOthersClaim.live += 1;
+    });
+  const environments = WORKER_LANES.map((lane) => ({ lane, keptWrites: newKeptWrites(), queue: Promise.resolve() as Promise<unknown> }));
   /** The global number of the worker a delivery names: its message's lane's `worker`-th. */
   const workerOf = (message: number, worker: number) =>
     WORKER_LANES.indexOf(laneOfMessageClass(MESSAGE_SHAPES[message]!.messageClass, STACK.bulkClasses)) + (worker % WORKERS_PER_LANE);
@@ -327,7 +354,7 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     }).then((result) => {
       if (result === 'crashed' && d.losesEnvironment && environment.keptWrites === keptWrites) {
         if (keptWrites.size > 0) environmentsLostHolding += 1;
-        environment.keptWrites = new KeptLedgerWrites();
+        environment.keptWrites = newKeptWrites();
         environmentsLost += 1;
       }
       return result;
@@ -418,6 +445,38 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
           })(),
         );
         break;
+      case 'partition': {
+        const laneWorkers = Array.from({ length: WORKERS_PER_LANE }, (_, n) => workerOf(event.message, n));
+        const cut = network.partitionAfterClaim(
+          laneWorkers.map((w) => `w${w}`),
+          planOf.get(event.message)!.key,
+        );
+        const deliverTo = (to: number, as: string, label: string) =>
+          gates.pass(`${actor}.${as}`, label).then(() => enqueue({ message: event.message, worker: to % WORKERS_PER_LANE, readBeforeClaim: false, retryRounds: 1 }, to, `w${to}.${actor}${as}`));
+        work.push(
+          deliverTo(workerOf(event.message, event.worker), 'a', `sqs delivers m${event.message} to w${workerOf(event.message, event.worker)}`),
+          (async () => {
+            const environment = await cut;
+            const worker = Number(environment.slice(1));
+            const other = laneWorkers.find((w) => w !== worker)!;
+            // Its invocation runs on, cut off, to its end (keeping what it could not write) before the lease passes:
+            // a lease jump would kill it at Lambda's timeout.
+            await environments[worker]!.queue;
+            await gates.pass(actor, `a lease passes while ${environment} is cut off`);
+            clockJumps += 1;
+            jump(JUMP_MS.lease);
+            // Past its visibility timeout SQS delivers the message to another worker, and to this one again; the link
+            // comes back once another environment holds the row, in any order with the rest of both invocations.
+            const taken = network.claimedByAnother(environment, planOf.get(event.message)!.key);
+            void deliverTo(other, 'b', `sqs delivers m${event.message} to w${other}`);
+            void deliverTo(worker, 'c', `sqs delivers m${event.message} to ${environment} again`);
+            await taken;
+            await gates.pass(actor, `${environment} reaches the ledger again`);
+            network.reconnect(environment);
+          })(),
+        );
+        break;
+      }
       case 'reclaimer':
         work.push(gates.pass(actor, 'reclaimer starts').then(() => reclaim(`${actor}.reclaimer`, event.crashAt)));
         break;
@@ -514,6 +573,9 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
       ['ledger writes kept through an outage', metrics.get(METRIC.UnsentClaimKept) + metrics.get(METRIC.OutcomeKept)],
       ['kept writes made (or claims taken back) later', metrics.get(METRIC.UnsentClaimReleased) + metrics.get(METRIC.OutcomeRecordedLater)],
       ['kept releases that found the row moved on', metrics.get(METRIC.UnsentClaimAlreadyTaken)],
+      ['  of those, on a row whose current claim was another environment\'s', releasesMeetingAnotherOwner(network.executed)],
+      ['deliveries that met another claim on a row whose earlier claim their environment keeps unsent', metOthersClaim.any],
+      ['  of those, a claim held (not released, its lease running)', metOthersClaim.live],
       ['limit store failures (claim handed back)', metrics.get(METRIC.LimitStoreError)],
       ['SUPPRESSED rows', rows.filter((row) => row.state === 'SUPPRESSED').length],
       ['throttled sends made again in place, claim held (the urgent lane\'s pauses)', inPlaceRetries],
@@ -521,6 +583,30 @@ export async function runSchedule(s: Scheduler, scenario: Scenario, server: Ledg
     permittedResends: checked.permittedResends,
     rows,
   };
+}
+
+/**
+ * An environment's kept writes, telling when a delivery asks about a row whose current claim is not the unsent one it
+ * keeps for that key (another environment's, or a later one): the case `holdsUnsent` must answer no to.
+ */
+class ObservedKeptWrites extends KeptLedgerWrites {
+  private readonly unsent: Claim[] = [];
+  constructor(private readonly metAnotherClaim: (row: Partial<LedgerRow>) => void) {
+    super();
+  }
+  override keep(entry: KeptLedgerWrite): KeptLedgerWrite | undefined {
+    if (entry.kind === 'release') this.unsent.push(entry.claim);
+    if (entry.kind === 'release-unconfirmed') {
+      const a = entry.attempt;
+      this.unsent.push(a.kind === 'claim' ? a.row : { key: a.key, ownerToken: a.fields.ownerToken, claimVersion: a.fields.claimVersion });
+    }
+    return super.keep(entry);
+  }
+  override holdsUnsent(row: Pick<LedgerRow, 'key' | 'ownerToken' | 'claimVersion'>): boolean {
+    const held = super.holdsUnsent(row);
+    if (!held && this.unsent.some((claim) => claim.key === row.key && super.holdsUnsent(claim))) this.metAnotherClaim(row);
+    return held;
+  }
 }
 
 /**
@@ -596,6 +682,29 @@ async function readCounters(server: LedgerServer, plans: readonly MessagePlan[],
   return limited;
 }
 
+/**
+ * Releases that reached DynamoDB while the row's current claim (the latest claim or takeover executed on it, held or
+ * released, the row not settled since) was another execution environment's: the case a kept release must leave alone.
+ */
+function releasesMeetingAnotherOwner(wire: readonly LedgerWireRecord[]): number {
+  const owner = new Map<string, string | undefined>();
+  let met = 0;
+  for (const record of wire) {
+    if (!record.key) continue;
+    const values = (record.body.ExpressionAttributeValues ?? {}) as Record<string, { S?: string }>;
+    if (record.write === 'claim' && record.status === 200) {
+      const item = (record.body.Item ?? {}) as Record<string, { S?: string }>;
+      owner.set(record.key, item.ownerToken?.S);
+    } else if (record.write === 'takeover' && record.status === 200) owner.set(record.key, values[':owner']?.S);
+    else if (record.write === 'complete' && record.status === 200) owner.delete(record.key);
+    else if (record.write === 'release') {
+      const current = owner.get(record.key);
+      if (current !== undefined && environmentOf(current) !== environmentOf(record.actor)) met += 1;
+    }
+  }
+  return met;
+}
+
 /** The pending index as the reclaimer sees it, limited to this schedule's keys (the table is shared by every schedule). */
 function onlyKeys(source: StalePendingSource, keys: ReadonlySet<string>): StalePendingSource {
   return {
@@ -603,6 +712,18 @@ function onlyKeys(source: StalePendingSource, keys: ReadonlySet<string>): StaleP
       const page = await source.listStalePending(shard, claimedBefore, limit, cursor);
       return { rows: page.rows.filter((row) => keys.has(row.key)), cursor: page.cursor };
     },
+  };
+}
+
+/** Mulberry32: a seeded generator in a few lines, where fast-check's own are not plain `() => number` functions. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

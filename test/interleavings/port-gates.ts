@@ -22,6 +22,8 @@ export class PortGates {
   /** Of those, crashes at a chosen await. */
   crashesAtAwait = 0;
   private idleWaiters: (() => void)[] = [];
+  /** Whether the gate that fires the next timer waits in the scheduler. */
+  private timerGate = false;
   /** Labels of the gates in the order the scheduler released them: the schedule, for a report. */
   readonly released: string[] = [];
 
@@ -96,15 +98,24 @@ export class PortGates {
   }
 
   /**
-   * Runs the system until nothing can move: the scheduler releases one gate at a time; when no
-   * gate waits but an actor still runs, it is waiting on a timer (an SDK retry back-off, an
-   * outcome write's pause), which fake time fires at once.
+   * Runs the system until nothing can move: the scheduler releases one gate at a time. An actor
+   * waiting on a timer (an SDK retry back-off, an outcome write's pause: tens to hundreds of
+   * milliseconds, as long as another actor's request) is woken by one more gate, "the next timer
+   * fires", which the scheduler orders among the others; when no other gate waits, fake time fires it at once.
    */
   async drive(): Promise<void> {
     for (;;) {
       await this.quiesce();
       this.flushArrivals();
       if (this.scheduler.count() > 0) {
+        if (!this.timerGate && this.liveActors() > 0 && vi.getTimerCount() > 0) {
+          this.timerGate = true;
+          void this.scheduler.schedule(Promise.resolve(TIMER_FIRES), TIMER_FIRES).then(() => {
+            this.timerGate = false;
+            this.released.push(TIMER_FIRES);
+            if (vi.getTimerCount() > 0) vi.advanceTimersToNextTimer();
+          });
+        }
         await this.scheduler.waitNext(1);
         continue;
       }
@@ -143,6 +154,8 @@ export class PortGates {
     }
   }
 }
+
+const TIMER_FIRES = 'the next timer fires (an SDK back-off, a pause)';
 
 interface Arrival {
   readonly actor: string;

@@ -42,6 +42,8 @@ export class LedgerNetwork {
   private down = false;
   private enabled = true;
   private readonly cutOff = new Set<string>();
+  /** Execution environments (`w1`) whose link to DynamoDB is down while every other actor's works. */
+  private readonly partitioned = new Set<string>();
   private readonly heldCopies: { key: string | undefined; actor: string; resolve: () => void }[] = [];
   private releaseHeld: () => void = () => undefined;
   private readonly pastLease = new Promise<void>((resolve) => {
@@ -60,6 +62,30 @@ export class LedgerNetwork {
   setDown(down: boolean): void {
     if (down && this.enabled) this.count('ledger outage');
     this.down = down && this.enabled;
+  }
+
+  /** Partitions armed: an environment cut off once its next claim or takeover of a key executes. */
+  private readonly partitionsArmed: { environments: readonly string[]; key: string; cut: (environment: string) => void }[] = [];
+
+  /**
+   * Cuts the first of `environments` whose claim or takeover of `key` executes off from DynamoDB (its answer still
+   * arrives): from then on, its requests are refused while every other actor still reaches DynamoDB. Resolves then,
+   * with the environment cut off.
+   */
+  partitionAfterClaim(environments: readonly string[], key: string): Promise<string> {
+    return new Promise((cut) => this.partitionsArmed.push({ environments, key, cut }));
+  }
+
+  private readonly claimWaiters: { environment: string; key: string; resolve: () => void }[] = [];
+
+  /** Resolves once a claim or takeover of `key` by another environment than `environment` has executed. */
+  claimedByAnother(environment: string, key: string): Promise<void> {
+    return new Promise((resolve) => this.claimWaiters.push({ environment, key, resolve }));
+  }
+
+  /** The environment reaches DynamoDB again. */
+  reconnect(environment: string): void {
+    this.partitioned.delete(environment);
   }
 
   /** Resolves once another actor's write on `key` has executed, or when {@link releaseHeldCopies} is called. */
@@ -94,6 +120,20 @@ export class LedgerNetwork {
   stopFaults(): void {
     this.enabled = false;
     this.down = false;
+    this.partitioned.clear();
+  }
+
+  private cutOffArmed(environment: string, key: string | undefined): void {
+    for (const waiter of this.claimWaiters.filter((w) => w.key === key && w.environment !== environment)) {
+      this.claimWaiters.splice(this.claimWaiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+    const armed = this.partitionsArmed.find((p) => p.environments.includes(environment) && p.key === key);
+    if (!armed) return;
+    this.partitionsArmed.splice(this.partitionsArmed.indexOf(armed), 1);
+    this.partitioned.add(environment);
+    this.count('environment cut off after its claim, across a lease');
+    armed.cut(environment);
   }
 
   private count(kind: string): void {
@@ -131,6 +171,7 @@ export class LedgerNetwork {
     await this.gates.pass(actor, `ledger-request ${what}`);
     if (this.down) throw networkError('ECONNREFUSED', 'connect ECONNREFUSED (ledger unavailable)');
     if (this.enabled && this.cutOff.has(actor)) throw networkError('ECONNREFUSED', 'connect ECONNREFUSED (cut off)');
+    if (this.partitioned.has(environmentOf(actor))) throw networkError('ECONNREFUSED', 'connect ECONNREFUSED (environment cut off)');
     if (fault === 'cut-off') this.cutOff.add(actor);
     if (fault === 'late-copy' || fault === 'cut-off') {
       // The attempt is held up in the network: the caller times out and the SDK retries, while
@@ -167,6 +208,7 @@ export class LedgerNetwork {
       for await (const chunk of response.body as AsyncIterable<Buffer>) chunks.push(Buffer.from(chunk));
       const bytes = Buffer.concat(chunks);
       this.executed.push({ seq: this.executed.length + 1, actor, operation, write, key, status: response.statusCode, body: parsed });
+      if (this.enabled && response.statusCode === 200 && (write === 'claim' || write === 'takeover')) this.cutOffArmed(environmentOf(actor), key);
       if (key !== undefined && write !== 'get' && write !== 'query') {
         for (const copy of this.heldCopies.filter((c) => c.key === key && c.actor !== actor)) {
           this.heldCopies.splice(this.heldCopies.indexOf(copy), 1);
@@ -193,6 +235,11 @@ class ScheduledHandler {
     return {};
   }
   destroy(): void {}
+}
+
+/** Actors are named `<environment>.<invocation>` (`w1.d3`, `w1.m2.r1`, `e4.reclaimer`): the environment an actor runs in. */
+export function environmentOf(actor: string): string {
+  return actor.split('.')[0] ?? actor;
 }
 
 /** The ledger key (`sk`) a request is about, if it names one; a limit counter's partition and window index. */

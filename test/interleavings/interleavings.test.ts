@@ -45,6 +45,12 @@ describe('interleavings of senders, the reclaimer and the status Lambda on the r
   // before the workers carried lanes; in the lane model the same bug (the fix reverted by hand) fails
   // first at seed 1, path 66 ("no settled row changed"), which this replays.
   it('regression (seed 1, path 66): a kept outcome and a late copy of the failed one are the same write', () => replay(1, '66'), 60_000);
+  // An environment cut off after its claim keeps its release; another environment takes the row over and still holds
+  // it when the link comes back. A kept release read-and-re-fenced on the row's current claim released the other's
+  // claim (seed 1, path 0); holdsUnsent matching the key alone took over the other's live claim and sent beside it
+  // (seed 2, path 15). Both found once the model cut one environment off across a lease (docs/testing.md).
+  it('regression (seed 1, path 0): a kept release stays fenced on its own claim, never on the row\'s current one', () => replay(1, '0'), 60_000);
+  it('regression (seed 2, path 15): an environment takes back only its own unsent claim, never another environment\'s live one', () => replay(2, '15'), 60_000);
 
   it(`${RUNS} schedules: no duplicate beyond class policy, no false SENT, no settled row changed, nothing dropped, never over a limit`, async () => {
     const figures = {

@@ -22,6 +22,7 @@ import { KeptLedgerWrites, type KeptLedgerWrite } from '../../functions/delivery
 import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { createStatusHandler } from '../../functions/status/create-status-handler';
 import { laneSenderConfigs, resolveLocalStack, type LocalStack } from '../../local/local-stack';
+import { mulberry32 } from '../../local/prng';
 import { eumEvent, sqsEvent } from '../status/eum-fixtures';
 import { cloudWatchLogsEvent, sesEvent, smsDeliveryLogLine, snsEvent } from '../status/status-fixtures';
 import { lambdaContext } from '../support/sqs-event';
@@ -231,7 +232,7 @@ let runCounter = 0;
 export async function runSchedule(s: Scheduler, scenario: Scenario, server: LedgerServer): Promise<ScheduleResult> {
   // The SDK's retry back-off draws its jitter from Math.random, and which back-off ends first is now a scheduled
   // choice: the same sequence in every schedule, so a schedule replays exactly (INTERLEAVING_SEED, INTERLEAVING_PATH).
-  const random = vi.spyOn(Math, 'random').mockImplementation(seededRandom(1));
+  const random = vi.spyOn(Math, 'random').mockImplementation(mulberry32(1));
   try {
     return await runOneSchedule(s, scenario, server);
   } finally {
@@ -712,18 +713,6 @@ function onlyKeys(source: StalePendingSource, keys: ReadonlySet<string>): StaleP
       const page = await source.listStalePending(shard, claimedBefore, limit, cursor);
       return { rows: page.rows.filter((row) => keys.has(row.key)), cursor: page.cursor };
     },
-  };
-}
-
-/** Mulberry32: a seeded generator in a few lines, where fast-check's own are not plain `() => number` functions. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

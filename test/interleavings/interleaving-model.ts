@@ -1,12 +1,10 @@
-import fc, { type Scheduler } from 'fast-check';
+import type { Scheduler } from 'fast-check';
 import { vi } from 'vitest';
-import { Duration } from 'aws-cdk-lib';
 import { GetItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
 import type { NodeHttpHandler } from '@smithy/node-http-handler';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
-import type { Channel } from '../../functions/core/idempotency-key';
-import type { Claim, LedgerRow } from '../../functions/core/ledger-record';
+import type { LedgerRow } from '../../functions/core/ledger-record';
 import { pendingShardOf } from '../../functions/core/ledger-table';
 import { silentLog } from '../../functions/core/log-port';
 import { countDigest, scopeCounts } from '../../functions/core/message-limits';
@@ -18,10 +16,9 @@ import { laneOfMessageClass, type LaneName } from '../../functions/core/send-lan
 import { laneDelivery } from '../../functions/delivery/lambda-delivery-context';
 import { createReclaimer } from '../../functions/reclaimer/create-reclaimer';
 import { deliver as deliverPlan, FRESH_CLAIM, type DeliveryContext } from '../../functions/delivery/deliver-message';
-import { KeptLedgerWrites, type KeptLedgerWrite } from '../../functions/delivery/kept-ledger-writes';
+import type { KeptLedgerWrites } from '../../functions/delivery/kept-ledger-writes';
 import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { createStatusHandler } from '../../functions/status/create-status-handler';
-import { laneSenderConfigs, resolveLocalStack, type LocalStack } from '../../local/local-stack';
 import { mulberry32 } from '../../local/prng';
 import { eumEvent, sqsEvent } from '../status/eum-fixtures';
 import { cloudWatchLogsEvent, sesEvent, smsDeliveryLogLine, snsEvent } from '../status/status-fixtures';
@@ -29,177 +26,26 @@ import { lambdaContext } from '../support/sqs-event';
 import { checkHistory, checkSettledAfterOneReclaim, type Violation } from './history-checker';
 import { checkLimits, type CounterWindowSeen, type LimitedMessage } from './limit-checker';
 import { PortGates } from './port-gates';
-import { environmentOf, LedgerNetwork, type LedgerWireFault, type LedgerWireRecord } from './scheduled-ledger-transport';
-import { ScriptedProviders, type ProviderAnswer } from './scripted-provider';
-
-/**
- * The stack the model runs, as a team would deploy it: both lanes, `otp` limited to 1 message per address
- * and 2 per recipient an hour (a few login codes to one person meet the limits in some schedules and not in
- * others), a 60 s function and 2 s send timeout. Marketing keeps its built-in 1 per recipient, channel and
- * template a day; transactional its 50 an hour (never reached). Each lane's workers run with the sender
- * configuration its cold start loads from the environment synth writes for that lane (local/local-stack.ts).
- */
-export const MODEL_STACK: LocalStack = {
-  props: {
-    emailFrom: 'notifications@mail.shop-notifier.dev',
-    functionTimeout: Duration.seconds(60),
-    sendTimeout: Duration.seconds(2),
-    messageClasses: [
-      {
-        name: 'otp',
-        onAmbiguous: 'resend',
-        lookupFallback: 'resend',
-        evidenceWaitSeconds: 0,
-        evidenceWindowSeconds: 30,
-        smsType: 'Transactional',
-        limits: [
-          { scope: 'address', max: 1, windowSeconds: 3600 },
-          { scope: 'recipient', max: 2, windowSeconds: 3600 },
-        ],
-      },
-    ],
-  },
-};
-const STACK = resolveLocalStack(MODEL_STACK);
-/** Each lane's sender configuration, loaded from its environment as its cold start loads it. */
-const LANE_CONFIGS = laneSenderConfigs(STACK);
-/** The urgent lane's: the reclaimer's too, as the stack gives it that lane's environment. */
-const FIRST_LANE = STACK.lanes[0]!.name;
-const RECLAIMER_CONFIG = LANE_CONFIGS.get(FIRST_LANE)!;
-export const CLAIM_TIMEOUT_MS = RECLAIMER_CONFIG.claimTimeoutMs;
-/** Lambda kills an invocation after this; the claim timeout exceeds it (a timing invariant checked at synth and cold start). */
-export const FUNCTION_TIMEOUT_MS = RECLAIMER_CONFIG.functionTimeoutMs;
-const TIMING = { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RECLAIMER_CONFIG.retentionMs };
-/** Schedule n starts n days after this: its limit windows (an hour, a day) are its own, on the table all schedules share. */
-const FIRST_START_MS = Date.parse('2026-11-29T12:00:00.000Z');
-const DAY_MS = 86_400_000;
-const CLASSES = RECLAIMER_CONFIG.messageClasses;
-const EVIDENCE_WAIT_MS = (CLASSES.get('transactional')?.evidenceWaitSeconds ?? 300) * 1000;
-/** Sender workers (execution environments) per lane. */
-export const WORKERS_PER_LANE = 2;
-/** Every worker's lane, by global worker number: each lane's workers side by side, the urgent lane's first. */
-const WORKER_LANES: readonly (LaneName | 'single')[] = STACK.lanes.flatMap(({ name }) => Array.from({ length: WORKERS_PER_LANE }, () => name));
-export const WORKERS = WORKER_LANES.length;
-
-/** The messages of every schedule: two of each class, over every channel, and two more login codes by SMS to the same number. */
-const MESSAGE_SHAPES: readonly { readonly messageClass: string; readonly channel: Channel; readonly templateId: string; readonly data: Record<string, unknown> }[] = [
-  { messageClass: 'otp', channel: 'sms', templateId: 'login-code', data: { code: '482913', expiresInMinutes: 10 } },
-  { messageClass: 'otp', channel: 'email', templateId: 'login-code', data: { code: '771204', expiresInMinutes: 10 } },
-  { messageClass: 'transactional', channel: 'email', templateId: 'order-shipped', data: { orderId: '1001', carrier: 'DHL', trackingNumber: 'JD01' } },
-  { messageClass: 'transactional', channel: 'sms', templateId: 'order-shipped', data: { orderId: '1002', carrier: 'UPS', trackingNumber: 'JD02' } },
-  { messageClass: 'marketing', channel: 'email', templateId: 'weekly-offers', data: { headline: 'Half price', url: 'https://shop.example/offers' } },
-  { messageClass: 'marketing', channel: 'push', templateId: 'weekly-offers', data: { headline: 'Half price', url: 'https://shop.example/offers' } },
-  { messageClass: 'otp', channel: 'sms', templateId: 'login-code', data: { code: '305117', expiresInMinutes: 10 } },
-  { messageClass: 'otp', channel: 'sms', templateId: 'login-code', data: { code: '918240', expiresInMinutes: 10 } },
-];
-export const MESSAGE_COUNT = MESSAGE_SHAPES.length;
-
-/**
- * Half the schedules text through End User Messaging (its events carry the key and claim version, and classes wait
- * their evidence windows), half through SNS (its logs name SNS's id only).
- */
-export type SmsProviderKind = 'sns' | 'end-user-messaging';
-
-/** A clock jump: within an invocation, past Lambda's timeout, past the claim lease, past the evidence wait. */
-export type ClockJump = 'small' | 'function-timeout' | 'lease' | 'evidence-wait';
-const JUMP_MS: Readonly<Record<ClockJump, number>> = {
-  small: 1_000,
-  'function-timeout': FUNCTION_TIMEOUT_MS + 1,
-  lease: CLAIM_TIMEOUT_MS + 1,
-  'evidence-wait': EVIDENCE_WAIT_MS + 1,
-};
-
-export interface Delivery {
-  readonly message: number;
-  /** Which of its lane's workers receives it (0 to WORKERS_PER_LANE - 1): the event topic routes a message into its lane. */
-  readonly worker: number;
-  readonly readBeforeClaim: boolean;
-  /** The delivery's invocation dies when its n-th gate is released. @default never */
-  readonly crashAt?: number;
-  /**
-   * Whether the invocation's death takes its execution environment with it (a timeout, an
-   * out-of-memory: Lambda starts a new one, whose kept writes are empty) or not (an error thrown:
-   * the environment serves the worker's next delivery with its memory). @default false
-   */
-  readonly losesEnvironment?: boolean;
-  /** Rounds of "before returning" retries of the environment's kept writes (createSenderHandler's writeUntil). @default 0 */
-  readonly retryRounds?: number;
-}
-
-export type WorldEvent =
-  | { readonly kind: 'clock'; readonly jump: ClockJump }
-  | { readonly kind: 'outage' }
-  /** A ledger outage that lasts past a claim's lease: a claim kept through it is stale when the ledger comes back. */
-  | { readonly kind: 'outage-across-lease' }
-  /**
-   * SQS delivers `message` to the `worker`-th worker of its lane; the first of the lane's environments whose claim of it
-   * executes then loses its link to DynamoDB while every other actor keeps its own. A lease passes before the link is
-   * back, and SQS delivers the message to the lane's other worker and to this one again meanwhile. So the writes it
-   * keeps meet a row another environment took over and may still hold: its next invocation's kept writes fail, and its
-   * delivery then reads the row under another owner's live claim.
-   */
-  | { readonly kind: 'partition'; readonly message: number; readonly worker: number }
-  | { readonly kind: 'reclaimer'; readonly crashAt?: number }
-  | { readonly kind: 'evidence'; readonly message: number }
-  /** The worker's environment (any lane's, by global number) is invoked for other work (other records of its batch): it makes its kept writes first. */
-  | { readonly kind: 'invocation'; readonly worker: number };
-
-/** One schedule's inputs besides the scheduler's own choices. */
-export interface Scenario {
-  /** Which of the message shapes this schedule sends (indexes into the eight). */
-  readonly messages: readonly number[];
-  /** SQS deliveries: every message at least once, some twice or more (at-least-once), in the order each worker receives them. */
-  readonly deliveries: readonly Delivery[];
-  readonly events: readonly WorldEvent[];
-  /** Ledger request attempts (by global number) the network mistreats. */
-  readonly ledgerFaults: readonly (readonly [number, LedgerWireFault])[];
-  /** Provider calls (by global number) that do not simply accept. */
-  readonly providerFaults: readonly (readonly [number, Exclude<ProviderAnswer, 'accept'>])[];
-  /** Which service texts. */
-  readonly smsProvider: SmsProviderKind;
-}
-
-/** One invocation in four dies at one of its awaits. */
-const crashAt = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) });
-const delivery = (message: fc.Arbitrary<number>) =>
-  fc
-    .record({ message, worker: fc.nat(WORKERS_PER_LANE - 1), readBeforeClaim: fc.boolean(), crashAt, losesEnvironment: fc.boolean(), retryRounds: fc.nat(2), order: fc.nat(99) })
-    .map(withoutUndefined);
-
-const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
-  fc.record({
-    messages: fc.constant(messages),
-    deliveries: fc
-      .tuple(...messages.map((m) => fc.array(delivery(fc.constant(m)), { minLength: 1, maxLength: 3 })))
-      // A redelivery may reach a worker before the first delivery of another message.
-      .map((perMessage) => perMessage.flat().sort((a, b) => a.order - b.order).map(({ order: _order, ...d }) => d)),
-    events: fc.array(
-      fc.oneof(
-        fc.record({ kind: fc.constant('clock' as const), jump: fc.constantFrom<ClockJump>('small', 'function-timeout', 'lease', 'evidence-wait') }),
-        // Twice as likely as the others: an outage between a claim and its release or outcome is what makes an environment keep writes.
-        { weight: 2, arbitrary: fc.record({ kind: fc.constant('outage' as const) }) },
-        fc.record({ kind: fc.constant('outage-across-lease' as const) }),
-        fc.record({ kind: fc.constant('partition' as const), message: fc.constantFrom(...messages), worker: fc.nat(WORKERS_PER_LANE - 1) }),
-        fc.record({ kind: fc.constant('reclaimer' as const), crashAt }).map(withoutUndefined),
-        fc.record({ kind: fc.constant('evidence' as const), message: fc.constantFrom(...messages) }),
-        fc.record({ kind: fc.constant('invocation' as const), worker: fc.nat(WORKERS - 1) }),
-      ),
-      { maxLength: 6 },
-    ),
-    ledgerFaults: fc.array(fc.tuple(fc.integer({ min: 1, max: 50 }), fc.constantFrom<LedgerWireFault>('lose-response', 'late-copy', 'cut-off')), {
-      maxLength: 5,
-    }),
-    providerFaults: fc.array(
-      fc.tuple(fc.integer({ min: 1, max: 8 }), fc.constantFrom<Exclude<ProviderAnswer, 'accept'>>('throttle', 'reject', 'accept-answer-lost', 'lost-before')),
-      { maxLength: 4 },
-    ),
-    smsProvider: fc.constantFrom<SmsProviderKind>('sns', 'end-user-messaging'),
-  });
-
-/** Two to eight of the messages per schedule: fewer messages, more contention on each. */
-export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc
-  .subarray(Array.from({ length: MESSAGE_COUNT }, (_, i) => i), { minLength: 2 })
-  .chain(scenarioFor);
+import { ObservedKeptWrites, releasesMeetingAnotherOwner } from './kept-write-coverage';
+import {
+  CLAIM_TIMEOUT_MS,
+  CLASSES,
+  DAY_MS,
+  EVIDENCE_WAIT_MS,
+  FIRST_LANE,
+  FIRST_START_MS,
+  FUNCTION_TIMEOUT_MS,
+  LANE_CONFIGS,
+  MESSAGE_SHAPES,
+  STACK,
+  TIMING,
+  WORKER_LANES,
+  WORKERS,
+  WORKERS_PER_LANE,
+} from './model-stack';
+import { JUMP_MS, type Delivery, type Scenario } from './scenario';
+import { LedgerNetwork } from './scheduled-ledger-transport';
+import { ScriptedProviders } from './scripted-provider';
 
 /** What one schedule did and what the checker found. */
 export interface ScheduleResult {
@@ -587,30 +433,6 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
 }
 
 /**
- * An environment's kept writes, telling when a delivery asks about a row whose current claim is not the unsent one it
- * keeps for that key (another environment's, or a later one): the case `holdsUnsent` must answer no to.
- */
-class ObservedKeptWrites extends KeptLedgerWrites {
-  private readonly unsent: Claim[] = [];
-  constructor(private readonly metAnotherClaim: (row: Partial<LedgerRow>) => void) {
-    super();
-  }
-  override keep(entry: KeptLedgerWrite): KeptLedgerWrite | undefined {
-    if (entry.kind === 'release') this.unsent.push(entry.claim);
-    if (entry.kind === 'release-unconfirmed') {
-      const a = entry.attempt;
-      this.unsent.push(a.kind === 'claim' ? a.row : { key: a.key, ownerToken: a.fields.ownerToken, claimVersion: a.fields.claimVersion });
-    }
-    return super.keep(entry);
-  }
-  override holdsUnsent(row: Pick<LedgerRow, 'key' | 'ownerToken' | 'claimVersion'>): boolean {
-    const held = super.holdsUnsent(row);
-    if (!held && this.unsent.some((claim) => claim.key === row.key && super.holdsUnsent(claim))) this.metAnotherClaim(row);
-    return held;
-  }
-}
-
-/**
  * The message's plan, its event id suffixed until its key falls in pending-index shard 0: the
  * reclaimer then needs to query one shard (`pendingIndexShards: 1`) to see every row of the schedule.
  */
@@ -683,29 +505,6 @@ async function readCounters(server: LedgerServer, plans: readonly MessagePlan[],
   return limited;
 }
 
-/**
- * Releases that reached DynamoDB while the row's current claim (the latest claim or takeover executed on it, held or
- * released, the row not settled since) was another execution environment's: the case a kept release must leave alone.
- */
-function releasesMeetingAnotherOwner(wire: readonly LedgerWireRecord[]): number {
-  const owner = new Map<string, string | undefined>();
-  let met = 0;
-  for (const record of wire) {
-    if (!record.key) continue;
-    const values = (record.body.ExpressionAttributeValues ?? {}) as Record<string, { S?: string }>;
-    if (record.write === 'claim' && record.status === 200) {
-      const item = (record.body.Item ?? {}) as Record<string, { S?: string }>;
-      owner.set(record.key, item.ownerToken?.S);
-    } else if (record.write === 'takeover' && record.status === 200) owner.set(record.key, values[':owner']?.S);
-    else if (record.write === 'complete' && record.status === 200) owner.delete(record.key);
-    else if (record.write === 'release') {
-      const current = owner.get(record.key);
-      if (current !== undefined && environmentOf(current) !== environmentOf(record.actor)) met += 1;
-    }
-  }
-  return met;
-}
-
 /** The pending index as the reclaimer sees it, limited to this schedule's keys (the table is shared by every schedule). */
 function onlyKeys(source: StalePendingSource, keys: ReadonlySet<string>): StalePendingSource {
   return {
@@ -714,8 +513,4 @@ function onlyKeys(source: StalePendingSource, keys: ReadonlySet<string>): StaleP
       return { rows: page.rows.filter((row) => keys.has(row.key)), cursor: page.cursor };
     },
   };
-}
-
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ledgerClientConfig } from '../../functions/adapters/ledger-client-config';
 import { useTestLedger } from '../support/ledger-server';
-import { runSchedule, scenarioArbitrary, type ScheduleResult } from './interleaving-model';
+import { runSchedule, type ScheduleResult } from './interleaving-model';
+import { scenarioArbitrary } from './scenario';
 
 /**
  * The model-based interleaving run: three workers, the reclaimer and the status Lambda on six

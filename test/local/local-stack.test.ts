@@ -6,7 +6,7 @@ import { NotifierStack } from '../../lib/notifier-stack';
 import { LOCAL_STACK } from '../../local/local-runner';
 import { localLaneSenders, resolveLocalStack, SCALED_VARIABLES, TARGET_VARIABLES, type LocalStack, type ScaledTiming } from '../../local/local-stack';
 import { wireStack } from '../../local/wire-stack';
-import { MODEL_STACK } from '../interleavings/interleaving-model';
+import { MODEL_STACK } from '../interleavings/model-stack';
 import { logicalId, newApp, propertiesOf, resolveDummy, resourcesOfType, STUB_ENTRY, TEST_EMAIL_DOMAIN } from '../cdk/helpers';
 
 /**

@@ -53,7 +53,7 @@ const KINDS: readonly { readonly label: string; readonly messageClass: MessageCl
 
 const fmt = (n: number, digits = 0): string =>
   Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'unbounded';
-const usd = (n: number): string => `$${n < 1 ? n.toFixed(3) : n.toFixed(2)}`;
+const usd = (n: number): string => (n >= 1000 ? `$${Math.round(n).toLocaleString('en-US')}` : `$${n < 1 ? n.toFixed(3) : n.toFixed(2)}`);
 const table = (head: readonly string[], align: readonly ('l' | 'r')[], rows: readonly (readonly string[])[]): string =>
   [`| ${head.join(' | ')} |`, `| ${align.map((a) => (a === 'r' ? '---:' : '---')).join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
@@ -269,7 +269,7 @@ function costTable(logBytes: LogBytesPerInvocation): string {
       usd(platform),
       statusInvocations ? usd(statusLambda) : '$0',
       usd(aws),
-      Number.isNaN(provider) ? 'price per part and country' : usd(provider),
+      Number.isNaN(provider) ? `${usd(p.smsJapanPerPartPerMillion)} to Japan (one part); by country and parts` : usd(provider),
     ];
   });
   return table(

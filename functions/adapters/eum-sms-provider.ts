@@ -2,7 +2,7 @@ import { SendTextMessageCommand, type PinpointSMSVoiceV2Client } from '@aws-sdk/
 import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
 import { classifyProviderError, redactAddresses, type CallProgress, type ProviderErrorRules } from '../core/provider-outcome';
 import type { ConsentReason } from '../core/consent';
-import { trackCallProgress } from './sdk-call-progress';
+import { sendTracked } from './sdk-call-progress';
 import type { ProviderRequest } from '../core/rendered-message';
 
 // Each Set is marked pure: a bundle built for SNS (see functions/delivery/shipped-sms-provider.ts) drops this module.
@@ -140,15 +140,7 @@ export function eumSmsProvider(client: PinpointSMSVoiceV2Client, settings: EumSm
         ...(ttl !== undefined ? { TimeToLive: ttl } : {}),
       });
       // Markers on the command: an error before the request was handed over is certain (not sent), never unknown.
-      const progress = trackCallProgress(command);
-      try {
-        const result = await client.send(command, { abortSignal: signal });
-        return result.MessageId
-          ? { kind: 'sent', providerMessageId: result.MessageId }
-          : { kind: 'ambiguous', reason: 'End User Messaging accepted the call but returned no MessageId' };
-      } catch (error) {
-        return classifyEumError(error, progress());
-      }
+      return sendTracked(command, (c) => client.send(c, { abortSignal: signal }), { service: 'End User Messaging', classify: classifyEumError });
     },
   };
 }

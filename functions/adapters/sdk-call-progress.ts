@@ -1,3 +1,4 @@
+import type { DeliveryOutcome } from '../core/delivery-provider';
 import type { CallProgress } from '../core/provider-outcome';
 
 /**
@@ -34,6 +35,34 @@ export function trackCallProgress(command: { readonly middlewareStack: MarkableS
   stack.addRelativeTo(marker(3), { relation: 'after', toMiddleware: 'serializerMiddleware', name: 'notifierSerialized' });
   stack.addRelativeTo(marker(4), { relation: 'after', toMiddleware: 'deserializerMiddleware', name: 'notifierHandedOver' });
   return () => PROGRESS[reached]!;
+}
+
+/** How {@link sendTracked} reads one provider's call. */
+export interface TrackedSend {
+  /** The provider's name, for the outcome of a call accepted without a message id. */
+  readonly service: string;
+  /** The provider's error classification, told how far the call got. */
+  readonly classify: (error: unknown, progress: CallProgress) => DeliveryOutcome;
+}
+
+/**
+ * One provider send with the markers on its command: a message id is a send, an answer without one an
+ * ambiguity, an error what the provider's rules make of it and of how far the call got.
+ */
+export async function sendTracked<C extends { readonly middlewareStack: MarkableStack }>(
+  command: C,
+  call: (command: C) => Promise<{ readonly MessageId?: string }>,
+  { service, classify }: TrackedSend,
+): Promise<DeliveryOutcome> {
+  const progress = trackCallProgress(command);
+  try {
+    const result = await call(command);
+    return result.MessageId
+      ? { kind: 'sent', providerMessageId: result.MessageId }
+      : { kind: 'ambiguous', reason: `${service} accepted the call but returned no MessageId` };
+  } catch (error) {
+    return classify(error, progress());
+  }
 }
 
 /** The progress of a call whose last marker reached is the index: none, started, serializing, serialized, handed over. */

@@ -3,7 +3,7 @@ import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provide
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
 import { unsubscribeTopic } from '../core/consent';
 import type { ProviderRequest } from '../core/rendered-message';
-import { trackCallProgress } from './sdk-call-progress';
+import { sendTracked } from './sdk-call-progress';
 
 /** The message tag that carries our idempotency key into SES events (delivery evidence). */
 export const SES_KEY_TAG = 'idempotency-key';
@@ -88,15 +88,10 @@ export class SesEmailProvider implements DeliveryProvider {
       // Only bulk e-mail: an otp or transactional e-mail is never unsubscribable and carries no such header.
       ...(topic && contactList ? { ListManagementOptions: { ContactListName: contactList, TopicName: topic } } : {}),
     });
-    const progress = trackCallProgress(command);
-    try {
-      const result = await this.client.send(command, { abortSignal: signal });
-      return result.MessageId
-        ? { kind: 'sent', providerMessageId: result.MessageId }
-        : { kind: 'ambiguous', reason: 'SES accepted the call but returned no MessageId' };
-    } catch (error) {
-      return classifyProviderError(error, SES_ERROR_RULES, progress());
-    }
+    return sendTracked(command, (c) => this.client.send(c, { abortSignal: signal }), {
+      service: 'SES',
+      classify: (error, progress) => classifyProviderError(error, SES_ERROR_RULES, progress),
+    });
   }
 }
 

@@ -3,7 +3,7 @@ import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provide
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
 import { pushAttributes, pushPayloads } from '../core/push-payload';
 import type { ProviderRequest } from '../core/rendered-message';
-import { trackCallProgress } from './sdk-call-progress';
+import { sendTracked } from './sdk-call-progress';
 
 /** Message attribute that carries our idempotency key on every SNS publish. */
 export const SNS_KEY_ATTRIBUTE = 'notifier.idempotency-key';
@@ -62,15 +62,10 @@ export class SnsProvider implements DeliveryProvider {
     // request, which it writes into the next request on the client: such text never reaches it.
     const illFormed = Object.entries(request.message).find(([, value]) => typeof value === 'string' && !value.isWellFormed());
     if (illFormed) return { kind: 'permanent', reason: `NotSent: the ${request.message.channel} ${illFormed[0]} is not well-formed Unicode` };
-    const progress = trackCallProgress(command);
-    try {
-      const result = await this.client.send(command, { abortSignal: signal });
-      return result.MessageId
-        ? { kind: 'sent', providerMessageId: result.MessageId }
-        : { kind: 'ambiguous', reason: 'SNS accepted the call but returned no MessageId' };
-    } catch (error) {
-      return classifyProviderError(error, SNS_ERROR_RULES, progress());
-    }
+    return sendTracked(command, (c) => this.client.send(c, { abortSignal: signal }), {
+      service: 'SNS',
+      classify: (error, progress) => classifyProviderError(error, SNS_ERROR_RULES, progress),
+    });
   }
 
   /** SNS's own opt-out list: one `CheckIfPhoneNumberIsOptedOut` request (no SMS is sent or billed). Push endpoints have none. */

@@ -64,7 +64,7 @@ const STAMP_FIELD = {
 /**
  * One SES event as a ledger status, found by the idempotency key the sender attached as a
  * message tag. Mail without the tag is not ours (the sender tags every e-mail): it comes back
- * as `untagged-email` and is counted as unmatched, with no ledger read.
+ * as `untagged` and is counted as unmatched, with no ledger read.
  *
  * @returns the status event, or a reason it is not one (never containing the event's content).
  */
@@ -93,7 +93,7 @@ export function statusFromSesEvent(input: unknown): StatusEvent | { readonly inv
       ...(consent ? { consent } : {}),
     };
   }
-  return { channel: 'email', ref: { kind: 'untagged-email', providerMessageId: event.mail.messageId }, update };
+  return { channel: 'email', ref: { kind: 'untagged', providerMessageId: event.mail.messageId }, update };
 }
 
 /**

@@ -8,11 +8,9 @@ export type MessageRef =
   /** SNS SMS delivery logs carry no message attributes: only the id SNS returned to the sender. */
   | { readonly kind: 'sms-message-id'; readonly providerMessageId: string }
   /**
-   * SES mail without our `idempotency-key` tag: another application's mail on the same
-   * configuration set. This sender tags every e-mail, so no ledger row is looked up.
+   * An SES mail or End User Messaging text without our key (tag, `Context`): another application's message on
+   * the same configuration set. This sender puts its key on every one, so no ledger row is looked up.
    */
-  | { readonly kind: 'untagged-email'; readonly providerMessageId: string }
-  /** An End User Messaging event without our key in its `Context`: another sender's on the same configuration set. */
   | { readonly kind: 'untagged'; readonly providerMessageId: string };
 
 /**

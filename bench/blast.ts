@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DEFAULT_BULK_RATE_SHARE } from '../functions/core/send-lanes';
+import { DEFAULT_BULK_RATE_SHARE } from '../functions/core/policy/send-lanes';
 import { commandLineOrExit, integerOption, numberOption, parseCommandLine } from '../local/command-line';
 import { ProgressLine } from '../local/progress-line';
 import { formatBlastMarkdown, formatBlastText } from './pace/blast-report';

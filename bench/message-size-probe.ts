@@ -1,7 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { LEDGER_TABLE } from '../functions/core/ledger-table';
-import { COUNTER_PARTITION_PREFIX, scopeCounts } from '../functions/core/message-limits';
-import { buildMessageClassRegistry } from '../functions/core/message-class';
+import { LEDGER_TABLE } from '../functions/core/ledger/ledger-table';
+import { COUNTER_PARTITION_PREFIX, scopeCounts } from '../functions/core/policy/message-limits';
+import { buildMessageClassRegistry } from '../functions/core/policy/message-class';
 import { planMessages } from '../functions/delivery/message-plan';
 import type { SenderName } from '../local/senders/sender-under-test';
 import { itemBytes } from '../local/item-bytes';

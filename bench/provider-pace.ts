@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { BackoffSettings } from '../functions/core/visibility-backoff';
+import type { BackoffSettings } from '../functions/core/queue/visibility-backoff';
 import { commandLineOrExit, integerOption, parseCommandLine } from '../local/command-line';
 import { ProgressLine } from '../local/progress-line';
 import { formatPaceMarkdown, formatPaceText } from './pace/pace-report';

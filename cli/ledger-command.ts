@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbLedger } from '../functions/adapters/dynamodb-ledger';
-import type { LedgerReader } from '../functions/core/ledger-reader';
+import type { LedgerReader } from '../functions/core/ledger/ledger-reader';
 import { ENV } from '../functions/core/sender-config';
 import { startLocalDynamo } from '../local/local-dynamo';
 import { LOCAL_TABLE_NAME } from '../local/local-table';

@@ -1,6 +1,6 @@
-import type { LedgerRow } from '../functions/core/ledger-record';
-import { maskAddress } from '../functions/core/recipient-address';
-import { unpackRequest } from '../functions/core/stored-request';
+import type { LedgerRow } from '../functions/core/ledger/ledger-record';
+import { maskAddress } from '../functions/core/event/recipient-address';
+import { unpackRequest } from '../functions/core/ledger/stored-request';
 
 /** A ledger row as support sees it: times in ISO 8601, the address masked, no message content. */
 export interface LedgerRowView {

@@ -2,15 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { DEFAULT_TEMPLATES_DIR, readTemplateFiles } from '../functions/adapters/template-directory';
-import { CHANNELS, type Channel } from '../functions/core/idempotency-key';
+import { CHANNELS, type Channel } from '../functions/core/event/idempotency-key';
 import { jsonRecord } from '../functions/core/json-objects';
-import { largestPushPayloadBytes, PUSH_PAYLOAD_MAX_BYTES } from '../functions/core/push-payload';
+import { largestPushPayloadBytes, PUSH_PAYLOAD_MAX_BYTES } from '../functions/core/templates/push-payload';
 import { validate } from '../functions/core/schema';
-import { smsSize } from '../functions/core/sms-segments';
-import { EMAIL_SUBJECT_MAX_CHARS, type TemplateFigures } from '../functions/core/template-limits';
-import { formatTemplateProblem } from '../functions/core/template-problems';
-import { checkTemplateFiles } from '../functions/core/template-registry';
-import { renderTemplate, type RenderedContent, type TemplateValue } from '../functions/core/templates';
+import { smsSize } from '../functions/core/templates/sms-segments';
+import { EMAIL_SUBJECT_MAX_CHARS, type TemplateFigures } from '../functions/core/templates/template-limits';
+import { formatTemplateProblem } from '../functions/core/templates/template-problems';
+import { checkTemplateFiles } from '../functions/core/templates/template-registry';
+import { renderTemplate, type RenderedContent, type TemplateValue } from '../functions/core/templates/templates';
 import { textTable } from '../local/text-table';
 
 /** Where the command writes; injectable for tests. */

@@ -1,4 +1,4 @@
-import { shortestBackoffTotalSeconds, type BackoffSettings } from '../functions/core/visibility-backoff';
+import { shortestBackoffTotalSeconds, type BackoffSettings } from '../functions/core/queue/visibility-backoff';
 
 /** The queue settings that bound how long a message can wait unsent. */
 export interface BacklogQueueSettings {

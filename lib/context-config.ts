@@ -3,7 +3,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import type { MessageClassDefinition } from '../functions/core/message-class';
+import type { MessageClassDefinition } from '../functions/core/policy/message-class';
 import type { NotifierRuntime } from './lambda-runtime';
 import type { IdempotentNotifierProps, ProducerEventRule } from './notifier';
 

@@ -1,9 +1,16 @@
-import type { SmsCountryTable } from '../functions/core/sms-country-table';
-import { NO_SMS_COUNTRIES } from '../functions/core/sms-country-table';
+import type { SmsCountryTable } from '../functions/core/policy/sms-country-table';
+import { NO_SMS_COUNTRIES } from '../functions/core/policy/sms-country-table';
 import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../functions/delivery/shipped-sms-countries';
-import { SHIPPED_SMS_PROVIDER_IDENTIFIER } from '../functions/delivery/shipped-sms-provider';
 import type { IdempotentNotifierProps } from './notifier-props';
 import { smsCountryTable, unknownSmsCountries } from './sms-countries';
+
+/**
+ * The identifier the stack's SMS provider is embedded under: synth hands esbuild a `define` for it, so a bundle
+ * built for SNS carries no End User Messaging adapter or client and one built for End User Messaging carries them.
+ * Unbundled (tests, local runs) it is undefined: both are there. The functions declare it where they read it
+ * (functions/delivery/provider-wiring.ts, functions/adapters/send-clients.ts); only synth needs its name.
+ */
+export const SHIPPED_SMS_PROVIDER_IDENTIFIER = '__NOTIFIER_SMS_PROVIDER__';
 
 /** The props that decide where messages may go. */
 export type DestinationProps = Pick<IdempotentNotifierProps, 'smsEnabled' | 'smsCountries' | 'pushEnabled' | 'pushPlatformApplications'>;

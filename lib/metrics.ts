@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { CHANNELS } from '../functions/core/idempotency-key';
-import { DIMENSION, SERVICE, type MetricName, type ServiceName } from '../functions/core/metric-names';
+import { CHANNELS } from '../functions/core/event/idempotency-key';
+import { DIMENSION, SERVICE, type MetricName, type ServiceName } from '../functions/core/observability/metric-names';
 
 export { SERVICE, type ServiceName };
 

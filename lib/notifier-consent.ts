@@ -1,12 +1,13 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import type { Construct } from 'constructs';
-import { unsubscribeTopic } from '../functions/core/consent';
-import type { Channel } from '../functions/core/idempotency-key';
-import { buildMessageClassRegistry, type MessageClassDefinition } from '../functions/core/message-class';
-import { windowMinutes } from '../functions/core/quiet-hours';
-import { DEFAULT_QUIET_HOURS_TIME_ZONE } from '../functions/core/quiet-hours-deferral';
-import { isTimeZone, timeZonesOfCountry, zoneSpreadMinutes } from '../functions/core/recipient-time-zone';
+import { unsubscribeTopic } from '../functions/core/policy/consent';
+import type { Channel } from '../functions/core/event/idempotency-key';
+import { buildMessageClassRegistry, type MessageClassDefinition } from '../functions/core/policy/message-class';
+import { windowMinutes } from '../functions/core/policy/quiet-hours';
+import { DEFAULT_QUIET_HOURS_TIME_ZONE } from '../functions/core/policy/quiet-hours-deferral';
+import { isTimeZone } from '../functions/core/event/time-zone-name';
+import { timeZonesOfCountry, zoneSpreadMinutes } from '../functions/core/policy/recipient-time-zone';
 import type { ConsentProps } from './props/consent-props';
 
 /** What a change of the clocks adds to a night of quiet hours at most: the night they go back is an hour longer. */

@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { DIMENSION, METRIC, type MetricName } from '../functions/core/metric-names';
+import { DIMENSION, METRIC, type MetricName } from '../functions/core/observability/metric-names';
 import type { AlarmLane, NotifierFunctions } from './alarm-table';
 import { type NotifierMetrics, SERVICE, type ServiceName } from './metrics';
 

@@ -118,7 +118,7 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
 
 /**
  * Every phone number the event validator accepts (E.164: `+`, then 7 to 15 digits, the first not 0;
- * `functions/core/recipient-address.ts`), wherever it appears in a log line.
+ * `functions/core/event/recipient-address.ts`), wherever it appears in a log line.
  */
 export const E164_LOG_MASK_PATTERN = '\\+[1-9][0-9]{6,14}';
 

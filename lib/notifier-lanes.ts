@@ -1,5 +1,5 @@
 import type { Duration } from 'aws-cdk-lib';
-import { BUILT_IN_MESSAGE_CLASSES } from '../functions/core/message-class';
+import { BUILT_IN_MESSAGE_CLASSES } from '../functions/core/policy/message-class';
 import { ENV } from '../functions/core/sender-config';
 import {
   DEFAULT_BULK_CLASSES,
@@ -8,8 +8,8 @@ import {
   URGENT_THROTTLE_BACKOFF_BASE_SECONDS,
   type LaneName,
   type LanePace,
-} from '../functions/core/send-lanes';
-import type { BackoffSettings } from '../functions/core/visibility-backoff';
+} from '../functions/core/policy/send-lanes';
+import type { BackoffSettings } from '../functions/core/queue/visibility-backoff';
 
 /**
  * Priority lanes: the urgent lane (one-time codes, order updates: every class but the bulk ones) and

@@ -2,7 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
-import { LEDGER_TABLE } from '../functions/core/ledger-table';
+import { LEDGER_TABLE } from '../functions/core/ledger/ledger-table';
 
 /** Settings of the send ledger table. */
 export interface LedgerTableOptions {

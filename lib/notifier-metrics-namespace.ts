@@ -1,6 +1,6 @@
 import { Stack, Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { METRICS_NAMESPACE } from '../functions/core/metric-names';
+import { METRICS_NAMESPACE } from '../functions/core/observability/metric-names';
 
 /** Characters CloudWatch refuses in a namespace (it allows letters, digits, space and `. - _ / # :`). */
 const REFUSED = /[^A-Za-z0-9.\-_/#: ]/g;

@@ -3,7 +3,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { LEDGER_TABLE } from '../functions/core/ledger-table';
+import { LEDGER_TABLE } from '../functions/core/ledger/ledger-table';
 import { endpointArnsOf, pushEnabled, smsEnabled } from './destination-options';
 import { coveringIdentities, emailAddressOf } from './email-from';
 import { REVIEWED_NOT_RESOURCE_SID } from './not-resource-check';

@@ -1,4 +1,4 @@
-import type { MessageClassDefinition } from '../functions/core/message-class';
+import type { MessageClassDefinition } from '../functions/core/policy/message-class';
 import type { LaneOptions } from './notifier-lanes';
 import type { ConsentProps } from './props/consent-props';
 import type { DeliveryStatusEvidenceProps } from './props/delivery-status-props';

@@ -1,9 +1,9 @@
 import { Duration, Token } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { PENDING_SHARD_COUNT } from '../functions/core/ledger-table';
-import { metricsNamespaceProblem } from '../functions/core/metric-names';
-import { timingViolations } from '../functions/core/timing-invariants';
-import type { BackoffSettings } from '../functions/core/visibility-backoff';
+import { PENDING_SHARD_COUNT } from '../functions/core/ledger/ledger-table';
+import { metricsNamespaceProblem } from '../functions/core/observability/metric-names';
+import { timingViolations } from '../functions/core/queue/timing-invariants';
+import type { BackoffSettings } from '../functions/core/queue/visibility-backoff';
 import { backlogLossHorizonSeconds, defaultBacklogAgeAlarmSeconds } from './backlog-age';
 import { ACCOUNT_ALARM_DEFAULTS, DEFAULT_SUSTAINED_RATE_LIMITING } from './alarm-options';
 import { DEFAULT_METRIC_PERIOD } from './metrics';
@@ -227,7 +227,7 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
 
 /**
  * Every unsafe timing or queue setting, each message naming the values. The timing rules themselves
- * live in `functions/core/timing-invariants.ts`, shared with the handler.
+ * live in `functions/core/queue/timing-invariants.ts`, shared with the handler.
  */
 export function settingsViolations(r: NotifierSettings): string[] {
   // Every lane's queue has the same redelivery settings; its backoff is its own (the urgent lane starts sooner).

@@ -10,7 +10,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { LEDGER_TABLE } from '../functions/core/ledger-table';
+import { LEDGER_TABLE } from '../functions/core/ledger/ledger-table';
 import { ENV } from '../functions/core/sender-config';
 import { loadStatusConfig } from '../functions/status/status-config';
 import type { NotifierRuntime } from './lambda-runtime';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readTemplateFiles } from '../functions/adapters/template-directory';
-import { checkTemplateFiles } from '../functions/core/template-registry';
-import { formatTemplateProblem } from '../functions/core/template-problems';
+import { checkTemplateFiles } from '../functions/core/templates/template-registry';
+import { formatTemplateProblem } from '../functions/core/templates/template-problems';
 import { SHIPPED_TEMPLATES_IDENTIFIER } from '../functions/sender/shipped-templates';
 
 export { DEFAULT_TEMPLATES_DIR } from '../functions/adapters/template-directory';

@@ -1,15 +1,15 @@
-import { AWS_DEFAULTS } from '../functions/core/aws-quotas';
-import type { Channel } from '../functions/core/idempotency-key';
+import { AWS_DEFAULTS } from './capacity-model/aws-quotas';
+import type { Channel } from '../functions/core/event/idempotency-key';
 import {
   laneThroughput,
   ledgerRequestsOnPath,
   MEASURED_CPU_MS_PER_MESSAGE,
   TYPICAL_LATENCIES,
   type LaneThroughput,
-} from '../functions/core/lane-throughput';
-import { discoverableClaimsPerSecond, limitCounters, pendingShardsNeeded } from '../functions/core/ledger-capacity';
-import { MAX_PENDING_SHARDS, PENDING_SHARD_COUNT } from '../functions/core/ledger-table';
-import { buildMessageClassRegistry, type MessageClass } from '../functions/core/message-class';
+} from './capacity-model/lane-throughput';
+import { discoverableClaimsPerSecond, limitCounters, pendingShardsNeeded } from './capacity-model/ledger-capacity';
+import { MAX_PENDING_SHARDS, PENDING_SHARD_COUNT } from '../functions/core/ledger/ledger-table';
+import { buildMessageClassRegistry, type MessageClass } from '../functions/core/policy/message-class';
 import type { IdempotentNotifierProps } from './notifier-props';
 import type { ResolvedLane } from './notifier-lanes';
 import type { NotifierSettings } from './notifier-settings';
@@ -17,7 +17,7 @@ import type { NotifierSettings } from './notifier-settings';
 /**
  * The settings that decide how far a stack scales, checked at synth against the rates it is given
  * (docs/scale.md): that each lane's instances can send their share of the stated `sendRates` (the capacity
- * model of functions/core/lane-throughput.ts), that the pending index has the shards those rates need, and
+ * model of lib/capacity-model/lane-throughput.ts), that the pending index has the shards those rates need, and
  * that no invocation runs more sends at once than the SDK has sockets for. Every refusal names the setting
  * to change and the value that would do. Without stated rates only the rate-free rules apply, so the
  * defaults stay right for a small account whose SES rate is read at cold start.

@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { ENV } from '../functions/core/sender-config';
-import { DEFAULT_BACKOFF, type BackoffSettings } from '../functions/core/visibility-backoff';
+import { DEFAULT_BACKOFF, type BackoffSettings } from '../functions/core/queue/visibility-backoff';
 
 /**
  * Account-wide sends per second per channel for this stack. The sender and the reclaimer split each
@@ -62,7 +62,7 @@ export function resolveThrottleBackoff(backoff: ThrottleBackoff | undefined): Ba
 /**
  * Every rate that is not a positive number of sends per second, and every backoff step that is not
  * whole seconds, each with the value given. (Base <= cap <= 12 h, and the backoff against
- * `maxReceiveCount` and retention, are timing invariants: `functions/core/timing-invariants.ts`.)
+ * `maxReceiveCount` and retention, are timing invariants: `functions/core/queue/timing-invariants.ts`.)
  */
 export function sendPaceViolations(rates: SendRates | undefined, backoff: BackoffSettings): string[] {
   const violations: string[] = [];

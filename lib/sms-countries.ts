@@ -1,6 +1,6 @@
 import { Metadata, getCountries, getCountryCallingCode, type CountryCode } from 'libphonenumber-js/core';
 import metadata from 'libphonenumber-js/min/metadata';
-import type { CountryPlan, SmsCountryTable } from '../functions/core/sms-country-table';
+import type { CountryPlan, SmsCountryTable } from '../functions/core/policy/sms-country-table';
 
 /** The number types libphonenumber-js's `getNumberType` tries; a number of none of them is in no country. */
 const NUMBER_TYPES = ['FIXED_LINE', 'MOBILE', 'PREMIUM_RATE', 'TOLL_FREE', 'SHARED_COST', 'VOIP', 'PERSONAL_NUMBER', 'PAGER', 'UAN', 'VOICEMAIL'] as const;
@@ -13,7 +13,7 @@ export function unknownSmsCountries(countries: readonly string[]): string[] {
 
 /**
  * What the sender needs to tell the allowed countries' numbers from every other number, from
- * libphonenumber-js's minimal metadata (see functions/core/sms-country-table.ts).
+ * libphonenumber-js's minimal metadata (see functions/core/policy/sms-country-table.ts).
  * @param countries ISO 3166-1 alpha-2 codes, already checked with {@link unknownSmsCountries}.
  */
 export function smsCountryTable(countries: readonly string[]): SmsCountryTable {

@@ -1,7 +1,7 @@
-import type { LedgerRow } from '../functions/core/ledger-record';
-import { buildMessageClassRegistry } from '../functions/core/message-class';
-import { insideWindow, localMinutesAt } from '../functions/core/quiet-hours';
-import type { InMemoryMetrics } from '../functions/core/metrics-recorder';
+import type { LedgerRow } from '../functions/core/ledger/ledger-record';
+import { buildMessageClassRegistry } from '../functions/core/policy/message-class';
+import { insideWindow, localMinutesAt } from '../functions/core/policy/quiet-hours';
+import type { InMemoryMetrics } from '../functions/core/observability/metrics-recorder';
 import type { ConsentWorkload } from './consent-workload';
 import { bump } from './stats';
 import { textTable } from './text-table';

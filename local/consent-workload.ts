@@ -1,4 +1,4 @@
-import type { NotificationEvent } from '../functions/core/notification-event';
+import type { NotificationEvent } from '../functions/core/event/notification-event';
 import { mulberry32 } from './prng';
 
 /**

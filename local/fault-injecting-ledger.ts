@@ -1,6 +1,6 @@
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
-import type { Claim, LedgerRow } from '../functions/core/ledger-record';
-import type { ClaimResult, SendLedger, UnconfirmedClaim, Release, TakeoverFields, TerminalWrite } from '../functions/core/send-ledger';
+import type { Claim, LedgerRow } from '../functions/core/ledger/ledger-record';
+import type { ClaimResult, SendLedger, UnconfirmedClaim, Release, TakeoverFields, TerminalWrite } from '../functions/core/ledger/send-ledger';
 import type { ExecutionEnvironment } from './execution-environment';
 import type { FaultPlan } from './fault-plan';
 

@@ -1,5 +1,5 @@
-import type { LimitStore, CountResult } from '../functions/core/limit-store';
-import type { ScopeCount } from '../functions/core/message-limits';
+import type { LimitStore, CountResult } from '../functions/core/policy/limit-store';
+import type { ScopeCount } from '../functions/core/policy/message-limits';
 import type { FaultPlan } from './fault-plan';
 import { throttlingError } from './fault-injecting-ledger';
 

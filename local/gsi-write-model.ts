@@ -1,4 +1,4 @@
-import { LEDGER_TABLE } from '../functions/core/ledger-table';
+import { LEDGER_TABLE } from '../functions/core/ledger/ledger-table';
 
 /**
  * Counts the global-secondary-index writes DynamoDB would bill for a stream of successful

@@ -1,6 +1,6 @@
-import type { DeliveryOutcome, DeliveryProvider } from '../functions/core/delivery-provider';
-import type { DeliveryEvidence } from '../functions/core/message-class';
-import type { ProviderRequest } from '../functions/core/rendered-message';
+import type { DeliveryOutcome, DeliveryProvider } from '../functions/core/provider/delivery-provider';
+import type { DeliveryEvidence } from '../functions/core/policy/message-class';
+import type { ProviderRequest } from '../functions/core/templates/rendered-message';
 import { OutboxProvider } from '../functions/adapters/outbox-provider';
 
 /**

@@ -1,6 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { loadSenderConfig, type SenderConfig } from '../functions/core/sender-config';
-import { laneOfMessageClass, type LaneName } from '../functions/core/send-lanes';
+import { laneOfMessageClass, type LaneName } from '../functions/core/policy/send-lanes';
 import type { LocalAws } from './aws/local-aws';
 import type { LocalQueuePair } from './aws/local-sqs';
 import { queueIsEmpty } from './aws/queue-inspection';

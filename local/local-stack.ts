@@ -1,5 +1,5 @@
 import { ENV, loadSenderConfig, type SenderConfig } from '../functions/core/sender-config';
-import type { LaneName } from '../functions/core/send-lanes';
+import type { LaneName } from '../functions/core/policy/send-lanes';
 import { laneSenders } from '../lib/notifier-environment';
 import type { LaneQueueUrls } from '../lib/notifier-lanes';
 import type { IdempotentNotifierProps } from '../lib/notifier-props';

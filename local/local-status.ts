@@ -1,6 +1,6 @@
 import { createConsentStore, createLedger } from '../functions/adapters/ledger-clients';
-import type { LogPort } from '../functions/core/log-port';
-import type { MetricsRecorder } from '../functions/core/metrics-recorder';
+import type { LogPort } from '../functions/core/observability/log-port';
+import type { MetricsRecorder } from '../functions/core/observability/metrics-recorder';
 import { createStatusHandler, type StatusHandler } from '../functions/status/create-status-handler';
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';

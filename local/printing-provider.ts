@@ -1,8 +1,8 @@
-import type { DeliveryOutcome, DeliveryProvider } from '../functions/core/delivery-provider';
-import { keyPrefix } from '../functions/core/idempotency-key';
-import type { DeliveryEvidence } from '../functions/core/message-class';
-import { maskAddress } from '../functions/core/recipient-address';
-import type { ProviderRequest } from '../functions/core/rendered-message';
+import type { DeliveryOutcome, DeliveryProvider } from '../functions/core/provider/delivery-provider';
+import { keyPrefix } from '../functions/core/event/idempotency-key';
+import type { DeliveryEvidence } from '../functions/core/policy/message-class';
+import { maskAddress } from '../functions/core/event/recipient-address';
+import type { ProviderRequest } from '../functions/core/templates/rendered-message';
 
 /** One human-readable line per provider call: channel, masked recipient, template, key prefix. Never content. */
 export function describeSend(request: ProviderRequest, outcome: DeliveryOutcome): string {

@@ -1,7 +1,7 @@
 import type { OutboxLine } from '../functions/adapters/outbox-provider';
-import type { LedgerRow } from '../functions/core/ledger-record';
-import { buildMessageClassRegistry } from '../functions/core/message-class';
-import { METRIC, type MetricName } from '../functions/core/metric-names';
+import type { LedgerRow } from '../functions/core/ledger/ledger-record';
+import { buildMessageClassRegistry } from '../functions/core/policy/message-class';
+import { METRIC, type MetricName } from '../functions/core/observability/metric-names';
 import { repositoryTemplates } from '../functions/adapters/template-directory';
 import { planMessages } from '../functions/delivery/message-plan';
 import type { ReclaimerRunSummary } from '../functions/reclaimer/create-reclaimer';

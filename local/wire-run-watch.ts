@@ -1,5 +1,5 @@
-import type { LogPort } from '../functions/core/log-port';
-import type { SendRateGovernor } from '../functions/core/send-rate-governor';
+import type { LogPort } from '../functions/core/observability/log-port';
+import type { SendRateGovernor } from '../functions/core/policy/send-rate-governor';
 import { RESENT_AFTER_AMBIGUITY_LOG } from '../functions/delivery/deliver-message';
 import { SENDING_AGAIN_IN_PLACE_LOG } from '../functions/delivery/provider-call';
 

@@ -1,8 +1,8 @@
 import { wireVerdictHolds } from './aws/wire-verdict';
 import { WIRE_FAULT_KINDS } from './aws/wire-fault-plan';
 import { ENV } from '../functions/core/sender-config';
-import { throttleRetryPausesMs } from '../functions/core/send-lanes';
-import { METRIC } from '../functions/core/metric-names';
+import { throttleRetryPausesMs } from '../functions/core/policy/send-lanes';
+import { METRIC } from '../functions/core/observability/metric-names';
 import { textTable } from './text-table';
 import { paceAsConfigured, type WireSimulationReport } from './wire-simulation';
 

@@ -1,11 +1,11 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { LEDGER_REQUEST_TIMEOUT_MS } from '../functions/adapters/ledger-client-config';
 import { ensureLedgerTable } from '../functions/adapters/ledger-table-setup';
-import type { LedgerState } from '../functions/core/ledger-record';
-import { silentLog, type LogPort } from '../functions/core/log-port';
-import { METRIC, type MetricName } from '../functions/core/metric-names';
-import { InMemoryMetrics } from '../functions/core/metrics-recorder';
-import type { LaneName } from '../functions/core/send-lanes';
+import type { LedgerState } from '../functions/core/ledger/ledger-record';
+import { silentLog, type LogPort } from '../functions/core/observability/log-port';
+import { METRIC, type MetricName } from '../functions/core/observability/metric-names';
+import { InMemoryMetrics } from '../functions/core/observability/metrics-recorder';
+import type { LaneName } from '../functions/core/policy/send-lanes';
 import { ENV } from '../functions/core/sender-config';
 import { repositoryTemplates } from '../functions/adapters/template-directory';
 import { planMessages } from '../functions/delivery/message-plan';

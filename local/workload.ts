@@ -1,4 +1,4 @@
-import type { NotificationEvent, Recipient } from '../functions/core/notification-event';
+import type { NotificationEvent, Recipient } from '../functions/core/event/notification-event';
 import { mulberry32, pickWeighted } from './prng';
 
 /** What to generate. */

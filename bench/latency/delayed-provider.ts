@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import type { DeliveryEvidence } from '../../functions/core/message-class';
-import type { ProviderRequest } from '../../functions/core/rendered-message';
+import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import type { DeliveryEvidence } from '../../functions/core/policy/message-class';
+import type { ProviderRequest } from '../../functions/core/templates/rendered-message';
 import { uniformOf } from '../../local/prng';
 import { lognormalMs, type LatencyDistribution } from './latency-model';
 

@@ -1,5 +1,5 @@
-import { TYPICAL_LATENCIES } from '../../functions/core/lane-throughput';
-import { lognormalParameters as parametersOf, type LognormalParameters } from '../../functions/core/lognormal-latency';
+import { TYPICAL_LATENCIES } from '../../lib/capacity-model/lane-throughput';
+import { lognormalParameters as parametersOf, type LognormalParameters } from '../../lib/capacity-model/lognormal-latency';
 
 /**
  * Lognormal round-trip latencies for the ports where a Lambda sender waits: the provider call and
@@ -34,7 +34,7 @@ export const DYNAMO_LATENCY: LatencyDistribution = {
   source: 'assumption: AWS describes DynamoDB as "single-digit millisecond" at any scale; the p99 is set at 5x the median',
 };
 
-/** mu and sigma of the underlying normal, by the rule the capacity model uses (functions/core/lognormal-latency.ts). */
+/** mu and sigma of the underlying normal, by the rule the capacity model uses (lib/capacity-model/lognormal-latency.ts). */
 export function lognormalParameters(d: LatencyDistribution): LognormalParameters {
   return parametersOf(d);
 }

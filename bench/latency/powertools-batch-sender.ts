@@ -4,11 +4,11 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import type { SQSRecord } from 'aws-lambda';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import { InvalidEventError } from '../../functions/core/errors';
-import type { MessageIdentity } from '../../functions/core/idempotency-key';
-import { buildMessageClassRegistry } from '../../functions/core/message-class';
-import { METRIC } from '../../functions/core/metric-names';
-import { parseNotificationBody } from '../../functions/core/notification-event';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import type { MessageIdentity } from '../../functions/core/event/idempotency-key';
+import { buildMessageClassRegistry } from '../../functions/core/policy/message-class';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import { parseNotificationBody } from '../../functions/core/event/notification-event';
+import type { SendRequest } from '../../functions/core/templates/rendered-message';
 import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { bindToEnvironment, type ExecutionEnvironment } from '../../local/execution-environment';
 import { FaultInjectingProvider } from '../../local/fault-injecting-provider';

@@ -1,6 +1,6 @@
-import type { LedgerRow } from '../../functions/core/ledger-record';
-import { METRIC } from '../../functions/core/metric-names';
-import type { InMemoryMetrics } from '../../functions/core/metrics-recorder';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { InMemoryMetrics } from '../../functions/core/observability/metrics-recorder';
 import type { BlastScenarioOptions, EnqueuedCode } from './blast-options';
 import type { RequestCountsByChannel } from './counting-provider';
 import type { CpuUse } from './cpu-sampler';

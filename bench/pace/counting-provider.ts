@@ -1,7 +1,7 @@
-import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import type { DeliveryEvidence } from '../../functions/core/message-class';
-import type { Channel } from '../../functions/core/idempotency-key';
-import type { ProviderRequest } from '../../functions/core/rendered-message';
+import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import type { DeliveryEvidence } from '../../functions/core/policy/message-class';
+import type { Channel } from '../../functions/core/event/idempotency-key';
+import type { ProviderRequest } from '../../functions/core/templates/rendered-message';
 
 /** Provider requests of one channel by what the provider answered. */
 export interface ProviderRequestCounts {

@@ -1,7 +1,7 @@
-import type { LedgerRow } from '../../functions/core/ledger-record';
-import { METRIC } from '../../functions/core/metric-names';
-import type { InMemoryMetrics } from '../../functions/core/metrics-recorder';
-import type { BackoffSettings } from '../../functions/core/visibility-backoff';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { InMemoryMetrics } from '../../functions/core/observability/metrics-recorder';
+import type { BackoffSettings } from '../../functions/core/queue/visibility-backoff';
 import type { CpuUse } from './cpu-sampler';
 import type { AcceptedSend } from './provider-services';
 import type { ProviderRequestCounts, RequestCountsByChannel } from './counting-provider';

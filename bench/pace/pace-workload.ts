@@ -1,4 +1,4 @@
-import type { NotificationEvent } from '../../functions/core/notification-event';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
 
 /** The two channels the provider-pace burst mixes. */
 export type PaceChannel = 'email' | 'sms';

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import type { DeliveryEvidence } from '../../functions/core/message-class';
-import type { ProviderRequest } from '../../functions/core/rendered-message';
+import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import type { DeliveryEvidence } from '../../functions/core/policy/message-class';
+import type { ProviderRequest } from '../../functions/core/templates/rendered-message';
 import { providerLatencyMs } from '../latency/delayed-provider';
 import type { DynamoLatencyTally } from '../latency/dynamo-latency';
 import type { LatencyDistribution } from '../latency/latency-model';

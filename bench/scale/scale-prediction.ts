@@ -1,6 +1,6 @@
-import { laneThroughput, ledgerRequestsOnPath, ONE_VCPU_MB, type LaneThroughput } from '../../functions/core/lane-throughput';
-import { ledgerUnits, limitCounters } from '../../functions/core/ledger-capacity';
-import { BUILT_IN_MESSAGE_CLASSES } from '../../functions/core/message-class';
+import { laneThroughput, ledgerRequestsOnPath, ONE_VCPU_MB, type LaneThroughput } from '../../lib/capacity-model/lane-throughput';
+import { ledgerUnits, limitCounters } from '../../lib/capacity-model/ledger-capacity';
+import { BUILT_IN_MESSAGE_CLASSES } from '../../functions/core/policy/message-class';
 import type { ScaleSetting } from './scale-settings';
 
 /** What this machine adds that AWS would not, measured in the round itself (not fitted to its throughput). */
@@ -33,7 +33,7 @@ function builtIn(name: string) {
 }
 
 /**
- * The capacity model (functions/core/lane-throughput.ts) fed the setting, its injected latencies and what this machine
+ * The capacity model (lib/capacity-model/lane-throughput.ts) fed the setting, its injected latencies and what this machine
  * adds: its time per ledger request and provider call beyond the injected latency, and the CPU per message, which here
  * all simulated instances share (one event loop; on Lambda each instance has its own CPU), so the lane is also bound by
  * 1000 / CPU ms per message as a whole.

@@ -74,7 +74,7 @@ export function formatScaleReport(settings: readonly ScaleSetting[], rounds: rea
     'Written by `npm run bench:scale` (bench/scale-simulation.ts). Each setting drives the real sender (`createSenderHandler` on dynalite, ' +
       'limits counted in the same table) behind the local queue and Lambda event source (local/lambda-event-source.ts), with the latency ' +
       "bench's seeded lognormal provider (bench/latency/delayed-provider.ts) and DynamoDB latency (bench/latency/dynamo-latency.ts, per request " +
-      'attempt). The prediction is functions/core/lane-throughput.ts, the code synth and docs/scale.md use, given the setting, the injected ' +
+      'attempt). The prediction is lib/capacity-model/lane-throughput.ts, the code synth and docs/scale.md use, given the setting, the injected ' +
       "latencies and two costs of this machine measured in the round itself: dynalite's median time per request on loopback (calibrated " +
       'before the round, no latency injected) and the CPU per message of the simulation process; all simulated instances share that one ' +
       'event loop, so the lane is also bound at 1000 / CPU ms per message here (on Lambda each instance has its own CPU).',
@@ -83,7 +83,7 @@ export function formatScaleReport(settings: readonly ScaleSetting[], rounds: rea
       'and the last partial wave left out). Units: write units are the table units dynalite reports for successful writes (by item size), ' +
       'one per failed conditional write (DynamoDB bills the item, under 1 KB here), and the index entries local/gsi-write-model.ts counts; ' +
       "read units as reported, less dynalite's follow-up GetItem after a failed condition (DynamoDB returns the item). The model's units are " +
-      'functions/core/ledger-capacity.ts per path. A round counts when the machine was not the limit (bench/pace: machine under 80% busy, ' +
+      'lib/capacity-model/ledger-capacity.ts per path. A round counts when the machine was not the limit (bench/pace: machine under 80% busy, ' +
       'simulation event-loop p99 under 200 ms); each round waits first for a 2-second sample under 50% busy.',
     '',
   );

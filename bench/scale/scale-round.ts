@@ -1,6 +1,6 @@
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { ratePerProcess, SendRateGovernor } from '../../functions/core/send-rate-governor';
+import { ratePerProcess, SendRateGovernor } from '../../functions/core/policy/send-rate-governor';
 import { NO_FAULTS } from '../../local/fault-plan';
 import type { LocalDynamo } from '../../local/local-dynamo';
 import { thisSender } from '../../local/senders/this-sender';

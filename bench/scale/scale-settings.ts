@@ -1,4 +1,4 @@
-import type { LatencyPercentiles } from '../../functions/core/lognormal-latency';
+import type { LatencyPercentiles } from '../../lib/capacity-model/lognormal-latency';
 import type { MessageKind } from './scale-workload';
 
 /** One setting of the scale simulation: a lane's settings, the latencies it waits on, its workload. */

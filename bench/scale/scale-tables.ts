@@ -1,5 +1,5 @@
-import { AWS_DEFAULTS } from '../../functions/core/aws-quotas';
-import type { Channel } from '../../functions/core/idempotency-key';
+import { AWS_DEFAULTS } from '../../lib/capacity-model/aws-quotas';
+import type { Channel } from '../../functions/core/event/idempotency-key';
 import {
   laneThroughput,
   ledgerRequestsOnPath,
@@ -7,7 +7,7 @@ import {
   TYPICAL_LATENCIES,
   type LaneThroughput,
   type MessageLatencies,
-} from '../../functions/core/lane-throughput';
+} from '../../lib/capacity-model/lane-throughput';
 import {
   deliveryStatusUnits,
   discoverableClaimsPerSecond,
@@ -17,10 +17,10 @@ import {
   limitCounters,
   PARTITION_WRITE_UNITS_PER_SECOND,
   pendingShardsNeeded,
-} from '../../functions/core/ledger-capacity';
-import { expectedMakespanMs } from '../../functions/core/lane-throughput';
-import { BUILT_IN_MESSAGE_CLASSES, type MessageClass } from '../../functions/core/message-class';
-import { reclaimerCapacity } from '../../functions/core/reclaimer-capacity';
+} from '../../lib/capacity-model/ledger-capacity';
+import { expectedMakespanMs } from '../../lib/capacity-model/lane-throughput';
+import { BUILT_IN_MESSAGE_CLASSES, type MessageClass } from '../../functions/core/policy/message-class';
+import { reclaimerCapacity } from '../../lib/capacity-model/reclaimer-capacity';
 import { resolveSettings } from '../../lib/notifier-settings';
 import type { IdempotentNotifierProps } from '../../lib/notifier-props';
 import { scaleViolations } from '../../lib/scale-check';

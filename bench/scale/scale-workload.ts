@@ -1,5 +1,5 @@
-import type { Channel } from '../../functions/core/idempotency-key';
-import type { NotificationEvent } from '../../functions/core/notification-event';
+import type { Channel } from '../../functions/core/event/idempotency-key';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import type { Workload, WorkloadItem } from '../../local/workload';
 
 /** One kind of message: a template, a class and the one channel each event sends on. */

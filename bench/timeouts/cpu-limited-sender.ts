@@ -16,11 +16,11 @@ import { ledgerClientConfig } from '../../functions/adapters/ledger-client-confi
 import { sendClientConfig } from '../../functions/adapters/send-clients';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
-import { InMemoryDeadLetters } from '../../functions/core/dead-letter-sink';
-import { silentLog } from '../../functions/core/log-port';
-import { buildMessageClassRegistry } from '../../functions/core/message-class';
-import { METRIC } from '../../functions/core/metric-names';
-import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
+import { InMemoryDeadLetters } from '../../functions/core/queue/dead-letter-sink';
+import { silentLog } from '../../functions/core/observability/log-port';
+import { buildMessageClassRegistry } from '../../functions/core/policy/message-class';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import { InMemoryMetrics } from '../../functions/core/observability/metrics-recorder';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import { createSenderHandler } from '../../functions/sender/create-sender-handler';
 

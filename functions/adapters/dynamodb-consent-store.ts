@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ConsentRecord, ConsentStore } from '../core/consent';
-import { LEDGER_TABLE } from '../core/ledger-table';
+import type { ConsentRecord, ConsentStore } from '../core/policy/consent';
+import { LEDGER_TABLE } from '../core/ledger/ledger-table';
 
 /** Partition keys of consent records start with this: no ledger key (16 hex characters) or limit counter (`limit#`) does. */
 export const CONSENT_PARTITION_PREFIX = 'consent#';

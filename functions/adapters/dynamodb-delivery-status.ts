@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { deliveryStatusRank, type DeliveryStatusStore, type DeliveryStatusUpdate, type RecordStatusResult } from '../core/delivery-status';
-import { LEDGER_TABLE, ledgerItemKey } from '../core/ledger-table';
-import type { Suppression } from '../core/suppression';
+import { deliveryStatusRank, type DeliveryStatusStore, type DeliveryStatusUpdate, type RecordStatusResult } from '../core/provider/delivery-status';
+import { LEDGER_TABLE, ledgerItemKey } from '../core/ledger/ledger-table';
+import type { Suppression } from '../core/policy/suppression';
 import { LedgerExpression } from './ledger-expression';
 import type { LedgerTableClient } from './ledger-table-client';
 

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { LedgerReader } from '../core/ledger-reader';
-import type { LedgerRow } from '../core/ledger-record';
-import { eventPartitionKey, LEDGER_TABLE } from '../core/ledger-table';
+import type { LedgerReader } from '../core/ledger/ledger-reader';
+import type { LedgerRow } from '../core/ledger/ledger-record';
+import { eventPartitionKey, LEDGER_TABLE } from '../core/ledger/ledger-table';
 import { LedgerExpression } from './ledger-expression';
 import { itemToRow } from './ledger-item';
 import type { LedgerTableClient } from './ledger-table-client';

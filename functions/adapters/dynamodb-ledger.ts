@@ -1,8 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DeliveryStatusStore } from '../core/delivery-status';
-import type { LedgerReader } from '../core/ledger-reader';
-import type { SendLedger } from '../core/send-ledger';
-import type { StalePendingSource } from '../core/stale-pending';
+import type { DeliveryStatusStore } from '../core/provider/delivery-status';
+import type { LedgerReader } from '../core/ledger/ledger-reader';
+import type { SendLedger } from '../core/ledger/send-ledger';
+import type { StalePendingSource } from '../core/ledger/stale-pending';
 import { DynamoDbDeliveryStatus } from './dynamodb-delivery-status';
 import { DynamoDbLedgerReader } from './dynamodb-ledger-reader';
 import { DynamoDbSendLedger } from './dynamodb-send-ledger';

@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { LEDGER_TABLE } from '../core/ledger-table';
-import type { CountResult, LimitStore } from '../core/limit-store';
-import type { ScopeCount } from '../core/message-limits';
+import { LEDGER_TABLE } from '../core/ledger/ledger-table';
+import type { CountResult, LimitStore } from '../core/policy/limit-store';
+import type { ScopeCount } from '../core/policy/message-limits';
 
 /**
  * Limit counters as items of the ledger table, beside the rows: partition `limit#<hash>` (no ledger

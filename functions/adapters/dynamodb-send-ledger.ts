@@ -1,9 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { Claim, LedgerRow } from '../core/ledger-record';
-import { LEDGER_TABLE } from '../core/ledger-table';
-import type { ClaimResult, Release, SendLedger, TakeoverFields, TerminalWrite, UnconfirmedClaim } from '../core/send-ledger';
+import type { Claim, LedgerRow } from '../core/ledger/ledger-record';
+import { LEDGER_TABLE } from '../core/ledger/ledger-table';
+import type { ClaimResult, Release, SendLedger, TakeoverFields, TerminalWrite, UnconfirmedClaim } from '../core/ledger/send-ledger';
 import { LedgerExpression } from './ledger-expression';
 import { itemToRow, rowToItem } from './ledger-item';
 import type { LedgerTableClient } from './ledger-table-client';

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { LEDGER_TABLE } from '../core/ledger-table';
-import type { PageCursor, StalePendingPage, StalePendingSource } from '../core/stale-pending';
+import { LEDGER_TABLE } from '../core/ledger/ledger-table';
+import type { PageCursor, StalePendingPage, StalePendingSource } from '../core/ledger/stale-pending';
 import { LedgerExpression } from './ledger-expression';
 import type { LedgerTableClient } from './ledger-table-client';
 

@@ -1,11 +1,11 @@
 import { SendTextMessageCommand, type PinpointSMSVoiceV2Client } from '@aws-sdk/client-pinpoint-sms-voice-v2';
-import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
-import { classifyProviderError, redactAddresses, type CallProgress, type ProviderErrorRules } from '../core/provider-outcome';
-import type { ConsentReason } from '../core/consent';
+import type { DeliveryOutcome, DeliveryProvider } from '../core/provider/delivery-provider';
+import { classifyProviderError, redactAddresses, type CallProgress, type ProviderErrorRules } from '../core/provider/provider-outcome';
+import type { ConsentReason } from '../core/policy/consent';
 import { sendTracked } from './sdk-call-progress';
-import type { ProviderRequest } from '../core/rendered-message';
+import type { ProviderRequest } from '../core/templates/rendered-message';
 
-// Each Set is marked pure: a bundle built for SNS (see functions/delivery/shipped-sms-provider.ts) drops this module.
+// Each Set is marked pure: a bundle built for SNS (see SHIPPED_SMS_PROVIDER_IDENTIFIER in lib/destination-options.ts) drops this module.
 
 /** The `Context` key that carries our idempotency key into every event of the message (delivery evidence). */
 export const EUM_KEY_CONTEXT = 'idempotency-key';

@@ -4,9 +4,9 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { LogPort } from '../core/log-port';
-import { metricsNamespaceFrom, type ServiceName } from '../core/metric-names';
-import type { MetricsRecorder } from '../core/metrics-recorder';
+import type { LogPort } from '../core/observability/log-port';
+import { metricsNamespaceFrom, type ServiceName } from '../core/observability/metric-names';
+import type { MetricsRecorder } from '../core/observability/metrics-recorder';
 import { powertoolsLog } from './powertools-log';
 import { PowertoolsMetricsRecorder } from './powertools-metrics';
 

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SenderConfig } from '../core/sender-config';
-import type { SendLedger } from '../core/send-ledger';
-import type { StalePendingSource } from '../core/stale-pending';
+import type { SendLedger } from '../core/ledger/send-ledger';
+import type { StalePendingSource } from '../core/ledger/stale-pending';
 import { DynamoDbLedger } from './dynamodb-ledger';
 import { DynamoDbSendLedger } from './dynamodb-send-ledger';
 import { DynamoDbStalePending } from './dynamodb-stale-pending';

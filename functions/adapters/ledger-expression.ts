@@ -1,5 +1,5 @@
-import type { LedgerRow } from '../core/ledger-record';
-import { LEDGER_TABLE } from '../core/ledger-table';
+import type { LedgerRow } from '../core/ledger/ledger-record';
+import { LEDGER_TABLE } from '../core/ledger/ledger-table';
 
 /** An attribute of a ledger item: a row field (the row's key is stored as the partition and sort keys). */
 export type LedgerAttribute = Exclude<keyof LedgerRow, 'key'> | typeof LEDGER_TABLE.partitionKey | typeof LEDGER_TABLE.sortKey;

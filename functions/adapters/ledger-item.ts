@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { CHANNELS } from '../core/idempotency-key';
-import type { LedgerRow } from '../core/ledger-record';
-import { LEDGER_TABLE, ledgerItemKey } from '../core/ledger-table';
+import { CHANNELS } from '../core/event/idempotency-key';
+import type { LedgerRow } from '../core/ledger/ledger-record';
+import { LEDGER_TABLE, ledgerItemKey } from '../core/ledger/ledger-table';
 import { describeProblems, validate } from '../core/schema';
-import { RenderedMessageSchema } from '../core/stored-request';
-import { SUPPRESSION_REASONS } from '../core/suppression';
+import { RenderedMessageSchema } from '../core/ledger/stored-request';
+import { SUPPRESSION_REASONS } from '../core/policy/suppression';
 
 const PK = LEDGER_TABLE.partitionKey;
 const SK = LEDGER_TABLE.sortKey;

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { LedgerRow } from '../core/ledger-record';
-import { ledgerItemKey } from '../core/ledger-table';
+import type { LedgerRow } from '../core/ledger/ledger-record';
+import { ledgerItemKey } from '../core/ledger/ledger-table';
 import type { LedgerExpression } from './ledger-expression';
 import { itemToRow } from './ledger-item';
 

@@ -6,7 +6,7 @@ import {
   type CreateTableCommandInput,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { LEDGER_TABLE } from '../core/ledger-table';
+import { LEDGER_TABLE } from '../core/ledger/ledger-table';
 
 /** CreateTable input for the ledger, from the same definition the CDK stack uses. */
 export function ledgerCreateTableInput(tableName: string): CreateTableCommandInput {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
-import type { DeliveryEvidence } from '../core/message-class';
-import type { ProviderRequest } from '../core/rendered-message';
+import type { DeliveryOutcome, DeliveryProvider } from '../core/provider/delivery-provider';
+import type { DeliveryEvidence } from '../core/policy/message-class';
+import type { ProviderRequest } from '../core/templates/rendered-message';
 
 /** One line of the outbox file: one provider call. */
 export interface OutboxLine {

@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { LogPort } from '../core/log-port';
-import { maskAddress } from '../core/recipient-address';
+import type { LogPort } from '../core/observability/log-port';
+import { maskAddress } from '../core/event/recipient-address';
 
 /**
  * E-mail addresses and E.164 phone numbers (`+`, 7 to 15 digits: every number the validator accepts) in

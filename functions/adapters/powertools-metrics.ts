@@ -1,6 +1,6 @@
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
-import type { MetricDimensions, MetricsRecorder } from '../core/metrics-recorder';
-import { DIMENSION, type MetricName } from '../core/metric-names';
+import type { MetricDimensions, MetricsRecorder } from '../core/observability/metrics-recorder';
+import { DIMENSION, type MetricName } from '../core/observability/metric-names';
 
 /**
  * EMF through Powertools. Each count lands twice: under the `service` dimension alone

@@ -1,5 +1,5 @@
-import type { DeliveryOutcome } from '../core/delivery-provider';
-import type { CallProgress } from '../core/provider-outcome';
+import type { DeliveryOutcome } from '../core/provider/delivery-provider';
+import type { CallProgress } from '../core/provider/provider-outcome';
 
 /**
  * How far one SDK call got, told by markers of our own on the command's middleware stack, never by the

@@ -28,7 +28,7 @@ export interface SendClients {
   readonly eum?: PinpointSMSVoiceV2Client;
 }
 
-/** The stack's SMS provider, embedded at synth (functions/delivery/shipped-sms-provider.ts); undefined unbundled. */
+/** The stack's SMS provider, embedded at synth (lib/destination-options.ts, SHIPPED_SMS_PROVIDER_IDENTIFIER); undefined unbundled. */
 declare const __NOTIFIER_SMS_PROVIDER__: string | undefined;
 
 export function createSendClients(sendTimeoutMs: number, { endUserMessaging = false }: { readonly endUserMessaging?: boolean } = {}): SendClients {

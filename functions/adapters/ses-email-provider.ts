@@ -1,8 +1,8 @@
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
-import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
-import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
-import { unsubscribeTopic } from '../core/consent';
-import type { ProviderRequest } from '../core/rendered-message';
+import type { DeliveryOutcome, DeliveryProvider } from '../core/provider/delivery-provider';
+import { classifyProviderError, type ProviderErrorRules } from '../core/provider/provider-outcome';
+import { unsubscribeTopic } from '../core/policy/consent';
+import type { ProviderRequest } from '../core/templates/rendered-message';
 import { sendTracked } from './sdk-call-progress';
 
 /** The message tag that carries our idempotency key into SES events (delivery evidence). */

@@ -1,8 +1,8 @@
 import { CheckIfPhoneNumberIsOptedOutCommand, PublishCommand, type MessageAttributeValue, type SNSClient } from '@aws-sdk/client-sns';
-import type { DeliveryOutcome, DeliveryProvider } from '../core/delivery-provider';
-import { classifyProviderError, type ProviderErrorRules } from '../core/provider-outcome';
-import { pushAttributes, pushPayloads } from '../core/push-payload';
-import type { ProviderRequest } from '../core/rendered-message';
+import type { DeliveryOutcome, DeliveryProvider } from '../core/provider/delivery-provider';
+import { classifyProviderError, type ProviderErrorRules } from '../core/provider/provider-outcome';
+import { pushAttributes, pushPayloads } from '../core/templates/push-payload';
+import type { ProviderRequest } from '../core/templates/rendered-message';
 import { sendTracked } from './sdk-call-progress';
 
 /** Message attribute that carries our idempotency key on every SNS publish. */

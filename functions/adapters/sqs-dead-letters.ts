@@ -1,5 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { DeadLetter, DeadLetterSink } from '../core/dead-letter-sink';
+import type { DeadLetter, DeadLetterSink } from '../core/queue/dead-letter-sink';
 
 /** Message attribute names on dead-lettered records: filter and alarm on them. */
 export const DEAD_LETTER_ATTRIBUTE = {

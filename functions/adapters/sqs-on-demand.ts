@@ -1,5 +1,5 @@
-import type { DeadLetter, DeadLetterSink } from '../core/dead-letter-sink';
-import type { RecordDeferral } from '../core/record-deferral';
+import type { DeadLetter, DeadLetterSink } from '../core/queue/dead-letter-sink';
+import type { RecordDeferral } from '../core/queue/record-deferral';
 
 /**
  * Memoises an asynchronous load; a failed load is tried again on the next call instead of failing

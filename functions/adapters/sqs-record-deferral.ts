@@ -1,5 +1,5 @@
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { RecordDeferral } from '../core/record-deferral';
+import type { RecordDeferral } from '../core/queue/record-deferral';
 
 /** Backs a record off through SQS `ChangeMessageVisibility` on the queue it came from. */
 export class SqsRecordDeferral implements RecordDeferral {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TemplateFile } from '../core/template-definition';
-import { buildTemplateRegistry, TEMPLATE_FILE_SUFFIX } from '../core/template-registry';
-import type { TemplateRegistry } from '../core/templates';
+import type { TemplateFile } from '../core/templates/template-definition';
+import { buildTemplateRegistry, TEMPLATE_FILE_SUFFIX } from '../core/templates/template-registry';
+import type { TemplateRegistry } from '../core/templates/templates';
 import { PACKAGE_ROOT } from './package-root';
 
 /**

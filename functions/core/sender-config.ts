@@ -1,18 +1,18 @@
 import * as v from 'valibot';
-import type { DestinationPolicy } from './destination-policy';
-import type { RedeliveryPolicy } from './stale-claim-discovery';
+import type { DestinationPolicy } from './policy/destination-policy';
+import type { RedeliveryPolicy } from './ledger/stale-claim-discovery';
 import { ConfigurationError } from './errors';
-import { buildMessageClassRegistry, type MessageClassRegistry } from './message-class';
-import { METRICS_NAMESPACE_VARIABLE } from './metric-names';
-import { MAX_PENDING_SHARDS, PENDING_SHARD_COUNT } from './ledger-table';
-import { DEFAULT_MAX_BODY_BYTES } from './notification-event';
-import { DEFAULT_QUIET_HOURS_TIME_ZONE } from './quiet-hours-deferral';
-import { isTimeZone } from './recipient-time-zone';
+import { buildMessageClassRegistry, type MessageClassRegistry } from './policy/message-class';
+import { METRICS_NAMESPACE_VARIABLE } from './observability/metric-names';
+import { MAX_PENDING_SHARDS, PENDING_SHARD_COUNT } from './ledger/ledger-table';
+import { DEFAULT_MAX_BODY_BYTES } from './event/notification-event';
+import { DEFAULT_QUIET_HOURS_TIME_ZONE } from './policy/quiet-hours-deferral';
+import { isTimeZone } from './event/time-zone-name';
 import { describeProblems, validate } from './schema';
-import type { ChannelRates } from './send-rate-governor';
-import type { LaneName } from './send-lanes';
-import { timingViolations } from './timing-invariants';
-import { DEFAULT_BACKOFF, MAX_VISIBILITY_SECONDS, type BackoffSettings } from './visibility-backoff';
+import type { ChannelRates } from './policy/send-rate-governor';
+import type { LaneName } from './policy/send-lanes';
+import { timingViolations } from './queue/timing-invariants';
+import { DEFAULT_BACKOFF, MAX_VISIBILITY_SECONDS, type BackoffSettings } from './queue/visibility-backoff';
 
 /** The environment variables the sender and reclaimer read; the CDK stack sets exactly these. */
 export const ENV = {

@@ -1,7 +1,7 @@
-import { destinationSuppression } from '../core/destination-policy';
-import { countDigest, describeLimits, scopeCounts } from '../core/message-limits';
-import type { SendRequest } from '../core/rendered-message';
-import { LIMIT_REASON, type Suppression } from '../core/suppression';
+import { destinationSuppression } from '../core/policy/destination-policy';
+import { countDigest, describeLimits, scopeCounts } from '../core/policy/message-limits';
+import type { SendRequest } from '../core/templates/rendered-message';
+import { LIMIT_REASON, type Suppression } from '../core/policy/suppression';
 import type { DeliveryContext } from './delivery-context';
 import type { MessagePlan } from './message-plan';
 

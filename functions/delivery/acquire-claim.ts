@@ -1,4 +1,4 @@
-import { consentKeyOf } from '../core/consent';
+import { consentKeyOf } from '../core/policy/consent';
 import {
   claimOf,
   type ClaimSubject,
@@ -7,10 +7,10 @@ import {
   newClaimRow,
   takeoverFields,
   takeoverNeedsRequest,
-} from '../core/ledger-decision';
-import type { Claim, LedgerRow } from '../core/ledger-record';
-import { METRIC } from '../core/metric-names';
-import { packRequest, type PackedRequest } from '../core/stored-request';
+} from '../core/ledger/ledger-decision';
+import type { Claim, LedgerRow } from '../core/ledger/ledger-record';
+import { METRIC } from '../core/observability/metric-names';
+import { packRequest, type PackedRequest } from '../core/ledger/stored-request';
 import type { MessageResult } from './delivery-context';
 import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
 

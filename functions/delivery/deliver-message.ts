@@ -1,5 +1,5 @@
-import type { LedgerRow } from '../core/ledger-record';
-import { METRIC } from '../core/metric-names';
+import type { LedgerRow } from '../core/ledger/ledger-record';
+import { METRIC } from '../core/observability/metric-names';
 import type { DeliveryContext, MessageResult } from './delivery-context';
 import { acquireClaim, type Acquired, resumeRow } from './acquire-claim';
 import { count, type DeliveryAttempt, type HeldClaim, logContext, newDeliveryAttempt } from './delivery-attempt';

@@ -1,7 +1,7 @@
-import { keyPrefix } from '../core/idempotency-key';
-import type { Claim, LedgerRow } from '../core/ledger-record';
-import type { MetricName } from '../core/metric-names';
-import type { UnconfirmedClaim } from '../core/send-ledger';
+import { keyPrefix } from '../core/event/idempotency-key';
+import type { Claim, LedgerRow } from '../core/ledger/ledger-record';
+import type { MetricName } from '../core/observability/metric-names';
+import type { UnconfirmedClaim } from '../core/ledger/send-ledger';
 import type { DeliveryContext } from './delivery-context';
 import type { MessagePlan } from './message-plan';
 

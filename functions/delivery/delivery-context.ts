@@ -1,14 +1,14 @@
 import type { Clock } from '../core/clock';
-import type { ConsentStore } from '../core/consent';
-import type { DeliveryProviders, TransientCause } from '../core/delivery-provider';
-import type { DestinationPolicy } from '../core/destination-policy';
-import type { LimitStore } from '../core/limit-store';
-import type { LedgerTiming } from '../core/ledger-decision';
-import type { TerminalState } from '../core/ledger-record';
-import type { LogPort } from '../core/log-port';
-import type { MetricsRecorder } from '../core/metrics-recorder';
-import type { SendRateGovernor } from '../core/send-rate-governor';
-import type { SendLedger } from '../core/send-ledger';
+import type { ConsentStore } from '../core/policy/consent';
+import type { DeliveryProviders, TransientCause } from '../core/provider/delivery-provider';
+import type { DestinationPolicy } from '../core/policy/destination-policy';
+import type { LimitStore } from '../core/policy/limit-store';
+import type { LedgerTiming } from '../core/ledger/ledger-decision';
+import type { TerminalState } from '../core/ledger/ledger-record';
+import type { LogPort } from '../core/observability/log-port';
+import type { MetricsRecorder } from '../core/observability/metrics-recorder';
+import type { SendRateGovernor } from '../core/policy/send-rate-governor';
+import type { SendLedger } from '../core/ledger/send-ledger';
 import type { KeptLedgerWrites } from './kept-ledger-writes';
 
 /** The ports and settings one delivery needs. */

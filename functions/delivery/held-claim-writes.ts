@@ -1,7 +1,7 @@
-import { ttlSeconds } from '../core/ledger-decision';
-import type { Claim } from '../core/ledger-record';
-import { METRIC } from '../core/metric-names';
-import type { Release, TerminalWrite } from '../core/send-ledger';
+import { ttlSeconds } from '../core/ledger/ledger-decision';
+import type { Claim } from '../core/ledger/ledger-record';
+import { METRIC } from '../core/observability/metric-names';
+import type { Release, TerminalWrite } from '../core/ledger/send-ledger';
 import type { MessageResult, SettledBy } from './delivery-context';
 import { count, type DeliveryAttempt, logContext } from './delivery-attempt';
 import type { KeptLedgerWrite } from './kept-ledger-writes';

@@ -1,10 +1,10 @@
 import { systemClock, type Clock } from '../core/clock';
-import { keyPrefix } from '../core/idempotency-key';
-import type { Claim, LedgerRow } from '../core/ledger-record';
-import type { LogPort } from '../core/log-port';
-import { METRIC, type MetricName } from '../core/metric-names';
-import type { MetricDimensions, MetricsRecorder } from '../core/metrics-recorder';
-import type { SendLedger, UnconfirmedClaim, Release, TerminalWrite } from '../core/send-ledger';
+import { keyPrefix } from '../core/event/idempotency-key';
+import type { Claim, LedgerRow } from '../core/ledger/ledger-record';
+import type { LogPort } from '../core/observability/log-port';
+import { METRIC, type MetricName } from '../core/observability/metric-names';
+import type { MetricDimensions, MetricsRecorder } from '../core/observability/metrics-recorder';
+import type { SendLedger, UnconfirmedClaim, Release, TerminalWrite } from '../core/ledger/send-ledger';
 
 /**
  * A fenced ledger write an attempt owed and could not make, because the ledger failed:

@@ -1,11 +1,11 @@
-import { templateAudienceProblem } from '../core/consent';
-import { addressFor } from '../core/recipient-address';
-import { idempotencyKey, type MessageIdentity } from '../core/idempotency-key';
-import type { MessageClass } from '../core/message-class';
-import type { NotificationEvent } from '../core/notification-event';
-import { validForSeconds } from '../core/push-policy';
-import type { RenderedMessage, SendRequest } from '../core/rendered-message';
-import { renderTemplate, type TemplateRegistry } from '../core/templates';
+import { templateAudienceProblem } from '../core/policy/consent';
+import { addressFor } from '../core/event/recipient-address';
+import { idempotencyKey, type MessageIdentity } from '../core/event/idempotency-key';
+import type { MessageClass } from '../core/policy/message-class';
+import type { NotificationEvent } from '../core/event/notification-event';
+import { validForSeconds } from '../core/templates/push-policy';
+import type { RenderedMessage, SendRequest } from '../core/templates/rendered-message';
+import { renderTemplate, type TemplateRegistry } from '../core/templates/templates';
 
 /** One logical message of an event: its key, and either a ready request or why it can never be sent. */
 export interface MessagePlan {

@@ -1,8 +1,8 @@
 import { onFirstUse } from '../adapters/sqs-on-demand';
-import type { DeliveryProvider, DeliveryProviders } from '../core/delivery-provider';
-import type { Channel } from '../core/idempotency-key';
-import type { LogPort } from '../core/log-port';
-import type { SendRateGovernor } from '../core/send-rate-governor';
+import type { DeliveryProvider, DeliveryProviders } from '../core/provider/delivery-provider';
+import type { Channel } from '../core/event/idempotency-key';
+import type { LogPort } from '../core/observability/log-port';
+import type { SendRateGovernor } from '../core/policy/send-rate-governor';
 import { smsKeyedEvidence, type SenderConfig } from '../core/sender-config';
 
 /** Providers and a send-rate gate whose SES and SNS edge loads on the first call. */

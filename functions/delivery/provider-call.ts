@@ -1,8 +1,8 @@
 import { systemClock } from '../core/clock';
-import type { DeliveryOutcome } from '../core/delivery-provider';
-import { METRIC } from '../core/metric-names';
-import { realPaceClock } from '../core/send-rate-governor';
-import type { SendRequest } from '../core/rendered-message';
+import type { DeliveryOutcome } from '../core/provider/delivery-provider';
+import { METRIC } from '../core/observability/metric-names';
+import { realPaceClock } from '../core/policy/send-rate-governor';
+import type { SendRequest } from '../core/templates/rendered-message';
 import type { MessageResult } from './delivery-context';
 import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
 import { release } from './held-claim-writes';

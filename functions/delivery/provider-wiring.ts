@@ -4,12 +4,12 @@ import { createSendClients, type SendClients } from '../adapters/send-clients';
 import { readSesAccount } from '../adapters/ses-account';
 import { SesEmailProvider } from '../adapters/ses-email-provider';
 import { SnsProvider } from '../adapters/sns-provider';
-import type { DeliveryProvider, DeliveryProviders } from '../core/delivery-provider';
-import type { Channel } from '../core/idempotency-key';
-import type { LogPort } from '../core/log-port';
-import { BULK_LANE_YIELD, ratePerProcess, realPaceClock, SendRateGovernor, type ChannelRates } from '../core/send-rate-governor';
+import type { DeliveryProvider, DeliveryProviders } from '../core/provider/delivery-provider';
+import type { Channel } from '../core/event/idempotency-key';
+import type { LogPort } from '../core/observability/log-port';
+import { BULK_LANE_YIELD, ratePerProcess, realPaceClock, SendRateGovernor, type ChannelRates } from '../core/policy/send-rate-governor';
 import { ConfigurationError } from '../core/errors';
-import type { MessageClassRegistry } from '../core/message-class';
+import type { MessageClassRegistry } from '../core/policy/message-class';
 import type { SenderConfig, SmsProviderSettings } from '../core/sender-config';
 
 // The sending edge, built from validated configuration: SES and SNS providers, their clients, and the
@@ -41,7 +41,7 @@ export function createProviders(
   };
 }
 
-/** The stack's SMS provider, embedded at synth (see shipped-sms-provider.ts); undefined unbundled. */
+/** The stack's SMS provider, embedded at synth (lib/destination-options.ts, SHIPPED_SMS_PROVIDER_IDENTIFIER); undefined unbundled. */
 declare const __NOTIFIER_SMS_PROVIDER__: string | undefined;
 
 /**

@@ -1,7 +1,7 @@
-import { consentKeyOf, consentSuppression, unsubscribeTopic, type ConsentReason } from '../core/consent';
-import { METRIC } from '../core/metric-names';
-import type { SendRequest } from '../core/rendered-message';
-import type { Suppression } from '../core/suppression';
+import { consentKeyOf, consentSuppression, unsubscribeTopic, type ConsentReason } from '../core/policy/consent';
+import { METRIC } from '../core/observability/metric-names';
+import type { SendRequest } from '../core/templates/rendered-message';
+import type { Suppression } from '../core/policy/suppression';
 import { count, type DeliveryAttempt, logContext } from './delivery-attempt';
 
 // What this stack knows of a recipient's consent: read before a bulk message is sent (the send gate's

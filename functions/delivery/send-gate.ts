@@ -1,6 +1,6 @@
-import { METRIC } from '../core/metric-names';
-import { DEFAULT_QUIET_HOURS_TIME_ZONE, quietHoursDeferral } from '../core/quiet-hours-deferral';
-import type { SendRequest } from '../core/rendered-message';
+import { METRIC } from '../core/observability/metric-names';
+import { DEFAULT_QUIET_HOURS_TIME_ZONE, quietHoursDeferral } from '../core/policy/quiet-hours-deferral';
+import type { SendRequest } from '../core/templates/rendered-message';
 import { checkDestination, countLimits } from './abuse-guard';
 import { checkConsent } from './recipient-consent';
 import type { MessageResult } from './delivery-context';

@@ -1,9 +1,9 @@
-import { isAmbiguityLoop, nextAmbiguityStreak } from '../core/ambiguity-loop';
-import { gatherEvidence, type RowEvidenceFields } from '../core/delivery-evidence';
-import type { DeliveryOutcome } from '../core/delivery-provider';
-import type { Claim, LedgerRow } from '../core/ledger-record';
-import { resolveAmbiguity } from '../core/message-class';
-import { METRIC } from '../core/metric-names';
+import { isAmbiguityLoop, nextAmbiguityStreak } from '../core/ledger/ambiguity-loop';
+import { gatherEvidence, type RowEvidenceFields } from '../core/provider/delivery-evidence';
+import type { DeliveryOutcome } from '../core/provider/delivery-provider';
+import type { Claim, LedgerRow } from '../core/ledger/ledger-record';
+import { resolveAmbiguity } from '../core/policy/message-class';
+import { METRIC } from '../core/observability/metric-names';
 import type { MessageResult } from './delivery-context';
 import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
 import { finish, release } from './held-claim-writes';

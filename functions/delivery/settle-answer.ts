@@ -1,6 +1,6 @@
-import type { TransientCause } from '../core/delivery-provider';
-import { METRIC, type MetricName } from '../core/metric-names';
-import type { SendRequest } from '../core/rendered-message';
+import type { TransientCause } from '../core/provider/delivery-provider';
+import { METRIC, type MetricName } from '../core/observability/metric-names';
+import type { SendRequest } from '../core/templates/rendered-message';
 import type { MessageResult } from './delivery-context';
 import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
 import { finish, release } from './held-claim-writes';

@@ -1,4 +1,4 @@
-import { NO_SMS_COUNTRIES, type SmsCountryTable } from '../core/sms-country-table';
+import { NO_SMS_COUNTRIES, type SmsCountryTable } from '../core/policy/sms-country-table';
 
 /**
  * The identifier the SMS country table is embedded under: synth (lib/notifier-function.ts) hands esbuild

@@ -1,5 +1,5 @@
-import { METRIC } from '../core/metric-names';
-import type { Suppression } from '../core/suppression';
+import { METRIC } from '../core/observability/metric-names';
+import type { Suppression } from '../core/policy/suppression';
 import type { MessageResult } from './delivery-context';
 import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
 import { finish } from './held-claim-writes';

@@ -1,11 +1,11 @@
 import pLimit from 'p-limit';
-import { keyPrefix } from '../core/idempotency-key';
-import { isExpired } from '../core/ledger-decision';
-import type { LedgerRow } from '../core/ledger-record';
-import { PENDING_SHARD_COUNT } from '../core/ledger-table';
-import type { MessageClassRegistry } from '../core/message-class';
-import { METRIC } from '../core/metric-names';
-import type { PageCursor, StalePendingEntry, StalePendingPage, StalePendingSource } from '../core/stale-pending';
+import { keyPrefix } from '../core/event/idempotency-key';
+import { isExpired } from '../core/ledger/ledger-decision';
+import type { LedgerRow } from '../core/ledger/ledger-record';
+import { PENDING_SHARD_COUNT } from '../core/ledger/ledger-table';
+import type { MessageClassRegistry } from '../core/policy/message-class';
+import { METRIC } from '../core/observability/metric-names';
+import type { PageCursor, StalePendingEntry, StalePendingPage, StalePendingSource } from '../core/ledger/stale-pending';
 import { deliver, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
 import { planFromRow } from './plan-from-row';
 import { RECLAIMER_SAFETY_MARGIN_MS, type ReclaimerLimits } from './reclaimer-config';

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { createLambdaObservability } from '../adapters/lambda-observability';
-import { SERVICE } from '../core/metric-names';
+import { SERVICE } from '../core/observability/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
 import { onDemandSending } from '../delivery/on-demand-sending';
 import { createLambdaDeliveryContext } from '../delivery/lambda-delivery-context';

@@ -1,7 +1,7 @@
-import type { LedgerRow } from '../core/ledger-record';
-import type { MessageClass, MessageClassRegistry } from '../core/message-class';
-import { unpackRequest } from '../core/stored-request';
-import { DEFAULT_PUSH_POLICY } from '../core/push-policy';
+import type { LedgerRow } from '../core/ledger/ledger-record';
+import type { MessageClass, MessageClassRegistry } from '../core/policy/message-class';
+import { unpackRequest } from '../core/ledger/stored-request';
+import { DEFAULT_PUSH_POLICY } from '../core/templates/push-policy';
 import type { MessagePlan } from '../delivery/message-plan';
 
 /** Why a row cannot be sent again: it holds no usable rendered request. */

@@ -5,10 +5,10 @@ import { instrumentHandler, type ObservabilityHooks } from '../adapters/lambda-o
 import { LEDGER_MAX_ATTEMPTS, LEDGER_REQUEST_TIMEOUT_MS } from '../adapters/ledger-client-config';
 import { systemClock } from '../core/clock';
 import { RetryLaterError, type RecordBackoff } from '../core/errors';
-import { METRIC } from '../core/metric-names';
-import type { RecordDeferral } from '../core/record-deferral';
-import { backoffSeconds, DEFAULT_BACKOFF, MAX_VISIBILITY_SECONDS, type BackoffSettings } from '../core/visibility-backoff';
-import type { ReceiveInfo } from '../core/stale-claim-discovery';
+import { METRIC } from '../core/observability/metric-names';
+import type { RecordDeferral } from '../core/queue/record-deferral';
+import { backoffSeconds, DEFAULT_BACKOFF, MAX_VISIBILITY_SECONDS, type BackoffSettings } from '../core/queue/visibility-backoff';
+import type { ReceiveInfo } from '../core/ledger/stale-claim-discovery';
 import { processRecord, type RecordContext } from './process-record';
 import { KeptLedgerWrites } from '../delivery/kept-ledger-writes';
 

@@ -1,7 +1,7 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import { createLambdaObservability } from '../adapters/lambda-observability';
 import { ConfigurationError } from '../core/errors';
-import { SERVICE } from '../core/metric-names';
+import { SERVICE } from '../core/observability/metric-names';
 import { loadSenderConfig } from '../core/sender-config';
 import { createSenderHandler } from './create-sender-handler';
 import { loadShippedTemplates } from './shipped-templates';

@@ -1,12 +1,12 @@
-import type { DeadLetterSink } from '../core/dead-letter-sink';
+import type { DeadLetterSink } from '../core/queue/dead-letter-sink';
 import { InvalidEventError, RetryLaterError, type RecordBackoff } from '../core/errors';
-import type { MessageClassRegistry } from '../core/message-class';
-import { METRIC } from '../core/metric-names';
-import { parseNotificationBody, type NotificationEvent } from '../core/notification-event';
-import type { TemplateRegistry } from '../core/templates';
+import type { MessageClassRegistry } from '../core/policy/message-class';
+import { METRIC } from '../core/observability/metric-names';
+import { parseNotificationBody, type NotificationEvent } from '../core/event/notification-event';
+import type { TemplateRegistry } from '../core/templates/templates';
 import { deliver, FRESH_CLAIM, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
 import { planMessages } from '../delivery/message-plan';
-import { claimMustBeDiscoverable, type ReceiveInfo, type RedeliveryPolicy } from '../core/stale-claim-discovery';
+import { claimMustBeDiscoverable, type ReceiveInfo, type RedeliveryPolicy } from '../core/ledger/stale-claim-discovery';
 
 /** What processing one SQS record needs beyond a single delivery. */
 export interface RecordContext extends DeliveryContext {

@@ -1,6 +1,6 @@
 import { sqsOnDemand } from '../adapters/sqs-on-demand';
-import type { DeadLetterSink } from '../core/dead-letter-sink';
-import type { RecordDeferral } from '../core/record-deferral';
+import type { DeadLetterSink } from '../core/queue/dead-letter-sink';
+import type { RecordDeferral } from '../core/queue/record-deferral';
 import type { SenderConfig } from '../core/sender-config';
 
 // The sender's two SQS sinks, from validated configuration: only the sender has them, so the reclaimer's

@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../core/errors';
-import type { TemplateFile } from '../core/template-definition';
-import { buildTemplateRegistry } from '../core/template-registry';
-import type { TemplateRegistry } from '../core/templates';
+import type { TemplateFile } from '../core/templates/template-definition';
+import { buildTemplateRegistry } from '../core/templates/template-registry';
+import type { TemplateRegistry } from '../core/templates/templates';
 
 /**
  * The identifier the template files are embedded under: synth (lib/notifier-templates.ts) hands esbuild

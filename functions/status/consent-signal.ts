@@ -1,9 +1,9 @@
-import type { ConsentStore } from '../core/consent';
-import type { DeliveryStatusStore } from '../core/delivery-status';
-import { keyPrefix } from '../core/idempotency-key';
-import type { LogPort } from '../core/log-port';
-import { METRIC } from '../core/metric-names';
-import type { MetricsRecorder } from '../core/metrics-recorder';
+import type { ConsentStore } from '../core/policy/consent';
+import type { DeliveryStatusStore } from '../core/provider/delivery-status';
+import { keyPrefix } from '../core/event/idempotency-key';
+import type { LogPort } from '../core/observability/log-port';
+import { METRIC } from '../core/observability/metric-names';
+import type { MetricsRecorder } from '../core/observability/metrics-recorder';
 import type { ConsentSignal } from './status-event';
 
 /** What recording a consent signal needs. */

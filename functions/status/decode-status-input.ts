@@ -1,4 +1,4 @@
-import { EventBridgeSchema, SnsSqsNotificationSchema } from '../core/event-envelopes';
+import { EventBridgeSchema, SnsSqsNotificationSchema } from '../core/event/event-envelopes';
 import { validate } from '../core/schema';
 import { looksLikeEumEvent, statusFromEumEvent } from './eum-sms-event';
 import { statusFromSesEvent } from './ses-event';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { EUM_CLAIM_VERSION_CONTEXT, EUM_KEY_CONTEXT } from '../adapters/eum-sms-provider';
-import type { DeliveryStatusUpdate } from '../core/delivery-status';
-import { isKnownDeliveryStatus } from '../core/delivery-status';
+import type { DeliveryStatusUpdate } from '../core/provider/delivery-status';
+import { isKnownDeliveryStatus } from '../core/provider/delivery-status';
 import { jsonObject, jsonRecord } from '../core/json-objects';
 import { describeProblems, validate } from '../core/schema';
 import type { StatusEvent } from './status-event';

@@ -1,6 +1,6 @@
 import { createLambdaObservability } from '../adapters/lambda-observability';
 import { systemClock } from '../core/clock';
-import { SERVICE } from '../core/metric-names';
+import { SERVICE } from '../core/observability/metric-names';
 import { createConsentStore, createLedger, createLedgerTableClient } from '../adapters/ledger-clients';
 import { createStatusHandler } from './create-status-handler';
 import { loadStatusConfig } from './status-config';

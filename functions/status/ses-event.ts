@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { SES_CLAIM_VERSION_TAG, SES_KEY_TAG, SES_TOPIC_TAG } from '../adapters/ses-email-provider';
-import type { DeliveryStatusUpdate } from '../core/delivery-status';
-import { isKnownDeliveryStatus } from '../core/delivery-status';
+import type { DeliveryStatusUpdate } from '../core/provider/delivery-status';
+import { isKnownDeliveryStatus } from '../core/provider/delivery-status';
 import { jsonObject, jsonRecord } from '../core/json-objects';
 import { describeProblems, validate } from '../core/schema';
 import type { ConsentSignal, StatusEvent } from './status-event';

@@ -1,9 +1,9 @@
 import { gunzipSync } from 'node:zlib';
 import * as v from 'valibot';
-import { SnsNotificationFields } from '../core/event-envelopes';
+import { SnsNotificationFields } from '../core/event/event-envelopes';
 import { jsonObject } from '../core/json-objects';
 import { validate } from '../core/schema';
-import { base64, urlString } from '../core/string-formats';
+import { base64, urlString } from '../core/event/string-formats';
 
 // The invocations the status Lambda takes, field for field as @aws-lambda-powertools/parser 2.35
 // validates them (`SnsSchema`, `CloudWatchLogsSchema`). Written here rather than imported: those schemas

@@ -1,6 +1,6 @@
-import type { ConsentReason } from '../core/consent';
-import type { Channel } from '../core/idempotency-key';
-import type { DeliveryStatusUpdate } from '../core/delivery-status';
+import type { ConsentReason } from '../core/policy/consent';
+import type { Channel } from '../core/event/idempotency-key';
+import type { DeliveryStatusUpdate } from '../core/provider/delivery-status';
 
 /** How a delivery-status event names its message. */
 export type MessageRef =

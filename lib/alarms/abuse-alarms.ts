@@ -1,5 +1,5 @@
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { METRIC } from '../../functions/core/metric-names';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { ALARM } from './alarm-names';
 import { anyOccurrence, senderRatePercent, smsEnabled } from './alarm-metrics';
 import type { AlarmGroup } from './alarm-spec';

@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { METRIC, SERVICE, type MetricName } from '../../functions/core/metric-names';
+import { METRIC, SERVICE, type MetricName } from '../../functions/core/observability/metric-names';
 import type { AlarmLane, AlarmSources } from './alarm-spec';
 
 /** Metric builders and thresholds that alarms of several concerns read. */

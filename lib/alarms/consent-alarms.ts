@@ -1,4 +1,4 @@
-import { METRIC } from '../../functions/core/metric-names';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { ALARM } from './alarm-names';
 import { senderRatePercent, smsEnabled } from './alarm-metrics';
 import type { AlarmGroup } from './alarm-spec';

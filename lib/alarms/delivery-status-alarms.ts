@@ -1,4 +1,4 @@
-import { METRIC, SERVICE } from '../../functions/core/metric-names';
+import { METRIC, SERVICE } from '../../functions/core/observability/metric-names';
 import { ALARM } from './alarm-names';
 import { anyOccurrence, HOUR, visibleMessages } from './alarm-metrics';
 import type { AlarmGroup } from './alarm-spec';

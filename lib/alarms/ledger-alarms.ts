@@ -1,5 +1,5 @@
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { METRIC } from '../../functions/core/metric-names';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { ALARM } from './alarm-names';
 import { anyOccurrence } from './alarm-metrics';
 import type { AlarmGroup, AlarmSources } from './alarm-spec';

@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { METRIC } from '../../functions/core/metric-names';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { ALARM } from './alarm-names';
 import { anyOccurrence, HOUR, smsThroughSns, sustainedPeriods } from './alarm-metrics';
 import type { AlarmGroup, AlarmSources } from './alarm-spec';

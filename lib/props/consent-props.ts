@@ -1,5 +1,5 @@
 /**
- * Consent for bulk classes (functions/core/consent.ts): the SES contact list their e-mail is sent with
+ * Consent for bulk classes (functions/core/policy/consent.ts): the SES contact list their e-mail is sent with
  * (`ListManagementOptions`) and the zone quiet hours fall back to. Resolved and validated by
  * `resolveConsent` and `consentViolations` (lib/notifier-consent.ts).
  */

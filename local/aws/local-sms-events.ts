@@ -1,8 +1,8 @@
 import { createLedger } from '../../functions/adapters/ledger-clients';
 import type { IdempotentNotifierProps } from '../../lib/notifier-props';
 import type { Clock } from '../../functions/core/clock';
-import type { LogPort } from '../../functions/core/log-port';
-import type { MetricsRecorder } from '../../functions/core/metrics-recorder';
+import type { LogPort } from '../../functions/core/observability/log-port';
+import type { MetricsRecorder } from '../../functions/core/observability/metrics-recorder';
 import { createStatusHandler } from '../../functions/status/create-status-handler';
 import { lambdaContext } from '../lambda-event-source';
 import { startLocalEum, type LocalEum, type LocalEumOptions } from './local-eum';

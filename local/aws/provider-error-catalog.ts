@@ -1,4 +1,4 @@
-import type { TransientCause } from '../../functions/core/delivery-provider';
+import type { TransientCause } from '../../functions/core/provider/delivery-provider';
 import type { EumErrorShape } from './eum-json-protocol';
 
 /** What the sender must make of a provider error: FAILED, a retry for a cause, or an unknown outcome. */

@@ -1,7 +1,7 @@
 import { SES_KEY_TAG } from '../../functions/adapters/ses-email-provider';
 import { EUM_KEY_CONTEXT } from '../../functions/adapters/eum-sms-provider';
 import { SNS_KEY_ATTRIBUTE } from '../../functions/adapters/sns-provider';
-import { LEDGER_TABLE } from '../../functions/core/ledger-table';
+import { LEDGER_TABLE } from '../../functions/core/ledger/ledger-table';
 import { uniformOf } from '../prng';
 import { awsErrorResponse, internalErrorResponse } from './aws-error-shapes';
 import { PROVIDER_WIRE_ERRORS, isRefusal, isRejection, type ProviderWireError } from './provider-error-catalog';

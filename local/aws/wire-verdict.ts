@@ -1,5 +1,5 @@
-import { keyPrefix } from '../../functions/core/idempotency-key';
-import type { LedgerState } from '../../functions/core/ledger-record';
+import { keyPrefix } from '../../functions/core/event/idempotency-key';
+import type { LedgerState } from '../../functions/core/ledger/ledger-record';
 
 /** What the provider-side evidence says of one run, judged independently of the sender's metrics. */
 export interface WireVerdict {

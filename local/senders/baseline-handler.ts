@@ -1,9 +1,9 @@
 import type { SQSBatchItemFailure } from 'aws-lambda';
 import pLimit from 'p-limit';
-import type { DeadLetterSink } from '../../functions/core/dead-letter-sink';
+import type { DeadLetterSink } from '../../functions/core/queue/dead-letter-sink';
 import { InvalidEventError } from '../../functions/core/errors';
-import { buildMessageClassRegistry } from '../../functions/core/message-class';
-import { parseNotificationBody } from '../../functions/core/notification-event';
+import { buildMessageClassRegistry } from '../../functions/core/policy/message-class';
+import { parseNotificationBody } from '../../functions/core/event/notification-event';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import type { BatchHandler } from '../lambda-event-source';

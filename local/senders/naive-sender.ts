@@ -1,6 +1,6 @@
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { METRIC } from '../../functions/core/metric-names';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { bindToEnvironment, type ExecutionEnvironment } from '../execution-environment';
 import { throttlingError } from '../fault-injecting-ledger';
 import { FaultInjectingProvider } from '../fault-injecting-provider';

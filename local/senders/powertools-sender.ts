@@ -1,9 +1,9 @@
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import { idempotencyKey, type MessageIdentity } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
-import type { SendRequest } from '../../functions/core/rendered-message';
+import { idempotencyKey, type MessageIdentity } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { SendRequest } from '../../functions/core/templates/rendered-message';
 import { bindToEnvironment, type ExecutionEnvironment } from '../execution-environment';
 import { throttlingError } from '../fault-injecting-ledger';
 import { FaultInjectingProvider } from '../fault-injecting-provider';

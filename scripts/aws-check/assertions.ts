@@ -1,4 +1,4 @@
-import type { LedgerRow } from '../../functions/core/ledger-record';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
 import type { ExpectedMessage } from './expected-message';
 
 /** The fields of a ledger row the check reads. */

@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
-import type { NotificationEvent } from '../../functions/core/notification-event';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { emailFromViolations } from '../../lib/email-from';
 import type { ExpectedMessage } from './expected-message';
 import { type AlarmProbe, alarmProbe, type DeadLetterProbe, deadLetterProbe, type ReclaimProbe, reclaimProbe } from './probes';

@@ -1,14 +1,14 @@
-import { newClaimRow } from '../../functions/core/ledger-decision';
-import type { LedgerRow } from '../../functions/core/ledger-record';
-import { buildMessageClassRegistry } from '../../functions/core/message-class';
-import type { NotificationEvent } from '../../functions/core/notification-event';
-import type { RenderedMessage } from '../../functions/core/rendered-message';
-import { packRequest } from '../../functions/core/stored-request';
+import { newClaimRow } from '../../functions/core/ledger/ledger-decision';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
+import { buildMessageClassRegistry } from '../../functions/core/policy/message-class';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
+import type { RenderedMessage } from '../../functions/core/templates/rendered-message';
+import { packRequest } from '../../functions/core/ledger/stored-request';
 import { DEAD_LETTER_ATTRIBUTE } from '../../functions/adapters/sqs-dead-letters';
 import { repositoryTemplates } from '../../functions/adapters/template-directory';
 import { planMessages } from '../../functions/delivery/message-plan';
 import { ALARM, type AlarmName } from '../../lib/notifier-alarms';
-import type { LedgerTiming } from '../../functions/core/ledger-decision';
+import type { LedgerTiming } from '../../functions/core/ledger/ledger-decision';
 import type { ExpectedMessage } from './expected-message';
 
 /** Alarm delivery through the alarm topic's policy: CloudWatch -> topic -> a subscriber queue the runner owns. */

@@ -1,7 +1,7 @@
 import * as eum from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { describe, expect, it } from 'vitest';
 import { classifyEumError, EUM_OPTED_OUT } from '../../functions/adapters/eum-sms-provider';
-import type { TransientCause } from '../../functions/core/delivery-provider';
+import type { TransientCause } from '../../functions/core/provider/delivery-provider';
 
 /**
  * Every error SendTextMessage documents, built with the SDK's own exception classes (so the names and

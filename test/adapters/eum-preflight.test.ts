@@ -2,8 +2,8 @@ import { PinpointSMSVoiceV2Client } from '@aws-sdk/client-pinpoint-sms-voice-v2'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eumSmsProvider } from '../../functions/adapters/eum-sms-provider';
 import { sendClientConfig } from '../../functions/adapters/send-clients';
-import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
-import type { ProviderRequest } from '../../functions/core/rendered-message';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/templates/push-policy';
+import type { ProviderRequest } from '../../functions/core/templates/rendered-message';
 import { startLocalEum, type LocalEum } from '../../local/aws/local-eum';
 import { startWireFaultProxy, type WireFaultProxy } from '../../local/aws/wire-fault-proxy';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import type { LedgerRow } from '../../functions/core/ledger-record';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
 import { useTestLedger } from '../support/ledger-server';
 
 const db = useTestLedger();

@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-d
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
-import { eventPartOf } from '../../functions/core/idempotency-key';
+import { eventPartOf } from '../../functions/core/event/idempotency-key';
 
 // Mocks every DynamoDBDocumentClient in this worker: restored after the file, so test files that
 // share the worker (mutation runs use isolate: false) talk to their real dynalite.

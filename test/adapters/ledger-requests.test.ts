@@ -4,8 +4,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DynamoDbLedger, itemToRow } from '../../functions/adapters/dynamodb-ledger';
 import { LedgerExpression } from '../../functions/adapters/ledger-expression';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { LEDGER_TABLE, ledgerItemKey } from '../../functions/core/ledger-table';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { LEDGER_TABLE, ledgerItemKey } from '../../functions/core/ledger/ledger-table';
 
 // Mocks every DynamoDBDocumentClient in this worker: restored after the file (mutation runs share workers).
 const documents = mockClient(DynamoDBDocumentClient);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { newClaimRow, takeoverFields, type LedgerTiming } from '../../functions/core/ledger-decision';
-import type { Release, TakeoverFields } from '../../functions/core/send-ledger';
-import type { LedgerRow } from '../../functions/core/ledger-record';
-import { pendingShardOf } from '../../functions/core/ledger-table';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { newClaimRow, takeoverFields, type LedgerTiming } from '../../functions/core/ledger/ledger-decision';
+import type { Release, TakeoverFields } from '../../functions/core/ledger/send-ledger';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
+import { pendingShardOf } from '../../functions/core/ledger/ledger-table';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, RETENTION_MS } from '../support/sender-harness';
 import { currentRow, refusedAndUnchanged as refusedWrite } from '../support/ledger-assertions';

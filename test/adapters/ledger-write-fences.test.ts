@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { newClaimRow, takeoverFields, type LedgerTiming } from '../../functions/core/ledger-decision';
-import type { Claim, LedgerRow } from '../../functions/core/ledger-record';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { newClaimRow, takeoverFields, type LedgerTiming } from '../../functions/core/ledger/ledger-decision';
+import type { Claim, LedgerRow } from '../../functions/core/ledger/ledger-record';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, RETENTION_MS } from '../support/sender-harness';
 import { currentRow, refusedAndUnchanged as refusedWrite } from '../support/ledger-assertions';

@@ -4,8 +4,8 @@ import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { countRequest, DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-store';
-import { buildMessageClassRegistry } from '../../functions/core/message-class';
-import { countDigest, scopeCounts, type MessageLimit } from '../../functions/core/message-limits';
+import { buildMessageClassRegistry } from '../../functions/core/policy/message-class';
+import { countDigest, scopeCounts, type MessageLimit } from '../../functions/core/policy/message-limits';
 import { useTestLedger } from '../support/ledger-server';
 
 const db = useTestLedger();

@@ -2,7 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { maskAddressesIn, maskAttribute, powertoolsLog } from '../../functions/adapters/powertools-log';
-import { addressFor } from '../../functions/core/recipient-address';
+import { addressFor } from '../../functions/core/event/recipient-address';
 
 const acceptedPhone = fc
   .tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 6, maxLength: 14 }))

@@ -1,7 +1,7 @@
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PowertoolsMetricsRecorder } from '../../functions/adapters/powertools-metrics';
-import { METRIC, METRICS_NAMESPACE } from '../../functions/core/metric-names';
+import { METRIC, METRICS_NAMESPACE } from '../../functions/core/observability/metric-names';
 
 afterEach(() => {
   vi.unstubAllEnvs();

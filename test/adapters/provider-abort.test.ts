@@ -4,15 +4,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sendClientConfig } from '../../functions/adapters/send-clients';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
-import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import type { ProviderRequest } from '../../functions/core/rendered-message';
+import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import type { ProviderRequest } from '../../functions/core/templates/rendered-message';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-http';
 import { SenderHarness, failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
-import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/templates/push-policy';
 
 const db = useTestLedger();
 

@@ -4,8 +4,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
-import type { RenderedMessage, ProviderRequest } from '../../functions/core/rendered-message';
-import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
+import type { RenderedMessage, ProviderRequest } from '../../functions/core/templates/rendered-message';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/templates/push-policy';
 
 /**
  * One provider call each, against a mocked SDK client: no ledger, no socket. What the adapters put in

@@ -3,8 +3,8 @@ import * as sns from '@aws-sdk/client-sns';
 import { describe, expect, it } from 'vitest';
 import { SES_ERROR_RULES } from '../../functions/adapters/ses-email-provider';
 import { SNS_ERROR_RULES } from '../../functions/adapters/sns-provider';
-import type { TransientCause } from '../../functions/core/delivery-provider';
-import { classifyProviderError } from '../../functions/core/provider-outcome';
+import type { TransientCause } from '../../functions/core/provider/delivery-provider';
+import { classifyProviderError } from '../../functions/core/provider/provider-outcome';
 
 /**
  * Each documented SendEmail / Publish error as the SDK names it (its own exception classes, so the

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { APNS_COLLAPSE_ID_MAX_BYTES } from '../../functions/core/push-payload';
-import type { NotificationEvent } from '../../functions/core/notification-event';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { APNS_COLLAPSE_ID_MAX_BYTES } from '../../functions/core/templates/push-payload';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import type { AcceptedPublish } from '../../local/aws/local-sns-server';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';

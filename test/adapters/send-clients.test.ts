@@ -2,9 +2,9 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendClientConfig } from '../../functions/adapters/send-clients';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
-import type { ProviderRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/templates/rendered-message';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-http';
-import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/templates/push-policy';
 
 const request: ProviderRequest = {
   key: 'a'.repeat(64),

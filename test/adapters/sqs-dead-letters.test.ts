@@ -2,7 +2,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEAD_LETTER_ATTRIBUTE, SqsDeadLetters } from '../../functions/adapters/sqs-dead-letters';
-import type { DeadLetter } from '../../functions/core/dead-letter-sink';
+import type { DeadLetter } from '../../functions/core/queue/dead-letter-sink';
 
 const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/notifier-dlq';
 const sqs = new SQSClient({ region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } });

@@ -10,7 +10,7 @@ describe('the floors of functions/ (core -> adapters -> delivery -> the Lambdas)
   it('reads the real tree: every room, and the imports the delivery room is known to have', () => {
     expect(new Set([...graph.keys()].map(roomOf))).toEqual(new Set(Object.keys(FLOORS)));
     expect(graph.get('delivery/deliver-message.ts')).toEqual(expect.arrayContaining(['delivery/acquire-claim.ts', 'delivery/send-gate.ts']));
-    expect(graph.get('delivery/acquire-claim.ts')).toContain('core/ledger-decision.ts');
+    expect(graph.get('delivery/acquire-claim.ts')).toContain('core/ledger/ledger-decision.ts');
     expect(graph.get('delivery/send-gate.ts')).toContain('delivery/abuse-guard.ts');
     // import() counts too: the reclaimer reaches the provider wiring only that way.
     expect(graph.get('delivery/on-demand-sending.ts')).toContain('delivery/provider-wiring.ts');

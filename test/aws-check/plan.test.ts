@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseNotificationBody } from '../../functions/core/notification-event';
+import { parseNotificationBody } from '../../functions/core/event/notification-event';
 import { notifierPropsFromContext } from '../../lib/context-config';
 import { awsCheckOptionViolations, deployArgs, destroyArgs, planAwsCheck, RETAINED_QUEUE_OUTPUTS, SES_SIMULATOR } from '../../scripts/aws-check/plan';
 import { NotifierStack } from '../../lib/notifier-stack';

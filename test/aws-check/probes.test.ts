@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEAD_LETTER_ATTRIBUTE } from '../../functions/adapters/sqs-dead-letters';
-import { decideOnExistingRow } from '../../functions/core/ledger-decision';
-import { parseNotificationBody } from '../../functions/core/notification-event';
-import { pendingShardOf } from '../../functions/core/ledger-table';
-import { unpackRequest } from '../../functions/core/stored-request';
+import { decideOnExistingRow } from '../../functions/core/ledger/ledger-decision';
+import { parseNotificationBody } from '../../functions/core/event/notification-event';
+import { pendingShardOf } from '../../functions/core/ledger/ledger-table';
+import { unpackRequest } from '../../functions/core/ledger/stored-request';
 import { ALARM } from '../../lib/notifier-alarms';
 import { CHECK_CLAIM_TIMEOUT_SECONDS, planAwsCheck, SES_SIMULATOR } from '../../scripts/aws-check/plan';
 import { finalProbeVerdict, judgeAlarmDelivery, judgeDeadLetter, probeLine } from '../../scripts/aws-check/probe-verdicts';

@@ -2,8 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { DelayedProvider, providerLatencyMs } from '../../bench/latency/delayed-provider';
 import type { LatencyDistribution } from '../../bench/latency/latency-model';
-import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import type { ProviderRequest } from '../../functions/core/rendered-message';
+import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import type { ProviderRequest } from '../../functions/core/templates/rendered-message';
 
 const SPREAD: LatencyDistribution = { label: 'test', medianMs: 100, p99Ms: 800, source: 'test' };
 const FIXED_2S: LatencyDistribution = { label: 'test', medianMs: 2000, p99Ms: 2000, source: 'test' };

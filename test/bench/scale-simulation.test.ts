@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseNotificationBody } from '../../functions/core/notification-event';
-import { numberBlockOf } from '../../functions/core/message-limits';
+import { parseNotificationBody } from '../../functions/core/event/notification-event';
+import { numberBlockOf } from '../../functions/core/policy/message-limits';
 import { predict } from '../../bench/scale/scale-prediction';
 import { summariseScale } from '../../bench/scale/scale-report';
 import { steadyRate, type ScaleRound } from '../../bench/scale/scale-round';

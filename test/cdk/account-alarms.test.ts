@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { METRIC } from '../../functions/core/metric-names';
-import { LEDGER_TABLE } from '../../functions/core/ledger-table';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import { LEDGER_TABLE } from '../../functions/core/ledger/ledger-table';
 import { ALARM, type AlarmName } from '../../lib/notifier-alarms';
 import { logicalId, propertiesOf, synth } from './helpers';
 

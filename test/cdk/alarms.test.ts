@@ -2,7 +2,7 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
-import { METRIC } from '../../functions/core/metric-names';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { ALARM, type AlarmName, NO_ALARM_SUBSCRIBER_WARNING, runbookLink } from '../../lib/notifier-alarms';
 import { IdempotentNotifier } from '../../lib/notifier';
 import { BASE_PROPS, EUM_PROPS, logicalId, newApp, propertiesOf, resourcesOfType, synth } from './helpers';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BACKOFF } from '../../functions/core/visibility-backoff';
+import { DEFAULT_BACKOFF } from '../../functions/core/queue/visibility-backoff';
 import { backlogLossHorizonSeconds, defaultBacklogAgeAlarmSeconds } from '../../lib/backlog-age';
 
 const DEFAULT_QUEUE = { retentionSeconds: 4 * 86_400, maxReceiveCount: 100, backoff: DEFAULT_BACKOFF };

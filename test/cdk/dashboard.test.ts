@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHANNELS } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
+import { CHANNELS } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { logicalId, propertiesOf, synth } from './helpers';
 
 const { stack, template } = synth();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_SMS_COUNTRIES } from '../../functions/core/sms-country-table';
+import { NO_SMS_COUNTRIES } from '../../functions/core/policy/sms-country-table';
 import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../../functions/delivery/shipped-sms-countries';
 import { smsCountriesDefine } from '../../lib/destination-options';
 import { notifierPropsFromContext } from '../../lib/context-config';

@@ -1,9 +1,9 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_MESSAGE_CLASSES, type MessageClass } from '../../functions/core/message-class';
+import { BUILT_IN_MESSAGE_CLASSES, type MessageClass } from '../../functions/core/policy/message-class';
 import { ENV, loadSenderConfig } from '../../functions/core/sender-config';
 import { TEST_EMAIL_FROM, logicalId, propertiesOf, resolveDummy, synth } from './helpers';
-import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/templates/push-policy';
 
 const ENV_NAMES: readonly string[] = Object.values(ENV);
 

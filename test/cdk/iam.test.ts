@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LEDGER_TABLE } from '../../functions/core/ledger-table';
+import { LEDGER_TABLE } from '../../functions/core/ledger/ledger-table';
 import type { NotifierStack } from '../../lib/notifier-stack';
 import { TEST_EMAIL_DOMAIN, TEST_EMAIL_FROM, logicalId, propertiesOf, resourcesOfType, synth } from './helpers';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addressFor } from '../../functions/core/recipient-address';
+import { addressFor } from '../../functions/core/event/recipient-address';
 import { E164_LOG_MASK_PATTERN, maskingPolicy } from '../../lib/notifier-function';
 import { App, Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';

@@ -1,7 +1,7 @@
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { METRICS_NAMESPACE_VARIABLE, metricsNamespaceFrom } from '../../functions/core/metric-names';
+import { METRICS_NAMESPACE_VARIABLE, metricsNamespaceFrom } from '../../functions/core/observability/metric-names';
 import { ENV } from '../../functions/core/sender-config';
 import { IdempotentNotifier } from '../../lib/notifier';
 import { NotifierStack } from '../../lib/notifier-stack';

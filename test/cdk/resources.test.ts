@@ -5,7 +5,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
 import { ledgerCreateTableInput } from '../../functions/adapters/ledger-table-setup';
-import { LEDGER_TABLE } from '../../functions/core/ledger-table';
+import { LEDGER_TABLE } from '../../functions/core/ledger/ledger-table';
 import { IdempotentNotifier } from '../../lib/notifier';
 import { NotifierStack } from '../../lib/notifier-stack';
 import { BASE_PROPS, logicalId, newApp, propertiesOf, resourcesOfType, synth } from './helpers';

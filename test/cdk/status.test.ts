@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { Duration } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { LEDGER_TABLE } from '../../functions/core/ledger-table';
+import { LEDGER_TABLE } from '../../functions/core/ledger/ledger-table';
 import { ENV } from '../../functions/core/sender-config';
 import { statusFromSesEvent } from '../../functions/status/ses-event';
 import { decodeStatusInput } from '../../functions/status/decode-status-input';

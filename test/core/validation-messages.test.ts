@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidEventError } from '../../functions/core/errors';
-import { buildMessageClassRegistry } from '../../functions/core/message-class';
-import { parseNotificationBody } from '../../functions/core/notification-event';
+import { buildMessageClassRegistry } from '../../functions/core/policy/message-class';
+import { parseNotificationBody } from '../../functions/core/event/notification-event';
 import { loadSenderConfig } from '../../functions/core/sender-config';
 import { loadStatusConfig } from '../../functions/status/status-config';
-import { checkTemplateFiles } from '../../functions/core/template-registry';
+import { checkTemplateFiles } from '../../functions/core/templates/template-registry';
 import { loadReclaimerLimits } from '../../functions/reclaimer/reclaimer-config';
 import { statusFromSesEvent } from '../../functions/status/ses-event';
 import { statusFromSmsDeliveryLog } from '../../functions/status/sms-delivery-log';

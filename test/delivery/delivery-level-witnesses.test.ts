@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import type { LedgerRow } from '../../functions/core/ledger-record';
-import type { SendLedger } from '../../functions/core/send-ledger';
-import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
-import { METRIC } from '../../functions/core/metric-names';
+import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
+import type { SendLedger } from '../../functions/core/ledger/send-ledger';
+import { InMemoryMetrics } from '../../functions/core/observability/metrics-recorder';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { deliver, FRESH_CLAIM } from '../../functions/delivery/deliver-message';
 import { KeptLedgerWrites } from '../../functions/delivery/kept-ledger-writes';
 import type { MessagePlan } from '../../functions/delivery/message-plan';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Release } from '../../functions/core/send-ledger';
-import type { Claim } from '../../functions/core/ledger-record';
-import { silentLog } from '../../functions/core/log-port';
-import { METRIC } from '../../functions/core/metric-names';
-import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
+import type { Release } from '../../functions/core/ledger/send-ledger';
+import type { Claim } from '../../functions/core/ledger/ledger-record';
+import { silentLog } from '../../functions/core/observability/log-port';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import { InMemoryMetrics } from '../../functions/core/observability/metrics-recorder';
 import { KeptLedgerWrites, type KeptLedgerWritesContext } from '../../functions/delivery/kept-ledger-writes';
 
 const release: Release = { reason: 'transient', detail: 'LedgerError: InternalServerError', lastAmbiguousAt: undefined };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-store';
 import { createLambdaObservability } from '../../functions/adapters/lambda-observability';
 import { loadSenderConfig } from '../../functions/core/sender-config';
-import { NO_SMS_COUNTRIES } from '../../functions/core/sms-country-table';
+import { NO_SMS_COUNTRIES } from '../../functions/core/policy/sms-country-table';
 import { createLambdaDeliveryContext } from '../../functions/delivery/lambda-delivery-context';
 
 const env = {

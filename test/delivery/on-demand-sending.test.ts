@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/adapters/outbox-provider';
-import { silentLog } from '../../functions/core/log-port';
-import type { ProviderRequest } from '../../functions/core/rendered-message';
+import { silentLog } from '../../functions/core/observability/log-port';
+import type { ProviderRequest } from '../../functions/core/templates/rendered-message';
 import { loadSenderConfig } from '../../functions/core/sender-config';
 import { onDemandSending } from '../../functions/delivery/on-demand-sending';
 import { tempDir } from '../support/temp-dir';
-import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/templates/push-policy';
 
 const loads = vi.hoisted(() => ({ count: 0, throttled: [] as string[] }));
 vi.mock('../../functions/delivery/provider-wiring', async (importOriginal) => {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import type { LedgerRow } from '../../functions/core/ledger-record';
-import type { SendRequest } from '../../functions/core/rendered-message';
-import type { SendLedger } from '../../functions/core/send-ledger';
+import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
+import type { SendRequest } from '../../functions/core/templates/rendered-message';
+import type { SendLedger } from '../../functions/core/ledger/send-ledger';
 import { deliver, FRESH_CLAIM } from '../../functions/delivery/deliver-message';
 import { plansOf, ReclaimerHarness, TIMING } from '../reclaimer/reclaimer-harness';
 import { ControlledClock } from '../support/controlled-clock';

@@ -3,12 +3,12 @@ import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/clien
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { LogPort } from '../../functions/core/log-port';
-import type { ProviderRequest } from '../../functions/core/rendered-message';
-import { buildMessageClassRegistry } from '../../functions/core/message-class';
+import type { LogPort } from '../../functions/core/observability/log-port';
+import type { ProviderRequest } from '../../functions/core/templates/rendered-message';
+import { buildMessageClassRegistry } from '../../functions/core/policy/message-class';
 import { loadSenderConfig, smsKeyedEvidence, type SenderConfig } from '../../functions/core/sender-config';
 import { createLambdaSendClients, createProviders, createSendRateGovernor, governorFor } from '../../functions/delivery/provider-wiring';
-import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/templates/push-policy';
 
 /** SDK clients that never leave the process: every call is answered by the mocks below. */
 const ses = new SESv2Client({ region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } });

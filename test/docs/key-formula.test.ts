@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Lexer, type Tokens } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { CHANNELS, type Channel, idempotencyKey } from '../../functions/core/idempotency-key';
+import { CHANNELS, type Channel, idempotencyKey } from '../../functions/core/event/idempotency-key';
 
 /** The code blocks of docs/design.md's "The idempotency key" section, in order. */
 function keySectionCode(): Tokens.Code[] {

@@ -5,7 +5,7 @@ import { coveredFiles as covered, MUTATE_SCOPE } from '../../scripts/mutation-re
 describe('the pre-commit reminder to run mutation testing', () => {
   it('names exactly the staged files that the mutation scope covers', () => {
     const staged = [
-      'functions/core/ledger-decision.ts',
+      'functions/core/ledger/ledger-decision.ts',
       'functions/adapters/dynamodb-ledger.ts',
       'functions/adapters/sqs-dead-letters.ts',
       'functions/delivery/deliver-message.ts',
@@ -13,7 +13,7 @@ describe('the pre-commit reminder to run mutation testing', () => {
       'functions/adapters/outbox-provider.ts',
       'functions/status/handler.ts',
       'lib/notifier.ts',
-      'test/core/ledger-decision.test.ts',
+      'test/core/ledger/ledger-decision.test.ts',
       'README.md',
     ];
     expect(covered(staged)).toEqual(staged.slice(0, 5));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildMessageClassRegistry } from '../../functions/core/message-class';
-import type { LedgerRow } from '../../functions/core/ledger-record';
+import { buildMessageClassRegistry } from '../../functions/core/policy/message-class';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
 import { checkHistory } from './history-checker';
 import type { AcceptedSend } from './scripted-provider';
 

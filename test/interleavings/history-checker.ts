@@ -1,5 +1,5 @@
-import type { LedgerRow } from '../../functions/core/ledger-record';
-import type { MessageClass, MessageClassRegistry } from '../../functions/core/message-class';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
+import type { MessageClass, MessageClassRegistry } from '../../functions/core/policy/message-class';
 import { environmentOf, type LedgerWireRecord } from './scheduled-ledger-transport';
 import type { AcceptedSend } from './scripted-provider';
 

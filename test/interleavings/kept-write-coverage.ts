@@ -1,4 +1,4 @@
-import type { Claim, LedgerRow } from '../../functions/core/ledger-record';
+import type { Claim, LedgerRow } from '../../functions/core/ledger/ledger-record';
 import { KeptLedgerWrites, type KeptLedgerWrite } from '../../functions/delivery/kept-ledger-writes';
 import { environmentOf, type LedgerWireRecord } from './scheduled-ledger-transport';
 

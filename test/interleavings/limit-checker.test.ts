@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LedgerRow } from '../../functions/core/ledger-record';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
 import { checkLimits, type LimitedMessage } from './limit-checker';
 import type { AcceptedSend } from './scripted-provider';
 

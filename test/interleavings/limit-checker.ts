@@ -1,4 +1,4 @@
-import type { LedgerRow } from '../../functions/core/ledger-record';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
 import type { Violation } from './history-checker';
 import type { AcceptedSend } from './scripted-provider';
 

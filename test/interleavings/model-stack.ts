@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
-import type { Channel } from '../../functions/core/idempotency-key';
-import type { LaneName } from '../../functions/core/send-lanes';
+import type { Channel } from '../../functions/core/event/idempotency-key';
+import type { LaneName } from '../../functions/core/policy/send-lanes';
 import { laneSenderConfigs, resolveLocalStack, type LocalStack } from '../../local/local-stack';
 
 /**

@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { NodeHttpHandler } from '@smithy/node-http-handler';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
 import { DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-store';
-import { COUNTER_PARTITION_PREFIX } from '../../functions/core/message-limits';
+import { COUNTER_PARTITION_PREFIX } from '../../functions/core/policy/message-limits';
 import { ledgerClientConfig } from '../../functions/adapters/ledger-client-config';
 import { ledgerWriteOf } from '../../local/aws/wire-operation';
 import type { PortGates } from './port-gates';

@@ -1,5 +1,5 @@
-import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import type { ProviderRequest } from '../../functions/core/rendered-message';
+import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import type { ProviderRequest } from '../../functions/core/templates/rendered-message';
 import type { PortGates } from './port-gates';
 
 /**

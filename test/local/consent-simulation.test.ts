@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
-import type { LedgerRow } from '../../functions/core/ledger-record';
+import { InMemoryMetrics } from '../../functions/core/observability/metrics-recorder';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
 import { formatConsentReport, judgeConsentRun, type ProviderCall } from '../../local/consent-report';
 import { runConsentSimulation } from '../../local/consent-simulation';
 import { generateConsentWorkload } from '../../local/consent-workload';

@@ -1,10 +1,10 @@
 import { SendEmailCommand, SESv2Client, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SES_KEY_TAG, SesEmailProvider } from '../../functions/adapters/ses-email-provider';
-import type { ProviderRequest } from '../../functions/core/rendered-message';
+import type { ProviderRequest } from '../../functions/core/templates/rendered-message';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../../local/local-dynamo';
 import { startLocalSes, type LocalSes, type LocalSesOptions } from '../../local/aws/local-ses';
-import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/templates/push-policy';
 
 let ses: LocalSes | undefined;
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SNS_KEY_ATTRIBUTE, SnsProvider } from '../../functions/adapters/sns-provider';
-import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
-import type { ProviderRequest } from '../../functions/core/rendered-message';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/templates/push-policy';
+import type { ProviderRequest } from '../../functions/core/templates/rendered-message';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../../local/local-dynamo';
 import { startLocalSns, type LocalSns, type LocalSnsOptions } from '../../local/aws/local-sns-server';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
 import { startLocalSes } from '../../local/aws/local-ses';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../../local/local-dynamo';
-import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/templates/push-policy';
 
 /** Debian's Chromium; CI machines have only npm, so without it this test is skipped, saying so. */
 const CHROMIUM = '/usr/bin/chromium';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyPrefix } from '../../functions/core/idempotency-key';
+import { keyPrefix } from '../../functions/core/event/idempotency-key';
 import { judgeWireRun, wireVerdictHolds } from '../../local/aws/wire-verdict';
 
 const judge = (overrides: Partial<Parameters<typeof judgeWireRun>[0]>) =>

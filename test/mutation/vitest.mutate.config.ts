@@ -18,6 +18,7 @@ export default defineConfig({
     ...base.test,
     include: [
       'test/core/**/*.test.ts',
+      'test/capacity-model/**/*.test.ts',
       'test/adapters/**/*.test.ts',
       'test/delivery/**/*.test.ts',
       'test/sender/**/*.test.ts',

@@ -1,8 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
-import { LEDGER_TABLE, PENDING_SHARD_COUNT } from '../../functions/core/ledger-table';
-import type { DeliveryProvider } from '../../functions/core/delivery-provider';
+import { LEDGER_TABLE, PENDING_SHARD_COUNT } from '../../functions/core/ledger/ledger-table';
+import type { DeliveryProvider } from '../../functions/core/provider/delivery-provider';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness } from '../support/sender-harness';

@@ -1,9 +1,9 @@
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { DeliveryProvider } from '../../functions/core/delivery-provider';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { ledgerItemKey } from '../../functions/core/ledger-table';
-import { METRIC, type MetricName } from '../../functions/core/metric-names';
+import type { DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { ledgerItemKey } from '../../functions/core/ledger/ledger-table';
+import { METRIC, type MetricName } from '../../functions/core/observability/metric-names';
 import { REQUEST_NOT_STORED } from '../../functions/reclaimer/plan-from-row';
 import { ControlledClock } from '../support/controlled-clock';
 import { loginCodeEvent } from '../support/events';

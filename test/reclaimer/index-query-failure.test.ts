@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import { pendingShardOf } from '../../functions/core/ledger-table';
-import { METRIC } from '../../functions/core/metric-names';
-import type { StalePendingSource } from '../../functions/core/stale-pending';
+import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import { pendingShardOf } from '../../functions/core/ledger/ledger-table';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { StalePendingSource } from '../../functions/core/ledger/stale-pending';
 import { ControlledClock } from '../support/controlled-clock';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';

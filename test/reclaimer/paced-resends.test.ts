@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { METRIC } from '../../functions/core/metric-names';
-import { type PaceClock, SendRateGovernor } from '../../functions/core/send-rate-governor';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import { type PaceClock, SendRateGovernor } from '../../functions/core/policy/send-rate-governor';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness } from '../support/sender-harness';

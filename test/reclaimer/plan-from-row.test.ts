@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { newClaimRow } from '../../functions/core/ledger-decision';
-import { buildMessageClassRegistry } from '../../functions/core/message-class';
-import { DEFAULT_PUSH_POLICY } from '../../functions/core/push-policy';
+import { newClaimRow } from '../../functions/core/ledger/ledger-decision';
+import { buildMessageClassRegistry } from '../../functions/core/policy/message-class';
+import { DEFAULT_PUSH_POLICY } from '../../functions/core/templates/push-policy';
 import { planFromRow } from '../../functions/reclaimer/plan-from-row';
 import { TIMING } from './reclaimer-harness';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SnsProvider } from '../../functions/adapters/sns-provider';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
-import { unpackRequest } from '../../functions/core/stored-request';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import { unpackRequest } from '../../functions/core/ledger/stored-request';
 import { shownPushes } from '../../local/aws/push-device-view';
 import { loginCodeEvent } from '../support/events';
 import { crashAfterFirst, invokeOrKill } from '../support/faults';

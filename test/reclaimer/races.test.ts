@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { OutboxProvider } from '../../functions/adapters/outbox-provider';
-import type { DeliveryProvider } from '../../functions/core/delivery-provider';
-import type { LedgerRow } from '../../functions/core/ledger-record';
-import { METRIC } from '../../functions/core/metric-names';
+import type { DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness } from '../support/sender-harness';

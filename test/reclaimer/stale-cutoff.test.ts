@@ -1,8 +1,8 @@
 import { sendingLedger } from '../../functions/adapters/ledger-clients';
 import { describe, expect, it } from 'vitest';
-import { PENDING_SHARD_COUNT } from '../../functions/core/ledger-table';
-import type { SendLedger } from '../../functions/core/send-ledger';
-import type { StalePendingEntry, StalePendingSource } from '../../functions/core/stale-pending';
+import { PENDING_SHARD_COUNT } from '../../functions/core/ledger/ledger-table';
+import type { SendLedger } from '../../functions/core/ledger/send-ledger';
+import type { StalePendingEntry, StalePendingSource } from '../../functions/core/ledger/stale-pending';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness } from '../support/sender-harness';

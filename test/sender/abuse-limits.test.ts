@@ -1,11 +1,11 @@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoDbLimitStore } from '../../functions/adapters/dynamodb-limit-store';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import type { LimitStore } from '../../functions/core/limit-store';
-import { scopeCounts } from '../../functions/core/message-limits';
-import { METRIC } from '../../functions/core/metric-names';
-import type { NotificationEvent } from '../../functions/core/notification-event';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import type { LimitStore } from '../../functions/core/policy/limit-store';
+import { scopeCounts } from '../../functions/core/policy/message-limits';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { smsCountryTable } from '../../lib/sms-countries';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryDeadLetters, type DeadLetter } from '../../functions/core/dead-letter-sink';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
+import { InMemoryDeadLetters, type DeadLetter } from '../../functions/core/queue/dead-letter-sink';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { SenderHarness, failedIds } from '../support/sender-harness';

@@ -1,8 +1,8 @@
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { describe, expect, it } from 'vitest';
 import { SesEmailProvider } from '../../functions/adapters/ses-email-provider';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { orderShippedEvent, weeklyOffersEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { failedIds, SenderHarness } from '../support/sender-harness';

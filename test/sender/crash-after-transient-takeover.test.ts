@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
-import type { ProviderRequest } from '../../functions/core/rendered-message';
+import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { ProviderRequest } from '../../functions/core/templates/rendered-message';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, SenderHarness, failedIds } from '../support/sender-harness';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryProvider } from '../../functions/core/delivery-provider';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
-import type { SendLedger } from '../../functions/core/send-ledger';
+import type { DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { SendLedger } from '../../functions/core/ledger/send-ledger';
 import { loginCodeEvent } from '../support/events';
 import { crashAfterFirst, invokeOrKill, type CrashMode } from '../support/faults';
 import { useTestLedger } from '../support/ledger-server';
@@ -109,7 +109,7 @@ describe('delivery evidence settles an unknown outcome for any class', () => {
     const event = loginCodeEvent({ eventId: 'evt-otp-with-evidence', messageClass: 'otp' });
     const key = idempotencyKey({ eventId: event.eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
     const harness = new SenderHarness({ ledger: db.ledger });
-    const { newClaimRow } = await import('../../functions/core/ledger-decision');
+    const { newClaimRow } = await import('../../functions/core/ledger/ledger-decision');
     const { RETENTION_MS } = await import('../support/sender-harness');
     const now = harness.clock.now();
     const row = newClaimRow({ subject: { key, eventId: event.eventId, recipientId: 'user-9', channel: 'sms', templateId: 'login-code', messageClass: 'otp', occurredAt: event.occurredAt }, ownerToken: 'dead-owner', nowMs: now, timing: { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { RETENTION_MS, SenderHarness, failedIds } from '../support/sender-harness';

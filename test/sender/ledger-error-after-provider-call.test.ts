@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/delivery-provider';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import type { Claim, LedgerRow } from '../../functions/core/ledger-record';
-import { METRIC } from '../../functions/core/metric-names';
-import type { ClaimResult, SendLedger, UnconfirmedClaim, Release, TakeoverFields, TerminalWrite } from '../../functions/core/send-ledger';
+import type { DeliveryOutcome, DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import type { Claim, LedgerRow } from '../../functions/core/ledger/ledger-record';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { ClaimResult, SendLedger, UnconfirmedClaim, Release, TakeoverFields, TerminalWrite } from '../../functions/core/ledger/send-ledger';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { SenderHarness, failedIds } from '../support/sender-harness';

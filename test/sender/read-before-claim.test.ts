@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { METRIC } from '../../functions/core/metric-names';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { DynamoRequestCounter, totalsBetween } from '../../local/dynamo-request-counter';
 import { orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';

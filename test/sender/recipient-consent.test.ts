@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consentKeyOf } from '../../functions/core/consent';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
-import type { NotificationEvent } from '../../functions/core/notification-event';
+import { consentKeyOf } from '../../functions/core/policy/consent';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { CONTACT_LIST, ConsentWorld } from '../support/consent-world';
 import { ControlledClock } from '../support/controlled-clock';
 import { orderShippedEvent, weeklyOffersEvent } from '../support/events';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { PENDING_SHARD_COUNT, pendingShardOf } from '../../functions/core/ledger-table';
-import type { RedeliveryPolicy } from '../../functions/core/stale-claim-discovery';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { PENDING_SHARD_COUNT, pendingShardOf } from '../../functions/core/ledger/ledger-table';
+import type { RedeliveryPolicy } from '../../functions/core/ledger/stale-claim-discovery';
 import { DynamoRequestCounter } from '../../local/dynamo-request-counter';
 import { LEDGER_INDEX_KEYS } from '../../local/gsi-write-model';
 import { ReclaimerHarness } from '../reclaimer/reclaimer-harness';

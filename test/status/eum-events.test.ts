@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceFromRow, type RowEvidenceFields } from '../../functions/core/delivery-evidence';
-import { METRIC } from '../../functions/core/metric-names';
+import { evidenceFromRow, type RowEvidenceFields } from '../../functions/core/provider/delivery-evidence';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { statusFromEumEvent } from '../../functions/status/eum-sms-event';
 import { ControlledClock } from '../support/controlled-clock';
 import { loginCodeEvent } from '../support/events';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceFromRow, gatherEvidence } from '../../functions/core/delivery-evidence';
-import { deliveryStatusRank, isKnownDeliveryStatus } from '../../functions/core/delivery-status';
+import { evidenceFromRow, gatherEvidence } from '../../functions/core/provider/delivery-evidence';
+import { deliveryStatusRank, isKnownDeliveryStatus } from '../../functions/core/provider/delivery-status';
 import { statusFromSesEvent } from '../../functions/status/ses-event';
-import type { RowEvidenceFields } from '../../functions/core/delivery-evidence';
+import type { RowEvidenceFields } from '../../functions/core/provider/delivery-evidence';
 import { sesEvent } from './status-fixtures';
 
 /** A row whose latest claim (version 2) was released ambiguous, with a status about that claim's e-mail. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryProvider } from '../../functions/core/delivery-provider';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
+import type { DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { loginCodeEvent } from '../support/events';
 import { crashAfterFirst, invokeOrKill } from '../support/faults';
 import { useTestLedger } from '../support/ledger-server';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { claimOf, ttlSeconds } from '../../functions/core/ledger-decision';
-import type { LedgerRow } from '../../functions/core/ledger-record';
-import { METRIC } from '../../functions/core/metric-names';
+import { claimOf, ttlSeconds } from '../../functions/core/ledger/ledger-decision';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { ControlledClock } from '../support/controlled-clock';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';

@@ -1,6 +1,6 @@
-import type { LogPort } from '../../functions/core/log-port';
-import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
-import type { DeliveryStatusStore } from '../../functions/core/delivery-status';
+import type { LogPort } from '../../functions/core/observability/log-port';
+import { InMemoryMetrics } from '../../functions/core/observability/metrics-recorder';
+import type { DeliveryStatusStore } from '../../functions/core/provider/delivery-status';
 import { createStatusHandler, type StatusRunSummary } from '../../functions/status/create-status-handler';
 import type { ControlledClock } from '../support/controlled-clock';
 import { lambdaContext } from '../support/sqs-event';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { DeliveryProvider } from '../../functions/core/delivery-provider';
-import { silentLog } from '../../functions/core/log-port';
-import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
-import type { SendLedger } from '../../functions/core/send-ledger';
+import type { DeliveryProvider } from '../../functions/core/provider/delivery-provider';
+import { silentLog } from '../../functions/core/observability/log-port';
+import { InMemoryMetrics } from '../../functions/core/observability/metrics-recorder';
+import type { SendLedger } from '../../functions/core/ledger/send-ledger';
 import type { DeliveryContext } from '../../functions/delivery/deliver-message';
 import { TIMING } from '../reclaimer/reclaimer-harness';
 import type { ControlledClock } from './controlled-clock';

@@ -1,4 +1,4 @@
-import type { NotificationEvent } from '../../functions/core/notification-event';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
 
 /** A shipped order: the buyer by email, SMS and push; the seller by email. Four messages. */
 export function orderShippedEvent(overrides: Partial<NotificationEvent> = {}): NotificationEvent {

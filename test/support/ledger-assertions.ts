@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { LedgerRow } from '../../functions/core/ledger-record';
-import type { SendLedger } from '../../functions/core/send-ledger';
+import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
+import type { SendLedger } from '../../functions/core/ledger/send-ledger';
 
 /** The row under `key`, read strongly consistent; fails the test when there is none. */
 export async function currentRow(ledger: Pick<SendLedger, 'get'>, key: string): Promise<LedgerRow> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AMBIGUITY_LOOP_LIMIT } from '../../functions/core/ambiguity-loop';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC, type MetricName } from '../../functions/core/metric-names';
+import { AMBIGUITY_LOOP_LIMIT } from '../../functions/core/ledger/ambiguity-loop';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC, type MetricName } from '../../functions/core/observability/metric-names';
 import { awsErrorResponse } from '../../local/aws/aws-error-shapes';
 import type { FaultDecider, WireFault } from '../../local/aws/wire-fault-proxy';
 import { ControlledClock } from '../support/controlled-clock';

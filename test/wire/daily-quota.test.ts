@@ -2,11 +2,11 @@ import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCom
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqsRecordDeferral } from '../../functions/adapters/sqs-record-deferral';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
-import type { NotificationEvent } from '../../functions/core/notification-event';
-import type { RecordDeferral } from '../../functions/core/record-deferral';
-import { DEFAULT_BACKOFF } from '../../functions/core/visibility-backoff';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
+import type { RecordDeferral } from '../../functions/core/queue/record-deferral';
+import { DEFAULT_BACKOFF } from '../../functions/core/queue/visibility-backoff';
 import { queueDepth } from '../../local/aws/queue-inspection';
 import { startLocalSqs, type LocalSqs } from '../../local/aws/local-sqs';
 import { toSqsRecord } from '../../local/aws/sqs-record';

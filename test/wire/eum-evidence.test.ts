@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import type { EumEventFate } from '../../local/aws/local-eum';
 import { startLocalSqs, type LocalSqs } from '../../local/aws/local-sqs';
 import { startSmsEventPath, type SmsEventPath } from '../../local/aws/sms-event-path';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
-import type { NotificationEvent } from '../../functions/core/notification-event';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { failedIds } from '../support/sender-harness';

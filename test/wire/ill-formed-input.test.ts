@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { idempotencyKey, type Channel } from '../../functions/core/idempotency-key';
+import { idempotencyKey, type Channel } from '../../functions/core/event/idempotency-key';
 import { orderShippedEvent } from '../support/events';
-import { METRIC } from '../../functions/core/metric-names';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { useTestLedger } from '../support/ledger-server';
 import { failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
-import type { NotificationEvent } from '../../functions/core/notification-event';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { laneDelivery } from '../../functions/delivery/lambda-delivery-context';
 import { awsErrorResponse, internalErrorResponse } from '../../local/aws/aws-error-shapes';
 import { PROVIDER_WIRE_ERRORS } from '../../local/aws/provider-error-catalog';

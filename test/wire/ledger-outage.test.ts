@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC, type MetricName } from '../../functions/core/metric-names';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC, type MetricName } from '../../functions/core/observability/metric-names';
 import { internalErrorResponse } from '../../local/aws/aws-error-shapes';
 import type { FaultDecider } from '../../local/aws/wire-fault-proxy';
 import { ControlledClock } from '../support/controlled-clock';

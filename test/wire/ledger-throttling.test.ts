@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { COUNTER_PARTITION_PREFIX } from '../../functions/core/message-limits';
-import { METRIC } from '../../functions/core/metric-names';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { COUNTER_PARTITION_PREFIX } from '../../functions/core/policy/message-limits';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { awsErrorResponse } from '../../local/aws/aws-error-shapes';
 import type { WireRequest } from '../../local/aws/wire-operation';
 import { ControlledClock } from '../support/controlled-clock';

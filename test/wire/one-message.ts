@@ -1,6 +1,6 @@
-import { idempotencyKey, type Channel } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
-import type { NotificationEvent } from '../../functions/core/notification-event';
+import { idempotencyKey, type Channel } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
 import type { WireRig } from './wire-harness';
 

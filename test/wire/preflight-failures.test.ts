@@ -1,7 +1,7 @@
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import { describe, expect, it } from 'vitest';
-import { METRIC } from '../../functions/core/metric-names';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { useTestLedger } from '../support/ledger-server';
 import { failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';

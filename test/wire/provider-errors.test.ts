@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC, type MetricName } from '../../functions/core/metric-names';
-import type { NotificationEvent } from '../../functions/core/notification-event';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC, type MetricName } from '../../functions/core/observability/metric-names';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { awsErrorResponse } from '../../local/aws/aws-error-shapes';
 import { PROVIDER_WIRE_ERRORS, type ExpectedHandling, type ProviderWireError } from '../../local/aws/provider-error-catalog';
 import type { WireFault } from '../../local/aws/wire-fault-proxy';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKey } from '../../functions/core/idempotency-key';
-import { METRIC } from '../../functions/core/metric-names';
+import { idempotencyKey } from '../../functions/core/event/idempotency-key';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { pushDuplicateCounts, shownPushes } from '../../local/aws/push-device-view';
 import { ControlledClock } from '../support/controlled-clock';
 import { loginCodeEvent } from '../support/events';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METRIC } from '../../functions/core/metric-names';
-import type { NotificationEvent } from '../../functions/core/notification-event';
-import { ratePerProcess, SendRateGovernor } from '../../functions/core/send-rate-governor';
+import { METRIC } from '../../functions/core/observability/metric-names';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
+import { ratePerProcess, SendRateGovernor } from '../../functions/core/policy/send-rate-governor';
 import { orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { sqsRecord } from '../support/sqs-event';

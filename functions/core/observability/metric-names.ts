@@ -1,0 +1,155 @@
+import { ConfigurationError } from '../errors';
+
+/**
+ * Metric names and namespace shared by the Lambda code (which emits them as EMF)
+ * and the CDK stack (which alarms and graphs them).
+ */
+
+/**
+ * The namespace of a function run without one (locally), and the first part of every namespace the
+ * stack gives its functions (`IdempotentNotifier/<stack>/<construct path>`), so two stacks in one account
+ * and region never read each other's metrics.
+ */
+export const METRICS_NAMESPACE = 'IdempotentNotifier';
+
+/** The variable the stack names each function's namespace in: Powertools' own, so its docs apply. */
+export const METRICS_NAMESPACE_VARIABLE = 'POWERTOOLS_METRICS_NAMESPACE';
+
+/** What CloudWatch accepts as a namespace: 1-255 of these characters, not starting with `AWS/`. */
+const NAMESPACE_PATTERN = /^[A-Za-z0-9.\-_/#: ]{1,255}$/;
+
+/** Why `namespace` cannot be a CloudWatch namespace of ours, or undefined when it can. */
+export function metricsNamespaceProblem(namespace: string): string | undefined {
+  if (!NAMESPACE_PATTERN.test(namespace)) {
+    return `metrics namespace (${JSON.stringify(namespace)}) must be 1-255 letters, digits, spaces or . - _ / # :`;
+  }
+  if (namespace.startsWith('AWS/')) return `metrics namespace (${namespace}) must not start with AWS/ (reserved for AWS)`;
+  return undefined;
+}
+
+/**
+ * The namespace the function's metrics go to: {@link METRICS_NAMESPACE_VARIABLE} when set, else
+ * {@link METRICS_NAMESPACE}.
+ * @throws ConfigurationError naming the variable and its value when it is not a namespace CloudWatch accepts.
+ */
+export function metricsNamespaceFrom(env: Readonly<Record<string, string | undefined>>): string {
+  const value = env[METRICS_NAMESPACE_VARIABLE];
+  if (value === undefined || value === '') return METRICS_NAMESPACE;
+  const problem = metricsNamespaceProblem(value);
+  if (problem) throw new ConfigurationError(`${METRICS_NAMESPACE_VARIABLE}: ${problem}`);
+  return value;
+}
+
+export const METRIC = {
+  Sent: 'Sent',
+  DuplicateSuppressed: 'DuplicateSuppressed',
+  ConcurrentClaimBackoff: 'ConcurrentClaimBackoff',
+  StaleClaimTakeover: 'StaleClaimTakeover',
+  TransientRetry: 'TransientRetry',
+  /** A provider refused a send for its rate (throttling): backpressure, never a failure. */
+  ProviderThrottled: 'ProviderThrottled',
+  /** A provider refused a send because the daily quota is spent: sending pauses. */
+  ProviderQuotaExhausted: 'ProviderQuotaExhausted',
+  /** A provider refused a send until an operator acts (sending paused, unverified identity, ...). */
+  ProviderConfigurationFault: 'ProviderConfigurationFault',
+  /** A provider refused a send with an error it does not document for the call. */
+  ProviderErrorUnrecognised: 'ProviderErrorUnrecognised',
+  /** The send-rate governor had no slot before the invocation's end: the message was deferred unsent. */
+  RateLimitedDeferral: 'RateLimitedDeferral',
+  /** A record whose messages were throttled or rate-limited was made invisible for a backoff. */
+  RecordBackedOff: 'RecordBackedOff',
+  /** A ledger request failed while this attempt may hold a claim; the claim was handed back. */
+  ClaimReleasedAfterLedgerError: 'ClaimReleasedAfterLedgerError',
+  /**
+   * The ledger failed on a claim this attempt certainly never sent, and the release failed too: its
+   * owner "dies" before any provider call was possible. Its environment keeps it to release later.
+   */
+  UnsentClaimKept: 'UnsentClaimKept',
+  /** A kept unsent claim released (or taken back) by its environment: the next receive sees no ambiguity. */
+  UnsentClaimReleased: 'UnsentClaimReleased',
+  /**
+   * A kept unsent claim's row had moved on before its environment came back: taken over (that takeover counted
+   * an ambiguity that never was) or, for a claim whose request never executed, claimed afresh by another attempt.
+   */
+  UnsentClaimAlreadyTaken: 'UnsentClaimAlreadyTaken',
+  /** The ledger failed on the outcome of a send this attempt knows; its environment keeps it to write later. */
+  OutcomeKept: 'OutcomeKept',
+  /** A kept outcome written by its environment after the ledger came back. */
+  OutcomeRecordedLater: 'OutcomeRecordedLater',
+  /** A kept write dropped from a full environment memory: its next receive will see an owner that died. */
+  KeptLedgerWriteForgotten: 'KeptLedgerWriteForgotten',
+  PermanentFailure: 'PermanentFailure',
+  /** A message never sent by a limit of its class or a destination rule (dimension `reason`). */
+  Suppressed: 'Suppressed',
+  /** The limit store failed: the claim was handed back unsent and the record backs off. */
+  LimitStoreError: 'LimitStoreError',
+  /** A bulk e-mail never sent, or refused by SES, because its contact unsubscribed (also `Suppressed` reason `Unsubscribed`). */
+  Unsubscribed: 'Unsubscribed',
+  /** A bulk text never sent, or refused or logged by the provider, because the number opted out (also `Suppressed` reason `OptedOut`). */
+  OptedOut: 'OptedOut',
+  /** A bulk message inside its class's quiet hours in the recipient's time: deferred to the window's end, never sent early. */
+  QuietHoursDeferred: 'QuietHoursDeferred',
+  /** The consent store failed: the claim was handed back unsent and the record backs off. */
+  ConsentStoreError: 'ConsentStoreError',
+  /** The provider could not be asked whether a number opted out (SNS CheckIfPhoneNumberIsOptedOut): the text was sent. */
+  OptOutCheckFailed: 'OptOutCheckFailed',
+  /** A provider's refusal for consent could not be written to the consent store (the message itself is settled). */
+  ConsentNotRecorded: 'ConsentNotRecorded',
+  AmbiguousOutcome: 'AmbiguousOutcome',
+  ResentAfterAmbiguity: 'ResentAfterAmbiguity',
+  GaveUpAfterAmbiguity: 'GaveUpAfterAmbiguity',
+  SentByEvidence: 'SentByEvidence',
+  /**
+   * A message ended `UNKNOWN` because its provider calls failed the same way, without an answer from the
+   * provider, on consecutive attempts (see ambiguity-loop.ts): a loop stopped, not a policy's give-up.
+   */
+  AmbiguityLoopStopped: 'AmbiguityLoopStopped',
+  InvalidEvent: 'InvalidEvent',
+  EventTooOld: 'EventTooOld',
+  ClaimLost: 'ClaimLost',
+  LedgerError: 'LedgerError',
+  DeadLettered: 'DeadLettered',
+  StalePendingFound: 'StalePendingFound',
+  /**
+   * A claim the reclaimer may have to finish could not keep its message: packed, it is larger than a ledger
+   * row holds. The message is sent as usual; if this attempt dies, the reclaimer ends it (class policy, or
+   * FAILED RequestNotStored) instead of sending it.
+   */
+  RequestTooLargeToStore: 'RequestTooLargeToStore',
+  ReclaimedSent: 'ReclaimedSent',
+  ReclaimedResent: 'ReclaimedResent',
+  ReclaimedGaveUp: 'ReclaimedGaveUp',
+  /** Status Lambda (service `status`): a delivery-status event written to its row. */
+  DeliveryStatusRecorded: 'DeliveryStatusRecorded',
+  /** A duplicate or out-of-order event: the row already holds this status or a later one. */
+  DeliveryStatusSuperseded: 'DeliveryStatusSuperseded',
+  /** An event with no ledger row (not ours, no key, or past retention). */
+  DeliveryStatusUnmatched: 'DeliveryStatusUnmatched',
+  /** An input or record that is not a delivery-status event we understand. */
+  DeliveryStatusInvalid: 'DeliveryStatusInvalid',
+  /** Status Lambda: an SES `Bounce` recorded on one of our rows (the provider had accepted the e-mail). */
+  LateBounce: 'LateBounce',
+  /** Status Lambda: an SES `Complaint` recorded on one of our rows (the recipient marked the e-mail as spam). */
+  LateComplaint: 'LateComplaint',
+} as const;
+export type MetricName = (typeof METRIC)[keyof typeof METRIC];
+
+/**
+ * Values of the `service` dimension: each function's Powertools `serviceName`. Every metric is
+ * also emitted with this dimension alone, so alarms use it alone.
+ */
+export const SERVICE = {
+  sender: 'sender',
+  reclaimer: 'reclaimer',
+  status: 'status',
+} as const;
+export type ServiceName = (typeof SERVICE)[keyof typeof SERVICE];
+
+/** Dimension names used with the metrics above. */
+export const DIMENSION = {
+  service: 'service',
+  channel: 'channel',
+  messageClass: 'messageClass',
+  /** Why a message was suppressed (with `Suppressed` only). */
+  reason: 'reason',
+} as const;

@@ -1,0 +1,32 @@
+import type { Channel } from '../event/idempotency-key';
+import type { MetricName } from './metric-names';
+import type { SuppressionReason } from '../policy/suppression';
+
+/** Optional breakdown of a count. */
+export interface MetricDimensions {
+  readonly channel?: Channel;
+  readonly messageClass?: string;
+  /** Only with `Suppressed`: which rule stopped the message. */
+  readonly reason?: SuppressionReason;
+}
+
+/** Counting port: the Lambda adapter emits EMF, tests and the local runner keep totals. */
+export interface MetricsRecorder {
+  count(name: MetricName, dimensions?: MetricDimensions, value?: number): void;
+}
+
+/** Totals in memory: by name, and by name + dimensions. */
+export class InMemoryMetrics implements MetricsRecorder {
+  readonly totals = new Map<MetricName, number>();
+  readonly byDimensions = new Map<string, number>();
+
+  count(name: MetricName, dimensions: MetricDimensions = {}, value = 1): void {
+    this.totals.set(name, (this.totals.get(name) ?? 0) + value);
+    const dimKey = `${name}|${dimensions.channel ?? '-'}|${dimensions.messageClass ?? '-'}${dimensions.reason ? `|${dimensions.reason}` : ''}`;
+    this.byDimensions.set(dimKey, (this.byDimensions.get(dimKey) ?? 0) + value);
+  }
+
+  get(name: MetricName): number {
+    return this.totals.get(name) ?? 0;
+  }
+}

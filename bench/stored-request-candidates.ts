@@ -3,7 +3,7 @@
  * measured on the order confirmation at about 2, 15 and 90 KB: the bytes each form takes, the claim item it makes
  * and the write units of its claim and outcome (the outcome is billed on the larger item, the claim's). Sizes are
  * exact; the CPU column is a median of a few runs on a shared machine, to tell milliseconds from tens of them.
- * Writes bench/results/stored-request-candidates.md. The choice and its reasons: docs/design.md, "What a
+ * Writes bench/results/stored-request-candidates.md. The choice and its reasons: docs/design/ledger.md, "What a
  * discoverable claim keeps".
  */
 import { createHash } from 'node:crypto';

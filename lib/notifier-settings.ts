@@ -274,7 +274,7 @@ export function settingsViolations(r: NotifierSettings): string[] {
 /**
  * Memory (so CPU share) per send in flight that the ledger client's timeouts were sized for: 512 MB with 16 sends
  * in flight kept the slowest ledger attempt at 2.3x below the 1.5 s request timeout, 128 MB brought its p99 within
- * 10% of it (docs/design.md, "Ledger client timeouts"). Below this, a busy event loop looks like a ledger outage.
+ * 10% of it (docs/design/ledger.md, "Ledger client timeouts"). Below this, a busy event loop looks like a ledger outage.
  */
 export const MIN_MEMORY_MB_PER_CONCURRENT_SEND = 32;
 

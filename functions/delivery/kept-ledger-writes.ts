@@ -66,7 +66,7 @@ const RETRY_PAUSE_MS = 1_000;
  * back in time, or else at the start of its next invocation, before any new work. A delivery of its
  * own that meets one of its unsent claims takes it back at once. Without this, the next receive sees
  * a claim whose owner died and treats it as a possible send. What it cannot save: writes of an
- * environment that never runs again (see docs/design.md, "When the ledger is unreachable").
+ * environment that never runs again (see docs/design/ledger.md, "When the ledger is unreachable").
  *
  * In memory, not in another store: a store that could hold it across environments is one more
  * service to fail and to pay for on every message; an environment is usually invoked again long

@@ -9,11 +9,11 @@ import { groupLimits } from '../../functions/core/policy/message-limits';
  * condition included), 1 more per index entry added or removed; a strongly consistent read up to 4 KB
  * 1 read unit. A first receive's ledger writes are one unit each whatever the message's size: its claim
  * keeps no rendered message, so claim and outcome stay under 1 KB, and a limit counter holds at most 1 KB
- * (docs/design.md, "Counted once per logical message"). Only a discoverable claim (a last receive) keeps
+ * (docs/design/limits-and-destinations.md, "Counted once per logical message"). Only a discoverable claim (a last receive) keeps
  * the message, packed (stored-request.ts), and is billed by its size: {@link ledgerUnits}' `discoverableClaimBytes`.
  */
 
-/** The ways one message meets the ledger (docs/design.md, "Table keys and what each path writes"). */
+/** The ways one message meets the ledger (docs/design/ledger.md, "Table keys and what each path writes"). */
 export const LEDGER_PATHS = [
   'delivered',
   'delivered-last-receive',

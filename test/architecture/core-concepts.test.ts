@@ -8,7 +8,7 @@ import { importsIntoFunctions, importsLeavingFunctions, reachableFrom, TOOL_FOLD
 const ROOT = join(import.meta.dirname, '..', '..');
 const FUNCTIONS = join(ROOT, 'functions');
 
-describe('functions/core by concept (docs/architecture.md)', () => {
+describe('functions/core by concept (docs/design/architecture.md)', () => {
   const graph = readImportGraph(FUNCTIONS);
   const coreFiles = [...graph.keys()].filter((file) => file.startsWith('core/'));
 

@@ -2,7 +2,7 @@
  * The concepts of functions/core, each a folder, with the concepts it may import. Besides these, every concept
  * may import the kernel (the few files at core's top that import no concept). `sender-config.ts`, also at the top,
  * composes the settings of every concept, so it may import them all and nothing in a concept imports it.
- * docs/architecture.md draws the same map; each folder's README.md says what its concept is.
+ * docs/design/architecture.md draws the same map; each folder's README.md says what its concept is.
  */
 export const CORE_CONCEPTS: Readonly<Record<string, readonly string[]>> = {
   event: [],

@@ -34,7 +34,7 @@ describe('the floors of functions/ (core -> adapters -> delivery -> the Lambdas)
     expect(floorViolations(bad)).toEqual([
       'core/clock.ts -> delivery/deliver-message.ts: core/ (floor 1) imports from delivery/ (floor 3), up a floor',
       'reclaimer/handler.ts -> sender/process-record.ts: one Lambda imports another (reclaimer/ -> sender/)',
-      'utils/anything.ts: its room utils/ has no floor (add it to FLOORS and to docs/design.md, "Architecture")',
+      'utils/anything.ts: its room utils/ has no floor (add it to FLOORS and to docs/design/architecture.md, "Architecture")',
     ]);
   });
 

@@ -5,7 +5,7 @@ import ts from 'typescript';
 /**
  * The floors of functions/, from the ground up: a room may import its own floor's files and any floor
  * below, never one above. The Lambdas share the top floor and import nothing of each other (what two of
- * them need belongs in delivery/ or below). See docs/design.md, "Architecture".
+ * them need belongs in delivery/ or below). See docs/design/architecture.md, "Architecture".
  */
 export const FLOORS: Readonly<Record<string, number>> = {
   core: 1,
@@ -49,7 +49,7 @@ export function floorViolations(graph: ReadonlyMap<string, readonly string[]>): 
     const fromRoom = roomOf(from);
     const fromFloor = FLOORS[fromRoom];
     if (fromFloor === undefined) {
-      problems.push(`${from}: its room ${fromRoom}/ has no floor (add it to FLOORS and to docs/design.md, "Architecture")`);
+      problems.push(`${from}: its room ${fromRoom}/ has no floor (add it to FLOORS and to docs/design/architecture.md, "Architecture")`);
       continue;
     }
     for (const to of targets) {

@@ -14,7 +14,7 @@ import { BUILT_IN_MESSAGE_CLASSES, type MessageClass } from '../../functions/cor
 const cls = (name: string): MessageClass => BUILT_IN_MESSAGE_CLASSES.find((c) => c.name === name)!;
 const UNLIMITED: Pick<MessageClass, 'limits'> = { limits: [] };
 
-describe('ledger units per message (docs/design.md, "Table keys and what each path writes")', () => {
+describe('ledger units per message (docs/design/ledger.md, "Table keys and what each path writes")', () => {
   it('counts one counter per limited scope; number blocks count SMS only', () => {
     expect(limitCounters(cls('otp'), 'sms')).toBe(3);
     expect(limitCounters(cls('otp'), 'email')).toBe(2);

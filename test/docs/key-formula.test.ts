@@ -4,9 +4,9 @@ import { Lexer, type Tokens } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { CHANNELS, type Channel, idempotencyKey } from '../../functions/core/event/idempotency-key';
 
-/** The code blocks of docs/design.md's "The idempotency key" section, in order. */
+/** The code blocks of docs/design/event.md's "The idempotency key" section, in order. */
 function keySectionCode(): Tokens.Code[] {
-  const tokens = Lexer.lex(readFileSync(new URL('../../docs/design.md', import.meta.url), 'utf8'));
+  const tokens = Lexer.lex(readFileSync(new URL('../../docs/design/event.md', import.meta.url), 'utf8'));
   const start = tokens.findIndex((t) => t.type === 'heading' && (t as Tokens.Heading).text === 'The idempotency key');
   const end = tokens.findIndex((t, i) => i > start && t.type === 'heading' && (t as Tokens.Heading).depth <= 2);
   return tokens.slice(start, end).filter((t): t is Tokens.Code => t.type === 'code');
@@ -14,11 +14,11 @@ function keySectionCode(): Tokens.Code[] {
 
 function workedExample(): Record<string, string> {
   const block = keySectionCode().find((c) => c.lang === 'text');
-  if (!block) throw new Error('docs/design.md: no worked example (a ```text block) under "The idempotency key"');
+  if (!block) throw new Error('docs/design/event.md: no worked example (a ```text block) under "The idempotency key"');
   return Object.fromEntries(block.text.split('\n').map((line) => line.split(/\s+/, 2) as [string, string]));
 }
 
-describe('docs/design.md: the idempotency key as documented', () => {
+describe('docs/design/event.md: the idempotency key as documented', () => {
   it('gives the worked example\'s key, as the code computes it', () => {
     const example = workedExample();
     expect(CHANNELS).toContain(example.channel);

@@ -8,7 +8,7 @@
  * `maxReceiveCount` receives, or retention ends before the next receive. Only such claims are
  * written into the pending index (one index write), so a first delivery costs one claim and one
  * outcome write. A claim on an earlier receive that is then purged from the queue by hand is not
- * found by the reclaimer; see docs/design.md, "Finding stale claims".
+ * found by the reclaimer; see docs/design/ledger.md, "Finding stale claims".
  */
 
 /** How the source queue redelivers. Absent settings make every claim discoverable. */

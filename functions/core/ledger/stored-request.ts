@@ -12,7 +12,7 @@ import { describeProblems, validate } from '../schema';
  *
  * The message is kept **packed**: one format byte, then the message's JSON compressed with brotli
  * (`node:zlib`). Shop e-mails are table layouts with the same inline styles on every cell: a 90 KB
- * order confirmation packs into 6.5 KB, 7 write units per write instead of 89 (docs/design.md, "What
+ * order confirmation packs into 6.5 KB, 7 write units per write instead of 89 (docs/design/ledger.md, "What
  * a discoverable claim keeps", has the candidates measured). Rows written before packing keep the
  * plain message (a map); both are read.
  */

@@ -2,7 +2,7 @@
  * Priority lanes: which queue (and which sender, at which share of the account's send rate) a message
  * class travels in. A login code must never wait behind a marketing blast, so the classes a
  * deployment sends in bulk get a lane of their own and every other class (an unknown one included)
- * the urgent lane. docs/design.md ("Sending at the providers' pace") states the design.
+ * the urgent lane. docs/design/sending-pace.md ("Sending at the providers' pace") states the design.
  */
 
 /** The two lanes: `urgent` for codes and order updates, `bulk` for what may wait (newsletters). */

@@ -21,7 +21,7 @@ export const realPaceClock: PaceClock = {
  *
  * Across Lambda instances the account's rate is split statically: each process gets
  * `accountRate / shares`, where `shares` counts every process that may send at once (the sender's
- * maximum concurrency plus the reclaimer). That costs nothing per message; docs/design.md ("Sending at the
+ * maximum concurrency plus the reclaimer). That costs nothing per message; docs/design/sending-pace.md ("Sending at the
  * providers' pace") says why a shared DynamoDB bucket was not chosen.
  */
 export class SendRateGovernor {

@@ -62,6 +62,7 @@ export const CONTEXT_KEYS = [
   'urgentThrottleBackoffBaseSeconds',
   'senderReservedConcurrency',
   'statusReservedConcurrency',
+  'statusMaxConcurrency',
   'maxConcurrentSends',
   'maxBodyBytes',
   'sendRateEmailPerSecond',
@@ -254,6 +255,7 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
           },
     senderReservedConcurrency: c.number('senderReservedConcurrency'),
     statusReservedConcurrency: c.number('statusReservedConcurrency'),
+    statusMaxConcurrency: c.number('statusMaxConcurrency'),
     maxConcurrentSends: c.number('maxConcurrentSends'),
     maxBodyBytes: c.number('maxBodyBytes'),
     // Range-checked by the construct, which names every bad value.

@@ -51,10 +51,15 @@ export const EUM_MATCHING_EVENT_TYPES = ['TEXT_ALL'] as const;
 /** What {@link EndUserMessagingSms} builds on. */
 export interface EndUserMessagingSmsProps {
   /**
-   * Key of the events topic; End User Messaging is allowed to use it for this account.
+   * Key of the events topic; End User Messaging is allowed to use it for this account. Only a key defined in this
+   * app can be given: the service's grant goes into the key's policy ("If your Amazon SNS topic has server-side
+   * encryption enabled with AWS Key Management Service then also add the policy to the associated symmetric
+   * encryption customer managed key", End User Messaging SMS user guide, "Amazon SNS event destination":
+   * https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-sns-event-destination.html), and the
+   * policy of an imported key cannot be changed from here.
    * @default - a key of its own, with rotation
    */
-  readonly topicEncryptionKey?: kms.IKey;
+  readonly topicEncryptionKey?: kms.Key;
   /**
    * Key of the events queue and its dead-letter queue.
    * @default - SQS-managed server-side encryption (SSE-SQS)
@@ -153,9 +158,13 @@ export class EndUserMessagingSms extends Construct {
     this.configurationSet.node.addDependency(this.topic);
   }
 
-  /** Hands the queued events to the status function, batch by batch (a thrown batch comes back after the visibility timeout). */
-  deliverTo(status: lambda.Function): void {
-    status.addEventSource(new SqsEventSource(this.queue, { batchSize: 10 }));
+  /**
+   * Hands the queued events to the status function, batch by batch (a thrown batch comes back after the visibility
+   * timeout), at most `maxConcurrency` at once: the event source does not know the function's reservation, so it must
+   * stay within what the function can take, or throttled batches spend receives toward the dead-letter queue.
+   */
+  deliverTo(status: lambda.Function, options: { readonly maxConcurrency: number }): void {
+    status.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, maxConcurrency: options.maxConcurrency }));
   }
 
   /** `sms-voice:SendTextMessage` with this configuration set and these origination identities (and protect configuration) only. */

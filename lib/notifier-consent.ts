@@ -109,7 +109,11 @@ export function consentViolations(c: ResolvedConsent, additionalTopics: readonly
 /**
  * The account's contact list with one topic per bulk class, every topic opted in by default (consent is the
  * producer's: a bulk class is sent only to people who gave it; the list records who withdrew it). Retained
- * on delete: a list created again would have forgotten every unsubscribe.
+ * on delete (a list created again would have forgotten every unsubscribe), except when its own creation rolls
+ * back: SES allows one list per account, so a list left by a failed first deploy would fail every retry
+ * (CloudFormation, `DeletionPolicy` RetainExceptOnCreate: "If resources are retained during rollback, they interfere
+ * with retries of the stack operation"). A stack deployed again after `cdk destroy` adopts the kept list with
+ * `create: false` (docs/deployment.md, "Deleting and deploying again").
  */
 export function createContactList(scope: Construct, c: ResolvedConsent): ses.CfnContactList | undefined {
   if (!c.createContactList) return undefined;
@@ -123,7 +127,7 @@ export function createContactList(scope: Construct, c: ResolvedConsent): ses.Cfn
       defaultSubscriptionStatus: 'OPT_IN',
     })),
   });
-  list.applyRemovalPolicy(RemovalPolicy.RETAIN);
+  list.applyRemovalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
   return list;
 }
 

@@ -75,7 +75,10 @@ export interface NotifierSettings {
   /** Most concurrent sender invocations the event source starts. */
   readonly maxConcurrency: number;
   readonly senderReservedConcurrency: number | undefined;
-  readonly statusReservedConcurrency: number;
+  /** None unless asked: a new account cannot reserve any (see `statusReservedConcurrency`). */
+  readonly statusReservedConcurrency: number | undefined;
+  /** Most concurrent invocations of the status function's SQS event source (End User Messaging events). */
+  readonly statusMaxConcurrency: number;
   /** Processes that may send at once, each holding a share of the send rates: every sender plus the reclaimer. */
   readonly sendRateShares: number;
   /** The sender lanes (one without lanes), each with its concurrency, pace and backoff. */
@@ -124,7 +127,8 @@ export const DEFAULTS = {
   logRetention: logs.RetentionDays.ONE_MONTH,
   batchSize: 10,
   maxConcurrency: 10,
-  statusReservedConcurrency: 5,
+  /** The status function's SQS event source (End User Messaging events): its old reserved bound, now where it cannot fail a deploy. */
+  statusMaxConcurrency: 5,
   maxConcurrentSends: 16,
   maxBodyBytes: 64 * 1024,
   reclaimerSchedule: Duration.minutes(1),
@@ -179,7 +183,8 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
     sendRateShares: maxConcurrency + 1,
     lanes: resolveLanes({ lanes: props.lanes, existingQueue: existing !== undefined, maxConcurrency, throttleBackoff }),
     senderReservedConcurrency: props.senderReservedConcurrency,
-    statusReservedConcurrency: props.statusReservedConcurrency ?? DEFAULTS.statusReservedConcurrency,
+    statusReservedConcurrency: props.statusReservedConcurrency,
+    statusMaxConcurrency: props.statusMaxConcurrency ?? Math.min(DEFAULTS.statusMaxConcurrency, props.statusReservedConcurrency ?? DEFAULTS.statusMaxConcurrency),
     maxConcurrentSends: props.maxConcurrentSends ?? DEFAULTS.maxConcurrentSends,
     maxBodyBytes: props.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     reclaimerSchedule: props.reclaimerSchedule ?? DEFAULTS.reclaimerSchedule,
@@ -309,13 +314,17 @@ function reclaimerCoverageViolations(r: NotifierSettings): string[] {
 /** Lambda's most reserved concurrency for one function (an account's default quota). */
 const MAX_RESERVED_CONCURRENCY = 1000;
 
-/** Reserved concurrency that is not a whole number in range, or a sender's below the event source's maximum. */
+/** Lambda's least maximum concurrency of an SQS event source. */
+const MIN_EVENT_SOURCE_MAX_CONCURRENCY = 2;
+
+/**
+ * Reserved concurrency that is not a whole number in range, or below its event source's maximum: an event source
+ * does not know a function's reservation, and the batches Lambda throttles spend their receives.
+ */
 function concurrencyViolations(r: NotifierSettings): string[] {
   const violations: string[] = [];
   const inRange = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_RESERVED_CONCURRENCY;
-  if (!inRange(r.statusReservedConcurrency)) {
-    violations.push(`statusReservedConcurrency (${r.statusReservedConcurrency}) must be a whole number from 1 to ${MAX_RESERVED_CONCURRENCY}`);
-  }
+  violations.push(...statusConcurrencyViolations(r, inRange));
   const sender = r.senderReservedConcurrency;
   if (sender !== undefined) {
     if (!inRange(sender)) {
@@ -326,6 +335,31 @@ function concurrencyViolations(r: NotifierSettings): string[] {
           'the event source would start invocations Lambda throttles, and their records would spend receives',
       );
     }
+  }
+  return violations;
+}
+
+/** The status function's reservation (opt-in) and its SQS event source's maximum, which must fit in it. */
+function statusConcurrencyViolations(r: NotifierSettings, inRange: (n: number) => boolean): string[] {
+  const violations: string[] = [];
+  const reserved = r.statusReservedConcurrency;
+  const max = r.statusMaxConcurrency;
+  if (reserved !== undefined && !inRange(reserved)) {
+    violations.push(`statusReservedConcurrency (${reserved}) must be a whole number from 1 to ${MAX_RESERVED_CONCURRENCY}`);
+  }
+  if (!(Number.isInteger(max) && max >= MIN_EVENT_SOURCE_MAX_CONCURRENCY && max <= MAX_RESERVED_CONCURRENCY)) {
+    violations.push(`statusMaxConcurrency (${max}) must be a whole number from ${MIN_EVENT_SOURCE_MAX_CONCURRENCY} to ${MAX_RESERVED_CONCURRENCY} (Lambda's range for an SQS event source)`);
+  } else if (reserved !== undefined && inRange(reserved) && max > reserved) {
+    violations.push(
+      `statusMaxConcurrency (${max}) must be at most statusReservedConcurrency (${reserved}): the End User Messaging events source ` +
+        'would start invocations Lambda throttles, and their batches would spend receives toward the dead-letter queue',
+    );
+  }
+  if (r.smsEnabled && r.smsProvider === 'end-user-messaging' && reserved !== undefined && inRange(reserved) && reserved < MIN_EVENT_SOURCE_MAX_CONCURRENCY) {
+    violations.push(
+      `statusReservedConcurrency (${reserved}) must be at least ${MIN_EVENT_SOURCE_MAX_CONCURRENCY} with smsProvider 'end-user-messaging': ` +
+        `its events' SQS event source starts at least ${MIN_EVENT_SOURCE_MAX_CONCURRENCY} invocations`,
+    );
   }
   return violations;
 }

@@ -53,8 +53,11 @@ export interface DeliveryStatusProps {
   readonly smsSuccessSamplingPercent?: number;
   /** Entry file of the status handler. */
   readonly entry: string;
-  /** Concurrency reserved for the function, also its bound. */
-  readonly reservedConcurrentExecutions: number;
+  /**
+   * Concurrency reserved for the function, then also its bound.
+   * @default - none reserved (a new account cannot reserve any)
+   */
+  readonly reservedConcurrentExecutions?: number;
   /** The CloudWatch namespace its metrics go to (`POWERTOOLS_METRICS_NAMESPACE`). */
   readonly metricsNamespace: string;
   /** Function timeout. */

@@ -168,8 +168,10 @@ export class IdempotentNotifier extends Construct {
         });
     this.configurationSetName = this.configurationSet.configurationSetName;
     if (settings.smsEnabled && settings.smsProvider === 'end-user-messaging') {
+      // The events topic keeps a key of its own, never `encryptionKey`: End User Messaging must be allowed to use the
+      // topic's key, which an imported key's policy cannot be made to say, and the events queue under that key names
+      // the topic in the key's policy, which under the same key closes a cycle.
       this.endUserMessaging = new EndUserMessagingSms(this, 'EndUserMessagingSms', {
-        topicEncryptionKey: props.encryptionKey,
         queueEncryptionKey: queueKey,
         protectConfigurationId: props.smsProtectConfigurationId,
         statusTimeout: settings.functionTimeout,
@@ -247,7 +249,7 @@ export class IdempotentNotifier extends Construct {
       queueEncryptionKey: queueKey,
     });
     this.statusFunction = this.deliveryStatus.fn;
-    this.endUserMessaging?.deliverTo(this.statusFunction);
+    this.endUserMessaging?.deliverTo(this.statusFunction, { maxConcurrency: settings.statusMaxConcurrency });
     this.statusLogGroup = this.deliveryStatus.logGroup;
 
     // ---- Least-privilege IAM ----

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { ExecutionEnvironment, type KillReason } from './execution-environment';
 import type { DeleteResult, LocalQueue } from './local-queue';
+import { failedIds } from './partial-batch-response';
 
 /** A handler as the event source calls it (the real sender's `SenderHandler` fits). */
 export type BatchHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
@@ -23,7 +24,8 @@ export interface InvocationSummary {
   readonly envId: string;
   readonly records: number;
   readonly durationMs: number;
-  readonly ending: 'response' | 'threw' | KillReason;
+  /** `invalid-response`: an answer Lambda reads as the failure of the whole batch (local/partial-batch-response.ts). */
+  readonly ending: 'response' | 'threw' | 'invalid-response' | KillReason;
   readonly failedRecords: number;
 }
 
@@ -33,8 +35,10 @@ export type AckListener<M> = (ack: Extract<DeleteResult<M>, { deleted: true }>, 
 /**
  * Polls a {@link LocalQueue} with `concurrency` workers, each a simulated execution environment
  * running the handler it was built with, and applies the answers as the SQS event source does
- * with ReportBatchItemFailures: delete every record not listed as failed; on a thrown error,
- * a crash or a timeout delete nothing (the records come back after the visibility timeout).
+ * with ReportBatchItemFailures: delete every record not listed as failed (a null answer lists none);
+ * on a thrown error, a crash, a timeout, or an answer naming an empty identifier or a record not in
+ * the batch delete nothing (the records come back after the visibility timeout). The answer is read
+ * as the SQS-backed source reads it (local/partial-batch-response.ts).
  * A killed environment is replaced by a fresh one (a cold start).
  */
 export class LambdaEventSource<M> {
@@ -93,23 +97,27 @@ export class LambdaEventSource<M> {
     const deadline = started + this.settings.functionTimeoutMs;
     this.enterBusy(started);
     const timer = setTimeout(() => env.kill('function-timeout'), this.settings.functionTimeoutMs);
-    type Ending = { kind: 'response'; response: SQSBatchResponse } | { kind: 'threw' } | { kind: 'killed'; reason: KillReason };
+    type Ending = { kind: 'response'; response: unknown } | { kind: 'threw' } | { kind: 'killed'; reason: KillReason };
     const ending: Ending = await Promise.race([
-      handler(event, lambdaContext(deadline)).then(
-        (response): Ending => ({ kind: 'response', response }),
-        (): Ending => ({ kind: 'threw' }),
-      ),
+      Promise.resolve()
+        .then(() => handler(event, lambdaContext(deadline)))
+        .then(
+          (response): Ending => ({ kind: 'response', response }),
+          (): Ending => ({ kind: 'threw' }),
+        ),
       env.killed.then((reason): Ending => ({ kind: 'killed', reason })),
     ]);
     clearTimeout(timer);
     const ended = Date.now();
     this.leaveBusy(ended);
     let failedRecords = event.Records.length;
+    let invalid = false;
     if (ending.kind === 'response' && !env.isDead) {
-      const failed = new Set(ending.response.batchItemFailures.map((f) => f.itemIdentifier));
-      failedRecords = failed.size;
+      const failed = failedIds(ending.response, event.Records.map((r) => r.messageId));
+      invalid = failed === 'invalid';
+      failedRecords = failed === 'invalid' ? event.Records.length : failed.size;
       for (const record of event.Records) {
-        if (failed.has(record.messageId)) continue;
+        if (failed === 'invalid' || failed.has(record.messageId)) continue;
         const result = this.queue.delete(record.receiptHandle);
         if (result.deleted) this.onAck(result, ended);
       }
@@ -118,7 +126,7 @@ export class LambdaEventSource<M> {
       envId: env.id,
       records: event.Records.length,
       durationMs: ended - started,
-      ending: ending.kind === 'killed' ? ending.reason : ending.kind,
+      ending: ending.kind === 'killed' ? ending.reason : invalid ? 'invalid-response' : ending.kind,
       failedRecords,
     });
     // An answer that arrives as the environment dies counts as a kill: nothing was acknowledged.

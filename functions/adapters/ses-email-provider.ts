@@ -19,8 +19,8 @@ export const SES_TOPIC_TAG = 'unsubscribe-topic';
 export const SES_ERROR_RULES: ProviderErrorRules = {
   // The content or the recipient was rejected: the same request will be rejected again.
   permanent: new Set(['MessageRejected', 'BadRequestException']),
-  // TooManyRequestsException (429) is the v2 API rate; quota errors come as ThrottlingException
-  // ("Maximum sending rate exceeded" / "Daily message quota exceeded").
+  // TooManyRequestsException (429) is modeled for SendEmail; the sending quotas come as the common ThrottlingException
+  // (400, read by provider-outcome) "Maximum sending rate exceeded" / "Daily message quota exceeded" (SES guide).
   throttling: new Set(['TooManyRequestsException', 'LimitExceededException']),
   // Every e-mail fails until an operator acts: never a silent FAILED.
   configuration: new Set([

@@ -18,7 +18,8 @@ export const SNS_ERROR_RULES: ProviderErrorRules = {
     'EndpointDisabledException',
     'NotFoundException',
   ]),
-  // `Throttled` (429) is modeled; the common `Throttling` / `ThrottlingException` come as a 400.
+  // Publish throttles with the common `ThrottlingException` / `Throttling` (400, read by provider-outcome); ThrottledException
+  // is modeled for other SNS operations, not Publish, and kept in case.
   throttling: new Set(['ThrottledException', 'KMSThrottlingException']),
   configuration: new Set([
     'AuthorizationErrorException',

@@ -5,6 +5,7 @@ import { statusFromSesEvent } from './ses-event';
 import { statusFromSmsDeliveryLog } from './sms-delivery-log';
 import { decodeCloudWatchLogs, SnsEventSchema, SqsEventSchema } from './status-envelopes';
 import type { StatusEvent } from './status-event';
+import { sesEventOfEventBridgeDetail } from '../core/provider/ses-eventbridge-detail';
 
 /** Which delivery path an invocation came through. */
 export type StatusInputKind = 'sns' | 'sqs' | 'cloudwatch-logs' | 'eventbridge' | 'unknown';
@@ -75,7 +76,7 @@ export function decodeStatusInput(input: unknown): DecodedStatusInput {
     if (!bridge.success || bridge.output.source !== 'aws.ses') {
       return { kind: 'eventbridge', events, invalid: ['EventBridge event is not from aws.ses'] };
     }
-    add(statusFromSesEvent(bridge.output.detail));
+    add(statusFromSesEvent(sesEventOfEventBridgeDetail(bridge.output['detail-type'], bridge.output.detail)));
     return { kind: 'eventbridge', events, invalid };
   }
 

@@ -50,13 +50,23 @@ export interface FunctionProps {
    */
   readonly senderReservedConcurrency?: number;
   /**
-   * Concurrency reserved for the status function, which is also its bound: Lambda invokes it once per SES event
-   * (and per SMS log batch), asynchronously, so a burst is queued and retried (for up to 6 hours) instead of
-   * taking the account's concurrency from the sender. Reserving needs an account concurrency quota of at least
-   * 100 + this (new accounts may start lower: request an increase, or it fails at deploy).
-   * @default 5
+   * Concurrency reserved for the status function, which then is also its hard bound: Lambda invokes it once per SES
+   * event (and per SMS log batch), asynchronously, so a burst beyond it is queued and retried (for up to 6 hours).
+   * Opt-in: reserving needs an account concurrency quota of at least 100 + the sum of all reservations, and a new
+   * account's quota (10, or 50) cannot give any, so the deploy would fail ("decreases account's
+   * UnreservedConcurrentExecution below its minimum value"). Without it, the status path is capped where a cap cannot
+   * fail a deploy: its SQS event source's `statusMaxConcurrency` (End User Messaging events).
+   * @default - none reserved: the status function shares the account's unreserved concurrency
    */
   readonly statusReservedConcurrency?: number;
+  /**
+   * Most concurrent status invocations the status function's SQS event source starts (2-1000): the End User
+   * Messaging SMS events queue (`smsProvider: 'end-user-messaging'`). At most `statusReservedConcurrency` when that is
+   * given, as a sender's `maxConcurrency` stays within its reservation: an event source does not know a function's
+   * reservation, and the batches Lambda throttles spend their receives toward the dead-letter queue.
+   * @default 5, or `statusReservedConcurrency` when that is lower
+   */
+  readonly statusMaxConcurrency?: number;
   /**
    * Provider calls in flight within one invocation: at most 50, the sockets the AWS SDK opens per endpoint (a request
    * waiting for one counts against the ledger client's connection timeout), and at least 32 MB of `memorySize` each.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import { EUM_KEY_CONTEXT } from '../../functions/adapters/eum-sms-provider';
 import { serveProviderSends, type LocalProviderSends } from './accepted-sends';
+import { EUM_SEND_TEXT_THROTTLED } from './documented-throttling';
 import { readBody } from './loopback-http';
 import { SendLimits, type SendLimitOptions } from './send-limits';
 import { eumErrorBody, EUM_JSON_CONTENT_TYPE, EUM_TARGET_PREFIX, type EumErrorShape } from './eum-json-protocol';
@@ -123,7 +124,7 @@ export async function startLocalEum(options: LocalEumOptions = {}): Promise<Loca
       }
       const checked = validateSendText(input, configurationSets, optedOut);
       if ('error' in checked) return writeError(res, 400, checked.error);
-      if (limits.admit() !== 'accepted') return writeError(res, 400, { code: 'ThrottlingException', message: 'Rate exceeded' });
+      if (limits.admit() !== 'accepted') return writeError(res, EUM_SEND_TEXT_THROTTLED.status, { code: EUM_SEND_TEXT_THROTTLED.code, message: EUM_SEND_TEXT_THROTTLED.message });
       const text: AcceptedText = { ...checked.text, messageId: randomUUID(), acceptedAt: Date.now() };
       accepted.push(text);
       const answer = JSON.stringify({ MessageId: text.messageId });

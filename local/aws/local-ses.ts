@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as sesV2LocalModule from 'aws-ses-v2-local';
 import { SES_KEY_TAG } from '../../functions/adapters/ses-email-provider';
 import { countByKey } from './accepted-sends';
+import { SES_DAILY_QUOTA_EXCEEDED, SES_MAX_SENDING_RATE_EXCEEDED } from './documented-throttling';
 import { LocalContactList, type SesMail } from './local-contact-list';
 import { closeServer, forwardToLoopback, listenOnLoopback, readBody, replay } from './loopback-http';
 import { type SuppressionBoard, withSection, withSuppressions } from './suppression-board';
@@ -11,15 +12,17 @@ import { SendLimits, type SendLimitOptions } from './send-limits';
 
 /** Options of the local SES v2 server. */
 export interface LocalSesOptions {
-  /** Sending rate and daily quota, answered with SES v2's own errors. @default no limits */
+  /**
+   * Sending rate and daily quota, answered as SES documents: `ThrottlingException` (HTTP 400) "Maximum sending rate
+   * exceeded." / "Daily message quota exceeded." (local/aws/documented-throttling.ts cites the pages). @default no limits
+   */
   readonly limits?: SendLimitOptions;
   /**
-   * The error above the daily quota. SES's guide says the API answers a throttling error with
-   * "Daily message quota exceeded"; a throttling error on the v2 wire is HTTP 429
-   * TooManyRequestsException. 'LimitExceededException' (HTTP 400) answers the other documented
-   * SendEmail limit error instead. @default 'TooManyRequestsException'
+   * The error above the daily quota: SES's documented `ThrottlingException` "Daily message quota exceeded.", or
+   * 'LimitExceededException' (HTTP 400, the other limit error SendEmail's model lists) with the same message, to put
+   * the sender's reading of the message under test. @default 'ThrottlingException'
    */
-  readonly dailyQuotaError?: 'TooManyRequestsException' | 'LimitExceededException';
+  readonly dailyQuotaError?: 'ThrottlingException' | 'LimitExceededException';
   /** Messages the sender suppressed, shown under the mailbox page. @default none shown */
   readonly suppressions?: SuppressionBoard;
   /** The account's one contact list, which `ListManagementOptions` must name. @default 'notifier', the stack's default (lib/notifier-consent.ts) */
@@ -81,7 +84,7 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
     throw new Error('SMTP_TRANSPORT is set: the local SES server would forward e-mail to it; unset it first');
   }
   const limits = new SendLimits(options.limits);
-  const quotaError = options.dailyQuotaError ?? 'TooManyRequestsException';
+  const quotaError = options.dailyQuotaError ?? SES_DAILY_QUOTA_EXCEEDED.code;
   const inner = await startSesV2Local();
   const innerPort = (inner.address() as AddressInfo).port;
   const accepted: AcceptedEmail[] = [];
@@ -96,10 +99,8 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
       const isSend = req.method === 'POST' && path === SEND_EMAIL_PATH;
       if (isSend) {
         const verdict = limits.admit();
-        if (verdict === 'rate-exceeded') return writeSesV2Error(res, 429, 'TooManyRequestsException', 'Maximum sending rate exceeded.');
-        if (verdict === 'daily-quota-exceeded') {
-          return writeSesV2Error(res, quotaError === 'TooManyRequestsException' ? 429 : 400, quotaError, 'Daily message quota exceeded.');
-        }
+        if (verdict === 'rate-exceeded') return writeSesV2Error(res, SES_MAX_SENDING_RATE_EXCEEDED.status, SES_MAX_SENDING_RATE_EXCEEDED.code, SES_MAX_SENDING_RATE_EXCEEDED.message);
+        if (verdict === 'daily-quota-exceeded') return writeSesV2Error(res, 400, quotaError, SES_DAILY_QUOTA_EXCEEDED.message);
         const managed = listManaged(body, contactList, endpoint);
         if (managed.kind === 'unknown-list') return writeSesV2Error(res, 404, 'NotFoundException', `List ${managed.name} does not exist.`);
         if (managed.kind === 'bounced') {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import { SNS_KEY_ATTRIBUTE } from '../../functions/adapters/sns-provider';
 import { serveProviderSends, type LocalProviderSends } from './accepted-sends';
+import { SNS_PUBLISH_THROTTLED, SNS_PUBLISH_THROTTLING } from './documented-throttling';
 import { shownPushes, type SnsPublish } from './push-device-view';
 import { readBody } from './loopback-http';
 import { LocalSmsOptOuts, writeOptedOutResult } from './local-sms-opt-outs';
@@ -17,11 +18,11 @@ export interface LocalSnsOptions {
    */
   readonly limits?: SendLimitOptions;
   /**
-   * The throttling shape: 'Throttled' is HTTP 429 (the SDK's ThrottledException, listed for
-   * Publish); 'Throttling' is HTTP 400 `Rate exceeded`, the generic query-protocol throttle SNS
-   * also answers. @default 'Throttled'
+   * The throttling shape, each HTTP 400 `Rate exceeded`: Publish models no throttling error of its own, so SNS answers
+   * the common `ThrottlingException`; 'Throttling' is its older query-protocol name (local/aws/documented-throttling.ts
+   * cites the pages). @default 'ThrottlingException'
    */
-  readonly throttlingError?: 'Throttled' | 'Throttling';
+  readonly throttlingError?: 'ThrottlingException' | 'Throttling';
   /** Platform endpoint ARNs that answer EndpointDisabled. @default none */
   readonly disabledEndpoints?: readonly string[];
   /** Messages the sender suppressed, listed under the published ones. @default none shown */
@@ -60,7 +61,7 @@ const ENDPOINT_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:endpoint\/[A-Z_]+\/[
 export async function startLocalSns(options: LocalSnsOptions = {}): Promise<LocalSns> {
   const limits = new SendLimits(options.limits);
   const disabled = new Set(options.disabledEndpoints ?? []);
-  const throttle = options.throttlingError === 'Throttling' ? { status: 400, code: 'Throttling' } : { status: 429, code: 'Throttled' };
+  const throttle = options.throttlingError === 'Throttling' ? SNS_PUBLISH_THROTTLING : SNS_PUBLISH_THROTTLED;
   const accepted: AcceptedPublish[] = [];
   const optOuts = new LocalSmsOptOuts(options.deliveryLogs);
 
@@ -79,7 +80,7 @@ export async function startLocalSns(options: LocalSnsOptions = {}): Promise<Loca
       const publish = validatePublish(form, disabled);
       if ('error' in publish) return writeSnsError(res, publish.status, publish.error, publish.message);
       const verdict = limits.admit();
-      if (verdict !== 'accepted') return writeSnsError(res, throttle.status, throttle.code, 'Rate exceeded');
+      if (verdict !== 'accepted') return writeSnsError(res, throttle.status, throttle.code, throttle.message);
       const messageId = randomUUID();
       const toOptedOut = publish.channel === 'sms' && optOuts.isOptedOut(publish.target);
       accepted.push({ ...publish, messageId, acceptedAt: Date.now(), ...(toOptedOut ? { toOptedOut } : {}) });

@@ -8,7 +8,7 @@ export type ExpectedHandling = 'permanent' | 'withdrawn-consent' | 'ambiguous' |
 /** One documented error of a send call, as it travels on the wire. */
 export interface ProviderWireError {
   readonly service: 'sesv2' | 'sns' | 'sms-voice';
-  /** The code on the wire (SNS's query protocol: `Throttled`; the SDK names it `ThrottledException`). */
+  /** The code on the wire (SNS's query protocol: `KMSThrottling`; the SDK names it `KMSThrottlingException`). */
   readonly code: string;
   readonly status: number;
   readonly message: string;
@@ -20,7 +20,8 @@ export interface ProviderWireError {
 /**
  * Every error the SES v2 `SendEmail` and SNS `Publish` API references list, with the HTTP status
  * their service models give them (read from the SDK clients' error schemas), plus the common
- * throttling errors both answer for their quotas. A test drives each through the real SDK.
+ * throttling errors both answer for their quotas. A test drives each through the real SDK, and
+ * test/wire/provider-error-names.test.ts checks each name against the SDK's model of the call.
  */
 export const PROVIDER_WIRE_ERRORS: readonly ProviderWireError[] = [
   // SES v2 SendEmail
@@ -75,9 +76,9 @@ export const PROVIDER_WIRE_ERRORS: readonly ProviderWireError[] = [
   { service: 'sns', code: 'KMSThrottling', status: 400, message: 'KMS throttling', expected: 'throttled' },
   { service: 'sns', code: 'NotFound', status: 404, message: 'Endpoint does not exist', expected: 'permanent' },
   { service: 'sns', code: 'PlatformApplicationDisabled', status: 400, message: 'Platform application disabled', expected: 'configuration' },
-  { service: 'sns', code: 'Throttled', status: 429, message: 'Rate exceeded', expected: 'throttled' },
   { service: 'sns', code: 'ValidationException', status: 400, message: 'Validation failed', expected: 'permanent' },
-  // The common errors every AWS API may answer with; SNS documents Throttling for Publish.
+  // Publish models no throttling error (the SDK's ThrottledException is for other operations): it throttles with the
+  // common error ThrottlingException, HTTP 400, or its older query name Throttling (local/aws/documented-throttling.ts).
   { service: 'sns', code: 'Throttling', status: 400, message: 'Rate exceeded', expected: 'throttled' },
   { service: 'sns', code: 'ThrottlingException', status: 400, message: 'Rate exceeded', expected: 'throttled' },
   // End User Messaging SMS SendTextMessage: the model gives its errors no HTTP status, so an awsJson1_0 client

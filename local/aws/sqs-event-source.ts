@@ -1,9 +1,10 @@
 import { setMaxListeners } from 'node:events';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { ExecutionEnvironment, type KillReason } from '../execution-environment';
 import { lambdaContext, type BatchHandler } from '../lambda-event-source';
 import { LOCAL_REGION } from '../local-dynamo';
+import { failedIds } from '../partial-batch-response';
 import { receiveCount, toSqsRecord } from './sqs-record';
 
 /** Where the poller reads and what it invokes. */
@@ -163,13 +164,13 @@ export class SqsEventSource {
     this.running += 1;
     this.counters.peakConcurrency = Math.max(this.counters.peakConcurrency, this.running);
     const timer = setTimeout(() => env.kill('function-timeout'), this.options.functionTimeoutMs);
-    type Ending = { kind: 'response'; response: SQSBatchResponse | undefined } | { kind: 'threw' } | { kind: 'killed'; reason: KillReason };
+    type Ending = { kind: 'response'; response: unknown } | { kind: 'threw' } | { kind: 'killed'; reason: KillReason };
     const event: SQSEvent = { Records: records };
     const ending: Ending = await Promise.race([
       Promise.resolve()
         .then(() => handler(event, lambdaContext(startedAt + this.options.functionTimeoutMs)))
         .then(
-          (response): Ending => ({ kind: 'response', response: response as SQSBatchResponse | undefined }),
+          (response): Ending => ({ kind: 'response', response }),
           (): Ending => ({ kind: 'threw' }),
         ),
       env.killed.then((reason): Ending => ({ kind: 'killed', reason })),
@@ -181,7 +182,7 @@ export class SqsEventSource {
     let toDelete: SQSRecord[] = [];
     // An answer that arrives as the environment dies counts as a kill: nothing is acknowledged.
     if (ending.kind === 'response' && !env.isDead) {
-      const failed = failedIds(ending.response, records);
+      const failed = failedIds(ending.response, records.map((r) => r.messageId));
       if (failed === 'invalid') outcome = 'invalid-response';
       else toDelete = records.filter((r) => !failed.has(r.messageId));
     } else if (env.isDead && ending.kind !== 'killed') {
@@ -213,20 +214,4 @@ export class SqsEventSource {
     this.counters.deleteFailures += answer.Failed?.length ?? 0;
     return deleted;
   }
-}
-
-/**
- * The record ids a partial batch response reports as failed, or 'invalid' when Lambda would
- * treat the whole batch as failed: an empty or unknown itemIdentifier. A missing or empty
- * response means every record succeeded.
- */
-export function failedIds(response: SQSBatchResponse | undefined, records: readonly SQSRecord[]): Set<string> | 'invalid' {
-  const known = new Set(records.map((r) => r.messageId));
-  const failed = new Set<string>();
-  for (const failure of response?.batchItemFailures ?? []) {
-    const id = failure?.itemIdentifier;
-    if (typeof id !== 'string' || !known.has(id)) return 'invalid';
-    failed.add(id);
-  }
-  return failed;
 }

@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { emailFromViolations } from '../../lib/email-from';
+import { DEFAULT_CONTACT_LIST_NAME } from '../../lib/notifier-consent';
 import type { ExpectedMessage } from './expected-message';
 import { type AlarmProbe, alarmProbe, type DeadLetterProbe, deadLetterProbe, type ReclaimProbe, reclaimProbe } from './probes';
 
@@ -34,6 +35,12 @@ export interface AwsCheckOptions {
    * @default - none: through SNS
    */
   readonly smsOriginationIdentity?: string;
+  /**
+   * The name of a contact list the account already has (SES allows one per account and region): both deploys of the
+   * copy adopt it (`createContactList` false) and the run never deletes it.
+   * @default - none: the first deploy creates `notifier`, the redeploy adopts it, and the runner deletes it at the end
+   */
+  readonly existingContactList?: string;
   /** Time the events claim to have happened at (ISO-8601); the run's start. */
   readonly nowIso: string;
 }
@@ -50,6 +57,11 @@ export interface AwsCheckPlan {
   /** Planted before the sends; its expected outcome is also in `expected`. */
   readonly reclaim: ReclaimProbe;
   readonly deadLetter: DeadLetterProbe;
+  /**
+   * The account's SES contact list the copy sends bulk e-mail with, and whether the runner deletes it at the end (only
+   * one the first deploy created: the stack keeps it on destroy, RetainExceptOnCreate).
+   */
+  readonly contactList: { readonly name: string; readonly deleteAfterRun: boolean };
 }
 
 /** Ledger timing the copy is deployed with (pinned in its context, so the planted claim is certainly stale). */
@@ -73,6 +85,9 @@ export function awsCheckOptionViolations(o: AwsCheckOptions): string[] {
   }
   if (o.smsOriginationIdentity !== undefined && o.smsTo === undefined) {
     violations.push(`NOTIFIER_CHECK_SMS_ORIGINATION_IDENTITY (${o.smsOriginationIdentity}) needs NOTIFIER_CHECK_SMS_TO: the number to text`);
+  }
+  if (o.existingContactList !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(o.existingContactList)) {
+    violations.push(`NOTIFIER_CHECK_CONTACT_LIST (${o.existingContactList}) must be an SES contact list name: 1-64 letters, digits, _ or -`);
   }
   if (Number.isNaN(Date.parse(o.nowIso))) violations.push(`start time (${o.nowIso}) is not an ISO-8601 time`);
   return violations;
@@ -154,8 +169,10 @@ export function planAwsCheck(o: AwsCheckOptions): AwsCheckPlan {
           },
     );
   }
+  const listName = o.existingContactList ?? DEFAULT_CONTACT_LIST_NAME;
   return {
     stackName,
+    contactList: { name: listName, deleteAfterRun: o.existingContactList === undefined },
     context: {
       'notifier:stackName': stackName,
       'notifier:emailFrom': o.emailFrom,
@@ -175,6 +192,8 @@ export function planAwsCheck(o: AwsCheckOptions): AwsCheckPlan {
       'notifier:ledgerRetentionDays': String(CHECK_LEDGER_RETENTION_DAYS),
       // The reclaimer must find the planted claim within the check's deadline.
       'notifier:reclaimerScheduleMinutes': '1',
+      // An account's own list is adopted, never created (SES allows one per account).
+      ...(o.existingContactList !== undefined ? { 'notifier:createContactList': 'false', 'notifier:contactListName': listName } : {}),
     },
     sends,
     expected,
@@ -206,8 +225,8 @@ export const RETAINED_QUEUE_OUTPUTS = [
   'SmsEventDeadLetterQueueUrl',
 ] as const;
 
-/** `cdk deploy` arguments for the plan (outputs written to `outputsFile`). */
-export function deployArgs(plan: AwsCheckPlan, outputsFile: string): string[] {
+/** `cdk deploy` arguments for the plan (outputs written to `outputsFile`), with its context or the one given. */
+export function deployArgs(plan: AwsCheckPlan, outputsFile: string, context: Readonly<Record<string, string>> = plan.context): string[] {
   return [
     'cdk',
     'deploy',
@@ -217,18 +236,18 @@ export function deployArgs(plan: AwsCheckPlan, outputsFile: string): string[] {
     '--no-notices',
     '--outputs-file',
     outputsFile,
-    ...Object.entries(plan.context).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+    ...Object.entries(context).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
   ];
 }
 
-/** `cdk destroy` arguments for the plan. */
-export function destroyArgs(plan: AwsCheckPlan): string[] {
+/** `cdk destroy` arguments for the plan, with its context or the one given. */
+export function destroyArgs(plan: AwsCheckPlan, context: Readonly<Record<string, string>> = plan.context): string[] {
   return [
     'cdk',
     'destroy',
     plan.stackName,
     '--force',
     '--no-notices',
-    ...Object.entries(plan.context).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+    ...Object.entries(context).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
   ];
 }

@@ -1,6 +1,8 @@
 // `npm run test:aws`: deploys an isolated copy of the stack to YOUR AWS account, sends e-mails to the SES
-// mailbox simulator (and, if asked, one SMS), checks the ledger rows and the delivery evidence, and destroys
-// the copy. Costs and permissions: docs/deployment.md, "End-to-end check on your account". Nothing in CI runs this.
+// mailbox simulator (and, if asked, one SMS), checks the ledger rows and the delivery evidence, destroys the copy,
+// deploys it again under the same name (a redeploy after `cdk destroy`) and destroys that too
+// (scripts/aws-check/lifecycle.ts). Costs and permissions: docs/deployment.md, "End-to-end check on your account".
+// Nothing in CI runs this.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -8,11 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudWatchLogsClient, DeleteLogGroupCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteContactListCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { DeleteQueueCommand, type Message, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDbLedger } from '../../functions/adapters/dynamodb-ledger';
 import { finalVerdict, judgeRun, type ObservedRow, reportLines, type RunVerdict } from './assertions';
-import { type AwsCheckPlan, deployArgs, destroyArgs, planAwsCheck, RETAINED_QUEUE_OUTPUTS } from './plan';
+import { type LifecycleStep, lifecycleSteps } from './lifecycle';
+import { type AwsCheckPlan, planAwsCheck, RETAINED_QUEUE_OUTPUTS } from './plan';
 import { drain, plantDeadClaim, sendMalformed, setAlarmState, subscribeToAlarms } from './probe-steps';
 import { finalProbeVerdict, judgeAlarmDelivery, judgeDeadLetter, probeLine, type ProbeVerdict } from './probe-verdicts';
 
@@ -53,23 +57,28 @@ async function main(): Promise<number> {
     smsTo: process.env.NOTIFIER_CHECK_SMS_TO || undefined,
     smsSpendLimitUsd: process.env.NOTIFIER_CHECK_SMS_SPEND_LIMIT_USD ? Number(process.env.NOTIFIER_CHECK_SMS_SPEND_LIMIT_USD) : undefined,
     smsOriginationIdentity: process.env.NOTIFIER_CHECK_SMS_ORIGINATION_IDENTITY || undefined,
+    existingContactList: process.env.NOTIFIER_CHECK_CONTACT_LIST || undefined,
     nowIso: new Date().toISOString(),
   });
   const keep = process.env.NOTIFIER_CHECK_KEEP === 'true';
-  const outputsFile = join(mkdtempSync(join(tmpdir(), 'notifier-check-')), 'outputs.json');
-  console.log(`Deploying ${plan.stackName} (an isolated copy; destroyed at the end${keep ? ' unless NOTIFIER_CHECK_KEEP' : ''})`);
+  const [firstDeploy, firstDestroy, redeploy, finalDestroy] = lifecycleSteps(plan, mkdtempSync(join(tmpdir(), 'notifier-check-')));
+  if (!firstDeploy?.outputsFile || !firstDestroy || !redeploy || !finalDestroy) throw new Error('the check plan has no deploy/destroy/redeploy/destroy steps');
+  console.log(`Deploying ${plan.stackName} (an isolated copy; destroyed, redeployed and destroyed again at the end${keep ? ' unless NOTIFIER_CHECK_KEEP' : ''})`);
   let outputs: Record<string, string> | undefined;
   let verdict: RunVerdict | undefined;
   let probes: ProbeVerdict[] = [];
   try {
-    await npx(deployArgs(plan, outputsFile));
-    outputs = stackOutputs(outputsFile, plan.stackName);
+    await npx(firstDeploy.args);
+    outputs = stackOutputs(firstDeploy.outputsFile, plan.stackName);
     ({ verdict, probes } = await exercise(plan, outputs));
   } finally {
-    if (!keep) await destroy(plan, outputs);
+    if (!keep) await destroy(plan, outputs, firstDestroy);
   }
-  const passed = verdict.passed && probes.every((p) => p.kind === 'passed');
-  const lines = [...reportLines(verdict), ...probes.map(probeLine)];
+  // Only a list the first deploy created (it succeeded) is the run's to delete; a deploy that failed on an existing one is not.
+  const redeployLine = keep ? 'SKIP redeploy: NOTIFIER_CHECK_KEEP keeps the first copy' : await redeployAndDestroy(plan, redeploy, finalDestroy);
+  if (!keep && plan.contactList.deleteAfterRun && outputs !== undefined) await deleteContactList(plan.contactList.name);
+  const passed = verdict.passed && probes.every((p) => p.kind === 'passed') && !redeployLine.startsWith('FAIL');
+  const lines = [...reportLines(verdict), ...probes.map(probeLine), redeployLine];
   console.log(`\n${plan.stackName}: ${passed ? 'PASSED' : 'FAILED'}\n${lines.join('\n')}`);
   return passed ? 0 : 1;
 }
@@ -107,9 +116,32 @@ async function exercise(plan: AwsCheckPlan, outputs: Record<string, string>): Pr
     await subscriber.remove();
   }
 }
+/**
+ * The redeploy under the same stack name after the destroy (it must adopt the kept contact list), a look at its
+ * outputs, and its destroy; a `PASS`/`FAIL` line saying which.
+ */
+async function redeployAndDestroy(plan: AwsCheckPlan, redeploy: LifecycleStep, finalDestroy: LifecycleStep): Promise<string> {
+  let outputs: Record<string, string> | undefined;
+  try {
+    await npx(redeploy.args);
+    outputs = stackOutputs(redeploy.outputsFile ?? '', plan.stackName);
+    output(outputs, 'QueueUrl');
+    return `PASS redeploy: ${redeploy.proves}`;
+  } catch (error) {
+    return `FAIL redeploy: ${redeploy.proves}: ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    await destroy(plan, outputs, finalDestroy);
+  }
+}
+
+/** The contact list the first deploy created and the stack kept (RetainExceptOnCreate): the copy is disposable. */
+async function deleteContactList(name: string): Promise<void> {
+  await new SESv2Client({}).send(new DeleteContactListCommand({ ContactListName: name })).catch((e: unknown) => console.error(`delete the contact list ${name} by hand:`, e));
+}
+
 /** `cdk destroy`, then what the stack RETAINs on purpose (the ledger, the log groups, the dead-letter queues): this copy is disposable. */
-async function destroy(plan: AwsCheckPlan, outputs: Record<string, string> | undefined): Promise<void> {
-  await npx(destroyArgs(plan)).catch((error: unknown) => console.error(`destroy failed; delete ${plan.stackName} by hand:`, error));
+async function destroy(plan: AwsCheckPlan, outputs: Record<string, string> | undefined, step: LifecycleStep): Promise<void> {
+  await npx(step.args).catch((error: unknown) => console.error(`destroy failed; delete ${plan.stackName} by hand:`, error));
   if (!outputs) return;
   const table = outputs['LedgerTableName'];
   if (table) await new DynamoDBClient({}).send(new DeleteTableCommand({ TableName: table })).catch((e: unknown) => console.error(e));

@@ -9,13 +9,13 @@ const environmentOf = (s: ReturnType<typeof synth>, which: 'senderFunction' | 'r
 describe('the SES contact list of bulk e-mail', () => {
   const defaults = synth();
 
-  it('is created with one topic per bulk class (marketing), opted in by default, and kept on delete', () => {
+  it('is created with one topic per bulk class (marketing), opted in by default, and kept on delete except when its creation rolls back', () => {
     defaults.template.hasResource('AWS::SES::ContactList', {
       Properties: {
         ContactListName: 'notifier',
         Topics: [{ TopicName: 'marketing', DisplayName: 'marketing', Description: 'Bulk messages of class marketing', DefaultSubscriptionStatus: 'OPT_IN' }],
       },
-      DeletionPolicy: 'Retain',
+      DeletionPolicy: 'RetainExceptOnCreate',
       UpdateReplacePolicy: 'Retain',
     });
   });

@@ -68,6 +68,7 @@ describe('smsProvider: end-user-messaging', () => {
       EventSourceArn: { 'Fn::GetAtt': [logicalId(set.queue), 'Arn'] },
       FunctionName: { Ref: logicalId(stack.notifier.statusFunction) },
       BatchSize: 10,
+      ScalingConfig: { MaximumConcurrency: 5 },
     });
   });
 

@@ -74,15 +74,15 @@ describe('local SES v2 (aws-ses-v2-local behind a counting front)', () => {
     expect(store.emails.map((e) => e.messageId)).toContain(ses.accepted()[0]?.messageId);
   });
 
-  it('answers above the sending rate with HTTP 429 TooManyRequestsException "Maximum sending rate exceeded." and does not count it', async () => {
+  it('answers above the sending rate with the documented ThrottlingException (HTTP 400) "Maximum sending rate exceeded." and does not count it', async () => {
     let nowMs = 1_000_000;
     const { ses, client } = await start({ limits: { maxPerSecond: 2, clock: () => nowMs } });
     await client.send(new SendEmailCommand(sendEmail('k1')));
     await client.send(new SendEmailCommand(sendEmail('k2')));
 
     expect(await errorOf(client.send(new SendEmailCommand(sendEmail('k3'))))).toEqual({
-      name: 'TooManyRequestsException',
-      status: 429,
+      name: 'ThrottlingException',
+      status: 400,
       message: 'Maximum sending rate exceeded.',
     });
     nowMs += 1_001;
@@ -90,12 +90,12 @@ describe('local SES v2 (aws-ses-v2-local behind a counting front)', () => {
     expect([...ses.acceptedPerKey().keys()]).toEqual(['k1', 'k2', 'k3']);
   });
 
-  it('answers above the daily quota with "Daily message quota exceeded.", as TooManyRequestsException (429) or, when asked, LimitExceededException (400)', async () => {
+  it('answers above the daily quota with the documented ThrottlingException (HTTP 400) "Daily message quota exceeded.", or, when asked, LimitExceededException (400)', async () => {
     const { client } = await start({ limits: { dailyQuota: 1 } });
     await client.send(new SendEmailCommand(sendEmail('k1')));
     expect(await errorOf(client.send(new SendEmailCommand(sendEmail('k2'))))).toEqual({
-      name: 'TooManyRequestsException',
-      status: 429,
+      name: 'ThrottlingException',
+      status: 400,
       message: 'Daily message quota exceeded.',
     });
     await ses?.stop();

@@ -86,10 +86,10 @@ describe('local SNS server (query protocol, Publish to a phone number and to a p
     expect(sns.accepted()).toEqual([]);
   });
 
-  it('throttles above the rate with HTTP 429 Throttled (the SDK names it ThrottledException) by default', async () => {
+  it("throttles above the rate with the common ThrottlingException (HTTP 400) by default: Publish's model has no throttling error of its own", async () => {
     const { sns, client } = await start({ limits: { maxPerSecond: 1 } });
     await client.send(publishSms('k1'));
-    expect(await errorOf(client.send(publishSms('k2')))).toEqual({ name: 'ThrottledException', status: 429, message: 'Rate exceeded' });
+    expect(await errorOf(client.send(publishSms('k2')))).toEqual({ name: 'ThrottlingException', status: 400, message: 'Rate exceeded' });
     expect(sns.accepted()).toHaveLength(1);
   });
 

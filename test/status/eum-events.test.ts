@@ -1,3 +1,4 @@
+import { EventType, SpendLimitName } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { describe, expect, it } from 'vitest';
 import { evidenceFromRow, type RowEvidenceFields } from '../../functions/core/provider/delivery-evidence';
 import { METRIC } from '../../functions/core/observability/metric-names';
@@ -50,6 +51,21 @@ describe('End User Messaging SMS events through SNS and SQS', () => {
     expect(await status.invoke(sqsEvent(snsNotificationBody(event('TEXT_QUEUED', AT))))).toMatchObject({ kind: 'sqs', recorded: 1 });
     expect(await status.invoke(snsEvent(event('TEXT_SUCCESSFUL', AT + 1)))).toMatchObject({ kind: 'sns', recorded: 1 });
     expect((await db.ledger.get(row.key))?.deliveryStatus).toBe('TEXT_SUCCESSFUL');
+  });
+
+  // Issue 53 asked whether the decoder drops or misreads the SDK's TEXT_SENT and TEXT_MESSAGE_MONTHLY_SPEND_LIMIT. The
+  // second is no event type: the SDK lists it under SpendLimitName (DescribeSpendLimits), not EventType. What each
+  // type proves is the evidence table's (issue 52); here only that none is read as another.
+  it("reads every TEXT_ event type of the SDK's EventType as itself or refuses it by name, never as another", () => {
+    expect(Object.keys(EventType)).not.toContain('TEXT_MESSAGE_MONTHLY_SPEND_LIMIT');
+    expect(Object.keys(SpendLimitName)).toContain('TEXT_MESSAGE_MONTHLY_SPEND_LIMIT');
+    const types = Object.values(EventType).filter((t) => t.startsWith('TEXT_') && t !== EventType.TEXT_ALL);
+    expect(types).toContain('TEXT_SENT');
+    for (const type of types) {
+      const read = statusFromEumEvent(eumEvent(type, { key: 'a'.repeat(64), claimVersion: 1, at: AT }));
+      if ('invalid' in read) expect(read.invalid, type).toContain(type);
+      else expect(read.update.status, type).toBe(type);
+    }
   });
 
   it('an event type the ledger does not know is counted as invalid, never recorded or guessed', async () => {

@@ -205,6 +205,31 @@ describe('SES configuration-set events through SNS', () => {
     expect(await db.ledger.get(row.key)).toMatchObject({ deliveryStatus: 'Bounce', deliveryStatusDetail: 'Permanent/General' });
   });
 
+  // The EventBridge event reference names SES's event types only as detail-types ("Amazon Simple Email Service events":
+  // Email Sent, Email Delivered, Email Bounced, ...), and none of the sources searched shows whether `detail` repeats
+  // SES's `eventType` on this path: the handler reads the detail-type when `detail.eventType` is absent (issue 53).
+  it.each([
+    ['Email Bounced', 'Bounce'],
+    ['Email Delivered', 'Delivery'],
+    ['Email Complaint Received', 'Complaint'],
+  ] as const)('reads the event type from the detail-type (%s) when detail carries no eventType', async (detailType, eventType) => {
+    const row = await sentRow(`evt-status-eventbridge-${eventType}`, 'email', `ses-eb-${eventType}`);
+    const status = new StatusHarness(db.ledger, clock);
+    const { eventType: _dropped, ...detail } = sesEvent(eventType, { key: row.key, mailAt: MAIL_AT, at: plus(2_000) });
+    expect(await status.invoke({ ...eventBridgeSesEvent(detail), 'detail-type': detailType })).toMatchObject({ kind: 'eventbridge', recorded: 1, invalid: 0 });
+    expect((await db.ledger.get(row.key))?.deliveryStatus).toBe(eventType);
+  });
+
+  it('takes detail.eventType over the detail-type when both are there, and refuses an SES detail-type it does not know without one', async () => {
+    const row = await sentRow('evt-status-eventbridge-both', 'email', 'ses-eb-both');
+    const status = new StatusHarness(db.ledger, clock);
+    const bounce = sesEvent('Bounce', { key: row.key, mailAt: MAIL_AT, at: plus(2_000) });
+    expect(await status.invoke({ ...eventBridgeSesEvent(bounce), 'detail-type': 'Email Delivered' })).toMatchObject({ recorded: 1 });
+    expect((await db.ledger.get(row.key))?.deliveryStatus).toBe('Bounce');
+    const { eventType: _dropped, ...detail } = bounce;
+    expect(await status.invoke({ ...eventBridgeSesEvent(detail), 'detail-type': 'Sending Status Disabled' })).toMatchObject({ recorded: 0, invalid: 1 });
+  });
+
   it('logs never contain the address, and the stored detail is address-free', async () => {
     const row = await sentRow('evt-status-pii', 'email', 'ses-pii');
     const status = new StatusHarness(db.ledger, clock);

@@ -60,7 +60,7 @@ function recordingDeferral(): RecordDeferral & { readonly calls: { receiptHandle
 }
 
 describe.each([
-  { quotaError: 'TooManyRequestsException', status: 429 },
+  { quotaError: 'ThrottlingException', status: 400 },
   { quotaError: 'LimitExceededException', status: 400 },
 ] as const)('a spent SES daily quota pauses sending, on the wire ($quotaError, HTTP $status)', ({ quotaError }) => {
   let rig: WireRig;

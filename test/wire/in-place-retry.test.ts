@@ -4,7 +4,7 @@ import { METRIC } from '../../functions/core/observability/metric-names';
 import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { laneDelivery } from '../../functions/delivery/lambda-delivery-context';
 import { awsErrorResponse, internalErrorResponse } from '../../local/aws/aws-error-shapes';
-import { PROVIDER_WIRE_ERRORS } from '../../local/aws/provider-error-catalog';
+import { SES_MAX_SENDING_RATE_EXCEEDED, SNS_PUBLISH_THROTTLED, type DocumentedThrottle } from '../../local/aws/documented-throttling';
 import { providerKeyOf } from '../../local/aws/wire-fault-plan';
 import type { WireFault } from '../../local/aws/wire-fault-proxy';
 import type { WireRequest } from '../../local/aws/wire-operation';
@@ -54,10 +54,8 @@ async function sendOnce(lane: 'urgent' | 'bulk', service: Service, eventId: stri
   return { failed, record, requests: proxy.requests.filter(ofKey).length, accepted: rig.accepted(key), row: await db.ledger.get(key), metrics: sender.metrics };
 }
 
-const THROTTLING: Record<Service, (typeof PROVIDER_WIRE_ERRORS)[number]> = {
-  sesv2: PROVIDER_WIRE_ERRORS.find((e) => e.service === 'sesv2' && e.code === 'TooManyRequestsException')!,
-  sns: PROVIDER_WIRE_ERRORS.find((e) => e.service === 'sns' && e.code === 'Throttled')!,
-};
+// The documented throttling of each send call (local/aws/documented-throttling.ts).
+const THROTTLING: Record<Service, DocumentedThrottle> = { sesv2: SES_MAX_SENDING_RATE_EXCEEDED, sns: SNS_PUBLISH_THROTTLED };
 const throttled = (service: Service): WireFault => {
   const e = THROTTLING[service];
   return { kind: 'error-before', response: awsErrorResponse(service, e.status, e.code, e.message) };

@@ -3,6 +3,7 @@ import { idempotencyKey } from '../../functions/core/event/idempotency-key';
 import { METRIC } from '../../functions/core/observability/metric-names';
 import { LEDGER_MAX_ATTEMPTS, LEDGER_REQUEST_TIMEOUT_MS } from '../../functions/adapters/ledger-client-config';
 import { awsErrorResponse, internalErrorResponse } from '../../local/aws/aws-error-shapes';
+import { SNS_PUBLISH_THROTTLED } from '../../local/aws/documented-throttling';
 import type { WireFault } from '../../local/aws/wire-fault-proxy';
 import type { LedgerWrite } from '../../local/aws/wire-operation';
 import { loginCodeEvent } from '../support/events';
@@ -27,7 +28,7 @@ const LEDGER_FAULTS: Readonly<Record<string, WireFault>> = {
 };
 
 const WRITES: readonly LedgerWrite[] = ['claim', 'takeover', 'complete', 'release'];
-const throttle = () => ({ kind: 'error-before', response: awsErrorResponse('sns', 429, 'Throttled', 'Rate exceeded') }) as const;
+const throttle = () => ({ kind: 'error-before', response: awsErrorResponse('sns', SNS_PUBLISH_THROTTLED.status, SNS_PUBLISH_THROTTLED.code, SNS_PUBLISH_THROTTLED.message) }) as const;
 const isPublish = (r: { operation: string }) => r.operation === 'Publish';
 
 const cases = WRITES.flatMap((write) => Object.keys(LEDGER_FAULTS).map((fault) => ({ write, fault })));

@@ -11,7 +11,7 @@ import { resolvePreviousAmbiguity } from './settle-ambiguity';
 import { settleAnswer } from './settle-answer';
 
 export type { DeliveryContext, MessageResult, SettledBy, UnsettledReason } from './delivery-context';
-export { RESENT_AFTER_AMBIGUITY_LOG } from './settle-ambiguity';
+export { RESENT_AFTER_AMBIGUITY_LOG } from './provider-call';
 
 /**
  * Where a delivery starts: a fresh claim of the plan's key (the sender), or a row read elsewhere
@@ -58,13 +58,15 @@ export async function deliver(plan: MessagePlan, start: DeliveryStart, ctx: Deli
 /** Holding the claim: settle an earlier ambiguous attempt per class policy, pass the gate, send, settle. */
 async function sendHeld(attempt: DeliveryAttempt, held: HeldClaim): Promise<MessageResult> {
   const { lastAmbiguousAt } = held;
+  let possibleDuplicate = false;
   if (lastAmbiguousAt !== undefined) {
     const resolved = await resolvePreviousAmbiguity(attempt, { ...held, lastAmbiguousAt });
-    if (resolved) return resolved;
+    if ('settled' in resolved) return resolved;
+    possibleDuplicate = resolved.possibleDuplicate;
   }
   const cleared = await passSendGate(attempt, held);
   if ('settled' in cleared) return cleared;
-  const answer = await callProvider(attempt, held, cleared.request);
+  const answer = await callProvider(attempt, held, cleared.request, { possibleDuplicate });
   if ('settled' in answer) return answer;
   return settleAnswer(attempt, held, cleared.request, answer);
 }

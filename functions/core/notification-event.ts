@@ -4,7 +4,7 @@ import { EventBridgeSchema, SnsSqsNotificationSchema } from './event-envelopes';
 import { CHANNELS } from './idempotency-key';
 import { jsonObject, jsonRecord } from './json-objects';
 import { describeProblems, validate } from './schema';
-import { isoDatetime, wellFormed, wellFormedString } from './string-formats';
+import { ISO_DATETIME_MAX_LENGTH, isoDatetime, wellFormed, wellFormedString } from './string-formats';
 import { isTimeZone } from './recipient-time-zone';
 
 /** Largest SQS body we accept; anything larger is dead-lettered, never half-processed. */
@@ -44,7 +44,8 @@ const TemplateValue = v.union([v.pipe(v.string(), v.maxLength(4096), wellFormed(
 export const NotificationEventSchema = v.pipe(
   jsonObject({
     eventId: idString,
-    occurredAt: v.pipe(v.string(), isoDatetime({ offset: true })),
+    // Stored on every ledger row: bounded, as every producer string that reaches a row (a row's size never depends on the producer).
+    occurredAt: v.pipe(v.string(), v.maxLength(ISO_DATETIME_MAX_LENGTH), isoDatetime({ offset: true })),
     type: text(128),
     templateId: text(128),
     messageClass: text(64),

@@ -78,6 +78,11 @@ export const METRIC = {
   OutcomeRecordedLater: 'OutcomeRecordedLater',
   /** A kept write dropped from a full environment memory: its next receive will see an owner that died. */
   KeptLedgerWriteForgotten: 'KeptLedgerWriteForgotten',
+  /**
+   * A ledger write the ledger refused with an error no retry can fix (a ValidationException, an unknown error):
+   * not kept, or dropped from what is kept, with its reason in the log. Its next receive sees an owner that died.
+   */
+  KeptLedgerWriteDropped: 'KeptLedgerWriteDropped',
   PermanentFailure: 'PermanentFailure',
   /** A message never sent by a limit of its class or a destination rule (dimension `reason`). */
   Suppressed: 'Suppressed',

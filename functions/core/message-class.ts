@@ -26,7 +26,10 @@ const MessageClassSchema = jsonObject({
    * events carry the key (End User Messaging SMS) before the policy applies. Left out (or 0): the policy at once.
    */
   evidenceWindowSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(86_400))),
-  /** End User Messaging's `TimeToLive` for this class's texts (5 s to 72 h). Left out: the service's 72 hours. */
+  /**
+   * End User Messaging's `TimeToLive` for this class's texts (5 s to 72 h), counted from the event's occurredAt: a
+   * text with less than 5 s of it left is not sent (message-lifetime.ts). Left out: the service's 72 hours.
+   */
   smsTimeToLiveSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(5), v.maxValue(259_200))),
   /**
    * Abuse limits (see message-limits.ts); `[]` means the class is never counted and costs no write.

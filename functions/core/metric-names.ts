@@ -84,6 +84,12 @@ export const METRIC = {
    */
   KeptLedgerWriteDropped: 'KeptLedgerWriteDropped',
   PermanentFailure: 'PermanentFailure',
+  /**
+   * A message whose lifetime ran out before its send, counted from the event's occurredAt (a code push older than
+   * its code, a text past its class's End User Messaging time to live): never sent, FAILED (UNKNOWN if an earlier
+   * attempt may have reached the provider) with `LifetimeExpired` as its reason.
+   */
+  LifetimeExpired: 'LifetimeExpired',
   /** A message never sent by a limit of its class or a destination rule (dimension `reason`). */
   Suppressed: 'Suppressed',
   /** The limit store failed: the claim was handed back unsent and the record backs off. */

@@ -32,6 +32,13 @@ const MessageClassSchema = jsonObject({
    */
   smsTimeToLiveSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(5), v.maxValue(259_200))),
   /**
+   * How long after its first claim a message of this class may still be retried (settle-bound.ts): past it, the
+   * next attempt ends it without a call, UNKNOWN if a call may have sent it, else FAILED (`SettleBoundReached`).
+   * Never more than half the ledger retention, which is also the bound when left out. Left out: the built-in
+   * class's of that name, else half the retention.
+   */
+  settleWithinSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(60))),
+  /**
    * Abuse limits (see message-limits.ts); `[]` means the class is never counted and costs no write.
    * Left out: the built-in class's of that name (an override of `otp` keeps its limits), else none.
    */
@@ -125,6 +132,8 @@ const MARKETING_PUSH: PushPolicy = { lifetimeSeconds: 24 * HOURS, priority: 'nor
  *   text settled by evidence is one not given up as UNKNOWN.
  */
 const OTP_EVIDENCE_WINDOW_SECONDS = 30;
+/** How long an otp message may be retried after its first claim (see `settleWithinSeconds`). */
+const OTP_SETTLE_WITHIN_SECONDS = 30 * MINUTES;
 const MARKETING_EVIDENCE_WINDOW_SECONDS = 300;
 
 /**
@@ -150,6 +159,9 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     evidenceWindowSeconds: OTP_EVIDENCE_WINDOW_SECONDS,
     // A code is rarely valid for longer; one that arrives after it expired is worse than none.
     smsTimeToLiveSeconds: 600,
+    // Three times a code's usual 10 minutes: room for the lane's back-offs and a short provider outage, while a
+    // provider that answers 500 on every call gets about 14 resends (one per claim timeout), not one per run for days.
+    settleWithinSeconds: OTP_SETTLE_WITHIN_SECONDS,
     smsType: 'Transactional',
     limits: OTP_LIMITS,
     push: OTP_PUSH,
@@ -206,8 +218,10 @@ export function buildMessageClassRegistry(extraJson?: string): MessageClassRegis
   const problems: string[] = [];
   for (const { limits, push, bulk, quietHours, ...messageClass } of result.output) {
     const builtIn = registry.get(messageClass.name);
+    const settleWithinSeconds = messageClass.settleWithinSeconds ?? builtIn?.settleWithinSeconds;
     const resolved: MessageClass = {
       ...messageClass,
+      ...(settleWithinSeconds === undefined ? {} : { settleWithinSeconds }),
       limits: limits ?? builtIn?.limits ?? [],
       push: push ?? builtIn?.push ?? DEFAULT_PUSH_POLICY,
       bulk: bulk ?? builtIn?.bulk ?? false,

@@ -90,6 +90,12 @@ export const METRIC = {
    * attempt may have reached the provider) with `LifetimeExpired` as its reason.
    */
   LifetimeExpired: 'LifetimeExpired',
+  /**
+   * A message still unsettled at its class's bound after its first claim (settle-bound.ts): ended without a call,
+   * UNKNOWN if an earlier call may have sent it, FAILED if none can have, with `SettleBoundReached` as its reason.
+   * Alarmed: a provider that keeps failing one message, or a bug that keeps a row from settling.
+   */
+  SettleBoundReached: 'SettleBoundReached',
   /** A message never sent by a limit of its class or a destination rule (dimension `reason`). */
   Suppressed: 'Suppressed',
   /** The limit store failed: the claim was handed back unsent and the record backs off. */

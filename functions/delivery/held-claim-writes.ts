@@ -21,7 +21,8 @@ export async function finish(
 ): Promise<MessageResult> {
   const { ctx, trace } = attempt;
   const now = ctx.clock();
-  const expiresAt = ttlSeconds(now, ctx.timing);
+  // From the row's first claim, never from now: the outcome does not move the row's TTL out (review defect 3).
+  const expiresAt = ttlSeconds(trace.firstClaimAt ?? now, ctx.timing);
   let completed: boolean;
   try {
     completed = await persistently(() => ctx.ledger.complete(claim, terminal, now, expiresAt));

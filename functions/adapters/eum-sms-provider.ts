@@ -120,14 +120,16 @@ export const EUM_TIME_TO_LIVE = { minSeconds: 5, maxSeconds: 259_200 } as const;
  * and the claim version ride there and the status Lambda can settle an unknown outcome by evidence.
  * A factory, not a class: a class's name block would keep this module in a bundle built for SNS.
  */
-export function eumSmsProvider(client: PinpointSMSVoiceV2Client, settings: EumSmsSettings): DeliveryProvider & { readonly keyedEvidence: true } {
+export function eumSmsProvider(client: PinpointSMSVoiceV2Client, settings: EumSmsSettings): DeliveryProvider & { readonly keyedEvidence: true; readonly timeToLive: true } {
   return {
     keyedEvidence: true,
+    timeToLive: true,
     async send(request: ProviderRequest, signal: AbortSignal): Promise<DeliveryOutcome> {
       const { message } = request;
       if (message.channel !== 'sms') return { kind: 'permanent', reason: `End User Messaging SMS cannot send ${message.channel}` };
       const { originationIdentity, maxPrice, protectConfigurationId } = settings;
-      const ttl = settings.timeToLiveSeconds?.(request.messageClass);
+      // What is left of the class's time to live, counted from the event by the send gate; else the class's own.
+      const ttl = request.lifetimeLeftSeconds ?? settings.timeToLiveSeconds?.(request.messageClass);
       const command = new SendTextMessageCommand({
         DestinationPhoneNumber: message.to,
         MessageBody: message.text,

@@ -102,7 +102,7 @@ export class SnsProvider implements DeliveryProvider {
         TargetArn: message.to,
         MessageStructure: 'json',
         Message: JSON.stringify(pushPayloads({ title: message.title, body: message.text, key: request.key, priority: request.push.priority })),
-        MessageAttributes: { ...keyAttribute, ...pushAttributes(request.key, request.push, message.validForSeconds) },
+        MessageAttributes: { ...keyAttribute, ...pushAttributes(request.key, request.push, message.validForSeconds, request.lifetimeLeftSeconds) },
       });
     }
     return undefined;

@@ -37,6 +37,7 @@ export async function acquireClaim(attempt: DeliveryAttempt): Promise<Acquired> 
     const now = clock();
     const row = newClaimRow({ subject: claimSubject(attempt), ownerToken: attempt.ownerToken, nowMs: now, timing, discoverable, request, pendingShards: ctx.pendingIndexShards });
     trace.held = claimOf(row);
+    trace.firstClaimAt = row.createdAt;
     trace.unconfirmed = { kind: 'claim', row };
     const result = await ledger.claim(row, now);
     trace.unconfirmed = undefined;
@@ -92,6 +93,7 @@ async function onExistingRow(
       });
       const claim: Claim = { key: plan.key, ownerToken: attempt.ownerToken, claimVersion: fields.claimVersion };
       trace.held = claim;
+      trace.firstClaimAt = existing.createdAt;
       trace.unconfirmed = { kind: 'takeover', key: plan.key, fields };
       const taken = await ctx.ledger.takeOver(plan.key, fields);
       trace.unconfirmed = undefined;

@@ -1,8 +1,10 @@
 import type { LedgerRow } from '../core/ledger/ledger-record';
 import { METRIC } from '../core/observability/metric-names';
+import { isPastSettleBound, settleBoundMs } from '../core/ledger/settle-bound';
 import type { DeliveryContext, MessageResult } from './delivery-context';
 import { acquireClaim, type Acquired, resumeRow } from './acquire-claim';
 import { count, type DeliveryAttempt, type HeldClaim, logContext, newDeliveryAttempt } from './delivery-attempt';
+import { endUndelivered } from './end-undelivered';
 import { releaseAfterLedgerError } from './held-claim-writes';
 import type { MessagePlan } from './message-plan';
 import { callProvider } from './provider-call';
@@ -11,7 +13,7 @@ import { resolvePreviousAmbiguity } from './settle-ambiguity';
 import { settleAnswer } from './settle-answer';
 
 export type { DeliveryContext, MessageResult, SettledBy, UnsettledReason } from './delivery-context';
-export { RESENT_AFTER_AMBIGUITY_LOG } from './settle-ambiguity';
+export { RESENT_AFTER_AMBIGUITY_LOG } from './provider-call';
 
 /**
  * Where a delivery starts: a fresh claim of the plan's key (the sender), or a row read elsewhere
@@ -32,7 +34,8 @@ export const FRESH_CLAIM: DeliveryStart = { kind: 'claim' };
  *
  * The phases, each a module with a typed hand-off (a new rule lands in the phase it belongs to):
  * 1. acquire (acquire-claim.ts): claim, or take over a released or dead claim, fenced → a {@link HeldClaim};
- * 2. an earlier attempt's ambiguity, by class policy and evidence (settle-ambiguity.ts);
+ * 2. an earlier attempt's ambiguity, by class policy and evidence (settle-ambiguity.ts); then the bound: a message
+ *    still unsettled its class's time after its first claim ends without a call (settle-bound.ts, end-undelivered.ts);
  * 3. the send gate (send-gate.ts): unsendable, destination rules, limits → the request in hand;
  * 4. send (provider-call.ts): one provider call under the governor, throttling retried in place → its answer;
  * 5. settle (settle-answer.ts): the outcome recorded, or the claim handed back; this call's ambiguity by class.
@@ -58,13 +61,25 @@ export async function deliver(plan: MessagePlan, start: DeliveryStart, ctx: Deli
 /** Holding the claim: settle an earlier ambiguous attempt per class policy, pass the gate, send, settle. */
 async function sendHeld(attempt: DeliveryAttempt, held: HeldClaim): Promise<MessageResult> {
   const { lastAmbiguousAt } = held;
+  let possibleDuplicate = false;
   if (lastAmbiguousAt !== undefined) {
     const resolved = await resolvePreviousAmbiguity(attempt, { ...held, lastAmbiguousAt });
-    if (resolved) return resolved;
+    if ('settled' in resolved) return resolved;
+    possibleDuplicate = resolved.possibleDuplicate;
+  }
+  // Nothing is retried forever: past its class's bound, the message ends without a call (settle-bound.ts).
+  const { ctx, plan } = attempt;
+  if (isPastSettleBound(held.countAtMs, plan.messageClass, ctx.timing, ctx.clock())) {
+    const minutes = Math.round(settleBoundMs(plan.messageClass, ctx.timing) / 60_000);
+    return endUndelivered(attempt, held, {
+      reason: `SettleBoundReached: not settled within ${minutes} minutes of its first claim (${plan.messageClass.name}); ${held.previous?.attempts ?? 1} attempts`,
+      metric: METRIC.SettleBoundReached,
+      log: 'Message not settled within its bound; ended without a call',
+    });
   }
   const cleared = await passSendGate(attempt, held);
   if ('settled' in cleared) return cleared;
-  const answer = await callProvider(attempt, held, cleared.request);
+  const answer = await callProvider(attempt, held, cleared.request, { possibleDuplicate });
   if ('settled' in answer) return answer;
   return settleAnswer(attempt, held, cleared.request, answer);
 }

@@ -21,6 +21,8 @@ export interface AttemptTrace {
   unconfirmed: UnconfirmedClaim | undefined;
   /** True from the provider call until its answer proves nothing was sent. */
   mayHaveReachedProvider: boolean;
+  /** The held row's first claim (its `createdAt`, epoch ms): the row's TTL counts from it, whatever is written later. */
+  firstClaimAt: number | undefined;
 }
 
 /** One delivery of one logical message: the plan, the ports, this attempt's owner token and its trace. */
@@ -45,7 +47,7 @@ export interface HeldClaim {
 
 /** A new attempt at `plan`, with its own owner token and nothing held yet. */
 export function newDeliveryAttempt(plan: MessagePlan, ctx: DeliveryContext): DeliveryAttempt {
-  return { plan, ctx, ownerToken: ctx.newOwnerToken(), trace: { held: undefined, unconfirmed: undefined, mayHaveReachedProvider: false } };
+  return { plan, ctx, ownerToken: ctx.newOwnerToken(), trace: { held: undefined, unconfirmed: undefined, mayHaveReachedProvider: false, firstClaimAt: undefined } };
 }
 
 /** Counts `name` with the message's channel and class. */

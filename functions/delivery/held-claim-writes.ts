@@ -1,3 +1,4 @@
+import { ledgerErrorReason, ledgerRetryCanFix } from '../adapters/ledger-error-retry';
 import { ttlSeconds } from '../core/ledger/ledger-decision';
 import type { Claim } from '../core/ledger/ledger-record';
 import { METRIC } from '../core/observability/metric-names';
@@ -20,7 +21,8 @@ export async function finish(
 ): Promise<MessageResult> {
   const { ctx, trace } = attempt;
   const now = ctx.clock();
-  const expiresAt = ttlSeconds(now, ctx.timing);
+  // From the row's first claim, never from now: the outcome does not move the row's TTL out (review defect 3).
+  const expiresAt = ttlSeconds(trace.firstClaimAt ?? now, ctx.timing);
   let completed: boolean;
   try {
     completed = await persistently(() => ctx.ledger.complete(claim, terminal, now, expiresAt));
@@ -28,7 +30,7 @@ export async function finish(
     // The outcome of our own provider call is kept and written later (nothing left to release);
     // one without a provider call is handed back instead, as any unsent claim.
     // Whether kept or not, the claim stays held: a call that may have reached the provider is never released.
-    if (trace.mayHaveReachedProvider) keep(attempt, { kind: 'complete', claim, terminal, nowMs: now, expiresAt });
+    if (trace.mayHaveReachedProvider) keep(attempt, { kind: 'complete', claim, terminal, nowMs: now, expiresAt }, error);
     throw error;
   }
   if (completed) {
@@ -67,8 +69,8 @@ export async function releaseAfterLedgerError(attempt: DeliveryAttempt, error: u
       ? await persistently(() => ctx.ledger.releaseUnconfirmed(unconfirmed, handBack, ctx.clock()))
       : await ctx.ledger.release(claim, handBack, ctx.clock());
     if (released) count(attempt, METRIC.ClaimReleasedAfterLedgerError);
-  } catch {
-    keep(attempt, unconfirmed ? { kind: 'release-unconfirmed', attempt: unconfirmed, release: handBack } : { kind: 'release', claim, release: handBack });
+  } catch (releaseError) {
+    keep(attempt, unconfirmed ? { kind: 'release-unconfirmed', attempt: unconfirmed, release: handBack } : { kind: 'release', claim, release: handBack }, releaseError);
   }
 }
 
@@ -77,13 +79,24 @@ export async function releaseAfterLedgerError(attempt: DeliveryAttempt, error: u
  * must not die with the invocation: the execution environment keeps the write and makes it when
  * the ledger answers again (see kept-ledger-writes.ts). Without an environment memory, or if this
  * environment never runs again, the lease runs out instead and the next receive sees an owner
- * that died.
+ * that died. Only what a retry can fix is kept (throttling, a 5xx, the network, the SDK's retryable errors): a write
+ * the ledger refuses for good would be made again at every invocation of the environment, and every write kept
+ * behind it would wait (review defect 2); it is counted and dropped with its reason instead.
  */
-function keep(attempt: DeliveryAttempt, entry: DistributiveOmit<KeptLedgerWrite, 'dimensions'>): void {
+function keep(attempt: DeliveryAttempt, entry: DistributiveOmit<KeptLedgerWrite, 'dimensions'>, error: unknown): void {
   const { ctx, plan } = attempt;
   const kept = ctx.keptWrites;
   if (!kept) return;
   const dimensions = { channel: plan.identity.channel, messageClass: plan.messageClass.name };
+  if (!ledgerRetryCanFix(error)) {
+    ctx.metrics.count(METRIC.KeptLedgerWriteDropped, dimensions);
+    ctx.log.error('Ledger refused a write for good: not kept, a retry cannot fix it; its next receive will see an owner that died', {
+      ...logContext(attempt),
+      write: entry.kind,
+      reason: ledgerErrorReason(error),
+    });
+    return;
+  }
   const forgotten = kept.keep({ ...entry, dimensions });
   count(attempt, entry.kind === 'complete' ? METRIC.OutcomeKept : METRIC.UnsentClaimKept);
   ctx.log.warn('Ledger unreachable: keeping what this attempt knows, to write it when the ledger answers', { ...logContext(attempt), write: entry.kind });

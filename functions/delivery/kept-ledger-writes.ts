@@ -1,3 +1,4 @@
+import { ledgerErrorReason, ledgerRetryCanFix } from '../adapters/ledger-error-retry';
 import { systemClock, type Clock } from '../core/clock';
 import { keyPrefix } from '../core/event/idempotency-key';
 import type { Claim, LedgerRow } from '../core/ledger/ledger-record';
@@ -103,12 +104,16 @@ export class KeptLedgerWrites {
 
   /**
    * Makes every kept write. The oldest goes first, alone: if the ledger still does not answer, the
-   * rest wait instead of each costing a full round of SDK attempts.
+   * rest wait instead of each costing a full round of SDK attempts, and it goes to the back, so that
+   * one write that keeps failing is not the only one ever tried. A write the ledger refuses for good
+   * is dropped (counted, with its reason logged), and the rest go on at once (review defect 2).
    */
   async writeAll(ctx: KeptLedgerWritesContext): Promise<WriteRound> {
     const round = { written: 0, alreadyTaken: 0, kept: 0 };
     const first = this.entries[0];
-    if (first && (await this.writeOne(first, ctx, round))) {
+    const answered = first !== undefined && (await this.writeOne(first, ctx, round));
+    if (first && !answered && this.entries[0] === first) this.entries.push(this.entries.shift()!);
+    if (answered) {
       const rest = [...this.entries];
       for (let i = 0; i < rest.length; i += ctx.concurrency) {
         await Promise.all(rest.slice(i, i + ctx.concurrency).map((entry) => this.writeOne(entry, ctx, round)));
@@ -130,13 +135,24 @@ export class KeptLedgerWrites {
     }
   }
 
-  /** True when the ledger answered (written, or the claim is no longer ours); false when it failed. */
+  /**
+   * True when the ledger answered (written, the claim is no longer ours, or refused for good and dropped);
+   * false when it failed in a way a retry can fix.
+   */
   private async writeOne(entry: KeptLedgerWrite, ctx: KeptLedgerWritesContext, round: { written: number; alreadyTaken: number }): Promise<boolean> {
     let written: boolean;
     try {
       written = await write(entry, ctx);
-    } catch {
-      return false;
+    } catch (error) {
+      if (ledgerRetryCanFix(error)) return false;
+      this.entries.splice(this.entries.indexOf(entry), 1);
+      ctx.metrics.count(METRIC.KeptLedgerWriteDropped, entry.dimensions);
+      ctx.log.error('A kept ledger write was refused for good: dropped, a retry cannot fix it', {
+        key: keyPrefix(claimOf(entry).key),
+        write: entry.kind,
+        reason: ledgerErrorReason(error),
+      });
+      return true;
     }
     this.entries.splice(this.entries.indexOf(entry), 1);
     const key = keyPrefix(claimOf(entry).key);

@@ -7,6 +7,9 @@ import type { MessageResult } from './delivery-context';
 import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
 import { release } from './held-claim-writes';
 
+/** The warning logged beside each `ResentAfterAmbiguity`, with the key prefix (the wire simulation counts it per key). */
+export const RESENT_AFTER_AMBIGUITY_LOG = 'Resending after an unknown outcome (possible duplicate, per class policy)';
+
 /** The warning logged before each throttled send is made again in place (the wire simulation counts them per lane). */
 export const SENDING_AGAIN_IN_PLACE_LOG = 'Provider throttled; sending again in place';
 
@@ -20,8 +23,14 @@ export interface ProviderAnswer {
  * provider answers throttled and the lane has a pause left that the invocation has time for (the urgent
  * lane's `throttleRetryPausesMs`). Only a throttling answer is retried in place: it proves nothing was sent.
  * Deferred unsent, claim handed back, when the invocation is out of time or no send slot comes in time.
+ * `possibleDuplicate`: an earlier attempt may have sent it; the first call counts `ResentAfterAmbiguity`.
  */
-export async function callProvider(attempt: DeliveryAttempt, { claim, lastAmbiguousAt }: HeldClaim, request: SendRequest): Promise<ProviderAnswer | MessageResult> {
+export async function callProvider(
+  attempt: DeliveryAttempt,
+  { claim, lastAmbiguousAt }: HeldClaim,
+  request: SendRequest,
+  { possibleDuplicate }: { readonly possibleDuplicate: boolean },
+): Promise<ProviderAnswer | MessageResult> {
   const { ctx, trace } = attempt;
   const provider = ctx.providers[request.message.channel];
   const realNow = (ctx.realTime ?? systemClock)();
@@ -36,6 +45,11 @@ export async function callProvider(attempt: DeliveryAttempt, { claim, lastAmbigu
       count(attempt, METRIC.RateLimitedDeferral);
       await release(attempt, claim, { reason: 'transient', detail: 'RateLimited: no send slot before the invocation ends', lastAmbiguousAt });
       return { settled: false, why: 'rate-limited' };
+    }
+    if (possibleDuplicate && retry === 0) {
+      // Here, where the provider is called: the gate or the governor may have ended or deferred it without a call.
+      count(attempt, METRIC.ResentAfterAmbiguity);
+      ctx.log.warn(RESENT_AFTER_AMBIGUITY_LOG, logContext(attempt));
     }
     trace.mayHaveReachedProvider = true;
     let outcome: DeliveryOutcome;

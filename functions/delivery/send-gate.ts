@@ -1,3 +1,4 @@
+import { lifetimeLeft } from '../core/policy/message-lifetime';
 import { METRIC } from '../core/observability/metric-names';
 import { DEFAULT_QUIET_HOURS_TIME_ZONE, quietHoursDeferral } from '../core/policy/quiet-hours-deferral';
 import type { SendRequest } from '../core/templates/rendered-message';
@@ -6,6 +7,7 @@ import { checkConsent } from './recipient-consent';
 import type { MessageResult } from './delivery-context';
 import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
 import { finish, release } from './held-claim-writes';
+import { endUndelivered } from './end-undelivered';
 import { suppressMessage } from './suppress-message';
 
 /** Past the gate: the request in hand, which the send takes (never the plan's union again). */
@@ -15,7 +17,8 @@ export interface ClearedToSend {
 
 /**
  * What may stop a held message before its send, in order: a message that can never be sent (no address,
- * no template: FAILED); the destination rules (SUPPRESSED, abuse-guard.ts); a recipient who withdrew
+ * no template: FAILED); a lifetime that ran out, counted from the event (a code push older than its code:
+ * FAILED `LifetimeExpired`, message-lifetime.ts; what is left of it rides on the request); the destination rules (SUPPRESSED, abuse-guard.ts); a recipient who withdrew
  * consent for a bulk message (SUPPRESSED Unsubscribed / OptedOut, recipient-consent.ts); its class's quiet
  * hours in the recipient's time (the claim handed back unsent, the record deferred to the window's end);
  * the class's limits (SUPPRESSED), counted last so that no earlier step's message takes a slot. A store
@@ -31,7 +34,18 @@ export async function passSendGate(attempt: DeliveryAttempt, held: HeldClaim): P
     ctx.log.warn('Message cannot be sent', { ...logContext(attempt), reason: prepared.reason });
     return finish(attempt, claim, { state: 'FAILED', reason: prepared.reason }, 'unsendable');
   }
-  const request = prepared.request;
+  const lifetime = lifetimeLeft({
+    message: prepared.request.message,
+    messageClass: plan.messageClass,
+    occurredAtMs: Date.parse(plan.occurredAt),
+    nowMs: ctx.clock(),
+    smsTimeToLive: ctx.providers.sms.timeToLive === true,
+  });
+  if (lifetime.kind === 'expired') {
+    const reason = `LifetimeExpired: the event is ${lifetime.ageSeconds}s old, its ${prepared.request.message.channel} lived ${lifetime.lifetimeSeconds}s`;
+    return endUndelivered(attempt, held, { reason, metric: METRIC.LifetimeExpired, log: 'Lifetime ran out before the send, counted from the event; never sent' });
+  }
+  const request = lifetime.kind === 'left' ? { ...prepared.request, lifetimeLeftSeconds: lifetime.seconds } : prepared.request;
 
   const destination = checkDestination(request, ctx);
   if (destination.kind === 'suppress') return suppressMessage(attempt, held, destination.suppression);

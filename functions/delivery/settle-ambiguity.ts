@@ -8,14 +8,20 @@ import type { MessageResult } from './delivery-context';
 import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
 import { finish, release } from './held-claim-writes';
 
-/** The warning logged beside each `ResentAfterAmbiguity`, with the key prefix (the wire simulation counts it per key). */
-export const RESENT_AFTER_AMBIGUITY_LOG = 'Resending after an unknown outcome (possible duplicate, per class policy)';
+/**
+ * What settling an earlier attempt's ambiguity leaves to the send: go on, and whether a send now may duplicate one that
+ * went out. Counted (`ResentAfterAmbiguity`) only where the provider is called (provider-call.ts): the send gate may
+ * still end or defer the message without a call.
+ */
+export interface SendAfterAmbiguity {
+  readonly possibleDuplicate: boolean;
+}
 
 /**
  * An earlier attempt may have reached the provider: its evidence wait runs from `lastAmbiguousAt`,
- * and the row, written since that call, may hold delivery evidence of it. Undefined: send now.
+ * and the row, written since that call, may hold delivery evidence of it. A {@link SendAfterAmbiguity}: send now.
  */
-export async function resolvePreviousAmbiguity(attempt: DeliveryAttempt, held: HeldClaim & { readonly lastAmbiguousAt: number }): Promise<MessageResult | undefined> {
+export async function resolvePreviousAmbiguity(attempt: DeliveryAttempt, held: HeldClaim & { readonly lastAmbiguousAt: number }): Promise<MessageResult | SendAfterAmbiguity> {
   const { claim, lastAmbiguousAt, previous } = held;
   const next = await settleAmbiguity(attempt, claim, {
     since: lastAmbiguousAt,
@@ -30,11 +36,7 @@ export async function resolvePreviousAmbiguity(attempt: DeliveryAttempt, held: H
       await release(attempt, claim, { reason: 'ambiguous', detail: 'waiting for delivery evidence', lastAmbiguousAt });
       return { settled: false, why: 'waiting-for-evidence' };
     case 'send':
-      if (next.possibleDuplicate) {
-        count(attempt, METRIC.ResentAfterAmbiguity);
-        attempt.ctx.log.warn(RESENT_AFTER_AMBIGUITY_LOG, logContext(attempt));
-      }
-      return undefined;
+      return { possibleDuplicate: next.possibleDuplicate };
   }
 }
 

@@ -70,6 +70,8 @@ type RowFate = 'sent' | 'resent' | 'gaveUp' | 'failed' | 'suppressed' | 'leftPen
 export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
   // The shards the senders index claims in (PENDING_INDEX_SHARDS): the same field, so the walk covers them.
   const shardCount = deps.pendingIndexShards ?? PENDING_SHARD_COUNT;
+  // Where the next run's walk starts: it turns with each run, from a point the clock picks at cold start.
+  let nextStart = Math.floor(deps.clock() / 1_000) % shardCount;
   return {
     async run(options = {}) {
       const startedAt = deps.clock();
@@ -92,14 +94,17 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
       const limit = pLimit(deps.limits.concurrency);
       // Index entries fetched or being fetched: reserved before each query so concurrent shards never exceed the cap.
       let reserved = 0;
+      // Shards whose first page this run asked for.
+      let asked = 0;
       let queryFailed = false;
       const timeLeft = () => deps.clock() < deadline;
 
       /** One page of one shard; its rows go through the shared concurrency limit. Returns where the shard goes on. */
-      const visit = async (entry: ShardCursor): Promise<ShardCursor | undefined> => {
-        const pageSize = Math.min(deps.limits.pageSize, deps.limits.maxRowsPerRun - reserved);
+      const visit = async (entry: ShardCursor, share: number): Promise<ShardCursor | undefined> => {
+        const pageSize = Math.min(share, deps.limits.maxRowsPerRun - reserved);
         if (pageSize <= 0 || !timeLeft()) return entry;
         reserved += pageSize;
+        if (entry.cursor === undefined) asked += 1;
         let page: StalePendingPage;
         try {
           page = await deps.pending.listStalePending(entry.shard, cutoff, pageSize, entry.cursor);
@@ -125,11 +130,20 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
         return page.cursor ? { shard: entry.shard, cursor: page.cursor } : undefined;
       };
 
-      // Every shard each round, one page each, so a run capped early has still visited every shard.
-      let active: ShardCursor[] = Array.from({ length: shardCount }, (_, i) => ({ shard: String(i), cursor: undefined }));
-      while (active.length > 0 && reserved < deps.limits.maxRowsPerRun && timeLeft()) {
-        active = (await Promise.all(active.map(visit))).filter((entry): entry is ShardCursor => entry !== undefined);
+      // Fairness (review defect 4): the first round gives every shard its share of the run's cap (at least one
+      // entry), in an order that starts where the last run's first round stopped, so a backlog in some shards
+      // never keeps the others from being asked. The rest of the cap then goes a page per shard and round.
+      // Bound: with a cap of at least one entry per shard, every shard is asked in every run; with a smaller cap,
+      // within ceil(shards / cap) runs of one environment.
+      const start = nextStart;
+      const fairShare = Math.min(deps.limits.pageSize, Math.max(1, Math.floor(deps.limits.maxRowsPerRun / shardCount)));
+      let active: ShardCursor[] = Array.from({ length: shardCount }, (_, i) => ({ shard: String((start + i) % shardCount), cursor: undefined }));
+      for (let round = 0; active.length > 0 && reserved < deps.limits.maxRowsPerRun && timeLeft(); round += 1) {
+        const share = round === 0 ? fairShare : deps.limits.pageSize;
+        active = (await Promise.all(active.map((entry) => visit(entry, share)))).filter((entry): entry is ShardCursor => entry !== undefined);
       }
+      // Every shard asked: the next run starts one further on, so no shard's rows always queue last.
+      nextStart = (start + (asked < shardCount ? Math.max(1, asked) : 1)) % shardCount;
 
       const found = counts.sent + counts.resent + counts.gaveUp + counts.failed + counts.suppressed + counts.leftPending;
       const summary: ReclaimerRunSummary = { found, ...counts, stoppedEarly: active.length > 0 || counts.deferred > 0 || queryFailed };

@@ -4,6 +4,8 @@ export const ALARM = {
   resentAfterAmbiguity: 'ResentAfterAmbiguity',
   gaveUpAfterAmbiguity: 'GaveUpAfterAmbiguity',
   ambiguityLoopStopped: 'AmbiguityLoopStopped',
+  settleBoundReached: 'SettleBoundReached',
+  keptLedgerWriteDropped: 'KeptLedgerWriteDropped',
   permanentFailureRate: 'PermanentFailureRate',
   suppressedRate: 'SuppressedRate',
   limitStoreError: 'LimitStoreError',

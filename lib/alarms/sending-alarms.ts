@@ -28,6 +28,18 @@ export const SENDING_ALARMS = {
     metric: (s) => s.metrics.sendingFunctions(METRIC.AmbiguityLoopStopped, 'loop'),
     threshold: anyOccurrence,
   },
+  [ALARM.settleBoundReached]: {
+    description:
+      'A message was still unsettled its class\'s bound after its first claim (otp 30 minutes, otherwise half the ledger retention) and was ended without a call: UNKNOWN if an earlier call may have sent it, FAILED if none can have. A provider that keeps failing one message, or a row that never settles.',
+    metric: (s) => s.metrics.sendingFunctions(METRIC.SettleBoundReached, 'bound'),
+    threshold: anyOccurrence,
+  },
+  [ALARM.keptLedgerWriteDropped]: {
+    description:
+      'The ledger refused a write for good (an error no retry can fix, such as a ValidationException): it was not kept for later. Its message\'s next receive sees an owner that died.',
+    metric: (s) => sender(s, METRIC.KeptLedgerWriteDropped),
+    threshold: anyOccurrence,
+  },
   [ALARM.permanentFailureRate]: {
     description:
       'Providers rejected messages permanently (bad addresses, unverified identity, opted-out numbers, disabled endpoints).',

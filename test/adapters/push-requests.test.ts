@@ -20,17 +20,24 @@ const local = useLocalSns();
 const PLATFORMS = ['GCM', 'APNS', 'APNS_SANDBOX'] as const;
 const endpoint = (platform: string) => `arn:aws:sns:eu-west-1:123456789012:endpoint/${platform}/shop-app/5a6b7c8d-1111-2222-3333-000000000004`;
 
+/**
+ * The events occur at the sender's clock: a push's lifetime counts from its event (review defect 6), so the TTL is
+ * the whole lifetime here (otp-push-lifetime-counted-from-send.test.ts holds what an older event gets).
+ */
+const AT_THE_SEND = '2026-11-29T12:00:00.000Z';
+
 /** One push of each class's shipped template to `platform`; `data` replaces the event's data. */
 function pushEvent(messageClass: 'otp' | 'transactional' | 'marketing', platform: string, eventId: string, data?: NotificationEvent['data']) {
   const recipient = { recipientId: 'person-1', pushEndpointArn: endpoint(platform), channels: ['push' as const] };
   const base =
     messageClass === 'otp'
-      ? loginCodeEvent({ eventId, recipients: [recipient] })
+      ? loginCodeEvent({ eventId, occurredAt: AT_THE_SEND, recipients: [recipient] })
       : messageClass === 'transactional'
-        ? orderShippedEvent({ eventId, recipients: [recipient] })
+        ? orderShippedEvent({ eventId, occurredAt: AT_THE_SEND, recipients: [recipient] })
         : orderShippedEvent({
             eventId,
             messageClass: 'marketing',
+            occurredAt: AT_THE_SEND,
             templateId: 'weekly-offers',
             data: { headline: 'Up to 30% off garden tools', url: 'https://shop.example.com/offers' },
             recipients: [recipient],

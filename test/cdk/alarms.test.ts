@@ -62,6 +62,7 @@ describe('count alarms (> 0 in one 5-minute period)', () => {
     [ALARM.resentAfterAmbiguity, METRIC.ResentAfterAmbiguity, 'sender'],
     [ALARM.gaveUpAfterAmbiguity, METRIC.GaveUpAfterAmbiguity, 'sender'],
     [ALARM.invalidEvent, METRIC.InvalidEvent, 'sender'],
+    [ALARM.keptLedgerWriteDropped, METRIC.KeptLedgerWriteDropped, 'sender'],
     [ALARM.stalePendingFound, METRIC.StalePendingFound, 'reclaimer'],
     [ALARM.deliveryStatusInvalid, METRIC.DeliveryStatusInvalid, 'status'],
   ] as const)('%s watches %s of the %s', (alarm, metric, service) => {
@@ -71,6 +72,20 @@ describe('count alarms (> 0 in one 5-minute period)', () => {
       EvaluationPeriods: 1,
       DatapointsToAlarm: 1,
     });
+  });
+});
+
+describe('SettleBoundReached (review defect 3: nothing is retried forever)', () => {
+  it('fires on one message ended at its bound by the sender or the reclaimer, in one 5-minute period', () => {
+    const props = alarmProps(ALARM.settleBoundReached);
+    expect(props).toMatchObject({ Threshold: 0, EvaluationPeriods: 1, DatapointsToAlarm: 1, ComparisonOperator: 'GreaterThanThreshold' });
+    const metrics = props['Metrics'] as { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Dimensions: unknown } } }[];
+    expect(metrics.find((m) => m.Expression)?.Expression).toBe('FILL(boundSender, 0) + FILL(boundReclaimer, 0)');
+    const watched = metrics.filter((m) => m.MetricStat).map((m) => [m.MetricStat!.Metric.MetricName, m.MetricStat!.Metric.Dimensions]);
+    expect(watched).toEqual([
+      [METRIC.SettleBoundReached, [{ Name: 'service', Value: 'sender' }]],
+      [METRIC.SettleBoundReached, [{ Name: 'service', Value: 'reclaimer' }]],
+    ]);
   });
 });
 

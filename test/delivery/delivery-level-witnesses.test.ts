@@ -22,6 +22,8 @@ const db = useTestLedger();
 
 class LedgerDown extends Error {
   override readonly name = 'ServiceUnavailable';
+  /** As the SDK reports it: a 503, which a retry can fix. */
+  readonly $metadata = { httpStatusCode: 503 };
 }
 
 /** The real ledger, with `complete` failing (every SDK attempt and every round) while `failing` is set. */

@@ -12,6 +12,11 @@ const held = (n: number) => ({ kind: 'release', claim: claim(n), release, dimens
 const sent = (n: number) =>
   ({ kind: 'complete', claim: claim(n), terminal: { state: 'SENT', providerMessageId: `id-${n}` }, nowMs: 5, expiresAt: 9, dimensions: {} }) as const;
 
+/** The ledger still down, as the SDK reports it: a 500, which a retry can fix. */
+const stillDown = () => Object.assign(new Error('still down'), { name: 'InternalServerError', $metadata: { httpStatusCode: 500 } });
+/** A request that timed out, as the Node HTTP handler reports it. */
+const timedOut = () => Object.assign(new Error('Connection timed out after 1500 ms'), { name: 'TimeoutError' });
+
 /** A ledger port that answers per key: released, condition failed, or an error (still down). */
 function context(answer: (claim: Claim) => boolean | Error) {
   const calls: string[] = [];
@@ -53,7 +58,7 @@ describe('the ledger writes an execution environment keeps', () => {
   it('tries only the oldest while the ledger is still down, and keeps them all', async () => {
     const kept = new KeptLedgerWrites();
     for (const n of [1, 2, 3]) kept.keep(held(n));
-    const { ctx, calls } = context(() => new Error('still down'));
+    const { ctx, calls } = context(() => stillDown());
     expect(await kept.writeAll(ctx)).toEqual({ written: 0, alreadyTaken: 0, kept: 3 });
     expect(calls).toEqual(['key-1']);
     expect(kept.holdsUnsent(claim(2))).toBe(true);
@@ -62,7 +67,7 @@ describe('the ledger writes an execution environment keeps', () => {
   it('keeps one whose own release fails again while the others go', async () => {
     const kept = new KeptLedgerWrites();
     for (const n of [1, 2]) kept.keep(held(n));
-    const { ctx } = context((c) => (c.key === 'key-2' ? new Error('timeout') : true));
+    const { ctx } = context((c) => (c.key === 'key-2' ? timedOut() : true));
     expect(await kept.writeAll(ctx)).toEqual({ written: 1, alreadyTaken: 0, kept: 1 });
     expect(kept.holdsUnsent(claim(2))).toBe(true);
     expect(kept.holdsUnsent(claim(1))).toBe(false);
@@ -157,7 +162,7 @@ describe('the ledger writes an execution environment keeps', () => {
     const kept = new KeptLedgerWrites();
     kept.keep(held(1));
     let down = 2;
-    const { ctx, calls } = context(() => (down-- > 0 ? new Error('still down') : true));
+    const { ctx, calls } = context(() => (down-- > 0 ? stillDown() : true));
     await kept.writeAll(ctx);
     const started = Date.now();
     await kept.writeUntil(ctx, { deadlineMs: started + 60_000, roundMs: 10 });
@@ -166,7 +171,7 @@ describe('the ledger writes an execution environment keeps', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
 
     kept.keep(held(2));
-    const { ctx: down2, calls: calls2 } = context(() => new Error('still down'));
+    const { ctx: down2, calls: calls2 } = context(() => stillDown());
     await kept.writeUntil(down2, { deadlineMs: Date.now() + 1_500, roundMs: 1_000 });
     expect(calls2).toHaveLength(0);
     expect(kept.size).toBe(1);

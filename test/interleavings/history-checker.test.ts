@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMessageClassRegistry } from '../../functions/core/policy/message-class';
 import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
-import { checkHistory } from './history-checker';
+import { checkHistory, endsWithinItsBound } from './history-checker';
 import type { AcceptedSend } from './scripted-provider';
 
 const otp = buildMessageClassRegistry().get('otp')!;
@@ -48,5 +48,26 @@ describe('the history checker', () => {
     expect(rules([claimed, takenOver, wire(3, 'w0.d5', 'release', values('w0.d0-t1', 1))])).toContain('no write by a claim that no longer owns the row');
     expect(rules([claimed, takenOver, wire(3, 'w0.d5', 'release', values('w1.d1-t2', 2))])).toContain('a claim is released or settled only by its own execution environment');
     expect(rules([claimed, takenOver, wire(3, 'w1.recovery', 'release', values('w1.d1-t2', 2))])).not.toContain('a claim is released or settled only by its own execution environment');
+  });
+
+  describe('every row ends within its bound (review defect 3)', () => {
+    const timing = { claimTimeoutMs: 120_000, retentionMs: 30 * 86_400_000 };
+    const at = (fields: Partial<LedgerRow>) => ({ key: KEY, createdAt: 0, expiresAt: timing.retentionMs / 1000, ...fields }) as LedgerRow;
+    const rules = (r: LedgerRow) => endsWithinItsBound(r, otp, timing).map((v) => v.detail);
+
+    it('flags a TTL moved past the first claim plus the retention (each takeover moved it out)', () => {
+      expect(rules(at({ expiresAt: timing.retentionMs / 1000 + 60 }))).toEqual([expect.stringMatching(/^TTL .* past its first claim \+ retention/)]);
+    });
+
+    it('flags a row settled long after its class bound (otp: 30 minutes), and one ended at its bound before it', () => {
+      expect(rules(at({ state: 'SENT', resolvedAt: 3_600_000 }))).toEqual([expect.stringMatching(/^settled 3600000 ms after its first claim/)]);
+      expect(rules(at({ state: 'UNKNOWN', resolvedAt: 60_000, failureReason: 'SettleBoundReached: x' }))).toEqual([expect.stringMatching(/before the bound/)]);
+      expect(rules(at({ state: 'UNKNOWN', resolvedAt: 1_800_000, failureReason: 'SettleBoundReached: x' }))).toEqual([]);
+    });
+
+    it('flags a FAILED at its bound though a provider accepted a send: "possibly delivered" is not "certainly not"', () => {
+      const failed = { ...row, state: 'FAILED', failureReason: 'SettleBoundReached: x', createdAt: 0, resolvedAt: 1_800_000, expiresAt: 1 } as unknown as LedgerRow;
+      expect(checkHistory({ ...history([send(1, 'w1', false)]), rows: [failed], timing }).violations.map((v) => v.rule)).toEqual(['three facts, never two']);
+    });
   });
 });

@@ -1,5 +1,7 @@
 import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
+import type { LedgerTiming } from '../../functions/core/ledger/ledger-decision';
 import type { MessageClass, MessageClassRegistry } from '../../functions/core/policy/message-class';
+import { settleBoundMs } from '../../functions/core/ledger/settle-bound';
 import { environmentOf, type LedgerWireRecord } from './scheduled-ledger-transport';
 import type { AcceptedSend } from './scripted-provider';
 
@@ -19,7 +21,12 @@ export interface History {
   readonly rows: readonly LedgerRow[];
   /** Every request attempt that executed at DynamoDB, in order, with its answer. */
   readonly wire: readonly LedgerWireRecord[];
+  /** The ledger timing the stack ran with: each row's bound and TTL derive from it. @default none: bounds not checked */
+  readonly timing?: LedgerTiming;
 }
+
+/** Reasons of a message ended without a call by a rule (its bound, its lifetime): certainly not sent by that attempt. */
+const ENDED_BY_RULE = /^(SettleBoundReached|LifetimeExpired): /;
 
 /**
  * Reads only what the providers accepted, the ledger's final rows, and which writes DynamoDB
@@ -77,19 +84,44 @@ export function checkHistory(history: History): { violations: Violation[]; permi
         }
         break;
       }
-      case 'FAILED':
-        if (!history.rejectedKeys.has(key)) flag('nothing dropped', `FAILED (${row.failureReason ?? 'no reason'}) though no provider rejected it`);
+      case 'FAILED': {
+        // Ended by a rule without a call: "certainly not delivered" holds only if no provider ever accepted it.
+        const endedByRule = ENDED_BY_RULE.test(row.failureReason ?? '');
+        if (endedByRule && sends.length > 0) flag('three facts, never two', `FAILED (${row.failureReason ?? ''}) though a provider accepted ${sends.length} send(s)`);
+        if (!endedByRule && !history.rejectedKeys.has(key)) flag('nothing dropped', `FAILED (${row.failureReason ?? 'no reason'}) though no provider rejected it`);
         break;
+      }
       case 'UNKNOWN':
+        if (row.failureReason?.startsWith('SettleBoundReached')) break;
         if (messageClass.onAmbiguous !== 'give-up' && !(messageClass.onAmbiguous === 'lookup' && messageClass.lookupFallback === 'give-up')) {
           flag('nothing dropped', `UNKNOWN, but class ${messageClass.name} never gives up`);
         }
         if (!row.failureReason?.startsWith('OutcomeUnknown')) flag('nothing dropped', `UNKNOWN without the ambiguity recorded (${row.failureReason ?? 'no reason'})`);
         break;
     }
+    if (history.timing) violations.push(...endsWithinItsBound(row, messageClass, history.timing));
   }
   violations.push(...settledRowsUnchanged(history.wire), ...writesByTheOwner(history.wire));
   return { violations, permittedResends };
+}
+
+/**
+ * Every row ends within its bound (review defect 3): its TTL never past its first claim plus the retention; settled
+ * no later than one more attempt (two claim timeouts) after its class's bound; ended at its bound never before it.
+ */
+export function endsWithinItsBound(row: LedgerRow, messageClass: Pick<MessageClass, 'settleWithinSeconds'>, timing: LedgerTiming): Violation[] {
+  const violations: Violation[] = [];
+  const flag = (detail: string) => violations.push({ rule: 'every row ends within its bound', key: row.key.slice(-6), detail });
+  const ttlLimit = Math.ceil((row.createdAt + timing.retentionMs) / 1000);
+  if (row.expiresAt > ttlLimit) flag(`TTL ${row.expiresAt} past its first claim + retention (${ttlLimit})`);
+  const bound = settleBoundMs(messageClass, timing);
+  if (row.resolvedAt !== undefined && row.resolvedAt > row.createdAt + bound + 2 * timing.claimTimeoutMs) {
+    flag(`settled ${row.resolvedAt - row.createdAt} ms after its first claim, bound ${bound} ms`);
+  }
+  if (row.failureReason?.startsWith('SettleBoundReached') && (row.resolvedAt ?? 0) < row.createdAt + bound) {
+    flag(`ended at its bound ${(row.resolvedAt ?? 0) - row.createdAt} ms after its first claim, before the bound (${bound} ms)`);
+  }
+  return violations;
 }
 
 /** The claim version of the latest claim or takeover of `key` that executed in `wire`. */

@@ -395,6 +395,7 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
     rejectedKeys: providers.rejectedKeys,
     rows,
     wire: network.executed,
+    timing: TIMING,
   });
   const violations = [
     ...checkSettledAfterOneReclaim(plans.map((p) => p.key), afterOneReclaim, CLASSES, {

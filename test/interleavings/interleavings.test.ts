@@ -53,7 +53,7 @@ describe('interleavings of senders, the reclaimer and the status Lambda on the r
   it('regression (seed 1, path 0): a kept release stays fenced on its own claim, never on the row\'s current one', () => replay(1, '0'), 60_000);
   it('regression (seed 2, path 15): an environment takes back only its own unsent claim, never another environment\'s live one', () => replay(2, '15'), 60_000);
 
-  it(`${RUNS} schedules: no duplicate beyond class policy, no false SENT, no settled row changed, nothing dropped, never over a limit`, async () => {
+  it(`${RUNS} schedules: no duplicate beyond class policy, no false SENT, no settled row changed, nothing dropped, never over a limit, every row within its bound`, async () => {
     const figures = {
       schedules: 0,
       orderings: new Set<string>(),

@@ -29,10 +29,12 @@ afterAll(async () => {
   await eum.stop();
 });
 
+// The events occur at the clock: a text's End User Messaging time to live counts from its event (review defect 6).
+const AT_THE_CLOCK = '2026-11-30T12:00:00.000Z';
 const text = (eventId: string, messageClass: 'marketing' | 'otp'): NotificationEvent =>
   messageClass === 'marketing'
-    ? weeklyOffersEvent({ eventId, recipients: [{ recipientId: 'member-9', phone: OPTED_OUT, timeZone: 'UTC', channels: ['sms'] }] })
-    : { ...weeklyOffersEvent(), eventId, templateId: 'login-code', messageClass: 'otp', data: { code: '482913', expiresInMinutes: 10 }, recipients: [{ recipientId: 'member-9', phone: OPTED_OUT, channels: ['sms'] }] };
+    ? weeklyOffersEvent({ eventId, occurredAt: AT_THE_CLOCK, recipients: [{ recipientId: 'member-9', phone: OPTED_OUT, timeZone: 'UTC', channels: ['sms'] }] })
+    : { ...weeklyOffersEvent(), eventId, occurredAt: AT_THE_CLOCK, templateId: 'login-code', messageClass: 'otp', data: { code: '482913', expiresInMinutes: 10 }, recipients: [{ recipientId: 'member-9', phone: OPTED_OUT, channels: ['sms'] }] };
 const keyOf = (event: NotificationEvent) => idempotencyKey({ eventId: event.eventId, recipientId: 'member-9', channel: 'sms', templateId: event.templateId });
 
 describe('a number opted out of End User Messaging texts (it replied STOP)', () => {

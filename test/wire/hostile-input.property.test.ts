@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
+import { rowToItem } from '../../functions/adapters/dynamodb-ledger';
 import { idempotencyKey } from '../../functions/core/event/idempotency-key';
 import { METRIC } from '../../functions/core/observability/metric-names';
 import type { NotificationEvent } from '../../functions/core/event/notification-event';
+import { itemBytes } from '../../local/item-bytes';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { failedIds } from '../support/sender-harness';
@@ -17,10 +19,18 @@ import { useWireRig } from './wire-harness';
  * local services and the real ledger on dynalite. Every record ends in its one receive: its messages SENT,
  * FAILED with a reason or SUPPRESSED, or the record dead-lettered with a reason. None is retried for its content,
  * no invocation throws, no unknown outcome is counted, and nothing goes to an address the event does not hold.
+ * Lengths too (review defect 1): every field that reaches a row gets text below, at and far past its bound, and no
+ * row grows past {@link ROW_BYTES_BOUND} whatever the producer sent: a row's size does not depend on the producer.
  * `npm test` runs the bounded size; `npm run check:hostile-input` sets HOSTILE_INPUT_RUNS for the long one.
  */
 const RUNS = Number(process.env.HOSTILE_INPUT_RUNS ?? 150);
 const SEED = process.env.HOSTILE_INPUT_SEED === undefined ? undefined : Number(process.env.HOSTILE_INPUT_SEED);
+
+/**
+ * The most a settled row may weigh, whatever the producer: ids at their maxima (event and recipient 256, template
+ * 128, class 64, occurredAt 35 characters, a time zone 64), a provider's reason (at most 500) and the fixed fields.
+ */
+const ROW_BYTES_BOUND = 2_048;
 
 const db = useTestLedger();
 const rig = useWireRig(db);
@@ -37,19 +47,28 @@ const hostile = fc.oneof(
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom('1001', 'DHL', 'buyer-17', 'otp'), fc.string({ unit: hostileUnit, minLength: 1, maxLength: 3 })).map(([a, b]) => a + b) },
   { weight: 1, arbitrary: fc.string({ unit: hostileUnit, minLength: 200, maxLength: 3_000 }) },
   { weight: 1, arbitrary: fc.constantFrom('order 1001 \ud83d', '\udc00', '😀', '', ' ', '__proto__', 'constructor', 'a\nb', 'x\u0000y') },
+  // Plain text at and around the length bounds of the fields (ids 256, template and type 128, class 64, zone 64,
+  // occurredAt 35, a fraction's 9 digits) and far past them.
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom('a', '7', 'Europe/Paris'), fc.constantFrom(8, 9, 10, 35, 36, 63, 64, 65, 127, 128, 129, 255, 256, 257, 5_000, 60_000)).map(([unit, length]) => unit.repeat(length).slice(0, length)) },
 );
 
 /** Where in an event a generated string goes. */
 type Slot = (event: MutableEvent, text: string) => void;
 type MutableEvent = { -readonly [K in keyof NotificationEvent]: NotificationEvent[K] } & { data: Record<string, unknown> };
 const recipientSlot =
-  (field: 'recipientId' | 'email' | 'phone' | 'pushEndpointArn'): Slot =>
+  (field: 'recipientId' | 'email' | 'phone' | 'pushEndpointArn' | 'timeZone', shape: (text: string) => string = (text) => text): Slot =>
   (event, text) => {
     const index = event.recipients.length - 1;
-    event.recipients = event.recipients.map((r, i) => (i === index ? { ...r, [field]: text } : r));
+    event.recipients = event.recipients.map((r, i) => (i === index ? { ...r, [field]: shape(text) } : r));
   };
 const SLOTS: Readonly<Record<string, Slot>> = {
   eventId: (event, text) => void (event.eventId = text),
+  occurredAt: (event, text) => void (event.occurredAt = text),
+  // A valid time whose fraction has as many digits as the text has characters (9 is the bound).
+  'occurredAt fraction': (event, text) => void (event.occurredAt = `${event.occurredAt.slice(0, 19)}${text.length > 0 ? `.${'7'.repeat(text.length)}` : ''}Z`),
+  timeZone: recipientSlot('timeZone'),
+  // A real zone in another case: Intl takes any case (review defect 5).
+  'timeZone spelling': recipientSlot('timeZone', (text) => ZONE_SPELLINGS[text.length % ZONE_SPELLINGS.length]!),
   type: (event, text) => void (event.type = text),
   templateId: (event, text) => void (event.templateId = text),
   messageClass: (event, text) => void (event.messageClass = text),
@@ -63,6 +82,16 @@ const SLOTS: Readonly<Record<string, Slot>> = {
   phone: recipientSlot('phone'),
   pushEndpointArn: recipientSlot('pushEndpointArn'),
 };
+
+const ZONE_SPELLINGS = ['aMERICA/nEW_yORK', 'america/new_york', 'EUROPE/PARIS', 'utc', 'eTC/gmt+5', 'asia/KOLKATA'];
+
+/** Whether any string or key of the event, as the slots left it, is ill-formed (two slots may write one field). */
+function holdsIllFormed(value: unknown): boolean {
+  if (typeof value === 'string') return !value.isWellFormed();
+  if (Array.isArray(value)) return value.some(holdsIllFormed);
+  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([key, inner]) => !key.isWellFormed() || holdsIllFormed(inner));
+  return false;
+}
 
 /** The body: the event raw, or wrapped as SNS or EventBridge would, with hostile text in a wrapper field. */
 type Wrapper = 'raw' | 'sns' | 'eventbridge';
@@ -124,7 +153,7 @@ it(`${RUNS} events with hostile text in every producer field end in one receive,
       for (const metric of [...AMBIGUITY_METRICS, METRIC.TransientRetry, METRIC.LedgerError]) expect(sender.metrics.get(metric), metric).toBe(0);
       const letters = sender.deadLetters.letters;
       // Ill-formed text anywhere a producer put it is refused at the door (unless the body is refused for its size first).
-      const illFormed = texts.slice(0, slots.length).some((text) => !text.isWellFormed()) || (wrapper !== 'raw' && !wrapperText.isWellFormed());
+      const illFormed = holdsIllFormed(event) || (wrapper !== 'raw' && !wrapperText.isWellFormed());
       if (illFormed) expect(['SchemaViolation', 'BodyTooLarge'], 'ill-formed text is dead-lettered').toContain(letters[0]?.reason);
       if (letters.length > 0) {
         expect(letters).toHaveLength(1);
@@ -140,6 +169,7 @@ it(`${RUNS} events with hostile text in every producer field end in one receive,
           const row = await db.ledger.get(idempotencyKey({ eventId: event.eventId, recipientId: recipient.recipientId, channel, templateId: event.templateId }));
           expect(row?.state === 'SENT' || row?.state === 'FAILED' || row?.state === 'SUPPRESSED', `${channel}: ${row?.state}`).toBe(true);
           if (row?.state !== 'SENT') expect(row?.failureReason, `${channel} ${row?.state} with a reason`).toBeTruthy();
+          expect(itemBytes(rowToItem(row!)), `${channel} row bytes`).toBeLessThanOrEqual(ROW_BYTES_BOUND);
           outcomes.set(`${channel} ${row?.state}`, (outcomes.get(`${channel} ${row?.state}`) ?? 0) + 1);
         }
         for (const address of [recipient.email, recipient.phone, recipient.pushEndpointArn]) if (address !== undefined) addresses.add(address);
@@ -157,3 +187,44 @@ it(`${RUNS} events with hostile text in every producer field end in one receive,
   expect([...outcomes.keys()].some((what) => what.endsWith('SENT'))).toBe(true);
 }, 600_000);
 
+
+/**
+ * Every producer field that reaches a row, at its bound, one past it and far past it (review defect 1: `occurredAt`
+ * had none): past the bound the door refuses the event with its reason; at it, every row it writes stays within
+ * {@link ROW_BYTES_BOUND}. All of them, not a sample: a field left out of the random draw would go unnoticed.
+ */
+const LENGTH_BOUNDS: ReadonlyArray<{ readonly field: string; readonly bound: number; readonly put: (event: MutableEvent, length: number) => void }> = [
+  { field: 'eventId', bound: 256, put: (event, n) => void (event.eventId = `evt-${'e'.repeat(n - 4)}`) },
+  { field: 'recipientId', bound: 256, put: (event, n) => recipientSlot('recipientId')(event, 'r'.repeat(n)) },
+  { field: 'templateId', bound: 128, put: (event, n) => void (event.templateId = 't'.repeat(n)) },
+  { field: 'messageClass', bound: 64, put: (event, n) => void (event.messageClass = 'c'.repeat(n)) },
+  { field: 'type', bound: 128, put: (event, n) => void (event.type = 'y'.repeat(n)) },
+  { field: 'occurredAt fraction digits', bound: 9, put: (event, n) => SLOTS['occurredAt fraction']!(event, 'x'.repeat(n)) },
+  { field: 'occurredAt', bound: 35, put: (event, n) => void (event.occurredAt = `${event.occurredAt.slice(0, 19)}.${'1'.repeat(Math.max(1, n - 26))}+01:00`) },
+  { field: 'email', bound: 320, put: (event, n) => recipientSlot('email')(event, `${'m'.repeat(n - 12)}@example.com`) },
+  { field: 'phone', bound: 32, put: (event, n) => recipientSlot('phone')(event, `+${'1'.repeat(n - 1)}`) },
+  { field: 'pushEndpointArn', bound: 1024, put: (event, n) => recipientSlot('pushEndpointArn')(event, `arn:aws:sns:us-east-1:123456789012:endpoint/GCM/app/${'a'.repeat(n - 51)}`) },
+  { field: 'timeZone', bound: 64, put: (event, n) => recipientSlot('timeZone')(event, `Etc/${'Z'.repeat(n - 4)}`) },
+  { field: 'a data value', bound: 4096, put: (event, n) => SLOTS['a data value']!(event, 'v'.repeat(n)) },
+];
+const LENGTH_CASES = LENGTH_BOUNDS.flatMap(({ field, bound, put }) =>
+  [bound, bound + 1, 60_000].flatMap((length) => (['order-shipped', 'login-code'] as const).map((base) => ({ field, bound, length, base, put }))),
+);
+
+it.each(LENGTH_CASES)('$field at $length characters ($base; bound $bound): refused past its bound, a row within its bytes at it', async ({ bound, length, base, put }) => {
+  run += 1;
+  const seed = base === 'login-code' ? loginCodeEvent() : orderShippedEvent();
+  const event: MutableEvent = { ...seed, eventId: `evt-length-${run}`, data: { ...seed.data } };
+  put(event, length);
+  const sender = rig.sender();
+  const response = await sender.invoke(sqsRecord(bodyOf(event, 'raw', '')));
+  expect(failedIds(response), 'retried').toEqual([]);
+  const letters = sender.deadLetters.letters;
+  if (length > bound) expect(['SchemaViolation', 'BodyTooLarge'], 'past its bound: refused at the door').toContain(letters[0]?.reason);
+  for (const recipient of event.recipients) {
+    for (const channel of recipient.channels) {
+      const row = await db.ledger.get(idempotencyKey({ eventId: event.eventId, recipientId: recipient.recipientId, channel, templateId: event.templateId }));
+      if (row) expect(itemBytes(rowToItem(row)), `${channel} row bytes`).toBeLessThanOrEqual(ROW_BYTES_BOUND);
+    }
+  }
+}, 60_000);

@@ -4,8 +4,8 @@ import { EventBridgeSchema, SnsSqsNotificationSchema } from './event-envelopes';
 import { CHANNELS } from './idempotency-key';
 import { jsonObject, jsonRecord } from '../json-objects';
 import { describeProblems, validate } from '../schema';
-import { isoDatetime, wellFormed, wellFormedString } from './string-formats';
-import { isTimeZone } from './time-zone-name';
+import { ISO_DATETIME_MAX_LENGTH, isoDatetime, wellFormed, wellFormedString } from './string-formats';
+import { canonicalTimeZone, isTimeZone } from './time-zone-name';
 
 /** Largest SQS body we accept; anything larger is dead-lettered, never half-processed. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -28,8 +28,13 @@ const RecipientSchema = v.pipe(
     email: optionalText(320),
     phone: optionalText(32),
     pushEndpointArn: optionalText(1024),
-    /** The recipient's time zone, for quiet hours (IANA, as the platform's Intl knows it). @default from the number's country, else the stack's */
-    timeZone: v.optional(v.pipe(v.string(), v.check(isTimeZone, 'must be an IANA time zone such as America/New_York'))),
+    /**
+     * The recipient's time zone, for quiet hours (IANA, as the platform's Intl knows it), handed on in the platform's
+     * own spelling whatever case the producer wrote it in. @default from the number's country, else the stack's
+     */
+    timeZone: v.optional(
+      v.pipe(v.string(), v.check(isTimeZone, 'must be an IANA time zone such as America/New_York'), v.transform((zone) => canonicalTimeZone(zone)!)),
+    ),
     channels: v.pipe(v.array(v.picklist(CHANNELS)), v.minLength(1), v.maxLength(CHANNELS.length)),
   }),
   v.forward(
@@ -44,7 +49,8 @@ const TemplateValue = v.union([v.pipe(v.string(), v.maxLength(4096), wellFormed(
 export const NotificationEventSchema = v.pipe(
   jsonObject({
     eventId: idString,
-    occurredAt: v.pipe(v.string(), isoDatetime({ offset: true })),
+    // Stored on every ledger row: bounded, as every producer string that reaches a row (a row's size never depends on the producer).
+    occurredAt: v.pipe(v.string(), v.maxLength(ISO_DATETIME_MAX_LENGTH), isoDatetime({ offset: true })),
     type: text(128),
     templateId: text(128),
     messageClass: text(64),

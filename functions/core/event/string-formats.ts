@@ -1,18 +1,22 @@
 import * as v from 'valibot';
 
-// Text formats the schemas check, each accepting exactly what zod 4.6 (the library before valibot)
-// accepted: valibot's own ISO timestamp takes forms zod refused (`+0100`, a space for `T`) and its
-// base64 and URL checks differ at the edges, so swapping libraries would have changed what is let in.
+// Text formats the schemas check, each accepting what zod 4.6 (the library before valibot) accepted:
+// valibot's own ISO timestamp takes forms zod refused (`+0100`, a space for `T`) and its base64 and URL
+// checks differ at the edges, so swapping libraries would have changed what is let in. One departure: zod
+// took a fraction of any length, and the event's `occurredAt` is stored on every ledger row (review defect 1).
 
 const DATE =
   '(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8])))';
-/** Seconds are required (RFC 3339), fractions of any length allowed. */
-const TIME = '(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?';
+/** Seconds are required (RFC 3339); a fraction of at most 9 digits (nanoseconds, the finest any clock stamps). */
+const TIME = '(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?';
+/** The longest text {@link isoDatetime} accepts: `2026-11-29T11:59:00.123456789+01:00`. */
+export const ISO_DATETIME_MAX_LENGTH = 35;
 const ISO_DATETIME_UTC = new RegExp(`^${DATE}T${TIME}Z$`);
 const ISO_DATETIME_WITH_OFFSET = new RegExp(`^${DATE}T${TIME}(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)$`);
 
 /** An RFC 3339 date and time (real calendar dates only) in UTC (`Z`), or with `offset` also at `+hh:mm`/`-hh:mm`. */
 export function isoDatetime(options: { readonly offset: boolean } = { offset: false }) {
+  // The regex alone bounds the length; ISO_DATETIME_MAX_LENGTH lets a schema refuse a long text before it runs.
   return v.regex(options.offset ? ISO_DATETIME_WITH_OFFSET : ISO_DATETIME_UTC, 'Invalid ISO datetime');
 }
 

@@ -57,9 +57,12 @@ export function newClaimRow({ subject, ownerToken, nowMs, timing, discoverable =
   };
 }
 
-/** TTL in epoch seconds, rounded up so a row never expires before its horizon. */
-export function ttlSeconds(nowMs: number, timing: LedgerTiming): number {
-  return Math.ceil((nowMs + timing.retentionMs) / 1000);
+/**
+ * TTL in epoch seconds, rounded up so a row never expires before its horizon: the row's first claim (`createdAt`)
+ * plus the retention, whatever is written later (a takeover, the outcome), so that no row lives past it.
+ */
+export function ttlSeconds(firstClaimAtMs: number, timing: LedgerTiming): number {
+  return Math.ceil((firstClaimAtMs + timing.retentionMs) / 1000);
 }
 
 /** DynamoDB deletes expired items lazily (up to days later); such a row counts as absent. */
@@ -128,7 +131,8 @@ export function takeoverFields({ row, ownerToken, nowMs, timing, lastAmbiguousAt
     leaseExpiresAt: nowMs + timing.claimTimeoutMs,
     attempts: row.attempts + 1,
     lastAmbiguousAt,
-    expiresAt: ttlSeconds(nowMs, timing),
+    // From the first claim, never from this takeover: each takeover moved the TTL out again (review defect 3).
+    expiresAt: ttlSeconds(row.createdAt, timing),
     pendingShard: discoverable && row.pendingShard === undefined ? pendingShardOf(row.key, pendingShards) : undefined,
   };
 }

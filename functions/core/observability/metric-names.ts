@@ -78,7 +78,24 @@ export const METRIC = {
   OutcomeRecordedLater: 'OutcomeRecordedLater',
   /** A kept write dropped from a full environment memory: its next receive will see an owner that died. */
   KeptLedgerWriteForgotten: 'KeptLedgerWriteForgotten',
+  /**
+   * A ledger write the ledger refused with an error no retry can fix (a ValidationException, an unknown error):
+   * not kept, or dropped from what is kept, with its reason in the log. Its next receive sees an owner that died.
+   */
+  KeptLedgerWriteDropped: 'KeptLedgerWriteDropped',
   PermanentFailure: 'PermanentFailure',
+  /**
+   * A message whose lifetime ran out before its send, counted from the event's occurredAt (a code push older than
+   * its code, a text past its class's End User Messaging time to live): never sent, FAILED (UNKNOWN if an earlier
+   * attempt may have reached the provider) with `LifetimeExpired` as its reason.
+   */
+  LifetimeExpired: 'LifetimeExpired',
+  /**
+   * A message still unsettled at its class's bound after its first claim (settle-bound.ts): ended without a call,
+   * UNKNOWN if an earlier call may have sent it, FAILED if none can have, with `SettleBoundReached` as its reason.
+   * Alarmed: a provider that keeps failing one message, or a bug that keeps a row from settling.
+   */
+  SettleBoundReached: 'SettleBoundReached',
   /** A message never sent by a limit of its class or a destination rule (dimension `reason`). */
   Suppressed: 'Suppressed',
   /** The limit store failed: the claim was handed back unsent and the record backs off. */

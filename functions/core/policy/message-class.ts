@@ -26,8 +26,18 @@ const MessageClassSchema = jsonObject({
    * events carry the key (End User Messaging SMS) before the policy applies. Left out (or 0): the policy at once.
    */
   evidenceWindowSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(86_400))),
-  /** End User Messaging's `TimeToLive` for this class's texts (5 s to 72 h). Left out: the service's 72 hours. */
+  /**
+   * End User Messaging's `TimeToLive` for this class's texts (5 s to 72 h), counted from the event's occurredAt: a
+   * text with less than 5 s of it left is not sent (message-lifetime.ts). Left out: the service's 72 hours.
+   */
   smsTimeToLiveSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(5), v.maxValue(259_200))),
+  /**
+   * How long after its first claim a message of this class may still be retried (settle-bound.ts): past it, the
+   * next attempt ends it without a call, UNKNOWN if a call may have sent it, else FAILED (`SettleBoundReached`).
+   * Never more than half the ledger retention, which is also the bound when left out. Left out: the built-in
+   * class's of that name, else half the retention.
+   */
+  settleWithinSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(60))),
   /**
    * Abuse limits (see message-limits.ts); `[]` means the class is never counted and costs no write.
    * Left out: the built-in class's of that name (an override of `otp` keeps its limits), else none.
@@ -122,6 +132,8 @@ const MARKETING_PUSH: PushPolicy = { lifetimeSeconds: 24 * HOURS, priority: 'nor
  *   text settled by evidence is one not given up as UNKNOWN.
  */
 const OTP_EVIDENCE_WINDOW_SECONDS = 30;
+/** How long an otp message may be retried after its first claim (see `settleWithinSeconds`). */
+const OTP_SETTLE_WITHIN_SECONDS = 30 * MINUTES;
 const MARKETING_EVIDENCE_WINDOW_SECONDS = 300;
 
 /**
@@ -147,6 +159,9 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     evidenceWindowSeconds: OTP_EVIDENCE_WINDOW_SECONDS,
     // A code is rarely valid for longer; one that arrives after it expired is worse than none.
     smsTimeToLiveSeconds: 600,
+    // Three times a code's usual 10 minutes: room for the lane's back-offs and a short provider outage, while a
+    // provider that answers 500 on every call gets about 14 resends (one per claim timeout), not one per run for days.
+    settleWithinSeconds: OTP_SETTLE_WITHIN_SECONDS,
     smsType: 'Transactional',
     limits: OTP_LIMITS,
     push: OTP_PUSH,
@@ -203,8 +218,10 @@ export function buildMessageClassRegistry(extraJson?: string): MessageClassRegis
   const problems: string[] = [];
   for (const { limits, push, bulk, quietHours, ...messageClass } of result.output) {
     const builtIn = registry.get(messageClass.name);
+    const settleWithinSeconds = messageClass.settleWithinSeconds ?? builtIn?.settleWithinSeconds;
     const resolved: MessageClass = {
       ...messageClass,
+      ...(settleWithinSeconds === undefined ? {} : { settleWithinSeconds }),
       limits: limits ?? builtIn?.limits ?? [],
       push: push ?? builtIn?.push ?? DEFAULT_PUSH_POLICY,
       bulk: bulk ?? builtIn?.bulk ?? false,

@@ -49,14 +49,28 @@ export function insideWindow(q: Pick<QuietHours, 'start' | 'end'>, localMinutes:
   return start < end ? localMinutes >= start && localMinutes < end : localMinutes >= start || localMinutes < end;
 }
 
-// One formatter per zone: building one costs far more than using it.
+/**
+ * Formatters kept at most: more than the zones the platform knows (418 on Node 24), so the canonical names the door
+ * hands on never push one out, while spellings that never passed it (a row stored before the door canonicalised)
+ * cannot grow the cache past it (each formatter holds about 28 KB; review defect 5).
+ */
+export const TIME_ZONE_FORMATTERS_KEPT = 1_000;
+
+// One formatter per zone: building one costs far more than using it. A Map in insertion order, the oldest dropped
+// first: a capped Map does it, where a cache library would add to every Lambda's bundle.
 const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** How many formatters are kept now (at most {@link TIME_ZONE_FORMATTERS_KEPT}). */
+export function timeZoneFormattersCached(): number {
+  return formatters.size;
+}
 
 /** Minutes since local midnight in `timeZone` at `atMs`, by the platform's time-zone data (Intl). */
 export function localMinutesAt(timeZone: string, atMs: number): number {
   let format = formatters.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit' });
+    if (formatters.size >= TIME_ZONE_FORMATTERS_KEPT) formatters.delete(formatters.keys().next().value!);
     formatters.set(timeZone, format);
   }
   let hour = 0;

@@ -61,6 +61,12 @@ export interface DeliveryProvider {
    */
   readonly keyedEvidence?: boolean;
   /**
+   * Whether the provider drops a text it could not hand off within a time to live (End User Messaging's
+   * `TimeToLive`): its texts then get their class's `smsTimeToLiveSeconds` counted from the event, and a text
+   * whose time ran out is not sent (message-lifetime.ts). @default false (SNS keeps no time to live for a text)
+   */
+  readonly timeToLive?: boolean;
+  /**
    * Whether the provider holds `address` as opted out of this account's messages, where it can be asked cheaply
    * (SNS `CheckIfPhoneNumberIsOptedOut`): asked before a bulk message the stack has no opt-out on record for,
    * so a number that replied STOP is not sent a text the provider would not deliver. May throw; the caller

@@ -70,11 +70,17 @@ export interface SnsStringAttribute {
  * the APNs collapse id, the APNs priority and push type, and the lifetime for every platform: the
  * content's own validity when known (a sign-in code's), else the class's. SNS applies the attributes
  * of the endpoint's platform and ignores the others (a topic fans one publish out to every platform),
- * and a TTL attribute outranks one in the payload.
+ * and a TTL attribute outranks one in the payload. `lifetimeLeftSeconds`, when the send gate counted it from the
+ * event (message-lifetime.ts), is what is left of that lifetime, and is the TTL.
  */
-export function pushAttributes(key: string, policy: PushPolicy, validForSeconds: number | undefined): Readonly<Record<string, SnsStringAttribute>> {
+export function pushAttributes(
+  key: string,
+  policy: PushPolicy,
+  validForSeconds: number | undefined,
+  lifetimeLeftSeconds?: number,
+): Readonly<Record<string, SnsStringAttribute>> {
   const text = (StringValue: string): SnsStringAttribute => ({ DataType: 'String', StringValue });
-  const ttl = text(String(validForSeconds ?? policy.lifetimeSeconds));
+  const ttl = text(String(lifetimeLeftSeconds ?? validForSeconds ?? policy.lifetimeSeconds));
   // One prefix: each name costs the sender's bundle once (AWS.SNS.MOBILE.APNS.COLLAPSE_ID, ...).
   const apns = 'AWS.SNS.MOBILE.APNS';
   return {

@@ -22,7 +22,8 @@ const lifetime = v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(M
 export const PUSH_POLICY_SCHEMA = jsonStrictObject({
   /**
    * Seconds the platform keeps trying a device that is off or offline; after that the push is
-   * dropped, never shown late. Counted from each send. @default 259200 (3 days, as `transactional`)
+   * dropped, never shown late. Counted from the event's occurredAt (message-lifetime.ts): a push whose lifetime ran
+   * out before its send is not sent. @default 259200 (3 days, as `transactional`)
    */
   lifetimeSeconds: v.optional(lifetime, 3 * 86_400),
   /** @default 'high' (what APNs and FCM do for a notification that says nothing) */

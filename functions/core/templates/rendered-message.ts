@@ -38,6 +38,12 @@ export interface SendRequest {
    * @default false
    */
   readonly bulk?: boolean;
+  /**
+   * Seconds the message is still worth delivering, counted from the event's occurredAt when the send gate let it
+   * through (message-lifetime.ts): the push TTL, End User Messaging's `TimeToLive`.
+   * @default none: the class's own lifetime, counted from the send
+   */
+  readonly lifetimeLeftSeconds?: number;
 }
 
 /**

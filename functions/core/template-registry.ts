@@ -1,14 +1,33 @@
-import { CHANNELS } from './idempotency-key';
 import { validate } from './schema';
-import { TEMPLATE_ID, TemplateFileSchema, UNSUBSCRIBE_URL_FIELD, VARIANT_PARTS, type Template, type TemplateFile } from './template-definition';
+import {
+  TEMPLATE_ID,
+  TemplateFileSchema,
+  TranslationFileSchema,
+  UNSUBSCRIBE_URL_FIELD,
+  type Template,
+  type TemplateFile,
+  type TemplateVariant,
+} from './template-definition';
+import { canonicalLocale } from './recipient-locale';
 import { limitProblems, templateFigures, type TemplateFigures } from './template-limits';
-import { scanPlaceholders, type TemplatePiece } from './template-placeholders';
+import { defaultLocaleOf } from './template-locale';
 import { TemplateValidationError, type TemplateProblem } from './template-problems';
+import { checkTranslation, translationLocale } from './template-translations';
+import { scanVariant, type LocatedProblem, type VariantScan } from './template-variant-scan';
 import type { TemplateRegistry } from './templates';
+
+/** One valid template with the worst case of each of its variants. */
+export interface CheckedTemplate {
+  readonly template: Template;
+  /** The worst case of the template's own texts (its default locale). */
+  readonly figures: TemplateFigures;
+  /** The worst case of each translation, by locale. @default none */
+  readonly translationFigures?: ReadonlyMap<string, TemplateFigures>;
+}
 
 /** The outcome of checking a set of template files: the valid templates with their figures, and every problem. */
 export interface TemplateCheck {
-  readonly templates: readonly { readonly template: Template; readonly figures: TemplateFigures }[];
+  readonly templates: readonly CheckedTemplate[];
   readonly problems: readonly TemplateProblem[];
 }
 
@@ -16,19 +35,62 @@ export interface TemplateCheck {
 export const TEMPLATE_FILE_SUFFIX = '.json';
 
 /**
- * Checks template files as a set: each file's name (the id), JSON and shape; every placeholder
- * declared in `fields` and every declared field used; no tag but `{{field}}`; and the channel limits
- * on the worst case the declarations allow (SMS parts, subject length, push payload size).
- * Every problem of every file is collected; none stops the check of the others.
+ * Checks template files as a set. A template file (`<id>.json`): its name (the id), JSON and shape; every
+ * placeholder declared in `fields` and every declared field used; no tag but `{{field}}`; and the channel limits
+ * on the worst case the declarations allow (SMS parts, subject length, push payload size). A translation
+ * (`<id>/<tag>.json`): a template file to translate, a canonical tag other than the default, and the checks of
+ * {@link checkTranslation}. Every problem of every file is collected; none stops the check of the others, and a
+ * template with any problem in any of its files is not valid.
  */
 export function checkTemplateFiles(files: readonly TemplateFile[]): TemplateCheck {
-  const templates: { template: Template; figures: TemplateFigures }[] = [];
   const problems: TemplateProblem[] = [];
   if (files.length === 0) problems.push({ file: '(none)', path: '', message: `no template files (*${TEMPLATE_FILE_SUFFIX}) were given` });
+  const found = new Map<string, Found>();
+  const translations: { file: TemplateFile; id: string; tagName: string }[] = [];
   for (const file of files) {
-    const found = checkTemplateFile(file);
-    problems.push(...found.problems.map((p) => ({ file: file.name, ...p })));
-    if (found.valid) templates.push(found.valid);
+    const slash = file.name.indexOf('/');
+    if (slash < 0) {
+      const checked = checkTemplateFile(file);
+      problems.push(...checked.problems.map((p) => ({ file: file.name, ...p })));
+      found.set(file.name.slice(0, -TEMPLATE_FILE_SUFFIX.length), checked);
+    } else if (file.name.endsWith(TEMPLATE_FILE_SUFFIX) && file.name.indexOf('/', slash + 1) < 0) {
+      translations.push({ file, id: file.name.slice(0, slash), tagName: file.name.slice(slash + 1, -TEMPLATE_FILE_SUFFIX.length) });
+    } else {
+      problems.push({ file: file.name, path: '', message: `a translation is <templateId>/<locale>${TEMPLATE_FILE_SUFFIX}, one folder deep` });
+    }
+  }
+  const variants = new Map<string, Map<string, TemplateVariant>>();
+  const figuresByTemplate = new Map<string, Map<string, TemplateFigures>>();
+  const failed = new Set<string>();
+  for (const { file, id, tagName } of translations) {
+    const base = found.get(id);
+    if (!base) {
+      problems.push({
+        file: file.name,
+        path: '',
+        message: `template "${id}" has no variant for its default locale: ${id}${TEMPLATE_FILE_SUFFIX} (the default locale's texts, the fields and settings) is missing`,
+      });
+      continue;
+    }
+    // The template file's own problems are reported already; a translation of it can be checked only against a valid one.
+    if (!base.valid) continue;
+    const checked = checkTranslationFile(file, tagName, base.valid.template, base.scan!);
+    problems.push(...checked.problems.map((p) => ({ file: file.name, ...p })));
+    if (!checked.valid) {
+      failed.add(id);
+      continue;
+    }
+    const { locale, variant, figures } = checked.valid;
+    if (!variants.has(id)) variants.set(id, new Map());
+    if (!figuresByTemplate.has(id)) figuresByTemplate.set(id, new Map());
+    variants.get(id)!.set(locale, variant);
+    figuresByTemplate.get(id)!.set(locale, figures);
+  }
+  const templates: CheckedTemplate[] = [];
+  for (const [id, { valid }] of found) {
+    if (!valid || failed.has(id)) continue;
+    const own = variants.get(id);
+    templates.push(own ? { template: { ...valid.template, translations: own }, figures: valid.figures, translationFigures: figuresByTemplate.get(id)! } : valid);
   }
   return { templates, problems };
 }
@@ -43,25 +105,11 @@ export function buildTemplateRegistry(files: readonly TemplateFile[]): TemplateR
   return new Map(templates.map(({ template }) => [template.id, template]));
 }
 
-/**
- * Where SES's unsubscribe link must and must not be. A bulk template's e-mail text and HTML each show it (CAN-SPAM
- * wants a working opt-out in the body; SES fills the placeholder only in those parts, at most twice each); no
- * other part has it (a subject or a text message would show it as written). A template that is not bulk has it
- * nowhere: its e-mail is sent without list management, so SES would leave the placeholder as written.
- */
-function unsubscribeLinkProblems(bulk: boolean | undefined, channel: string, part: string, pieces: readonly TemplatePiece[]): string[] {
-  const uses = pieces.filter((piece) => 'field' in piece && piece.field === UNSUBSCRIBE_URL_FIELD).length;
-  const tag = `{{${UNSUBSCRIBE_URL_FIELD}}}`;
-  const bodyPart = channel === 'email' && (part === 'text' || part === 'html');
-  if (!bulk) return uses > 0 ? [`uses ${tag}, which only a bulk template ("bulk": true) may use: SES fills it only in list-managed e-mail`] : [];
-  if (!bodyPart) return uses > 0 ? [`uses ${tag}; SES fills it only in an e-mail's text and HTML`] : [];
-  if (uses === 0) return [`a bulk template's e-mail ${part} must show the unsubscribe link ${tag} (SES fills it with the contact's one-click unsubscribe URL)`];
-  return uses > 2 ? [`uses ${tag} ${uses} times; SES fills only the first two`] : [];
-}
-
 type Found = {
   readonly valid?: { readonly template: Template; readonly figures: TemplateFigures };
-  readonly problems: readonly { path: string; message: string }[];
+  /** How the template's own texts read: what its translations are compared with. */
+  readonly scan?: VariantScan;
+  readonly problems: readonly LocatedProblem[];
 };
 
 function checkTemplateFile(file: TemplateFile): Found {
@@ -70,49 +118,55 @@ function checkTemplateFile(file: TemplateFile): Found {
   if (!TEMPLATE_ID.test(id)) {
     return { problems: [{ path: '', message: `"${id}" is not a template id: letters, digits, '.', '_' and '-', starting with a letter or digit, at most 128` }] };
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(file.text);
-  } catch (error) {
-    return { problems: [{ path: '', message: `is not JSON (${(error as Error).message})` }] };
-  }
-  const parsed = validate(TemplateFileSchema, json);
+  const json = parseJson(file.text);
+  if (!json.ok) return { problems: [json.problem] };
+  const parsed = validate(TemplateFileSchema, json.value);
   if (!parsed.success) return { problems: parsed.problems };
   const template: Template = { id, ...parsed.output };
 
-  const problems: { path: string; message: string }[] = [];
-  const used = new Set<string>();
-  let everyTextRead = true;
-  for (const channel of CHANNELS) {
-    const variant = template[channel] as Readonly<Record<string, unknown>> | undefined;
-    if (!variant) continue;
-    for (const part of VARIANT_PARTS[channel]) {
-      const text = variant[part];
-      if (typeof text !== 'string') continue;
-      const path = `${channel}.${part}`;
-      const scan = scanPlaceholders(text);
-      if (!scan.ok) {
-        problems.push(...scan.problems.map((message) => ({ path, message })));
-        everyTextRead = false;
-        continue;
-      }
-      for (const field of scan.fields) {
-        if (field === UNSUBSCRIBE_URL_FIELD) continue;
-        used.add(field);
-        if (!Object.hasOwn(template.fields, field)) problems.push({ path, message: `uses {{${field}}}, which is not declared in fields` });
-      }
-      problems.push(...unsubscribeLinkProblems(template.bulk, channel, part, scan.pieces).map((message) => ({ path, message })));
-    }
+  const problems: LocatedProblem[] = [];
+  const locale = defaultLocaleOf(template);
+  if (canonicalLocale(locale) !== locale) {
+    const canonical = canonicalLocale(locale);
+    problems.push({ path: 'locale', message: canonical ? `write "${canonical}", the canonical form of "${locale}"` : `"${locale}" is not a BCP 47 language tag (en, de, pt-BR)` });
   }
+  const scan = scanVariant(template, template.fields, template.bulk);
+  problems.push(...scan.problems);
   if (Object.hasOwn(template.fields, UNSUBSCRIBE_URL_FIELD)) {
     problems.push({ path: `fields.${UNSUBSCRIBE_URL_FIELD}`, message: 'is SES\'s placeholder for the unsubscribe URL, not a data field: remove the declaration' });
   }
   // A text that could not be read may use any field: only then is an unused declaration news.
-  for (const field of everyTextRead ? Object.keys(template.fields) : []) {
+  const used = new Set([...scan.fieldsByChannel.values()].flatMap((fields) => [...fields]));
+  for (const field of scan.everyTextRead ? Object.keys(template.fields) : []) {
     if (!used.has(field)) problems.push({ path: `fields.${field}`, message: 'is declared but no variant uses it' });
   }
   if (problems.length > 0) return { problems };
   const figures = templateFigures(template);
   const limits = limitProblems(figures);
-  return limits.length > 0 ? { problems: limits } : { valid: { template, figures }, problems: [] };
+  return limits.length > 0 ? { problems: limits } : { valid: { template, figures }, scan, problems: [] };
+}
+
+function checkTranslationFile(
+  file: TemplateFile,
+  tagName: string,
+  template: Template,
+  defaultScan: VariantScan,
+): { readonly valid?: { locale: string; variant: TemplateVariant; figures: TemplateFigures }; readonly problems: readonly LocatedProblem[] } {
+  const named = translationLocale(tagName, template);
+  if (!named.ok) return { problems: [{ path: '', message: named.problem }] };
+  const json = parseJson(file.text);
+  if (!json.ok) return { problems: [json.problem] };
+  const parsed = validate(TranslationFileSchema, json.value);
+  if (!parsed.success) return { problems: parsed.problems };
+  const { description: _description, ...variant } = parsed.output;
+  const checked = checkTranslation(template, defaultScan, named.locale, variant);
+  return checked.figures ? { valid: { locale: named.locale, variant, figures: checked.figures }, problems: [] } : { problems: checked.problems };
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; problem: LocatedProblem } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, problem: { path: '', message: `is not JSON (${(error as Error).message})` } };
+  }
 }

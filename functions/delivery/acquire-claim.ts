@@ -124,9 +124,9 @@ function decide(attempt: DeliveryAttempt, row: LedgerRow): ExistingRowDecision {
 
 /** What a fresh claim row says about its message: its identity, class and, for a bulk class, the destination's consent key. */
 function claimSubject(attempt: DeliveryAttempt): ClaimSubject {
-  const { identity, key, messageClass, occurredAt, prepared } = attempt.plan;
+  const { identity, key, messageClass, occurredAt, prepared, locale } = attempt.plan;
   const consentKey = prepared.ok && messageClass.bulk ? consentKeyOf(prepared.request.message) : undefined;
-  return { key, ...identity, messageClass: messageClass.name, occurredAt, ...(consentKey ? { consentKey } : {}) };
+  return { key, ...identity, ...(locale ? { locale: locale.locale } : {}), messageClass: messageClass.name, occurredAt, ...(consentKey ? { consentKey } : {}) };
 }
 
 /**

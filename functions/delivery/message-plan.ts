@@ -5,6 +5,7 @@ import type { MessageClass } from '../core/message-class';
 import type { NotificationEvent } from '../core/notification-event';
 import { validForSeconds } from '../core/push-policy';
 import type { RenderedMessage, SendRequest } from '../core/rendered-message';
+import { resolveTemplateLocale, type LocaleResolution } from '../core/template-locale';
 import { renderTemplate, type TemplateRegistry } from '../core/templates';
 
 /** One logical message of an event: its key, and either a ready request or why it can never be sent. */
@@ -13,6 +14,11 @@ export interface MessagePlan {
   readonly key: string;
   readonly messageClass: MessageClass;
   readonly occurredAt: string;
+  /**
+   * Which variant of the template the recipient gets and how it was found; none when the template does not exist.
+   * The first claim records its locale on the row; a fallback to the default is counted by the sender.
+   */
+  readonly locale?: LocaleResolution;
   /** Ready to send (the rendered request), or why it can never be sent (no address, no template). */
   readonly prepared: { readonly ok: true; readonly request: SendRequest } | { readonly ok: false; readonly reason: string };
 }
@@ -23,16 +29,21 @@ export function planMessages(
   messageClass: MessageClass,
   templates: TemplateRegistry,
 ): MessagePlan[] {
-  return event.recipients.flatMap((recipient) =>
-    recipient.channels.map((channel): MessagePlan => {
+  const template = templates.get(event.templateId);
+  return event.recipients.flatMap((recipient) => {
+    // The key is made of the identity alone: the locale is presentation, and may differ from one delivery to the next.
+    const locale = template ? resolveTemplateLocale(template, recipient.locale) : undefined;
+    return recipient.channels.map((channel): MessagePlan => {
       const identity = { eventId: event.eventId, recipientId: recipient.recipientId, channel, templateId: event.templateId };
       const key = idempotencyKey(identity);
-      const base = { identity, key, messageClass, occurredAt: event.occurredAt };
+      const base = { identity, key, messageClass, occurredAt: event.occurredAt, ...(locale ? { locale } : {}) };
       const address = addressFor(recipient, channel);
       if (!address.ok) return { ...base, prepared: { ok: false, reason: address.reason } };
-      const rendered = renderTemplate(templates, event.templateId, channel, event.data);
+      const rendered = renderTemplate(templates, event.templateId, channel, event.data, {
+        ...(locale ? { locale: locale.locale, formatLocale: locale.formatLocale } : {}),
+        ...(recipient.timeZone !== undefined ? { timeZone: recipient.timeZone } : {}),
+      });
       if (!rendered.ok) return { ...base, prepared: { ok: false, reason: rendered.reason } };
-      const template = templates.get(event.templateId);
       const audience = channel === 'email' && template ? templateAudienceProblem(messageClass, template) : undefined;
       if (audience) return { ...base, prepared: { ok: false, reason: audience } };
       const validFor = rendered.content.channel === 'push' ? validForSeconds(messageClass.push, event.data) : undefined;
@@ -57,6 +68,6 @@ export function planMessages(
           },
         },
       };
-    }),
-  );
+    });
+  });
 }

@@ -15,6 +15,7 @@ describe('template files: what is refused, each problem located', () => {
     expect(registry.get('login-code')).toEqual({
       id: 'login-code',
       bulk: false,
+      locale: 'en',
       fields: { code: { maxLength: 6, charset: 'unicode' } },
       sms: { text: 'Code {{code}}', maxSegments: 3 },
     });

@@ -90,7 +90,12 @@ export const TemplateFileSchema = v.pipe(
  * texts and nothing else. Fields, `bulk` and the default locale are the template file's.
  */
 export const TranslationFileSchema = v.pipe(
-  jsonStrictObject({ description, ...variantEntries }),
+  jsonStrictObject({
+    description,
+    ...variantEntries,
+    /** `maxSegments` is the template file's unless the translation says otherwise (a Greek text may be allowed more parts). */
+    sms: v.optional(jsonStrictObject({ text, maxSegments: v.optional(count(MAX_SMS_SEGMENTS)) })),
+  }),
   v.partialCheck([['email'], ['sms'], ['push']], hasChannel, SOME_CHANNEL),
 );
 

@@ -1,5 +1,6 @@
 import { validate } from './schema';
 import {
+  DEFAULT_SMS_MAX_SEGMENTS,
   TEMPLATE_ID,
   TemplateFileSchema,
   TranslationFileSchema,
@@ -158,7 +159,9 @@ function checkTranslationFile(
   if (!json.ok) return { problems: [json.problem] };
   const parsed = validate(TranslationFileSchema, json.value);
   if (!parsed.success) return { problems: parsed.problems };
-  const { description: _description, ...variant } = parsed.output;
+  const { description: _description, sms, ...rest } = parsed.output;
+  const maxSegments = sms?.maxSegments ?? template.sms?.maxSegments ?? DEFAULT_SMS_MAX_SEGMENTS;
+  const variant: TemplateVariant = { ...rest, ...(sms ? { sms: { text: sms.text, maxSegments } } : {}) };
   const checked = checkTranslation(template, defaultScan, named.locale, variant);
   return checked.figures ? { valid: { locale: named.locale, variant, figures: checked.figures }, problems: [] } : { problems: checked.problems };
 }

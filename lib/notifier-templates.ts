@@ -30,6 +30,11 @@ export interface TemplateBundling {
  *
  * @throws Error listing every problem of every file, so synth stops before a bad template is deployed.
  */
+/** A JSON.stringify replacer that leaves out every `description` (the schemas allow one on a template, a translation and a field, nowhere else). */
+function withoutDescriptions(this: unknown, key: string, value: unknown): unknown {
+  return key === 'description' && typeof value === 'string' ? undefined : value;
+}
+
 export function templateBundling(templatesDir: string): TemplateBundling {
   const dir = resolve(templatesDir);
   if (!existsSync(dir)) throw new Error(`IdempotentNotifier: templatesDir ${dir} does not exist`);
@@ -38,7 +43,8 @@ export function templateBundling(templatesDir: string): TemplateBundling {
   if (problems.length > 0) {
     throw new Error(`IdempotentNotifier: the templates in ${dir} are invalid:\n${problems.map((p) => `  - ${formatTemplateProblem(p)}`).join('\n')}`);
   }
-  // Each file without its layout (valid JSON by now): indentation and line breaks cost the sender's bundle ~300 bytes.
-  const compact = files.map((file) => ({ name: file.name, text: JSON.stringify(JSON.parse(file.text)) }));
+  // Each file without its layout (valid JSON by now): indentation and line breaks cost the sender's bundle ~300 bytes;
+  // and without its descriptions (the template's and each field's), which are for people: ~470 bytes of the shipped ones.
+  const compact = files.map((file) => ({ name: file.name, text: JSON.stringify(JSON.parse(file.text), withoutDescriptions) }));
   return { define: { [SHIPPED_TEMPLATES_IDENTIFIER]: JSON.stringify(compact) }, notes: smsEncodingNotes(templates) };
 }

@@ -61,16 +61,13 @@ export function localeChain(tag: string): readonly string[] {
   return chain;
 }
 
-/** Scripts written right to left (ISO 15924), for a platform whose Intl.Locale cannot say. */
-const RIGHT_TO_LEFT_SCRIPTS: ReadonlySet<string> = new Set(['Adlm', 'Arab', 'Hebr', 'Mand', 'Nkoo', 'Rohg', 'Samr', 'Syrc', 'Thaa', 'Yezi']);
-
 type TextInfoLocale = Intl.Locale & { getTextInfo?: () => { direction?: string }; textInfo?: { direction?: string } };
 
-/** Whether text in the canonical `tag` runs right to left (`ar`, `he`, `fa`, `ur`; not `az-Latn`), from the platform's CLDR data. */
+/**
+ * Whether text in the canonical `tag` runs right to left (`ar`, `he`, `fa`, `ur`; not `az-Latn`), from the platform's
+ * CLDR data: `Intl.Locale#getTextInfo()` (Node.js 24), or the `textInfo` accessor that Node.js 22 has instead.
+ */
 export function isRightToLeft(tag: string): boolean {
   const locale = new Intl.Locale(tag) as TextInfoLocale;
-  const direction = locale.getTextInfo?.().direction ?? locale.textInfo?.direction;
-  if (direction !== undefined) return direction === 'rtl';
-  const script = locale.maximize().script;
-  return script !== undefined && RIGHT_TO_LEFT_SCRIPTS.has(script);
+  return (locale.getTextInfo?.().direction ?? locale.textInfo?.direction) === 'rtl';
 }

@@ -55,7 +55,7 @@ export function count(attempt: DeliveryAttempt, name: MetricName): void {
 
 /** The fields every log line of the attempt carries: ids and a key prefix, never an address or a body. */
 export function logContext(attempt: DeliveryAttempt): Record<string, unknown> {
-  const { identity, key, messageClass } = attempt.plan;
+  const { identity, key, messageClass, locale } = attempt.plan;
   // Stryker disable next-line ObjectLiteral: the fields of log lines only (what they must never hold is tested with the logs)
   return {
     key: keyPrefix(key),
@@ -63,6 +63,7 @@ export function logContext(attempt: DeliveryAttempt): Record<string, unknown> {
     recipientId: identity.recipientId,
     channel: identity.channel,
     templateId: identity.templateId,
+    ...(locale ? { locale: locale.locale } : {}),
     messageClass: messageClass.name,
   };
 }

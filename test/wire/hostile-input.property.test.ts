@@ -43,7 +43,7 @@ const hostile = fc.oneof(
 type Slot = (event: MutableEvent, text: string) => void;
 type MutableEvent = { -readonly [K in keyof NotificationEvent]: NotificationEvent[K] } & { data: Record<string, unknown> };
 const recipientSlot =
-  (field: 'recipientId' | 'email' | 'phone' | 'pushEndpointArn'): Slot =>
+  (field: 'recipientId' | 'email' | 'phone' | 'pushEndpointArn' | 'locale'): Slot =>
   (event, text) => {
     const index = event.recipients.length - 1;
     event.recipients = event.recipients.map((r, i) => (i === index ? { ...r, [field]: text } : r));
@@ -62,6 +62,8 @@ const SLOTS: Readonly<Record<string, Slot>> = {
   email: recipientSlot('email'),
   phone: recipientSlot('phone'),
   pushEndpointArn: recipientSlot('pushEndpointArn'),
+  // The one field whose ill-formed text is never refused: a message is not dropped for its language tag.
+  locale: recipientSlot('locale'),
 };
 
 /** The body: the event raw, or wrapped as SNS or EventBridge would, with hostile text in a wrapper field. */
@@ -124,7 +126,8 @@ it(`${RUNS} events with hostile text in every producer field end in one receive,
       for (const metric of [...AMBIGUITY_METRICS, METRIC.TransientRetry, METRIC.LedgerError]) expect(sender.metrics.get(metric), metric).toBe(0);
       const letters = sender.deadLetters.letters;
       // Ill-formed text anywhere a producer put it is refused at the door (unless the body is refused for its size first).
-      const illFormed = texts.slice(0, slots.length).some((text) => !text.isWellFormed()) || (wrapper !== 'raw' && !wrapperText.isWellFormed());
+      const illFormed =
+        texts.slice(0, slots.length).some((text, i) => slots[i] !== 'locale' && !text.isWellFormed()) || (wrapper !== 'raw' && !wrapperText.isWellFormed());
       if (illFormed) expect(['SchemaViolation', 'BodyTooLarge'], 'ill-formed text is dead-lettered').toContain(letters[0]?.reason);
       if (letters.length > 0) {
         expect(letters).toHaveLength(1);
@@ -140,6 +143,8 @@ it(`${RUNS} events with hostile text in every producer field end in one receive,
           const row = await db.ledger.get(idempotencyKey({ eventId: event.eventId, recipientId: recipient.recipientId, channel, templateId: event.templateId }));
           expect(row?.state === 'SENT' || row?.state === 'FAILED' || row?.state === 'SUPPRESSED', `${channel}: ${row?.state}`).toBe(true);
           if (row?.state !== 'SENT') expect(row?.failureReason, `${channel} ${row?.state} with a reason`).toBeTruthy();
+          // Whatever the locale held, a message of a known template is written in one of its variants.
+          if (row?.state === 'SENT') expect(['en', 'de'], 'the locale a sent message was written in').toContain(row.locale);
           outcomes.set(`${channel} ${row?.state}`, (outcomes.get(`${channel} ${row?.state}`) ?? 0) + 1);
         }
         for (const address of [recipient.email, recipient.phone, recipient.pushEndpointArn]) if (address !== undefined) addresses.add(address);
@@ -157,3 +162,41 @@ it(`${RUNS} events with hostile text in every producer field end in one receive,
   expect([...outcomes.keys()].some((what) => what.endsWith('SENT'))).toBe(true);
 }, 600_000);
 
+
+it(`${Math.ceil(RUNS / 3)} events whose only hostile field is a recipient's locale (any JSON value) are all sent, in a variant the template has, the fallback counted`, async () => {
+  const anyJson = fc.oneof(
+    { weight: 6, arbitrary: hostile },
+    { weight: 2, arbitrary: fc.constantFrom('de-AT', 'DE-at', 'fr-CA', 'zh-Hant-TW', 'de-AT-u-nu-arab', 'en-GB-oed', 'i-klingon', 'x-private', 'de--AT', 'root') },
+    { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 })) },
+  );
+  await fc.assert(
+    fc.asyncProperty(anyJson, fc.constantFrom('order-shipped', 'login-code'), async (locale, base) => {
+      run += 1;
+      const seed = base === 'login-code' ? loginCodeEvent() : orderShippedEvent();
+      const event = { ...seed, eventId: `evt-hostile-locale-${run}`, recipients: seed.recipients.map((r) => ({ ...r, locale })) };
+      const sender = rig.sender();
+      const response = await sender.invoke(sqsRecord(JSON.stringify(event)));
+      expect(failedIds(response), 'retried').toEqual([]);
+      expect(sender.deadLetters.letters, 'refused for its locale').toEqual([]);
+      let messages = 0;
+      for (const recipient of event.recipients) {
+        for (const channel of recipient.channels) {
+          messages += 1;
+          const row = await db.ledger.get(idempotencyKey({ eventId: event.eventId, recipientId: recipient.recipientId, channel, templateId: event.templateId }));
+          expect(row?.state, `${channel} ${row?.failureReason ?? ''}`).toBe('SENT');
+          expect(['en', 'de']).toContain(row?.locale);
+        }
+      }
+      // Every message not written in de came to en by a fallback, counted once.
+      const german = typeof locale === 'string' && locale.length <= 64 && (() => {
+        try {
+          return new Intl.Locale(Intl.getCanonicalLocales(locale)[0]!).language === 'de';
+        } catch {
+          return false;
+        }
+      })();
+      expect(sender.metrics.get(METRIC.LocaleFallback), 'fallbacks counted').toBe(german ? 0 : messages);
+    }),
+    { numRuns: Math.ceil(RUNS / 3), ...(SEED === undefined ? {} : { seed: SEED }) },
+  );
+}, 600_000);

@@ -41,6 +41,12 @@ export interface HeldClaim {
   readonly previous: LedgerRow | undefined;
   /** The message's first claim (the row's `createdAt`): the time its limits count it at. */
   readonly countAtMs: number;
+  /**
+   * The plan the later phases send, when it is not the attempt's own: a row taken over whose first claim wrote the
+   * message in another locale than this delivery's event asks for is sent in the row's (message-plan.ts `inLocale`).
+   * @default the attempt's plan
+   */
+  readonly plan?: MessagePlan;
 }
 
 /** A new attempt at `plan`, with its own owner token and nothing held yet. */

@@ -5,7 +5,9 @@ import type { MessageClass } from '../core/message-class';
 import type { NotificationEvent } from '../core/notification-event';
 import { validForSeconds } from '../core/push-policy';
 import type { RenderedMessage, SendRequest } from '../core/rendered-message';
-import { resolveTemplateLocale, type LocaleResolution } from '../core/template-locale';
+import type { Channel } from '../core/idempotency-key';
+import type { Recipient } from '../core/notification-event';
+import { localesOf, resolveTemplateLocale, type LocaleResolution } from '../core/template-locale';
 import { renderTemplate, type TemplateRegistry } from '../core/templates';
 
 /** One logical message of an event: its key, and either a ready request or why it can never be sent. */
@@ -21,6 +23,12 @@ export interface MessagePlan {
   readonly locale?: LocaleResolution;
   /** Ready to send (the rendered request), or why it can never be sent (no address, no template). */
   readonly prepared: { readonly ok: true; readonly request: SendRequest } | { readonly ok: false; readonly reason: string };
+  /**
+   * The same message planned in another of its template's locales (values written in that locale), for a row whose
+   * first claim chose it: a takeover sends in the row's language, whatever this delivery's event says. Undefined
+   * when the template has no variant in `locale`. @default none (a plan rebuilt from a row is in the row's locale)
+   */
+  readonly inLocale?: (locale: string) => MessagePlan | undefined;
 }
 
 /** Expands an event into one plan per (recipient, channel). Pure. */
@@ -33,41 +41,56 @@ export function planMessages(
   return event.recipients.flatMap((recipient) => {
     // The key is made of the identity alone: the locale is presentation, and may differ from one delivery to the next.
     const locale = template ? resolveTemplateLocale(template, recipient.locale) : undefined;
-    return recipient.channels.map((channel): MessagePlan => {
-      const identity = { eventId: event.eventId, recipientId: recipient.recipientId, channel, templateId: event.templateId };
-      const key = idempotencyKey(identity);
-      const base = { identity, key, messageClass, occurredAt: event.occurredAt, ...(locale ? { locale } : {}) };
-      const address = addressFor(recipient, channel);
-      if (!address.ok) return { ...base, prepared: { ok: false, reason: address.reason } };
-      const rendered = renderTemplate(templates, event.templateId, channel, event.data, {
-        ...(locale ? { locale: locale.locale, formatLocale: locale.formatLocale } : {}),
-        ...(recipient.timeZone !== undefined ? { timeZone: recipient.timeZone } : {}),
-      });
-      if (!rendered.ok) return { ...base, prepared: { ok: false, reason: rendered.reason } };
-      const audience = channel === 'email' && template ? templateAudienceProblem(messageClass, template) : undefined;
-      if (audience) return { ...base, prepared: { ok: false, reason: audience } };
-      const validFor = rendered.content.channel === 'push' ? validForSeconds(messageClass.push, event.data) : undefined;
-      const message: RenderedMessage = {
-        ...rendered.content,
-        to: address.address,
-        ...(validFor === undefined ? {} : { validForSeconds: validFor }),
-        ...(rendered.content.channel !== 'email' && recipient.timeZone ? { timeZone: recipient.timeZone } : {}),
-      };
-      return {
-        ...base,
-        prepared: {
-          ok: true,
-          request: {
-            key,
-            message,
-            messageClass: messageClass.name,
-            smsType: messageClass.smsType,
-            push: messageClass.push,
-            templateId: event.templateId,
-            bulk: messageClass.bulk,
-          },
-        },
-      };
-    });
+    return recipient.channels.map((channel) => planOne(event, messageClass, templates, recipient, channel, locale));
   });
+}
+
+/** One message of the event, written in `locale`'s variant (none: the template is missing). */
+function planOne(
+  event: NotificationEvent,
+  messageClass: MessageClass,
+  templates: TemplateRegistry,
+  recipient: Recipient,
+  channel: Channel,
+  locale: LocaleResolution | undefined,
+): MessagePlan {
+  const template = templates.get(event.templateId);
+  const inLocale = (other: string): MessagePlan | undefined =>
+    template && localesOf(template).includes(other)
+      ? planOne(event, messageClass, templates, recipient, channel, { locale: other, formatLocale: other, chain: [other] })
+      : undefined;
+  const identity = { eventId: event.eventId, recipientId: recipient.recipientId, channel, templateId: event.templateId };
+  const key = idempotencyKey(identity);
+  const base = { identity, key, messageClass, occurredAt: event.occurredAt, ...(locale ? { locale } : {}), inLocale };
+  const address = addressFor(recipient, channel);
+  if (!address.ok) return { ...base, prepared: { ok: false, reason: address.reason } };
+  const rendered = renderTemplate(templates, event.templateId, channel, event.data, {
+    ...(locale ? { locale: locale.locale, formatLocale: locale.formatLocale } : {}),
+    ...(recipient.timeZone !== undefined ? { timeZone: recipient.timeZone } : {}),
+  });
+  if (!rendered.ok) return { ...base, prepared: { ok: false, reason: rendered.reason } };
+  const audience = channel === 'email' && template ? templateAudienceProblem(messageClass, template) : undefined;
+  if (audience) return { ...base, prepared: { ok: false, reason: audience } };
+  const validFor = rendered.content.channel === 'push' ? validForSeconds(messageClass.push, event.data) : undefined;
+  const message: RenderedMessage = {
+    ...rendered.content,
+    to: address.address,
+    ...(validFor === undefined ? {} : { validForSeconds: validFor }),
+    ...(rendered.content.channel !== 'email' && recipient.timeZone ? { timeZone: recipient.timeZone } : {}),
+  };
+  return {
+    ...base,
+    prepared: {
+      ok: true,
+      request: {
+        key,
+        message,
+        messageClass: messageClass.name,
+        smsType: messageClass.smsType,
+        push: messageClass.push,
+        templateId: event.templateId,
+        bulk: messageClass.bulk,
+      },
+    },
+  };
 }

@@ -122,3 +122,24 @@ describe('values written in the recipient\'s locale and time zone', () => {
     });
   });
 });
+
+describe('a message released unsent keeps the language of its first claim', () => {
+  it('a redelivery with another locale takes over the released row and sends it in the row\'s locale, not the new one', async () => {
+    let calls = 0;
+    const harness = new SenderHarness({
+      ledger: db.ledger,
+      // The first call is refused for the provider's pace (certainly not sent): the claim is handed back.
+      wrapProvider: (outbox) => ({
+        send: async (request, signal) => (++calls === 1 ? { kind: 'transient', cause: 'throttled', reason: 'Throttling: slow down' } : outbox.send(request, signal)),
+      }),
+    });
+    const first = buyerEmail('evt-locale-released', 'de-AT');
+    expect(failedIds(await harness.invoke(sqsRecord(JSON.stringify(first), 'm-released', { receiveCount: 1 })))).toEqual(['m-released']);
+    expect(await db.ledger.get(keyOf('evt-locale-released'))).toMatchObject({ state: 'PENDING', lastRelease: 'transient', locale: 'de' });
+    harness.clock.advance(60_000);
+    await sendOnce(harness, buyerEmail('evt-locale-released', 'en-GB'), 2);
+    const lines = await harness.outbox();
+    expect(lines.map((line) => (line.message as { subject: string }).subject)).toEqual(['Ihre Bestellung 1001 wurde versandt']);
+    expect(await db.ledger.get(keyOf('evt-locale-released'))).toMatchObject({ state: 'SENT', locale: 'de' });
+  });
+});

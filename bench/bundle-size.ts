@@ -14,9 +14,12 @@ const REPO = resolve(import.meta.dirname, '..');
  * End User Messaging and a 20-country SMS list), at most this. Issue 11 set 150 KB; raised to 176 KB on 2026-12-03
  * when issues 30-39 took the sender to 159.6 KB plain and 169.8 KB in that build (texts through End User Messaging,
  * consent and quiet hours, push policy, call-progress markers, the packed message): what they cost at a cold
- * start is measured, not hidden (docs/benchmark.md, "The budget raised").
+ * start is measured, not hidden (docs/benchmark.md, "The budget raised"). Raised to 184 KB on 2026-12-05 when issue 47
+ * (every recipient in their own language) took the sender to 168.7 KB plain and 178.8 KB in that build: the locale
+ * chain, the translations checked again at cold start, values written with Intl and the German texts embedded
+ * (+8.9 KB over 159.8 / 169.9 KB); the cold import, 5 runs on a loaded machine, stayed 1.53x the baseline.
  */
-export const OWN_CODE_LIMIT_BYTES = 176 * 1024;
+export const OWN_CODE_LIMIT_BYTES = 184 * 1024;
 
 /** A Lambda entry measured by the bench: the notifier's functions and the Powertools baseline, built two ways. */
 interface BundleTarget {

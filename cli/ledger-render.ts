@@ -9,6 +9,8 @@ export interface LedgerRowView {
   readonly channel: string;
   readonly messageClass: string;
   readonly templateId: string;
+  /** The locale of the template variant the message is written in; null on a row written before locales, or whose template was missing. */
+  readonly locale: string | null;
   readonly eventId: string;
   readonly recipientId: string;
   /**
@@ -57,6 +59,7 @@ export function ledgerRowView(row: LedgerRow): LedgerRowView {
     channel: row.channel,
     messageClass: row.messageClass,
     templateId: row.templateId,
+    locale: row.locale ?? null,
     eventId: row.eventId,
     recipientId: row.recipientId,
     address: addressOf(row),
@@ -111,7 +114,7 @@ export function renderLedgerRow(row: LedgerRow): string {
   const lines: [string, string][] = [
     ['key', v.key],
     ['state', stateLine(v)],
-    ['message', `${v.channel}, class ${v.messageClass}, template ${v.templateId}`],
+    ['message', `${v.channel}, class ${v.messageClass}, template ${v.templateId}${v.locale ? ` in ${v.locale}` : ''}`],
     ['event', v.eventId],
     ['recipient', v.recipientId],
     ['address', v.address ?? '- (not kept once the row settles)'],

@@ -7,10 +7,14 @@ import { jsonRecord } from '../functions/core/json-objects';
 import { largestPushPayloadBytes, PUSH_PAYLOAD_MAX_BYTES } from '../functions/core/templates/push-payload';
 import { validate } from '../functions/core/schema';
 import { smsSize } from '../functions/core/templates/sms-segments';
-import { EMAIL_SUBJECT_MAX_CHARS, type TemplateFigures } from '../functions/core/templates/template-limits';
-import { formatTemplateProblem } from '../functions/core/templates/template-problems';
-import { checkTemplateFiles } from '../functions/core/templates/template-registry';
+import { EMAIL_SUBJECT_MAX_CHARS, type TemplateFigures } from '../functions/core/template-checks/template-limits';
+import { formatTemplateProblem } from '../functions/core/template-checks/template-problems';
+import { checkTemplateFiles } from '../functions/core/template-checks/template-registry';
+import { isTimeZone } from '../functions/core/event/time-zone-name';
+import { defaultLocaleOf, localesOf, resolveTemplateLocale, variantIn } from '../functions/core/templates/template-locale';
 import { renderTemplate, type RenderedContent, type TemplateValue } from '../functions/core/templates/templates';
+import { smsEncodingNotes } from '../functions/core/template-checks/template-notes';
+import { describeResolution, sampleData } from './template-preview';
 import { textTable } from '../local/text-table';
 
 /** Where the command writes; injectable for tests. */
@@ -22,16 +26,20 @@ export interface TemplatesCommandIo {
 }
 
 export const TEMPLATES_USAGE = `usage: notifier templates check [--dir DIR]
-       notifier templates render <templateId> --data FILE [--channel email|sms|push] [--dir DIR]
+       notifier templates render <templateId> [--locale TAG] [--data FILE] [--time-zone ZONE] [--channel email|sms|push] [--dir DIR]
 
-  check             validate every template file as synth and the sender's cold start do, and show
-                    each one's worst case (every field at its maxLength) against the channel limits
-  render <id>       preview a template with the data in FILE (a JSON object of fields, or an event
-                    whose "data" it takes); every variant, or only --channel's
+  check             validate every template file and translation as synth and the sender's cold start
+                    do, and show each variant's worst case (every field at its maxLength) against the
+                    channel limits
+  render <id>       preview a template for a recipient whose locale is TAG: the variant chosen, the
+                    chain walked to it, and each channel rendered with the data in FILE (a JSON object
+                    of fields, or an event whose "data" it takes; default: sample values)
 
 options:
   --dir DIR         the templates folder (default: templates/ of this package)
-  --data FILE       the data to render with
+  --locale TAG      the recipient's BCP 47 locale (default: none, as an event without one)
+  --data FILE       the data to render with (default: a sample value for each field)
+  --time-zone ZONE  the recipient's IANA time zone, for date and time fields (default: none: UTC)
   --channel NAME    email, sms or push
   -h, --help        this text
 
@@ -53,6 +61,8 @@ export async function run(argv: string[], io: TemplatesCommandIo = {}): Promise<
       options: {
         dir: { type: 'string' },
         data: { type: 'string' },
+        locale: { type: 'string' },
+        'time-zone': { type: 'string' },
         channel: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -65,10 +75,11 @@ export async function run(argv: string[], io: TemplatesCommandIo = {}): Promise<
     const dir = values.dir ?? DEFAULT_TEMPLATES_DIR;
     if (action === 'check' && !templateId) return check(dir, out, err);
     if (action === 'render' && templateId && extra.length === 0) {
-      if (!values.data) throw new UsageError('render needs --data FILE');
       const channel = values.channel;
       if (channel !== undefined && !CHANNELS.includes(channel as Channel)) throw new UsageError(`--channel must be one of ${CHANNELS.join(', ')}`);
-      return render(dir, templateId, values.data, channel as Channel | undefined, out, err);
+      const timeZone = values['time-zone'];
+      if (timeZone !== undefined && !isTimeZone(timeZone)) throw new UsageError(`--time-zone ${timeZone} is not an IANA time zone such as Europe/Vienna`);
+      return render({ dir, templateId, dataFile: values.data, locale: values.locale, timeZone, only: channel as Channel | undefined }, out, err);
     }
     throw new UsageError(action ? `unexpected arguments: ${positionals.join(' ')}` : 'which action: check or render?');
   } catch (error) {
@@ -93,14 +104,19 @@ function loadChecked(dir: string, err: (text: string) => void) {
 function check(dir: string, out: (text: string) => void, err: (text: string) => void): number {
   const result = loadChecked(dir, err);
   if (!result) return 1;
-  const rows = result.templates.map(({ template, figures }) => [
-    template.id,
-    CHANNELS.filter((c) => template[c]).join(', '),
-    ...figureCells(figures),
+  const rows = result.templates.flatMap(({ template, figures, translationFigures }) => [
+    [template.id, `${defaultLocaleOf(template)} (default)`, CHANNELS.filter((c) => template[c]).join(', '), ...figureCells(figures)],
+    ...[...(translationFigures ?? new Map<string, TemplateFigures>())].map(([locale, own]) => [
+      '',
+      locale,
+      CHANNELS.filter((c) => variantIn(template, locale)[c]).join(', '),
+      ...figureCells(own),
+    ]),
   ]);
   out(`${result.templates.length} valid template${result.templates.length === 1 ? '' : 's'} in ${dir}\n`);
-  out('worst case, with every field at its declared maxLength:\n\n');
-  out(`${textTable(['template', 'channels', 'sms parts', 'subject chars', 'push bytes'], rows)}\n`);
+  out('worst case of each variant, with every field at its declared maxLength:\n\n');
+  out(`${textTable(['template', 'locale', 'channels', 'sms parts', 'subject chars', 'push bytes'], rows)}\n`);
+  for (const note of smsEncodingNotes(result.templates)) out(`note: ${note}\n`);
   return 0;
 }
 
@@ -112,15 +128,16 @@ function figureCells(figures: TemplateFigures): string[] {
   ];
 }
 
-function render(
-  dir: string,
-  templateId: string,
-  dataFile: string,
-  only: Channel | undefined,
-  out: (text: string) => void,
-  err: (text: string) => void,
-): number {
-  const data = readData(dataFile);
+interface RenderRequest {
+  readonly dir: string;
+  readonly templateId: string;
+  readonly dataFile: string | undefined;
+  readonly locale: string | undefined;
+  readonly timeZone: string | undefined;
+  readonly only: Channel | undefined;
+}
+
+function render({ dir, templateId, dataFile, locale, timeZone, only }: RenderRequest, out: (text: string) => void, err: (text: string) => void): number {
   const result = loadChecked(dir, err);
   if (!result) return 1;
   const found = result.templates.find(({ template }) => template.id === templateId);
@@ -128,11 +145,18 @@ function render(
     err(`no template "${templateId}" in ${dir} (there are: ${result.templates.map(({ template }) => template.id).join(', ')})\n`);
     return 1;
   }
-  const channels = only ? [only] : CHANNELS.filter((c) => found.template[c]);
+  const data = dataFile === undefined ? sampleData(found.template) : readData(dataFile);
+  const resolution = resolveTemplateLocale(found.template, locale);
+  out(`${describeResolution(locale, resolution, localesOf(found.template))}\n`);
+  const channels = only ? [only] : CHANNELS.filter((c) => variantIn(found.template, resolution.locale)[c]);
   const registry = new Map([[templateId, found.template]]);
   let failed = false;
   for (const channel of channels) {
-    const rendered = renderTemplate(registry, templateId, channel, data);
+    const rendered = renderTemplate(registry, templateId, channel, data, {
+      locale: resolution.locale,
+      formatLocale: resolution.formatLocale,
+      ...(timeZone !== undefined ? { timeZone } : {}),
+    });
     if (!rendered.ok) {
       err(`${channel}: ${rendered.reason}\n`);
       failed = true;

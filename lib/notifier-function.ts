@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Aws, type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Annotations, Aws, type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -90,9 +90,10 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
       resources: [logGroup.logGroupArn],
     }),
   );
+  const templates = options.templatesDir ? templateBundling(options.templatesDir) : undefined;
   const fn = new lambda.Function(scope, id, {
     code: notifierHandlerCode(options.entry, {
-      define: { ...options.define, ...(options.templatesDir ? templateBundling(options.templatesDir).define : {}) },
+      define: { ...options.define, ...(templates?.define ?? {}) },
       runtime: options.runtime,
     }),
     handler: `${HANDLER_FILE.replace(/\.mjs$/, '')}.handler`,
@@ -107,6 +108,7 @@ export function createNotifierFunction(scope: Construct, id: string, options: No
     loggingFormat: lambda.LoggingFormat.JSON,
     environment: { ...options.environment },
   });
+  for (const note of templates?.notes ?? []) Annotations.of(fn).addInfo(`templates: ${note}`);
   Validations.of(fn).acknowledge({
     id: 'AwsSolutions-L1',
     reason:

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readTemplateFiles } from '../functions/adapters/template-directory';
-import { checkTemplateFiles } from '../functions/core/templates/template-registry';
-import { formatTemplateProblem } from '../functions/core/templates/template-problems';
+import { checkTemplateFiles } from '../functions/core/template-checks/template-registry';
+import { smsEncodingNotes } from '../functions/core/template-checks/template-notes';
+import { formatTemplateProblem } from '../functions/core/template-checks/template-problems';
 import { SHIPPED_TEMPLATES_IDENTIFIER } from '../functions/sender/shipped-templates';
 
 export { DEFAULT_TEMPLATES_DIR } from '../functions/adapters/template-directory';
@@ -11,6 +12,11 @@ export { DEFAULT_TEMPLATES_DIR } from '../functions/adapters/template-directory'
 export interface TemplateBundling {
   /** esbuild `define`: the sender's free identifier `__NOTIFIER_TEMPLATES__` replaced by every file's name and text. */
   readonly define: Readonly<Record<string, string>>;
+  /**
+   * What the templates cost that is not a problem, for synth to say (an info annotation on the sender): each
+   * translation whose SMS needs UCS-2 where its default's is GSM-7 (template-notes.ts).
+   */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -24,15 +30,21 @@ export interface TemplateBundling {
  *
  * @throws Error listing every problem of every file, so synth stops before a bad template is deployed.
  */
+/** A JSON.stringify replacer that leaves out every `description` (the schemas allow one on a template, a translation and a field, nowhere else). */
+function withoutDescriptions(this: unknown, key: string, value: unknown): unknown {
+  return key === 'description' && typeof value === 'string' ? undefined : value;
+}
+
 export function templateBundling(templatesDir: string): TemplateBundling {
   const dir = resolve(templatesDir);
   if (!existsSync(dir)) throw new Error(`IdempotentNotifier: templatesDir ${dir} does not exist`);
   const files = readTemplateFiles(dir);
-  const { problems } = checkTemplateFiles(files);
+  const { problems, templates } = checkTemplateFiles(files);
   if (problems.length > 0) {
     throw new Error(`IdempotentNotifier: the templates in ${dir} are invalid:\n${problems.map((p) => `  - ${formatTemplateProblem(p)}`).join('\n')}`);
   }
-  // Each file without its layout (valid JSON by now): indentation and line breaks cost the sender's bundle ~300 bytes.
-  const compact = files.map((file) => ({ name: file.name, text: JSON.stringify(JSON.parse(file.text)) }));
-  return { define: { [SHIPPED_TEMPLATES_IDENTIFIER]: JSON.stringify(compact) } };
+  // Each file without its layout (valid JSON by now): indentation and line breaks cost the sender's bundle ~300 bytes;
+  // and without its descriptions (the template's and each field's), which are for people: ~470 bytes of the shipped ones.
+  const compact = files.map((file) => ({ name: file.name, text: JSON.stringify(JSON.parse(file.text), withoutDescriptions) }));
+  return { define: { [SHIPPED_TEMPLATES_IDENTIFIER]: JSON.stringify(compact) }, notes: smsEncodingNotes(templates) };
 }

@@ -9,7 +9,7 @@
  *   npm start -- --templates my-templates/     # render with another templates folder
  */
 import { existsSync } from 'node:fs';
-import { TemplateValidationError } from '../functions/core/templates/template-problems';
+import { TemplateValidationError } from '../functions/core/template-checks/template-problems';
 import { integerOption, numberOption, parseCommandLine, runCommandLine, UsageError } from './command-line';
 import { readInputLines, rebaseTimestamps } from './input-lines';
 import { EXAMPLE_WITHDRAWN_CONSENT, formatLocalSummary, runLocal } from './local-runner';

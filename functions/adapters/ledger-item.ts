@@ -31,6 +31,7 @@ const LedgerItemSchema = v.looseObject({
   recipientId: text,
   channel: v.picklist(CHANNELS),
   templateId: text,
+  locale: v.optional(text),
   messageClass: text,
   occurredAt: text,
   createdAt: count,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TemplateFile } from '../core/templates/template-definition';
-import { buildTemplateRegistry, TEMPLATE_FILE_SUFFIX } from '../core/templates/template-registry';
+import { buildTemplateRegistry, TEMPLATE_FILE_SUFFIX } from '../core/template-checks/template-registry';
 import type { TemplateRegistry } from '../core/templates/templates';
 import { PACKAGE_ROOT } from './package-root';
 
@@ -12,15 +12,20 @@ import { PACKAGE_ROOT } from './package-root';
 export const DEFAULT_TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates');
 
 /**
- * Every `*.json` file directly in `dir`, sorted by name (other files, such as a README, are left alone).
+ * Every `*.json` file directly in `dir` (the templates), and in each folder directly in it (a template's
+ * translations, named `<folder>/<file>`), sorted by name; other files, such as a README, are left alone.
  * @throws the file system's error when `dir` cannot be read.
  */
 export function readTemplateFiles(dir: string): TemplateFile[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(TEMPLATE_FILE_SUFFIX))
-    .map((entry) => entry.name)
-    .sort()
-    .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
+  const names: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith(TEMPLATE_FILE_SUFFIX)) names.push(entry.name);
+    if (!entry.isDirectory()) continue;
+    for (const inner of readdirSync(join(dir, entry.name), { withFileTypes: true })) {
+      if (inner.isFile() && inner.name.endsWith(TEMPLATE_FILE_SUFFIX)) names.push(`${entry.name}/${inner.name}`);
+    }
+  }
+  return names.sort().map((name) => ({ name, text: readFileSync(join(dir, ...name.split('/')), 'utf8') }));
 }
 
 /**

@@ -13,6 +13,7 @@ import { METRIC } from '../core/observability/metric-names';
 import { packRequest, type PackedRequest } from '../core/ledger/stored-request';
 import type { MessageResult } from './delivery-context';
 import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
+import type { MessagePlan } from './message-plan';
 
 /**
  * The acquire phase: this attempt ends up holding the message's claim (a fresh claim, or a fenced takeover of
@@ -80,6 +81,9 @@ async function onExistingRow(
       count(attempt, METRIC.ConcurrentClaimBackoff);
       return { settled: false, why: 'owned-by-another-worker' };
     case 'take-over': {
+      // The row's language, fixed by its first claim, whatever this delivery's event asks for.
+      const own = inRowLocale(attempt.plan, existing);
+      const packed = own === attempt.plan ? kept : keptForReclaimer({ ...attempt, plan: own });
       const discoverable = ctx.claimsDiscoverable;
       const fields = takeoverFields({
         row: existing,
@@ -88,7 +92,7 @@ async function onExistingRow(
         timing: ctx.timing,
         lastAmbiguousAt: decision.lastAmbiguousAt,
         discoverable,
-        request: takeoverNeedsRequest(existing, { discoverable }) ? kept() : undefined,
+        request: takeoverNeedsRequest(existing, { discoverable }) ? packed() : undefined,
         pendingShards: ctx.pendingIndexShards,
       });
       const claim: Claim = { key: plan.key, ownerToken: attempt.ownerToken, claimVersion: fields.claimVersion };
@@ -113,9 +117,20 @@ async function onExistingRow(
         previousRelease: existing.lastRelease ?? 'none (owner died)',
         attempts: fields.attempts,
       });
-      return { claim, lastAmbiguousAt: decision.lastAmbiguousAt, previous: existing, countAtMs: existing.createdAt };
+      return { claim, lastAmbiguousAt: decision.lastAmbiguousAt, previous: existing, countAtMs: existing.createdAt, ...(own === attempt.plan ? {} : { plan: own }) };
     }
   }
+}
+
+/**
+ * The plan in the locale the row records, when its first claim wrote the message in another than this plan's (a
+ * producer corrected the recipient's language and published the event again): one message, in one language, even
+ * when the first attempt may have reached the provider. The plan as it is when the row has no locale, agrees, or
+ * the template no longer has the row's variant.
+ */
+function inRowLocale(plan: MessagePlan, row: LedgerRow): MessagePlan {
+  if (row.locale === undefined || plan.locale === undefined || row.locale === plan.locale.locale) return plan;
+  return plan.inLocale?.(row.locale) ?? plan;
 }
 
 /** The state machine on a row, told whether the row's claim is one of this environment's unsent ones. */
@@ -126,9 +141,9 @@ function decide(attempt: DeliveryAttempt, row: LedgerRow): ExistingRowDecision {
 
 /** What a fresh claim row says about its message: its identity, class and, for a bulk class, the destination's consent key. */
 function claimSubject(attempt: DeliveryAttempt): ClaimSubject {
-  const { identity, key, messageClass, occurredAt, prepared } = attempt.plan;
+  const { identity, key, messageClass, occurredAt, prepared, locale } = attempt.plan;
   const consentKey = prepared.ok && messageClass.bulk ? consentKeyOf(prepared.request.message) : undefined;
-  return { key, ...identity, messageClass: messageClass.name, occurredAt, ...(consentKey ? { consentKey } : {}) };
+  return { key, ...identity, ...(locale ? { locale: locale.locale } : {}), messageClass: messageClass.name, occurredAt, ...(consentKey ? { consentKey } : {}) };
 }
 
 /**

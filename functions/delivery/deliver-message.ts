@@ -46,7 +46,8 @@ export async function deliver(plan: MessagePlan, start: DeliveryStart, ctx: Deli
   try {
     const acquired: Acquired = start.kind === 'claim' ? await acquireClaim(attempt) : await resumeRow(attempt, start.row);
     if ('settled' in acquired) return acquired;
-    return await sendHeld(attempt, acquired);
+    // The same attempt (its owner token and trace), sending the plan the claim holds.
+    return await sendHeld(acquired.plan ? { ...attempt, plan: acquired.plan } : attempt, acquired);
   } catch (error) {
     count(attempt, METRIC.LedgerError);
     ctx.log.error('Ledger request failed; the record will be redelivered', {

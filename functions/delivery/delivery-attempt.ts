@@ -43,6 +43,12 @@ export interface HeldClaim {
   readonly previous: LedgerRow | undefined;
   /** The message's first claim (the row's `createdAt`): the time its limits count it at. */
   readonly countAtMs: number;
+  /**
+   * The plan the later phases send, when it is not the attempt's own: a row taken over whose first claim wrote the
+   * message in another locale than this delivery's event asks for is sent in the row's (message-plan.ts `inLocale`).
+   * @default the attempt's plan
+   */
+  readonly plan?: MessagePlan;
 }
 
 /** A new attempt at `plan`, with its own owner token and nothing held yet. */
@@ -57,7 +63,7 @@ export function count(attempt: DeliveryAttempt, name: MetricName): void {
 
 /** The fields every log line of the attempt carries: ids and a key prefix, never an address or a body. */
 export function logContext(attempt: DeliveryAttempt): Record<string, unknown> {
-  const { identity, key, messageClass } = attempt.plan;
+  const { identity, key, messageClass, locale } = attempt.plan;
   // Stryker disable next-line ObjectLiteral: the fields of log lines only (what they must never hold is tested with the logs)
   return {
     key: keyPrefix(key),
@@ -65,6 +71,7 @@ export function logContext(attempt: DeliveryAttempt): Record<string, unknown> {
     recipientId: identity.recipientId,
     channel: identity.channel,
     templateId: identity.templateId,
+    ...(locale ? { locale: locale.locale } : {}),
     messageClass: messageClass.name,
   };
 }

@@ -5,6 +5,9 @@ import type { MessageClass } from '../core/policy/message-class';
 import type { NotificationEvent } from '../core/event/notification-event';
 import { validForSeconds } from '../core/templates/push-policy';
 import type { RenderedMessage, SendRequest } from '../core/templates/rendered-message';
+import type { Channel } from '../core/event/idempotency-key';
+import type { Recipient } from '../core/event/notification-event';
+import { localesOf, resolveTemplateLocale, type LocaleResolution } from '../core/templates/template-locale';
 import { renderTemplate, type TemplateRegistry } from '../core/templates/templates';
 
 /** One logical message of an event: its key, and either a ready request or why it can never be sent. */
@@ -13,8 +16,19 @@ export interface MessagePlan {
   readonly key: string;
   readonly messageClass: MessageClass;
   readonly occurredAt: string;
+  /**
+   * Which variant of the template the recipient gets and how it was found; none when the template does not exist.
+   * The first claim records its locale on the row; a fallback to the default is counted by the sender.
+   */
+  readonly locale?: LocaleResolution;
   /** Ready to send (the rendered request), or why it can never be sent (no address, no template). */
   readonly prepared: { readonly ok: true; readonly request: SendRequest } | { readonly ok: false; readonly reason: string };
+  /**
+   * The same message planned in another of its template's locales (values written in that locale), for a row whose
+   * first claim chose it: a takeover sends in the row's language, whatever this delivery's event says. Undefined
+   * when the template has no variant in `locale`. @default none (a plan rebuilt from a row is in the row's locale)
+   */
+  readonly inLocale?: (locale: string) => MessagePlan | undefined;
 }
 
 /** Expands an event into one plan per (recipient, channel). Pure. */
@@ -23,40 +37,60 @@ export function planMessages(
   messageClass: MessageClass,
   templates: TemplateRegistry,
 ): MessagePlan[] {
-  return event.recipients.flatMap((recipient) =>
-    recipient.channels.map((channel): MessagePlan => {
-      const identity = { eventId: event.eventId, recipientId: recipient.recipientId, channel, templateId: event.templateId };
-      const key = idempotencyKey(identity);
-      const base = { identity, key, messageClass, occurredAt: event.occurredAt };
-      const address = addressFor(recipient, channel);
-      if (!address.ok) return { ...base, prepared: { ok: false, reason: address.reason } };
-      const rendered = renderTemplate(templates, event.templateId, channel, event.data);
-      if (!rendered.ok) return { ...base, prepared: { ok: false, reason: rendered.reason } };
-      const template = templates.get(event.templateId);
-      const audience = channel === 'email' && template ? templateAudienceProblem(messageClass, template) : undefined;
-      if (audience) return { ...base, prepared: { ok: false, reason: audience } };
-      const validFor = rendered.content.channel === 'push' ? validForSeconds(messageClass.push, event.data) : undefined;
-      const message: RenderedMessage = {
-        ...rendered.content,
-        to: address.address,
-        ...(validFor === undefined ? {} : { validForSeconds: validFor }),
-        ...(rendered.content.channel !== 'email' && recipient.timeZone ? { timeZone: recipient.timeZone } : {}),
-      };
-      return {
-        ...base,
-        prepared: {
-          ok: true,
-          request: {
-            key,
-            message,
-            messageClass: messageClass.name,
-            smsType: messageClass.smsType,
-            push: messageClass.push,
-            templateId: event.templateId,
-            bulk: messageClass.bulk,
-          },
-        },
-      };
-    }),
-  );
+  const template = templates.get(event.templateId);
+  return event.recipients.flatMap((recipient) => {
+    // The key is made of the identity alone: the locale is presentation, and may differ from one delivery to the next.
+    const locale = template ? resolveTemplateLocale(template, recipient.locale) : undefined;
+    return recipient.channels.map((channel) => planOne(event, messageClass, templates, recipient, channel, locale));
+  });
+}
+
+/** One message of the event, written in `locale`'s variant (none: the template is missing). */
+function planOne(
+  event: NotificationEvent,
+  messageClass: MessageClass,
+  templates: TemplateRegistry,
+  recipient: Recipient,
+  channel: Channel,
+  locale: LocaleResolution | undefined,
+): MessagePlan {
+  const template = templates.get(event.templateId);
+  const inLocale = (other: string): MessagePlan | undefined =>
+    template && localesOf(template).includes(other)
+      ? planOne(event, messageClass, templates, recipient, channel, { locale: other, formatLocale: other, chain: [other] })
+      : undefined;
+  const identity = { eventId: event.eventId, recipientId: recipient.recipientId, channel, templateId: event.templateId };
+  const key = idempotencyKey(identity);
+  const base = { identity, key, messageClass, occurredAt: event.occurredAt, ...(locale ? { locale } : {}), inLocale };
+  const address = addressFor(recipient, channel);
+  if (!address.ok) return { ...base, prepared: { ok: false, reason: address.reason } };
+  const rendered = renderTemplate(templates, event.templateId, channel, event.data, {
+    ...(locale ? { locale: locale.locale, formatLocale: locale.formatLocale } : {}),
+    ...(recipient.timeZone !== undefined ? { timeZone: recipient.timeZone } : {}),
+  });
+  if (!rendered.ok) return { ...base, prepared: { ok: false, reason: rendered.reason } };
+  const audience = channel === 'email' && template ? templateAudienceProblem(messageClass, template) : undefined;
+  if (audience) return { ...base, prepared: { ok: false, reason: audience } };
+  const validFor = rendered.content.channel === 'push' ? validForSeconds(messageClass.push, event.data) : undefined;
+  const message: RenderedMessage = {
+    ...rendered.content,
+    to: address.address,
+    ...(validFor === undefined ? {} : { validForSeconds: validFor }),
+    ...(rendered.content.channel !== 'email' && recipient.timeZone ? { timeZone: recipient.timeZone } : {}),
+  };
+  return {
+    ...base,
+    prepared: {
+      ok: true,
+      request: {
+        key,
+        message,
+        messageClass: messageClass.name,
+        smsType: messageClass.smsType,
+        push: messageClass.push,
+        templateId: event.templateId,
+        bulk: messageClass.bulk,
+      },
+    },
+  };
 }

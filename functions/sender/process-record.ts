@@ -5,7 +5,7 @@ import { METRIC } from '../core/observability/metric-names';
 import { parseNotificationBody, type NotificationEvent } from '../core/event/notification-event';
 import type { TemplateRegistry } from '../core/templates/templates';
 import { deliver, FRESH_CLAIM, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
-import { planMessages } from '../delivery/message-plan';
+import { planMessages, type MessagePlan } from '../delivery/message-plan';
 import { claimMustBeDiscoverable, type ReceiveInfo, type RedeliveryPolicy } from '../core/ledger/stale-claim-discovery';
 
 /** What processing one SQS record needs beyond a single delivery. */
@@ -68,6 +68,7 @@ export async function processRecord(record: QueueRecord, ctx: RecordContext): Pr
   }
 
   const plans = planMessages(event, messageClass, ctx.templates);
+  countLocaleFallbacks(plans, ctx);
   const delivery: DeliveryContext = {
     ...ctx,
     claimsDiscoverable: claimMustBeDiscoverable(record.receive, ctx.redelivery, ctx.clock()),
@@ -92,6 +93,29 @@ export async function processRecord(record: QueueRecord, ctx: RecordContext): Pr
     );
   }
   return { kind: 'settled', messages };
+}
+
+/**
+ * Each message going out in its template's default locale because its recipient's tag led to no variant: counted
+ * by reason and, unless no tag was given, logged with ids (never the tag as given: it may be anything). Counted again on a redelivery, as
+ * each receive renders the message again.
+ */
+function countLocaleFallbacks(plans: readonly MessagePlan[], ctx: RecordContext): void {
+  for (const plan of plans) {
+    const reason = plan.locale?.fallback;
+    if (reason === undefined) continue;
+    ctx.metrics.count(METRIC.LocaleFallback, { channel: plan.identity.channel, messageClass: plan.messageClass.name, reason });
+    // A missing tag is the common case of a producer that sends none: counted, not logged.
+    if (reason === 'missing') continue;
+    ctx.log.info('Message written in its template\'s default locale', {
+      eventId: plan.identity.eventId,
+      recipientId: plan.identity.recipientId,
+      channel: plan.identity.channel,
+      templateId: plan.identity.templateId,
+      locale: plan.locale!.locale,
+      reason,
+    });
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../core/errors';
 import type { TemplateFile } from '../core/templates/template-definition';
-import { buildTemplateRegistry } from '../core/templates/template-registry';
+import { buildTemplateRegistry } from '../core/template-checks/template-registry';
 import type { TemplateRegistry } from '../core/templates/templates';
 
 /**

@@ -106,9 +106,10 @@ export interface FunctionProps {
    */
   readonly senderEntry?: string;
   /**
-   * Folder of template files (`<templateId>.json`) the sender renders. Synth validates every file
-   * (placeholders declared, SMS parts, subject length, push payload size, no unescaped HTML) and fails
-   * listing every problem; the files are embedded in the sender's bundle and validated again at cold start.
+   * Folder of template files (`<templateId>.json`, and each translation as `<templateId>/<locale>.json`) the sender
+   * renders. Synth validates every file (placeholders declared, SMS parts, subject length, push payload size, no
+   * unescaped HTML, every variant with the default's channels and fields) and fails listing every problem; the files
+   * are embedded in the sender's bundle and validated again at cold start.
    * @default - the `templates/` folder of this package
    */
   readonly templatesDir?: string;

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATES_DIR, loadTemplateDirectory, readTemplateFiles, repositoryTemplates } from '../../functions/adapters/template-directory';
-import { TemplateValidationError } from '../../functions/core/templates/template-problems';
+import { TemplateValidationError } from '../../functions/core/template-checks/template-problems';
 import { tempDir } from '../support/temp-dir';
 
 describe('the templates folder', () => {

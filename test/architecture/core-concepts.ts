@@ -8,6 +8,7 @@ export const CORE_CONCEPTS: Readonly<Record<string, readonly string[]>> = {
   event: [],
   queue: [],
   templates: ['event'],
+  'template-checks': ['event', 'templates'],
   policy: ['event', 'templates'],
   ledger: ['event', 'templates', 'policy'],
   provider: ['event', 'templates', 'policy', 'ledger'],

@@ -1,6 +1,7 @@
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATES_DIR } from '../../functions/adapters/template-directory';
 import { notifierPropsFromContext } from '../../lib/context-config';
@@ -13,7 +14,10 @@ import { tempDir } from '../support/temp-dir';
 function templatesWith(extra: Record<string, unknown>): string {
   const dir = join(tempDir('notifier-cdk-templates-'), 'templates');
   cpSync(DEFAULT_TEMPLATES_DIR, dir, { recursive: true });
-  for (const [name, content] of Object.entries(extra)) writeFileSync(join(dir, name), JSON.stringify(content, null, 2));
+  for (const [name, content] of Object.entries(extra)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), JSON.stringify(content, null, 2));
+  }
   return dir;
 }
 
@@ -32,6 +36,34 @@ describe('templates at synth', () => {
     expect(message).toContain(`IdempotentNotifier: the templates in ${dir} are invalid:`);
     expect(message).toContain('  - raw.json email.html: the tag {{{v}}} at character 3 inserts the value unescaped');
     expect(message).toContain('  - too-long.json sms.text: can take 4 SMS parts (UCS-2) with every field at its maxLength; sms.maxSegments allows 1');
+  });
+
+  it('fails if a template has no variant for its default locale, or its variants disagree on their fields', () => {
+    const dir = templatesWith({
+      'reset/de.json': { email: { subject: 'Passwort', text: 'Neu setzen' } },
+      'order-sold/fr.json': { email: { subject: 'Article {{itemId}} vendu', text: 'Commande {{orderId}}.' }, push: { title: 'Vendu', body: '{{orderId}} {{itemId}}' } },
+    });
+    const message = errorOf({ templatesDir: dir });
+    expect(message).toContain('  - reset/de.json: template "reset" has no variant for its default locale: reset.json');
+    expect(message).toContain('  - order-sold/fr.json email: lacks {{shipWithinDays}}, which the en email uses: variants disagree on their fields');
+  });
+
+  it('says when a translation\'s SMS needs UCS-2 where its default\'s is GSM-7 (a Polish sign-in code), as an info annotation on the sender', () => {
+    const dir = templatesWith({
+      'login-code/pl.json': {
+        email: { subject: 'Twój kod logowania', text: 'Twój kod logowania to {{code}}. Wygasa za {{expiresInMinutes}} min.' },
+        sms: { text: 'Twój kod logowania to {{code}}. Wygasa za {{expiresInMinutes}} min.' },
+        push: { title: 'Twój kod logowania', body: '{{code}} (wygasa za {{expiresInMinutes}} min.)' },
+      },
+    });
+    const app = newApp();
+    const stack = new NotifierStack(app, 'Test', { notifier: { ...BASE_PROPS, templatesDir: dir } });
+    Annotations.fromStack(stack).hasInfo(
+      '*',
+      Match.stringLikeRegexp('^templates: login-code pl: the SMS text needs UCS-2 \\(70 characters in one part, 67 a part when split; GSM-7 has 160/153\\), up to 1 part of the 1 allowed \\(the default locale\'s: 1, GSM-7\\)$'),
+    );
+    // German fits GSM-7: nothing to say about it.
+    expect(Annotations.fromStack(stack).findInfo('*', Match.stringLikeRegexp(' de: ')).length).toBe(0);
   });
 
   it('fails if the templates folder does not exist', () => {

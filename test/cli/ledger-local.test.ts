@@ -26,6 +26,23 @@ describe('notifier ledger --local: the support look-up on a local run\'s own dat
     expect(JSON.parse(printed.join(''))).toMatchObject({ state: 'SENT', eventId: 'evt-local-lookup' });
   }, 60_000);
 
+  it('ledger show says the locale the message was written in: a de-AT recipient\'s row records de', async () => {
+    const dataDir = join(tempDir('notifier-local-ledger-'), 'ledger');
+    const base = loginCodeEvent({ eventId: 'evt-local-locale', occurredAt: new Date().toISOString() });
+    const event = { ...base, recipients: [{ ...base.recipients[0]!, locale: 'de-AT' }] };
+    await runLocal({ lines: [JSON.stringify(event)], dataDir, concurrency: 1, out: () => undefined, err: () => undefined });
+    const printed: string[] = [];
+    const io = { out: (t: string) => void printed.push(t), err: (t: string) => void printed.push(t), env: {} };
+    expect(await run(['event', 'evt-local-locale', '--local', dataDir], io)).toBe(0);
+    const key = /\b([0-9a-f]{64})\b/.exec(printed.join(''))?.[1];
+    printed.length = 0;
+    expect(await run(['show', key!, '--local', dataDir], io)).toBe(0);
+    expect(printed.join('')).toContain('message              sms, class otp, template login-code in de\n');
+    printed.length = 0;
+    expect(await run(['show', key!, '--local', dataDir, '--json'], io)).toBe(0);
+    expect(JSON.parse(printed.join(''))).toMatchObject({ state: 'SENT', locale: 'de' });
+  }, 60_000);
+
   it('says how to make a local ledger when the folder does not exist', async () => {
     const printed: string[] = [];
     const code = await run(['event', 'e', '--local', join(tmpdir(), 'no-such-notifier-ledger')], {

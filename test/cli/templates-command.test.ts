@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../cli/templates-command';
@@ -16,26 +16,63 @@ async function templates(...argv: string[]): Promise<{ code: number; out: string
 
 function folderWith(files: Record<string, unknown>): string {
   const dir = tempDir('notifier-cli-templates-');
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
+  }
   return dir;
 }
 
 const dataFile = (data: unknown) => join(folderWith({ 'data.json': data }), 'data.json');
 
 describe('notifier templates check', () => {
-  it('lists every valid template with its worst case against each channel limit', async () => {
+  it('lists every valid template and each of its variants with its worst case against each channel limit', async () => {
     const { code, out } = await templates('check');
     expect(code).toBe(0);
     const lines = out.split('\n');
     expect(lines[0]).toMatch(/^4 valid templates in .*templates\/?$/);
-    expect(lines.slice(3, 9)).toEqual([
-      'template               channels  sms parts  subject chars  push bytes',
-      '-------------  ----------------  ---------  -------------  ----------',
-      'login-code     email, sms, push  1/1 GSM-7         17/150    491/4096',
-      'order-shipped  email, sms, push  3/3 UCS-2         55/150    636/4096',
-      'order-sold          email, push          -         78/150   1014/4096',
-      'weekly-offers  email, sms, push  3/3 UCS-2        131/150   1140/4096',
+    expect(lines.slice(3, 13)).toEqual([
+      'template             locale          channels  sms parts  subject chars  push bytes',
+      '-------------  ------------  ----------------  ---------  -------------  ----------',
+      'login-code     en (default)  email, sms, push  1/1 GSM-7         17/150    491/4096',
+      '                         de  email, sms, push  1/1 GSM-7         15/150    491/4096',
+      'order-shipped  en (default)  email, sms, push  3/3 UCS-2         55/150    636/4096',
+      '                         de  email, sms, push  3/3 UCS-2         63/150    652/4096',
+      'order-sold     en (default)       email, push          -         78/150   1014/4096',
+      '                         de       email, push          -         95/150   1034/4096',
+      'weekly-offers  en (default)  email, sms, push  3/3 UCS-2        131/150   1140/4096',
+      '                         de  email, sms, push  3/3 UCS-2        133/150   1143/4096',
     ]);
+  });
+
+  it('fails on a template without its default variant: translations whose template file is missing', async () => {
+    const dir = folderWith({ 'reset/de.json': { email: { subject: 'Passwort', text: 'Neu setzen' } } });
+    const { code, err } = await templates('check', '--dir', dir);
+    expect(code).toBe(1);
+    expect(err).toContain(
+      '  - reset/de.json: template "reset" has no variant for its default locale: reset.json (the default locale\'s texts, the fields and settings) is missing\n',
+    );
+  });
+
+  it('fails on variants whose fields disagree: a placeholder in de that en lacks, and one de drops', async () => {
+    const dir = folderWith({
+      'reset.json': { fields: { name: { maxLength: 20 }, link: { maxLength: 200 } }, email: { subject: 'Reset, {{name}}', text: 'Open {{link}}' } },
+      'reset/de.json': { email: { subject: 'Passwort {{link}}', text: 'Öffnen Sie {{link}}' } },
+    });
+    const { code, err } = await templates('check', '--dir', dir);
+    expect(code).toBe(1);
+    expect(err).toBe(`1 problem in ${dir}:\n  - reset/de.json email: lacks {{name}}, which the en email uses: variants disagree on their fields\n`);
+  });
+
+  it('says when a translation\'s SMS needs UCS-2 where the default\'s is GSM-7 (Polish)', async () => {
+    const dir = folderWith({
+      'code.json': { fields: { code: { maxLength: 6, charset: 'gsm7' } }, sms: { text: 'Your code is {{code}}.', maxSegments: 1 } },
+      'code/pl.json': { sms: { text: 'Twój kod logowania to {{code}}.' } },
+    });
+    const { code, out } = await templates('check', '--dir', dir);
+    expect(code).toBe(0);
+    expect(out).toContain('                pl       sms  1/1 UCS-2');
+    expect(out).toContain('note: code pl: the SMS text needs UCS-2 (70 characters in one part, 67 a part when split; GSM-7 has 160/153), up to 1 part of the 1 allowed');
   });
 
   it('exits 1 listing every problem of every file', async () => {
@@ -66,6 +103,9 @@ describe('notifier templates render', () => {
     expect(code).toBe(0);
     expect(out).toBe(
       [
+        'no locale given: variant en (chain en); values written in en',
+        'variants: en, de',
+        'the default locale, counted as LocaleFallback reason missing',
         '== email (subject 27/150 characters)',
         'subject: Your order 1001 has shipped',
         '-- text',
@@ -84,20 +124,42 @@ describe('notifier templates render', () => {
     const event = { templateId: 'login-code', data: { code: '482913', expiresInMinutes: 10 }, recipients: [] };
     const { code, out } = await templates('render', 'login-code', '--data', dataFile(event), '--channel', 'sms');
     expect(code).toBe(0);
-    expect(out).toBe('== sms (1 part, GSM-7)\nYour sign-in code is 482913. It expires in 10 minutes.\n');
+    expect(out).toMatch(/\n== sms \(1 part, GSM-7\)\nYour sign-in code is 482913. It expires in 10 minutes.\n$/);
+  });
+
+  it('prints the variant a --locale gets and the chain walked: de-AT finds de, values written the Austrian way', async () => {
+    const { code, out } = await templates('render', 'login-code', '--locale', 'de-at', '--channel', 'sms', '--data', dataFile({ code: '482913', expiresInMinutes: 10 }));
+    expect(code).toBe(0);
+    expect(out).toBe(
+      [
+        'locale "de-at": variant de (chain de-AT → de); values written in de-AT',
+        'variants: en, de',
+        '== sms (1 part, GSM-7)',
+        'Ihr Anmeldecode lautet 482913. Er läuft in 10 Minuten ab.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('prints the whole chain to the default for a tag with no variant, and renders sample values without --data', async () => {
+    const { code, out } = await templates('render', 'login-code', '--locale', 'fr-CA', '--channel', 'sms');
+    expect(code).toBe(0);
+    expect(out).toContain('locale "fr-CA": variant en (chain fr-CA → fr → en); values written in en\n');
+    expect(out).toContain('the default locale, counted as LocaleFallback reason no-variant\n');
+    expect(out).toContain('Your sign-in code is <code>. It expires in 9999 minutes.');
   });
 
   it('shows the HTML part escaped, as it will be sent', async () => {
     const dir = folderWith({ 'hello.json': { fields: { name: { maxLength: 40 } }, email: { subject: 'Hi {{name}}', text: 'Hi {{name}}', html: '<p>Hi {{name}}</p>' } } });
     const { code, out } = await templates('render', 'hello', '--dir', dir, '--data', dataFile({ name: '<b>Ann</b>' }));
     expect(code).toBe(0);
-    expect(out).toContain('-- text\nHi <b>Ann</b>\n-- html\n<p>Hi &lt;b&gt;Ann&lt;&#x2F;b&gt;</p>\n');
+    expect(out).toContain('-- text\nHi <b>Ann</b>\n-- html\n<div lang="en"><p>Hi &lt;b&gt;Ann&lt;&#x2F;b&gt;</p></div>\n');
   });
 
   it('exits 1 with the reason the sender would record when the data does not fit', async () => {
     const { code, out, err } = await templates('render', 'login-code', '--data', dataFile({ code: '1' }), '--channel', 'sms');
     expect(code).toBe(1);
-    expect(out).toBe('');
+    expect(out).not.toContain('==');
     expect(err).toBe('sms: MissingTemplateField: template "login-code" needs expiresInMinutes\n');
   });
 
@@ -108,7 +170,7 @@ describe('notifier templates render', () => {
   });
 
   it.each([
-    [['render', 'login-code'], 'render needs --data FILE'],
+    [['render', 'login-code', '--time-zone', 'Mars/Olympus'], '--time-zone Mars/Olympus is not an IANA time zone such as Europe/Vienna'],
     [['render', 'login-code', '--data', 'x.json', '--channel', 'fax'], '--channel must be one of email, sms, push'],
     [[], 'which action: check or render?'],
     [['check', 'extra'], 'unexpected arguments: check extra'],

@@ -4,7 +4,7 @@ import { buildMessageClassRegistry } from '../../functions/core/policy/message-c
 import { parseNotificationBody } from '../../functions/core/event/notification-event';
 import { loadSenderConfig } from '../../functions/core/sender-config';
 import { loadStatusConfig } from '../../functions/status/status-config';
-import { checkTemplateFiles } from '../../functions/core/templates/template-registry';
+import { checkTemplateFiles } from '../../functions/core/template-checks/template-registry';
 import { loadReclaimerLimits } from '../../functions/reclaimer/reclaimer-config';
 import { statusFromSesEvent } from '../../functions/status/ses-event';
 import { statusFromSmsDeliveryLog } from '../../functions/status/sms-delivery-log';

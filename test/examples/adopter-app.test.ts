@@ -1,8 +1,9 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readTemplateFiles } from '../../functions/adapters/template-directory';
 import { runLocal } from '../../local/local-runner';
 import { loginCodeEvent } from '../support/events';
 import { tempDir } from '../support/temp-dir';
@@ -141,7 +142,8 @@ describe('the package an adopter installs', () => {
     ]) {
       expect(files, file).toContain(file);
     }
-    for (const template of readdirSync(join(REPO, 'templates'))) expect(files).toContain(`templates/${template}`);
+    // Every template file and every translation (templates/<id>/<locale>.json), as the sender reads them.
+    for (const { name } of readTemplateFiles(join(REPO, 'templates'))) expect(files).toContain(`templates/${name}`);
     // Nothing else, apart from what npm always packs: package.json, the README and the `bin` launcher.
     const root = readJson<PackageJson>(join(REPO, 'package.json'));
     const alwaysPacked = new Set(['package.json', 'README.md', ...Object.values(root.bin ?? {})]);

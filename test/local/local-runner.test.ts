@@ -39,11 +39,11 @@ describe('npm start (the local runner) on the bundled example stream, over local
     expect(lanes.every((lane) => lane.source.stats.received > 0)).toBe(true);
 
     expect(summary).toMatchObject({
-      events: 12,
-      queueMessages: 18,
-      messages: 21,
+      events: 13,
+      queueMessages: 19,
+      messages: 24,
       // member-3's weekly offers among them: SES took it and bounced it (an unsubscribed contact).
-      sent: 18,
+      sent: 21,
       suppressedDuplicates: 13,
       retried: 0,
       failed: { InvalidAddress: 1, MissingTemplateField: 1 },
@@ -55,15 +55,24 @@ describe('npm start (the local runner) on the bundled example stream, over local
     // Counted by the providers themselves, independently of the ledger: every key exactly once.
     const emails = aws?.ses.acceptedPerKey() ?? new Map<string, number>();
     const publishes = aws?.sns.acceptedPerKey() ?? new Map<string, number>();
-    expect(emails.size + publishes.size).toBe(18);
+    expect(emails.size + publishes.size).toBe(21);
     expect([...emails.values(), ...publishes.values()].every((n) => n === 1)).toBe(true);
     expect(aws?.ses.accepted().every((e) => e.from === 'notifications@mail.shop-notifier.dev' && e.configurationSetName === 'notifier-local')).toBe(true);
     expect(new Set(aws?.sns.accepted().map((p) => p.channel))).toEqual(new Set(['sms', 'push']));
+    // Order 1007 to a German, an Austrian and a Canadian French buyer: German twice, and English for the tag with no variant.
+    const subjects = new Map(aws?.ses.accepted().filter((e) => e.subject.includes('1007')).map((e) => [e.to.join(','), e.subject]));
+    expect(subjects).toEqual(
+      new Map([
+        ['buyer50@example.com', 'Ihre Bestellung 1007 wurde versandt'],
+        ['buyer51@example.com', 'Ihre Bestellung 1007 wurde versandt'],
+        ['buyer52@example.com', 'Your order 1007 has shipped'],
+      ]),
+    );
 
     expect(printed[0]).toMatch(/^Mailbox: http:\/\/127\.0\.0\.1:\d+\/ — open it to see what went out$/);
     // The readable print masks recipients and never shows content.
     const sends = printed.filter((l) => l.startsWith('sent'));
-    expect(sends).toHaveLength(18);
+    expect(sends).toHaveLength(21);
     expect(sends.join('\n')).not.toMatch(/buyer17@example\.com|\+447700900117|shipped with/);
   });
 
@@ -81,9 +90,9 @@ describe('npm start (the local runner) on the bundled example stream, over local
       },
     });
 
-    expect(summary).toMatchObject({ messages: 21, sent: 18, unknown: 0, pending: 0, failed: { InvalidAddress: 1, MissingTemplateField: 1 } });
+    expect(summary).toMatchObject({ messages: 24, sent: 21, unknown: 0, pending: 0, failed: { InvalidAddress: 1, MissingTemplateField: 1 } });
     const perKey = [...(aws?.ses.acceptedPerKey() ?? []), ...(aws?.sns.acceptedPerKey() ?? [])];
-    expect(perKey).toHaveLength(18);
+    expect(perKey).toHaveLength(21);
     expect(perKey.filter(([, n]) => n !== 1)).toEqual([]);
   });
 

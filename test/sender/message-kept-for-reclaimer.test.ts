@@ -6,7 +6,7 @@ import { idempotencyKey } from '../../functions/core/event/idempotency-key';
 import { METRIC } from '../../functions/core/observability/metric-names';
 import type { RenderedMessage } from '../../functions/core/templates/rendered-message';
 import type { RedeliveryPolicy } from '../../functions/core/ledger/stale-claim-discovery';
-import { buildTemplateRegistry } from '../../functions/core/templates/template-registry';
+import { buildTemplateRegistry } from '../../functions/core/template-checks/template-registry';
 import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { planMessages } from '../../functions/delivery/message-plan';
 import { buildMessageClassRegistry } from '../../functions/core/policy/message-class';

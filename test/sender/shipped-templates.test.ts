@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATES_DIR, readTemplateFiles } from '../../functions/adapters/template-directory';
 import { ConfigurationError } from '../../functions/core/errors';
-import { TemplateValidationError } from '../../functions/core/templates/template-problems';
+import { TemplateValidationError } from '../../functions/core/template-checks/template-problems';
 import { embeddedTemplateFiles, loadShippedTemplates } from '../../functions/sender/shipped-templates';
 
 describe('the sender\'s templates at cold start', () => {

@@ -56,7 +56,7 @@ const hostile = fc.oneof(
 type Slot = (event: MutableEvent, text: string) => void;
 type MutableEvent = { -readonly [K in keyof NotificationEvent]: NotificationEvent[K] } & { data: Record<string, unknown> };
 const recipientSlot =
-  (field: 'recipientId' | 'email' | 'phone' | 'pushEndpointArn' | 'timeZone', shape: (text: string) => string = (text) => text): Slot =>
+  (field: 'recipientId' | 'email' | 'phone' | 'pushEndpointArn' | 'timeZone' | 'locale', shape: (text: string) => string = (text) => text): Slot =>
   (event, text) => {
     const index = event.recipients.length - 1;
     event.recipients = event.recipients.map((r, i) => (i === index ? { ...r, [field]: shape(text) } : r));
@@ -81,6 +81,8 @@ const SLOTS: Readonly<Record<string, Slot>> = {
   email: recipientSlot('email'),
   phone: recipientSlot('phone'),
   pushEndpointArn: recipientSlot('pushEndpointArn'),
+  // The one field whose ill-formed text is never refused: a message is not dropped for its language tag.
+  locale: recipientSlot('locale'),
 };
 
 const ZONE_SPELLINGS = ['aMERICA/nEW_yORK', 'america/new_york', 'EUROPE/PARIS', 'utc', 'eTC/gmt+5', 'asia/KOLKATA'];
@@ -153,7 +155,9 @@ it(`${RUNS} events with hostile text in every producer field end in one receive,
       for (const metric of [...AMBIGUITY_METRICS, METRIC.TransientRetry, METRIC.LedgerError]) expect(sender.metrics.get(metric), metric).toBe(0);
       const letters = sender.deadLetters.letters;
       // Ill-formed text anywhere a producer put it is refused at the door (unless the body is refused for its size first).
-      const illFormed = holdsIllFormed(event) || (wrapper !== 'raw' && !wrapperText.isWellFormed());
+      // A recipient's locale is never a reason to refuse (it falls back, counted), so its text is left out.
+      const withoutLocale = { ...event, recipients: event.recipients.map(({ locale: _locale, ...recipient }) => recipient) };
+      const illFormed = holdsIllFormed(withoutLocale) || (wrapper !== 'raw' && !wrapperText.isWellFormed());
       if (illFormed) expect(['SchemaViolation', 'BodyTooLarge'], 'ill-formed text is dead-lettered').toContain(letters[0]?.reason);
       if (letters.length > 0) {
         expect(letters).toHaveLength(1);
@@ -170,6 +174,8 @@ it(`${RUNS} events with hostile text in every producer field end in one receive,
           expect(row?.state === 'SENT' || row?.state === 'FAILED' || row?.state === 'SUPPRESSED', `${channel}: ${row?.state}`).toBe(true);
           if (row?.state !== 'SENT') expect(row?.failureReason, `${channel} ${row?.state} with a reason`).toBeTruthy();
           expect(itemBytes(rowToItem(row!)), `${channel} row bytes`).toBeLessThanOrEqual(ROW_BYTES_BOUND);
+          // Whatever the locale held, a message of a known template is written in one of its variants.
+          if (row?.state === 'SENT') expect(['en', 'de'], 'the locale a sent message was written in').toContain(row.locale);
           outcomes.set(`${channel} ${row?.state}`, (outcomes.get(`${channel} ${row?.state}`) ?? 0) + 1);
         }
         for (const address of [recipient.email, recipient.phone, recipient.pushEndpointArn]) if (address !== undefined) addresses.add(address);
@@ -228,3 +234,41 @@ it.each(LENGTH_CASES)('$field at $length characters ($base; bound $bound): refus
     }
   }
 }, 60_000);
+
+it(`${Math.ceil(RUNS / 3)} events whose only hostile field is a recipient's locale (any JSON value) are all sent, in a variant the template has, the fallback counted`, async () => {
+  const anyJson = fc.oneof(
+    { weight: 6, arbitrary: hostile },
+    { weight: 2, arbitrary: fc.constantFrom('de-AT', 'DE-at', 'fr-CA', 'zh-Hant-TW', 'de-AT-u-nu-arab', 'en-GB-oed', 'i-klingon', 'x-private', 'de--AT', 'root') },
+    { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 })) },
+  );
+  await fc.assert(
+    fc.asyncProperty(anyJson, fc.constantFrom('order-shipped', 'login-code'), async (locale, base) => {
+      run += 1;
+      const seed = base === 'login-code' ? loginCodeEvent() : orderShippedEvent();
+      const event = { ...seed, eventId: `evt-hostile-locale-${run}`, recipients: seed.recipients.map((r) => ({ ...r, locale })) };
+      const sender = rig.sender();
+      const response = await sender.invoke(sqsRecord(JSON.stringify(event)));
+      expect(failedIds(response), 'retried').toEqual([]);
+      expect(sender.deadLetters.letters, 'refused for its locale').toEqual([]);
+      let messages = 0;
+      for (const recipient of event.recipients) {
+        for (const channel of recipient.channels) {
+          messages += 1;
+          const row = await db.ledger.get(idempotencyKey({ eventId: event.eventId, recipientId: recipient.recipientId, channel, templateId: event.templateId }));
+          expect(row?.state, `${channel} ${row?.failureReason ?? ''}`).toBe('SENT');
+          expect(['en', 'de']).toContain(row?.locale);
+        }
+      }
+      // Every message not written in de came to en by a fallback, counted once.
+      const german = typeof locale === 'string' && locale.length <= 64 && (() => {
+        try {
+          return new Intl.Locale(Intl.getCanonicalLocales(locale)[0]!).language === 'de';
+        } catch {
+          return false;
+        }
+      })();
+      expect(sender.metrics.get(METRIC.LocaleFallback), 'fallbacks counted').toBe(german ? 0 : messages);
+    }),
+    { numRuns: Math.ceil(RUNS / 3), ...(SEED === undefined ? {} : { seed: SEED }) },
+  );
+}, 600_000);

@@ -35,6 +35,13 @@ const RecipientSchema = v.pipe(
     timeZone: v.optional(
       v.pipe(v.string(), v.check(isTimeZone, 'must be an IANA time zone such as America/New_York'), v.transform((zone) => canonicalTimeZone(zone)!)),
     ),
+    /**
+     * The recipient's language, a BCP 47 tag (`de-AT`, `pt-BR`, `zh-Hant-TW`): which variant of the template they get
+     * (template-locale.ts). Read as given and never a reason to refuse the event: a missing, ill-formed, too long
+     * or unknown tag sends in the template's default locale, counted as `LocaleFallback` (recipient-locale.ts).
+     * Never part of the message's key. @default the template's default locale
+     */
+    locale: v.optional(v.unknown()),
     channels: v.pipe(v.array(v.picklist(CHANNELS)), v.minLength(1), v.maxLength(CHANNELS.length)),
   }),
   v.forward(

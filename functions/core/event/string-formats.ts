@@ -20,6 +20,11 @@ export function isoDatetime(options: { readonly offset: boolean } = { offset: fa
   return v.regex(options.offset ? ISO_DATETIME_WITH_OFFSET : ISO_DATETIME_UTC, 'Invalid ISO datetime');
 }
 
+/** Whether `text` is an RFC 3339 date and time with `Z` or an offset (as {@link isoDatetime} with `offset`). */
+export function isIsoDatetimeWithOffset(text: string): boolean {
+  return ISO_DATETIME_WITH_OFFSET.test(text);
+}
+
 /** The problem a string that is not well-formed Unicode gets: names no value, as every problem (see schema.ts). */
 export const NOT_WELL_FORMED = 'Invalid string: not well-formed Unicode (a lone surrogate)';
 

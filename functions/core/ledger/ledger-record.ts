@@ -27,6 +27,12 @@ export interface LedgerRow {
   readonly recipientId: string;
   readonly channel: Channel;
   readonly templateId: string;
+  /**
+   * The locale of the template variant the message is written in, fixed by its first claim (template-locale.ts).
+   * Not part of the key: a redelivery asking for another language finds this row. Absent on rows of messages
+   * whose template could not be found, and on rows written before locales.
+   */
+  readonly locale?: string;
   readonly messageClass: string;
   readonly occurredAt: string;
   readonly createdAt: number;

@@ -96,6 +96,11 @@ export const METRIC = {
    * Alarmed: a provider that keeps failing one message, or a bug that keeps a row from settling.
    */
   SettleBoundReached: 'SettleBoundReached',
+  /**
+   * A message written in its template's default locale because the recipient's `locale` did not lead to a variant
+   * (dimension `reason`: `missing`, `ill-formed`, `too-long`, `no-variant`; recipient-locale.ts). It is sent.
+   */
+  LocaleFallback: 'LocaleFallback',
   /** A message never sent by a limit of its class or a destination rule (dimension `reason`). */
   Suppressed: 'Suppressed',
   /** The limit store failed: the claim was handed back unsent and the record backs off. */
@@ -167,6 +172,6 @@ export const DIMENSION = {
   service: 'service',
   channel: 'channel',
   messageClass: 'messageClass',
-  /** Why a message was suppressed (with `Suppressed` only). */
+  /** Why a message was suppressed (with `Suppressed`), or written in its template's default locale (with `LocaleFallback`). */
   reason: 'reason',
 } as const;

@@ -1,13 +1,14 @@
 import type { Channel } from '../event/idempotency-key';
 import type { MetricName } from './metric-names';
 import type { SuppressionReason } from '../policy/suppression';
+import type { LocaleFallbackReason } from '../event/recipient-locale';
 
 /** Optional breakdown of a count. */
 export interface MetricDimensions {
   readonly channel?: Channel;
   readonly messageClass?: string;
-  /** Only with `Suppressed`: which rule stopped the message. */
-  readonly reason?: SuppressionReason;
+  /** Only with `Suppressed`: which rule stopped the message; with `LocaleFallback`: why the default locale was used. */
+  readonly reason?: SuppressionReason | LocaleFallbackReason;
 }
 
 /** Counting port: the Lambda adapter emits EMF, tests and the local runner keep totals. */

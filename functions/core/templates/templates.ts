@@ -2,7 +2,10 @@ import { refusedControlCharacter } from './control-characters';
 import type { Channel } from '../event/idempotency-key';
 import { isGsm7 } from './sms-segments';
 import type { RenderedMessage } from './rendered-message';
-import { UNSUBSCRIBE_URL_FIELD, VARIANT_PARTS, type Template } from './template-definition';
+import { withLanguage } from './html-language';
+import { UNSUBSCRIBE_URL_FIELD, VARIANT_PARTS, type Template, type TemplateVariant } from './template-definition';
+import { defaultLocaleOf, variantIn } from './template-locale';
+import { writeValue, type ValueContext } from './value-formats';
 import { fillPlaceholders, scanPlaceholders, type TemplatePiece } from './template-placeholders';
 
 export type { Template } from './template-definition';
@@ -28,10 +31,25 @@ export interface RenderOptions {
    * @default true
    */
   readonly refuseControlCharacters?: boolean;
+  /**
+   * Which variant: a locale the template has (template-locale.ts resolves a recipient's tag to one).
+   * @default the template's default locale
+   */
+  readonly locale?: string;
+  /** The locale values with a `format` are written in. @default `locale` */
+  readonly formatLocale?: string;
+  /** The recipient's time zone, for `date`, `time` and `datetime` fields. @default UTC, named in the text */
+  readonly timeZone?: string;
+  /**
+   * Whether values with a `format` are written by it. The template limits turn it off: they fill every field
+   * with text of its declared maxLength, which bounds the written value too. @default true
+   */
+  readonly writeValues?: boolean;
 }
 
 /**
- * Renders the template's variant for `channel`: each `{{field}}` replaced by its value. A missing template or channel variant,
+ * Renders the template's variant for `channel`, in `options.locale`'s texts: each `{{field}}` replaced by its value
+ * (written by the field's `format`, if any, in the format locale). The HTML part says its language (html-language.ts). A missing template or channel variant,
  * a missing (or null) field, a value outside its declaration (longer than `maxLength`, or not GSM-7
  * when declared so), or a control character the part it fills cannot carry (control-characters.ts) is a permanent failure with a reason that names fields, never values; nothing is
  * rendered as an empty string. The HTML part escapes every inserted value (validation refuses the tags
@@ -46,7 +64,9 @@ export function renderTemplate(
 ): RenderResult {
   const template = templates.get(templateId);
   if (!template) return { ok: false, reason: `MissingTemplate: no template "${templateId}"` };
-  const variant = template[channel];
+  const texts = variantIn(template, options.locale);
+  const locale = texts === template ? defaultLocaleOf(template) : options.locale!;
+  const variant = texts[channel];
   if (!variant) return { ok: false, reason: `MissingTemplate: template "${templateId}" has no ${channel} variant` };
   const parts: [string, readonly TemplatePiece[]][] = [];
   for (const part of VARIANT_PARTS[channel]) {
@@ -63,9 +83,16 @@ export function renderTemplate(
   // No prototype: a field may be called `constructor` or `__proto__` like any other.
   const view: Record<string, string> = Object.create(null) as Record<string, string>;
   view[UNSUBSCRIBE_URL_FIELD] = `{{${UNSUBSCRIBE_URL_FIELD}}}`;
+  const valueContext: ValueContext = {
+    locale: options.formatLocale ?? locale,
+    ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}),
+    plainSpaces: channel === 'sms',
+  };
   for (const field of used) {
-    const value = String(data[field]);
     const declared = Object.hasOwn(template.fields, field) ? template.fields[field] : undefined;
+    const written = declared && options.writeValues !== false ? writeValue(declared, data[field]!, valueContext) : { ok: true as const, text: String(data[field]) };
+    if (!written.ok) return { ok: false, reason: `InvalidTemplateField: template "${templateId}" field ${field} ${written.problem}` };
+    const value = written.text;
     if (declared && value.length > declared.maxLength) {
       return {
         ok: false,
@@ -86,7 +113,7 @@ export function renderTemplate(
 
   // Each part rendered from the template's own typed variant (checked above): a required part is there by the schema.
   const fill = (text: string, html = false) => fillPlaceholders(piecesOf(text), view, html);
-  return { ok: true, content: renderVariant(template, channel, fill) };
+  return { ok: true, content: renderVariant(texts, channel, fill, locale) };
 }
 
 // Templates are a fixed set: each text is read once per process, not at every message.
@@ -103,11 +130,11 @@ function piecesOf(text: string): readonly TemplatePiece[] {
   return pieces;
 }
 
-function renderVariant(template: Template, channel: Channel, fill: (text: string, html?: boolean) => string): RenderedContent {
+function renderVariant(template: TemplateVariant, channel: Channel, fill: (text: string, html?: boolean) => string, locale: string): RenderedContent {
   switch (channel) {
     case 'email': {
       const { subject, text, html } = template.email!;
-      return { channel, subject: fill(subject), text: fill(text), ...(html !== undefined ? { html: fill(html, true) } : {}) };
+      return { channel, subject: fill(subject), text: fill(text), ...(html !== undefined ? { html: withLanguage(fill(html, true), locale) } : {}) };
     }
     case 'sms':
       return { channel, text: fill(template.sms!.text) };

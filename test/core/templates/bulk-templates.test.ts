@@ -3,7 +3,7 @@ import { templateAudienceProblem } from '../../../functions/core/policy/consent'
 import { buildMessageClassRegistry } from '../../../functions/core/policy/message-class';
 import type { NotificationEvent } from '../../../functions/core/event/notification-event';
 import type { TemplateFile } from '../../../functions/core/templates/template-definition';
-import { buildTemplateRegistry, checkTemplateFiles } from '../../../functions/core/templates/template-registry';
+import { buildTemplateRegistry, checkTemplateFiles } from '../../../functions/core/template-checks/template-registry';
 import { renderTemplate } from '../../../functions/core/templates/templates';
 import { planMessages } from '../../../functions/delivery/message-plan';
 
@@ -52,7 +52,7 @@ describe('rendering and sending a bulk template', () => {
   it('leaves the link for SES, in text and HTML, and needs no data for it', () => {
     expect(renderTemplate(templates, 'offers', 'email', { deal: 'Two for one' })).toEqual({
       ok: true,
-      content: { channel: 'email', subject: 'Deal: Two for one', text: `Two for one: ${LINK}`, html: `<p>Two for one</p><a href="${LINK}">Unsubscribe</a>` },
+      content: { channel: 'email', subject: 'Deal: Two for one', text: `Two for one: ${LINK}`, html: `<div lang="en"><p>Two for one</p><a href="${LINK}">Unsubscribe</a></div>` },
     });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { repositoryTemplates } from '../../../functions/adapters/template-directory';
-import { buildTemplateRegistry } from '../../../functions/core/templates/template-registry';
+import { buildTemplateRegistry } from '../../../functions/core/template-checks/template-registry';
 import { renderTemplate, type TemplateValue } from '../../../functions/core/templates/templates';
 
 /** A registry of one template file, validated as the sender's are. */
@@ -62,7 +62,8 @@ describe('rendering', () => {
         channel: 'email',
         subject: `Hi ${name}`,
         text: `Hello ${name}, 3 true`,
-        html: '<p title="&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;&#x2F;b&gt;">Hello &lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;&#x2F;b&gt;, 3 true</p>',
+        // Wrapped in the language of the variant (html-language.ts): the template has no <html> tag to carry it.
+        html: '<div lang="en"><p title="&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;&#x2F;b&gt;">Hello &lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;&#x2F;b&gt;, 3 true</p></div>',
       },
     });
   });

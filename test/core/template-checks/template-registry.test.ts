@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TemplateFile } from '../../../functions/core/templates/template-definition';
-import { TemplateValidationError } from '../../../functions/core/templates/template-problems';
-import { buildTemplateRegistry, checkTemplateFiles } from '../../../functions/core/templates/template-registry';
+import { TemplateValidationError } from '../../../functions/core/template-checks/template-problems';
+import { buildTemplateRegistry, checkTemplateFiles } from '../../../functions/core/template-checks/template-registry';
 
 const file = (name: string, content: unknown): TemplateFile => ({ name, text: JSON.stringify(content) });
 const problemsOf = (...files: TemplateFile[]) => checkTemplateFiles(files).problems;
@@ -15,6 +15,7 @@ describe('template files: what is refused, each problem located', () => {
     expect(registry.get('login-code')).toEqual({
       id: 'login-code',
       bulk: false,
+      locale: 'en',
       fields: { code: { maxLength: 6, charset: 'unicode' } },
       sms: { text: 'Code {{code}}', maxSegments: 3 },
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pushPayloads, largestPlatformPayloadBytes } from '../../../functions/core/templates/push-payload';
-import { templateFigures } from '../../../functions/core/templates/template-limits';
-import { checkTemplateFiles } from '../../../functions/core/templates/template-registry';
+import { templateFigures } from '../../../functions/core/template-checks/template-limits';
+import { checkTemplateFiles } from '../../../functions/core/template-checks/template-registry';
 
 const problemsOf = (content: unknown) => checkTemplateFiles([{ name: 't.json', text: JSON.stringify(content) }]).problems;
 const figuresOf = (content: unknown) => checkTemplateFiles([{ name: 't.json', text: JSON.stringify(content) }]).templates[0]?.figures;

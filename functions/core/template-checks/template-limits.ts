@@ -1,8 +1,9 @@
 import type { Channel } from '../event/idempotency-key';
-import { largestPushPayloadBytes, PUSH_PAYLOAD_MAX_BYTES } from './push-payload';
-import { smsSize, type SmsEncoding } from './sms-segments';
-import type { Template, TemplateField } from './template-definition';
-import { renderTemplate, type RenderedContent } from './templates';
+import { largestPushPayloadBytes, PUSH_PAYLOAD_MAX_BYTES } from '../templates/push-payload';
+import { smsSize, type SmsEncoding } from '../templates/sms-segments';
+import type { Template, TemplateField } from '../templates/template-definition';
+import { variantIn } from '../templates/template-locale';
+import { renderTemplate, type RenderedContent } from '../templates/templates';
 
 /**
  * Longest subject a template may produce, in UTF-16 code units. Inboxes show 40 to 80 characters, so
@@ -53,31 +54,40 @@ const UNICODE_SMS_FILLS: readonly ((length: number) => string)[] = [
   (length) => pairs(length, true),
 ];
 
-/** Figures of a template whose placeholders are all declared (check that first). */
-export function templateFigures(template: Template): TemplateFigures {
+/**
+ * Figures of a template's variant in `locale` (a locale it has; default: its own texts) whose placeholders are all
+ * declared (check that first). Each variant has its own: a Polish or Greek text is UCS-2 where the German is GSM-7.
+ */
+export function templateFigures(template: Template, locale?: string): TemplateFigures {
   const figures: { -readonly [K in keyof TemplateFigures]: TemplateFigures[K] } = {};
-  if (template.sms) {
+  const variant = variantIn(template, locale);
+  const worstCase = <C extends Channel>(channel: C, fill: Fill) => worstCaseIn(template, locale, channel, fill);
+  if (variant.sms) {
     const sizes = UNICODE_SMS_FILLS.map((unicodeFill) =>
-      smsSize(worstCase(template, 'sms', (f) => (f.charset === 'gsm7' ? GSM_EXTENSION.repeat(f.maxLength) : unicodeFill(f.maxLength))).text),
+      smsSize(worstCase('sms', (f) => (f.charset === 'gsm7' ? GSM_EXTENSION.repeat(f.maxLength) : unicodeFill(f.maxLength))).text),
     );
     // Stryker disable next-line EqualityOperator: sizes with equal segments are equal: a unicode field makes every fill UCS-2, and without one the fills are the same text
     const worst = sizes.reduce((a, b) => (b.segments > a.segments ? b : a));
-    figures.sms = { encoding: worst.encoding, segments: worst.segments, maxSegments: template.sms.maxSegments };
+    figures.sms = { encoding: worst.encoding, segments: worst.segments, maxSegments: variant.sms.maxSegments };
   }
-  if (template.email) {
-    figures.email = { subjectChars: worstCase(template, 'email', (f) => 'x'.repeat(f.maxLength)).subject.length };
+  if (variant.email) {
+    figures.email = { subjectChars: worstCase('email', (f) => 'x'.repeat(f.maxLength)).subject.length };
   }
-  if (template.push) {
-    const push = worstCase(template, 'push', (f) => (f.charset === 'gsm7' ? GSM_EXTENSION : JSON_ESCAPED_CONTROL).repeat(f.maxLength));
+  if (variant.push) {
+    const push = worstCase('push', (f) => (f.charset === 'gsm7' ? GSM_EXTENSION : JSON_ESCAPED_CONTROL).repeat(f.maxLength));
     figures.push = { payloadBytes: largestPushPayloadBytes(push.title, push.text) };
   }
   return figures;
 }
 
-/** The channel's variant rendered with every declared field filled by `fill`. */
-function worstCase<C extends Channel>(template: Template, channel: C, fill: Fill): Extract<RenderedContent, { channel: C }> {
+/** The channel's variant in `locale` rendered with every declared field filled by `fill` (the written text of a formatted one). */
+function worstCaseIn<C extends Channel>(template: Template, locale: string | undefined, channel: C, fill: Fill): Extract<RenderedContent, { channel: C }> {
   const data = Object.fromEntries(Object.entries(template.fields).map(([name, field]) => [name, fill(field)]));
-  const result = renderTemplate(new Map([[template.id, template]]), template.id, channel, data, { refuseControlCharacters: false });
+  const result = renderTemplate(new Map([[template.id, template]]), template.id, channel, data, {
+    refuseControlCharacters: false,
+    writeValues: false,
+    ...(locale !== undefined ? { locale } : {}),
+  });
   // Unreachable for a template whose placeholders are declared: every field gets a value within its declaration.
   if (!result.ok) throw new Error(`the worst case of template "${template.id}" did not render: ${result.reason}`);
   return result.content as Extract<RenderedContent, { channel: C }>;

@@ -33,6 +33,9 @@ const PROVIDER_OUTCOME: Readonly<Record<string, ProviderOutcome>> = {
 };
 type ProviderOutcome = 'DELIVERED' | 'BOUNCED' | 'COMPLAINED';
 
+/** The provider statuses that make a producer-visible state (the stream filter lets their writes through). */
+export const PROVIDER_OUTCOME_STATUSES: readonly string[] = Object.keys(PROVIDER_OUTCOME);
+
 /** How strong the provider's word is: a later, weaker status (an open after a complaint) takes nothing back. */
 const STRENGTH: Readonly<Record<ProviderOutcome, number>> = { DELIVERED: 1, BOUNCED: 2, COMPLAINED: 3 };
 

@@ -122,12 +122,15 @@ export function outcomeIdOf(key: string, state: OutcomeState, sequence: string):
 
 function reasonOf(row: OutcomeRow, outcome: VisibleOutcome): string | undefined {
   const text = rawReason(row, outcome);
-  return text === undefined || text === '' ? undefined : redactAddresses(redactEndpoints(text)).slice(0, MAX_OUTCOME_REASON_LENGTH);
+  return text === undefined || text === '' ? undefined : redactAddresses(redactLeftovers(text)).slice(0, MAX_OUTCOME_REASON_LENGTH);
 }
 
-/** A push endpoint's ARN names one device: an SNS error that quotes it must not carry it onto the bus. */
-function redactEndpoints(text: string): string {
-  return text.replace(/arn:[^\s:]*:sns:[^\s]*/g, '<endpoint>');
+/**
+ * What redactAddresses leaves that must not reach the bus either: a push endpoint's ARN (it names one device), and
+ * any word holding an `@` (an address whose local part has a quote or another character that function stops at).
+ */
+function redactLeftovers(text: string): string {
+  return text.replace(/arn:[^\s:]*:sns:\S*/g, '<endpoint>').replace(/\S*@\S*/g, '<email>');
 }
 
 function rawReason(row: OutcomeRow, outcome: VisibleOutcome): string | undefined {

@@ -7,6 +7,7 @@ import { packRequest } from '../../functions/core/stored-request';
 import { SUPPRESSION_REASONS } from '../../functions/core/suppression';
 import { outcomeEventDetail } from '../../functions/core/outcome-event';
 import { outcomeChange } from '../../functions/core/outcome-state';
+import { expectOutcomeEventSchema } from '../support/outcome-event-schema';
 
 /**
  * The naughty-input property of the outcome feed: whatever a producer put in an event (hostile strings of the
@@ -74,7 +75,9 @@ it('no outcome event carries an address, a number, an endpoint, a body or templa
       };
       const outcome = outcomeChange(pending, settled);
       expect(outcome).toBeDefined();
-      const json = JSON.stringify(outcomeEventDetail(settled, outcome!, { laneOf: () => 'bulk' }));
+      const detail = outcomeEventDetail(settled, outcome!, { laneOf: () => 'bulk' });
+      expectOutcomeEventSchema([detail]);
+      const json = JSON.stringify(detail);
       for (const leaked of [w.email, w.phone, endpoint, w.endpointId, w.subject, w.body, w.html, w.dataValue, w.consentKey]) {
         expect(json).not.toContain(JSON.stringify(leaked).slice(1, -1));
       }

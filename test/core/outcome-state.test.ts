@@ -143,6 +143,8 @@ describe('the event detail', () => {
     expect(outcomeEventDetail(suppressed, visibleOutcome(suppressed)!).reason).toMatch(/^Unsubscribed: /);
     const failed = row({ state: 'FAILED', failureReason: 'MessageRejected: to buyer@example.com +447700900123', resolvedAt: t0, updatedAt: t0 });
     expect(outcomeEventDetail(failed, visibleOutcome(failed)!).reason).toBe('MessageRejected: to <email> <number>');
+    const quoted = row({ state: 'FAILED', failureReason: "MessageRejected: 'o'brien'@example.com refused", resolvedAt: t0, updatedAt: t0 });
+    expect(outcomeEventDetail(quoted, visibleOutcome(quoted)!).reason).not.toContain('@example.com');
     const released = { ...sent, failureReason: 'QuietHours: deferred' };
     expect(outcomeEventDetail(released, visibleOutcome(released)!).reason).toBeUndefined();
   });

@@ -12,6 +12,7 @@ import { createDynamoStreamEventSource, type DynamoStreamEventSource } from '../
 import { startLocalDynamoStream, type LocalDynamoStream } from '../../local/aws/local-dynamo-stream';
 import { startLocalEventBridge, type LocalEventBridge, type LocalEventBridgeOptions } from '../../local/aws/local-eventbridge';
 import type { TestLedger } from '../support/ledger-server';
+import { expectOutcomeEventSchema } from '../support/outcome-event-schema';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
@@ -50,7 +51,12 @@ export async function startOutcomeFeed(db: TestLedger, busOptions: Omit<LocalEve
     bus,
     mapping,
     metrics,
-    details: () => bus.events().map((e) => e.detail as OutcomeEventDetail),
+    details: () => {
+      // Every event a test reads is checked against the committed schema.
+      const details = bus.events().map((e) => e.detail as OutcomeEventDetail);
+      expectOutcomeEventSchema(details);
+      return details;
+    },
     async stop() {
       await bus.stop();
       await stream.stop();

@@ -7,11 +7,14 @@ import { InMemoryMetrics } from '../../functions/core/metrics-recorder';
 import { OUTCOME_DETAIL_TYPE, OUTCOME_EVENT_SOURCE, type OutcomeEventDetail } from '../../functions/core/outcome-event';
 import { createOutcomePublisher } from '../../functions/outcomes/create-outcome-publisher';
 import { startLocalEventBridge, type LocalEventBridge, type LocalEventBridgeOptions } from '../../local/aws/local-eventbridge';
+import { expectOutcomeEventSchema } from '../support/outcome-event-schema';
 import { batchOf, claimRow, keyOf, rowWrite, sentRow, streamRecord, T0 } from './stream-records';
 
 const context = {} as Context;
 let bus: LocalEventBridge | undefined;
 afterEach(async () => {
+  // Every event a test put on the bus matches the committed schema.
+  expectOutcomeEventSchema(bus?.events().map((e) => e.detail) ?? []);
   await bus?.stop();
   bus = undefined;
 });

@@ -5,6 +5,7 @@ import type { AlarmGroup, AlarmSpec } from './alarms/alarm-spec';
 import { DELIVERY_STATUS_ALARMS } from './alarms/delivery-status-alarms';
 import { FUNCTION_ALARMS } from './alarms/function-alarms';
 import { LEDGER_ALARMS } from './alarms/ledger-alarms';
+import { OUTCOME_ALARMS } from './alarms/outcome-alarms';
 import { PROVIDER_ALARMS } from './alarms/provider-alarms';
 import { QUEUE_ALARMS } from './alarms/queue-alarms';
 import { SENDING_ALARMS } from './alarms/sending-alarms';
@@ -23,6 +24,7 @@ export const ALARM_GROUPS = {
   ledger: LEDGER_ALARMS,
   deliveryStatus: DELIVERY_STATUS_ALARMS,
   functions: FUNCTION_ALARMS,
+  outcomes: OUTCOME_ALARMS,
 } as const;
 
 /**

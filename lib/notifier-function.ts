@@ -16,6 +16,7 @@ export const DEFAULT_ENTRIES = {
   sender: join(PACKAGE_ROOT, 'functions', 'sender', 'handler.ts'),
   reclaimer: join(PACKAGE_ROOT, 'functions', 'reclaimer', 'handler.ts'),
   status: join(PACKAGE_ROOT, 'functions', 'status', 'handler.ts'),
+  outcomes: join(PACKAGE_ROOT, 'functions', 'outcomes', 'handler.ts'),
 } as const;
 
 /** Settings of one notifier function. */

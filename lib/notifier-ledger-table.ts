@@ -20,7 +20,8 @@ export interface LedgerTableOptions {
 
 /**
  * The send ledger, `Ledger` in `scope`: keys, TTL and indexes exactly as `LEDGER_TABLE` defines them (the
- * handlers and the local runner read the same definition), on-demand, with point-in-time recovery, retained.
+ * handlers and the local runner read the same definition), on-demand, with point-in-time recovery, retained, and a
+ * stream of new and old images for the outcome feed.
  */
 export function createLedgerTable(scope: Construct, options: LedgerTableOptions = {}): dynamodb.Table {
   const table = new dynamodb.Table(scope, 'Ledger', {
@@ -30,6 +31,9 @@ export function createLedgerTable(scope: Construct, options: LedgerTableOptions 
     timeToLiveAttribute: LEDGER_TABLE.ttlAttribute,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     deletionProtection: options.deletionProtection ?? true,
+    // The outcome feed (lib/notifier-outcomes.ts): every write's old and new item, read by the publisher. Stream
+    // reads by a Lambda trigger are not billed, and the writes cost what they cost without it.
+    stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
     removalPolicy: RemovalPolicy.RETAIN,
     ...(options.encryptionKey
       ? { encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED, encryptionKey: options.encryptionKey }

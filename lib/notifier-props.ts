@@ -1,6 +1,7 @@
 import type { MessageClassDefinition } from '../functions/core/policy/message-class';
 import type { LaneOptions } from './notifier-lanes';
 import type { ConsentProps } from './props/consent-props';
+import type { OutcomeEventProps } from './props/outcome-props';
 import type { DeliveryStatusEvidenceProps } from './props/delivery-status-props';
 import type { EmailProps } from './props/email-props';
 import type { FunctionProps } from './props/function-props';
@@ -35,6 +36,7 @@ export interface IdempotentNotifierProps
     FunctionProps,
     LedgerProps,
     DeliveryStatusEvidenceProps,
+    OutcomeEventProps,
     ConsentProps,
     OperationsProps {
   /**

@@ -88,7 +88,7 @@ export interface NotifierSettings {
   readonly reclaimerSchedule: Duration;
   /** Shards of the pending index (`PENDING_INDEX_SHARDS`). */
   readonly pendingIndexShards: number;
-  readonly entries: { readonly sender: string; readonly reclaimer: string; readonly status: string };
+  readonly entries: { readonly sender: string; readonly reclaimer: string; readonly status: string; readonly outcomes: string };
   readonly templatesDir: string;
   readonly smsEnabled: boolean;
   /** Which service sends SMS (`smsProvider`). */
@@ -193,6 +193,7 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
       sender: props.senderEntry ?? DEFAULT_ENTRIES.sender,
       reclaimer: props.reclaimerEntry ?? DEFAULT_ENTRIES.reclaimer,
       status: props.statusEntry ?? DEFAULT_ENTRIES.status,
+      outcomes: props.outcomesEntry ?? DEFAULT_ENTRIES.outcomes,
     },
     templatesDir: props.templatesDir ?? DEFAULT_TEMPLATES_DIR,
     smsEnabled: smsEnabled(props),

@@ -61,6 +61,13 @@ export class NotifierStack extends Stack {
       `SES events the EventBridge rule could not deliver to the status Lambda (runbook: ${runbookLink(ALARM.sesEventRuleDeadLetters)})`,
     );
     output('SesConfigurationSetName', n.configurationSetName, 'SES configuration set used for every e-mail');
+    output('OutcomeEventBusName', n.outcomeEventBus.eventBusName, 'Event bus with one event per message outcome (docs/outcome-events.md): subscribe with a rule');
+    output('OutcomeEventBusArn', n.outcomeEventBus.eventBusArn, 'ARN of that bus');
+    output(
+      'OutcomeFailedBatchQueueUrl',
+      n.outcomeEvents.failedBatchQueue.queueUrl,
+      `Stream batches the outcome publisher gave up on (runbook: ${runbookLink(ALARM.outcomeFailedBatches)})`,
+    );
     if (n.endUserMessaging) {
       const eum = n.endUserMessaging;
       output('SmsConfigurationSetName', eum.configurationSetName, 'End User Messaging configuration set every text is sent with');

@@ -32,6 +32,7 @@ import { createReclaimer } from './notifier-reclaimer';
 import { createSender } from './notifier-sender';
 import { resolveSettings } from './notifier-settings';
 import { DeliveryStatus } from './notifier-status';
+import { OutcomeEvents } from './notifier-outcomes';
 import { assertValid } from './notifier-validation';
 import { manageSmsSpendLimit } from './sms-spend-limit';
 import { EndUserMessagingSms } from './end-user-messaging-sms';
@@ -94,6 +95,10 @@ export class IdempotentNotifier extends Construct {
   public readonly statusLogGroup: logs.LogGroup;
   /** The delivery-status wiring: SES event destination and rule, SMS log subscriptions. */
   public readonly deliveryStatus: DeliveryStatus;
+  /** The outcome feed: the ledger's stream, the publisher and the bus producers subscribe to (docs/outcome-events.md). */
+  public readonly outcomeEvents: OutcomeEvents;
+  /** The bus every message's outcome is put on (created, or `outcomeEventBus`). */
+  public readonly outcomeEventBus: events.IEventBus;
   /** End User Messaging SMS's configuration set and events path, when SMS goes through it (`smsProvider`). */
   public readonly endUserMessaging?: EndUserMessagingSms;
   /** The schedule that invokes the reclaimer. */
@@ -252,6 +257,18 @@ export class IdempotentNotifier extends Construct {
     this.endUserMessaging?.deliverTo(this.statusFunction, { maxConcurrency: settings.statusMaxConcurrency });
     this.statusLogGroup = this.deliveryStatus.logGroup;
 
+    // ---- Outcome events (the ledger's stream -> the bus) ----
+    this.outcomeEvents = new OutcomeEvents(this, 'OutcomeEvents', {
+      ...functionSettings,
+      table: this.table,
+      eventBus: props.outcomeEventBus,
+      bulkClasses: settings.lanes.enabled ? settings.lanes.bulkClasses : undefined,
+      entry: settings.entries.outcomes,
+      metricsNamespace: settings.metricsNamespace,
+      queueEncryptionKey: queueKey,
+    });
+    this.outcomeEventBus = this.outcomeEvents.eventBus;
+
     // ---- Least-privilege IAM ----
     // cdk-nag's IAM5 does not read NotResource: every such grant in the notifier must be the reviewed one.
     Aspects.of(this).add(new NotResourceCheck());
@@ -271,7 +288,7 @@ export class IdempotentNotifier extends Construct {
     }
 
     // ---- Alarms and dashboard ----
-    const functions = { reclaimer: reclaimer.fn, status: this.statusFunction };
+    const functions = { reclaimer: reclaimer.fn, status: this.statusFunction, outcomes: this.outcomeEvents.fn };
     const lanes = this.lanes.map(({ name, queue, deadLetterQueue, senderFunction }) => ({ name, queue, deadLetterQueue, sender: senderFunction }));
     const alarms = new NotifierAlarms(this, 'Alarms', {
       topic: props.alarms?.topic,
@@ -281,6 +298,7 @@ export class IdempotentNotifier extends Construct {
       lanes,
       eventTopic: this.eventTopic,
       statusFailedEventQueue: this.deliveryStatus.failedEventQueue,
+      outcomeFailedBatchQueue: this.outcomeEvents.failedBatchQueue,
       sesEventRuleDeadLetterQueue: this.deliveryStatus.sesEventRuleDeadLetterQueue,
       functions,
       table: this.table,

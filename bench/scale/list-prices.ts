@@ -29,6 +29,8 @@ export const LIST_PRICES = {
   logsIngestionPerGb: 0.5,
   /** CloudWatch Logs data protection (the stack's log groups mask phone numbers and addresses), per GB scanned. */
   logsDataProtectionPerGb: 0.12,
+  /** EventBridge custom events put on a bus, per million (each 64 KB chunk an event): the outcome feed. */
+  eventBridgeCustomEventPerMillion: 1,
 } as const;
 
 /** Where each price is stated, for the page. */
@@ -38,5 +40,6 @@ export const PRICE_SOURCES: readonly string[] = [
   'SNS standard topic $0.50 per million publishes, mobile push $0.50 per million, deliveries to SQS free: aws.amazon.com/sns/pricing, as summarised by factualminds.com, "Amazon SNS Pricing: Why a Single Publish Can Bill as Four Charges" (2026)',
   'SES $0.10 per 1,000 outbound e-mails: aws.amazon.com/ses/pricing, as quoted by acecloudinterviews.com\'s SES tutorial',
   'SMS (SNS or End User Messaging SMS): a price per message part and destination country plus carrier fees, no single figure: aws.amazon.com/end-user-messaging/pricing; AWS knowledge center, "sns-pinpoint-high-sms-charges" (price x parts). Japan, all networks: $0.07451 per part, transactional or promotional, the AWS pricing page as quoted by dev.classmethod.jp, "AWS End User Messaging SMSで日本語メッセージを送る場合の料金を整理してみた" (2026-05-18). No dated US per-part price or US carrier fee from AWS was in the sources searched (December 2026)',
+  'EventBridge custom events $1.00 per million put (each 64 KB chunk an event), EventBridge Pipes $0.40 per million requests after filtering: aws.amazon.com/eventbridge/pricing, as summarised by cloudburn.io, "Amazon EventBridge Pricing: Complete Guide" (March 2026) and blog.awsfundamentals.com, "AWS EventBridge pricing guide". DynamoDB Streams reads by a Lambda trigger are free: DynamoDB developer guide, "Evaluate your Streams usage" (CostOptimization_StreamsUsage.html)',
   'CloudWatch Logs $0.50 per GB ingested (Standard; the first tier of the tiered Lambda log pricing of May 2025), data protection $0.12 per GB scanned, storage $0.03 per GB-month: duckbillgroup.com on the May 2025 change; hykell.com, "AWS CloudWatch Logs pricing"',
 ];

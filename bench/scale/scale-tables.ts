@@ -259,7 +259,12 @@ function costTable(logBytes: LogBytesPerInvocation): string {
     const provider = k.channel === 'email' ? p.sesEmailPerMillion : k.channel === 'push' ? p.snsMobilePushPerMillion : Number.NaN;
     // The sender's invocations, and the status function's (one per SES event).
     const platform = platformGb(1_000_000 / r.messagesPerInvocation + statusInvocations * 1_000_000) * perGb;
-    const aws = lambda + dynamo + sqs + p.snsPublishPerMillion + logs + platform + statusLambda;
+    // The outcome feed: one event per producer-visible state change (SENT, then DELIVERED where the provider reports
+    // it: SES, SNS's SMS logs; a push has no delivery evidence), and the publisher's requests at 100 records a batch.
+    // Its duration is not measured and not priced; the stream's reads by the Lambda trigger are free.
+    const outcomeEvents = k.channel === 'push' ? 1 : 2;
+    const outcomes = outcomeEvents * p.eventBridgeCustomEventPerMillion + (outcomeEvents / 100) * p.lambdaRequestPerMillion;
+    const aws = lambda + dynamo + sqs + p.snsPublishPerMillion + logs + platform + statusLambda + outcomes;
     return [
       k.label,
       usd(lambda),
@@ -268,13 +273,14 @@ function costTable(logBytes: LogBytesPerInvocation): string {
       usd(logs),
       usd(platform),
       statusInvocations ? usd(statusLambda) : '$0',
+      usd(outcomes),
       usd(aws),
       Number.isNaN(provider) ? `${usd(p.smsJapanPerPartPerMillion)} to Japan (one part); by country and parts` : usd(provider),
     ];
   });
   return table(
-    ['per million messages', 'Lambda (sender)', 'DynamoDB (with status events)', 'SQS + SNS topic', 'CloudWatch Logs, sender (measured)', 'CloudWatch Logs, platform lines (documented records)', 'status Lambda requests', 'AWS before the provider', 'provider'],
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ['per million messages', 'Lambda (sender)', 'DynamoDB (with status events)', 'SQS + SNS topic', 'CloudWatch Logs, sender (measured)', 'CloudWatch Logs, platform lines (documented records)', 'status Lambda requests', 'outcome events (bus + publisher requests)', 'AWS before the provider', 'provider'],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     rows,
   );
 }

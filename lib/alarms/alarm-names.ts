@@ -41,6 +41,10 @@ export const ALARM = {
   unsubscribedRate: 'UnsubscribedRate',
   optedOutRate: 'OptedOutRate',
   quietHoursDeferredRate: 'QuietHoursDeferredRate',
+  outcomeIteratorAge: 'OutcomeIteratorAge',
+  outcomePublisherErrors: 'OutcomePublisherErrors',
+  outcomeEntriesFailed: 'OutcomeEntriesFailed',
+  outcomeFailedBatches: 'OutcomeFailedBatches',
 } as const;
 
 /** Name of one of the notifier's alarms. */

@@ -13,6 +13,8 @@ export interface NotifierFunctions {
   readonly reclaimer: lambda.IFunction;
   /** The delivery-status consumer. */
   readonly status: lambda.IFunction;
+  /** The outcome publisher (the ledger's stream -> the event bus). */
+  readonly outcomes: lambda.IFunction;
 }
 
 /** One sender lane, as the alarms and the dashboard read it. */
@@ -37,6 +39,8 @@ export interface AlarmSources {
   readonly eventTopic?: sns.ITopic;
   /** The status function's on-failure destination. */
   readonly statusFailedEventQueue: sqs.IQueue;
+  /** The outcome stream mapping's on-failure destination. */
+  readonly outcomeFailedBatchQueue: sqs.IQueue;
   /** The dead-letter queue of the SES event rule's target. */
   readonly sesEventRuleDeadLetterQueue: sqs.IQueue;
   /** The notifier's functions. */

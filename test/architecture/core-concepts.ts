@@ -12,6 +12,7 @@ export const CORE_CONCEPTS: Readonly<Record<string, readonly string[]>> = {
   policy: ['event', 'templates'],
   ledger: ['event', 'templates', 'policy'],
   provider: ['event', 'templates', 'policy', 'ledger'],
+  outcome: ['event', 'templates', 'policy', 'ledger', 'provider'],
   observability: ['event', 'policy'],
 };
 

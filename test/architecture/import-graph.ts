@@ -14,6 +14,7 @@ export const FLOORS: Readonly<Record<string, number>> = {
   sender: 4,
   reclaimer: 4,
   status: 4,
+  outcomes: 4,
 };
 
 /** One import between two files of functions/, both as paths relative to functions/. */

@@ -14,7 +14,7 @@ function fromContext(context: Record<string, unknown> = {}): { stack: Stack; pro
 /** Builds the notifier from context (with the stub handler entries). */
 function buildFromContext(context: Record<string, unknown> = {}): Stack {
   const { stack, props } = fromContext(context);
-  new IdempotentNotifier(stack, 'Notifier', { ...props, senderEntry: STUB_ENTRY, reclaimerEntry: STUB_ENTRY, statusEntry: STUB_ENTRY });
+  new IdempotentNotifier(stack, 'Notifier', { ...props, senderEntry: STUB_ENTRY, reclaimerEntry: STUB_ENTRY, statusEntry: STUB_ENTRY, outcomesEntry: STUB_ENTRY });
   return stack;
 }
 

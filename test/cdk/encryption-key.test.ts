@@ -44,15 +44,15 @@ describe('customer-managed key (encryptionKey)', () => {
     });
   });
 
-  it('encrypts every queue with the key (main, dead-letter, failed status events, SES rule dead letters)', () => {
+  it('encrypts every queue with the key (main, dead-letter, failed status events, SES rule dead letters, outcome batches given up on)', () => {
     const queues = resourcesOfType(template, 'AWS::SQS::Queue');
-    expect(Object.keys(queues)).toHaveLength(6); // each lane's queue and DLQ, failed status events, SES rule dead letters
+    expect(Object.keys(queues)).toHaveLength(7); // each lane's queue and DLQ, failed status events, SES rule dead letters, outcome batches
     for (const queue of Object.values(queues)) expect(queue['KmsMasterKeyId']).toEqual(keyArn);
   });
 
   it('encrypts every log group with the key (functions and custom resources)', () => {
     const groups = resourcesOfType(template, 'AWS::Logs::LogGroup');
-    expect(Object.keys(groups)).toHaveLength(12); // 4 functions (two lane senders), 8 account-setting custom resources (3 per SNS log group, logging, spend limit)
+    expect(Object.keys(groups)).toHaveLength(13); // 5 functions (two lane senders, the outcome publisher), 8 account-setting custom resources (3 per SNS log group, logging, spend limit)
     for (const group of Object.values(groups)) expect(group['KmsKeyId']).toEqual(keyArn);
   });
 

@@ -129,7 +129,7 @@ describe('smsProvider: end-user-messaging', () => {
     );
     const props = notifierPropsFromContext(stack);
     expect(props).toMatchObject({ smsProvider: 'end-user-messaging', smsOriginationIdentities: [TEST_EUM_POOL_ARN] });
-    new IdempotentNotifier(stack, 'Notifier', { ...props, senderEntry: STUB_ENTRY, reclaimerEntry: STUB_ENTRY, statusEntry: STUB_ENTRY });
+    new IdempotentNotifier(stack, 'Notifier', { ...props, senderEntry: STUB_ENTRY, reclaimerEntry: STUB_ENTRY, statusEntry: STUB_ENTRY, outcomesEntry: STUB_ENTRY });
     Template.fromStack(stack).resourceCountIs('AWS::SMSVOICE::ConfigurationSet', 1);
   });
 

@@ -49,6 +49,7 @@ export const BASE_PROPS: IdempotentNotifierProps = {
   senderEntry: STUB_ENTRY,
   reclaimerEntry: STUB_ENTRY,
   statusEntry: STUB_ENTRY,
+  outcomesEntry: STUB_ENTRY,
   // SMS and push need their destinations: as a shop that texts and pushes would deploy.
   smsCountries: ['US', 'GB'],
   pushPlatformApplications: [TEST_PUSH_APPLICATION_ARN],

@@ -45,13 +45,13 @@ describe('what npm run test:aws deletes after destroy', () => {
   it('names, among the outputs, exactly the queues the default stack retains on destroy', () => {
     const { retained, named } = retainedAndNamed({ template });
     expect(named).toEqual(retained);
-    // The lanes' two dead-letter queues, the failed status events and the SES rule's dead letters.
-    expect(retained).toHaveLength(4);
+    // The lanes' two dead-letter queues, the failed status events, the SES rule's dead letters and the outcome batches given up on.
+    expect(retained).toHaveLength(5);
   });
 
   it('and those of a stack that texts through End User Messaging, its events queue and their dead letters too', () => {
     const { retained, named } = retainedAndNamed(synth(EUM_PROPS));
     expect(named).toEqual(retained);
-    expect(retained).toHaveLength(6);
+    expect(retained).toHaveLength(7);
   });
 });

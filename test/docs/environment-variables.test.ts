@@ -16,6 +16,7 @@ const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.en
 /** Upper-case names the docs show that are neither environment variables nor our exported constants. */
 const NOT_ENVIRONMENT: Readonly<Record<string, string>> = {
   APNS_SANDBOX: 'a key of the SNS push payload',
+  NEW_AND_OLD_IMAGES: "a DynamoDB stream's view type",
 };
 
 /** Read by the AWS SDK or the CDK CLI themselves, not by our code. */

@@ -31,7 +31,7 @@ const TOOLS: readonly (readonly [string, LocalStack])[] = [
 function synthesizedLanes(stack: LocalStack) {
   const app = newApp();
   const synthesized = new NotifierStack(app, 'LocalTool', {
-    notifier: { ...stack.props, senderEntry: STUB_ENTRY, reclaimerEntry: STUB_ENTRY, statusEntry: STUB_ENTRY, alarms: { emails: [`oncall@${TEST_EMAIL_DOMAIN}`] } },
+    notifier: { ...stack.props, senderEntry: STUB_ENTRY, reclaimerEntry: STUB_ENTRY, statusEntry: STUB_ENTRY, outcomesEntry: STUB_ENTRY, alarms: { emails: [`oncall@${TEST_EMAIL_DOMAIN}`] } },
   });
   const template = Template.fromStack(synthesized);
   const mappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping'));

@@ -153,6 +153,14 @@ export const METRIC = {
   LateBounce: 'LateBounce',
   /** Status Lambda: an SES `Complaint` recorded on one of our rows (the recipient marked the e-mail as spam). */
   LateComplaint: 'LateComplaint',
+  /** Outcome publisher (service `outcomes`): an outcome event the bus took. */
+  OutcomePublished: 'OutcomePublished',
+  /** An outcome event the bus did not take on one try (PutEvents' failed entry, or a failed call): sent again. */
+  OutcomeEntryFailed: 'OutcomeEntryFailed',
+  /** A stream record handed back to the event source mapping (its events, or a later record's, not yet all on the bus). */
+  OutcomeRecordRetried: 'OutcomeRecordRetried',
+  /** A stream record of a message's row that is not a valid ledger row: handed back, and parked by the mapping. */
+  OutcomeRecordInvalid: 'OutcomeRecordInvalid',
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
 
@@ -164,6 +172,7 @@ export const SERVICE = {
   sender: 'sender',
   reclaimer: 'reclaimer',
   status: 'status',
+  outcomes: 'outcomes',
 } as const;
 export type ServiceName = (typeof SERVICE)[keyof typeof SERVICE];
 

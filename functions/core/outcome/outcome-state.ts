@@ -1,0 +1,122 @@
+import type { LedgerRow } from '../ledger/ledger-record';
+
+/**
+ * What a producer hears about one logical message: the ledger's settled states, and the provider's own word
+ * about a message it accepted (delivered, bounced, complained of). Never `PENDING`: a claim, a takeover or a
+ * release is the sender's business, not the producer's.
+ */
+export const OUTCOME_STATES = ['SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'UNKNOWN'] as const;
+export type OutcomeState = (typeof OUTCOME_STATES)[number];
+
+/**
+ * The provider statuses (SES event types, SNS SMS statuses, End User Messaging event types; see
+ * delivery-status.ts) that say what became of an accepted message. Every other status (`Send`, `DeliveryDelay`,
+ * `TEXT_QUEUED`, a refusal of one attempt) says nothing a producer acts on, and leaves the row's state as it is.
+ * - delivered: the mailbox or handset took it; an open or a click proves the same;
+ * - bounced: the provider or carrier says it could not be delivered (SES `Bounce`, SNS's `FAILURE`, End User
+ *   Messaging's carrier failures after hand-off);
+ * - complained: the recipient marked it as spam.
+ */
+const PROVIDER_OUTCOME: Readonly<Record<string, ProviderOutcome>> = {
+  Delivery: 'DELIVERED',
+  Open: 'DELIVERED',
+  Click: 'DELIVERED',
+  SUCCESS: 'DELIVERED',
+  TEXT_DELIVERED: 'DELIVERED',
+  Bounce: 'BOUNCED',
+  FAILURE: 'BOUNCED',
+  TEXT_UNREACHABLE: 'BOUNCED',
+  TEXT_CARRIER_UNREACHABLE: 'BOUNCED',
+  TEXT_CARRIER_BLOCKED: 'BOUNCED',
+  TEXT_SPAM: 'BOUNCED',
+  Complaint: 'COMPLAINED',
+};
+type ProviderOutcome = 'DELIVERED' | 'BOUNCED' | 'COMPLAINED';
+
+/** The provider statuses that make a producer-visible state (the stream filter lets their writes through). */
+export const PROVIDER_OUTCOME_STATUSES: readonly string[] = Object.keys(PROVIDER_OUTCOME);
+
+/** How strong the provider's word is: a later, weaker status (an open after a complaint) takes nothing back. */
+const STRENGTH: Readonly<Record<ProviderOutcome, number>> = { DELIVERED: 1, BOUNCED: 2, COMPLAINED: 3 };
+
+/** The fields of a ledger row an outcome is read from; nothing else of the row is ever looked at. */
+export type OutcomeRow = Pick<
+  LedgerRow,
+  | 'key'
+  | 'state'
+  | 'claimVersion'
+  | 'eventId'
+  | 'recipientId'
+  | 'channel'
+  | 'templateId'
+  | 'messageClass'
+  | 'occurredAt'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'resolvedAt'
+  | 'providerMessageId'
+  | 'failureReason'
+  | 'suppressionReason'
+  | 'deliveryStatus'
+  | 'deliveryStatusAt'
+  | 'deliveryStatusRank'
+  | 'deliveryStatusDetail'
+>;
+
+/** The state a producer sees on a row, and where it comes from. */
+export interface VisibleOutcome {
+  readonly state: OutcomeState;
+  /** `ledger`: the row's own state; `provider`: a delivery-status event on a sent (or possibly sent) row. */
+  readonly source: 'ledger' | 'provider';
+  /** When the row reached this state, epoch ms: the outcome write's time, or the provider's event time. */
+  readonly stateAtMs: number;
+}
+
+/**
+ * The state a producer sees on `row`, or undefined while nothing is settled (`PENDING`).
+ *
+ * The provider's word refines only `SENT` and `UNKNOWN`, the rows whose message went or may have gone out:
+ * an `UNKNOWN` marketing e-mail that SES then delivers is `DELIVERED`. `FAILED` and `SUPPRESSED` stay as the
+ * ledger says (nothing of ours reached the recipient for them to be delivered).
+ */
+export function visibleOutcome(row: OutcomeRow): VisibleOutcome | undefined {
+  if (row.state === 'PENDING') return undefined;
+  const provider = row.deliveryStatus === undefined ? undefined : PROVIDER_OUTCOME[row.deliveryStatus];
+  if (provider !== undefined && (row.state === 'SENT' || row.state === 'UNKNOWN')) {
+    return { state: provider, source: 'provider', stateAtMs: row.deliveryStatusAt ?? row.updatedAt };
+  }
+  return { state: row.state, source: 'ledger', stateAtMs: ledgerStateAtMs(row) };
+}
+
+/**
+ * A state reached from `SENT` later (`SUPPRESSED` when the provider then says the recipient had withdrawn
+ * consent) is stamped by `updatedAt`; the first settled state by `resolvedAt`.
+ */
+function ledgerStateAtMs(row: OutcomeRow): number {
+  if (row.state === 'SUPPRESSED') return row.updatedAt;
+  return row.resolvedAt ?? row.updatedAt;
+}
+
+/**
+ * Whether the write from `before` to `after` is a change a producer acts on, and which: undefined for a claim,
+ * a takeover, a release, a status that says nothing new, a repeat of the same state, or a row's removal.
+ * - A new row, a new life of a row (re-claimed after its retention: another `createdAt`) or a first settled
+ *   state is a change.
+ * - A change of the ledger's state (`SENT` to `SUPPRESSED`) is a change.
+ * - On the same ledger state, the provider's word is a change only when it says more than before: delivered,
+ *   then bounced, then complained of. A later status that proves less (an open after a complaint, a delay
+ *   after a delivery) takes nothing back, so it is no event.
+ */
+export function outcomeChange(before: OutcomeRow | undefined, after: OutcomeRow | undefined): VisibleOutcome | undefined {
+  if (after === undefined) return undefined;
+  const now = visibleOutcome(after);
+  if (now === undefined) return undefined;
+  if (before === undefined || before.createdAt !== after.createdAt) return now;
+  const earlier = visibleOutcome(before);
+  if (earlier === undefined || before.state !== after.state) return now;
+  return strength(now) > strength(earlier) ? now : undefined;
+}
+
+function strength(outcome: VisibleOutcome): number {
+  return outcome.source === 'provider' ? STRENGTH[outcome.state as ProviderOutcome] : 0;
+}

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { createServer } from 'node:http';
+import type { Socket } from 'node:net';
+import { type AttributeValue, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { LEDGER_TABLE } from '../../functions/core/ledger/ledger-table';
+import { closeServer, forwardToLoopback, listenOnLoopback, readBody, replay } from './loopback-http';
+
+/** DynamoDB Streams keeps a stream record for 24 hours (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html). */
+export const STREAM_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** One stream record, with when it was written (the stand-in's clock). */
+export interface StoredStreamRecord {
+  readonly record: DynamoDBRecord;
+  readonly writtenAtMs: number;
+}
+
+export interface LocalDynamoStreamOptions {
+  /** The local DynamoDB (dynalite) the writes go to, e.g. `http://127.0.0.1:4567`. */
+  readonly target: string;
+  /** @default Date.now */
+  readonly clock?: () => number;
+}
+
+export interface LocalDynamoStream {
+  /** Point the ledger's DynamoDB client here. */
+  readonly endpoint: string;
+  /**
+   * The records after `afterSequence` (all when undefined), oldest first, at most `limit`, within the 24 hours
+   * the stream keeps them; older ones are gone, as in DynamoDB Streams.
+   */
+  read(afterSequence: string | undefined, limit: number): readonly DynamoDBRecord[];
+  /** Every record written so far, expired ones included (for tests). */
+  all(): readonly StoredStreamRecord[];
+  stop(): Promise<void>;
+}
+
+const WRITES = new Set(['DynamoDB_20120810.PutItem', 'DynamoDB_20120810.UpdateItem', 'DynamoDB_20120810.DeleteItem']);
+const UNMODELLED = new Set(['DynamoDB_20120810.BatchWriteItem', 'DynamoDB_20120810.TransactWriteItems', 'DynamoDB_20120810.ExecuteStatement']);
+
+/**
+ * A DynamoDB stream (`NEW_AND_OLD_IMAGES`) over the local DynamoDB, which has none (dynalite implements no
+ * streams): a loopback proxy in front of it that, for every PutItem, UpdateItem and DeleteItem, reads the item
+ * before and after the write (strongly consistent, the item's writes serialized so the images are exact) and
+ * appends one record when the item changed, as DynamoDB Streams does: none for a write that changed nothing or
+ * whose condition failed, the records of one item in the order of its writes, sequence numbers that only grow,
+ * kept 24 hours. Delivery (at least once, again after a failed invocation) is the local event source mapping's
+ * (local/aws/dynamo-stream-event-source.ts). Hand-written because no package emulates DynamoDB Streams over
+ * dynalite; the batch and transaction writes the product never makes are refused, not passed by unrecorded.
+ */
+export async function startLocalDynamoStream(options: LocalDynamoStreamOptions): Promise<LocalDynamoStream> {
+  const clock = options.clock ?? Date.now;
+  const target = new URL(options.target);
+  const reader = new DynamoDBClient({ endpoint: options.target, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const log: StoredStreamRecord[] = [];
+  const locks = new Map<string, Promise<void>>();
+  const sockets = new Set<Socket>();
+  let sequence = 100_000_000_000_000_000_000n;
+
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const operation = String(req.headers['x-amz-target'] ?? '');
+    if (UNMODELLED.has(operation)) {
+      res.writeHead(400, { 'content-type': 'application/x-amz-json-1.0' });
+      return void res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ValidationException', message: `${operation} is not recorded by the local stream` }));
+    }
+    if (!WRITES.has(operation)) return replay(res, await forwardToLoopback(Number(target.port), req, body));
+    const request = JSON.parse(body) as { TableName: string; Key?: Record<string, AttributeValue>; Item?: Record<string, AttributeValue> };
+    const source = request.Key ?? request.Item ?? {};
+    const key = { [LEDGER_TABLE.partitionKey]: source[LEDGER_TABLE.partitionKey]!, [LEDGER_TABLE.sortKey]: source[LEDGER_TABLE.sortKey]! };
+    await serialized(`${request.TableName}|${JSON.stringify(key)}`, async () => {
+      const before = await itemOf(request.TableName, key);
+      const answer = await forwardToLoopback(Number(target.port), req, body);
+      if (answer.status === 200) {
+        const after = await itemOf(request.TableName, key);
+        if (!isDeepStrictEqual(before, after)) append(key, before, after);
+      }
+      replay(res, answer);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  async function serialized(item: string, work: () => Promise<void>): Promise<void> {
+    const previous = locks.get(item) ?? Promise.resolve();
+    const mine = previous.then(work, work);
+    locks.set(item, mine.catch(() => undefined));
+    await mine;
+  }
+
+  async function itemOf(tableName: string, key: Record<string, AttributeValue>): Promise<Record<string, AttributeValue> | undefined> {
+    const result = await reader.send(new GetItemCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+    return result.Item;
+  }
+
+  function append(key: Record<string, AttributeValue>, before: Record<string, AttributeValue> | undefined, after: Record<string, AttributeValue> | undefined): void {
+    sequence += 1n;
+    const now = clock();
+    const image = (item: Record<string, AttributeValue> | undefined) => (item ? (wire(item) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage']) : undefined);
+    log.push({
+      writtenAtMs: now,
+      record: {
+        eventID: randomUUID().replaceAll('-', ''),
+        eventName: before === undefined ? 'INSERT' : after === undefined ? 'REMOVE' : 'MODIFY',
+        eventVersion: '1.1',
+        eventSource: 'aws:dynamodb',
+        awsRegion: 'us-east-1',
+        dynamodb: {
+          ApproximateCreationDateTime: Math.floor(now / 1000),
+          Keys: image(key),
+          ...(after ? { NewImage: image(after) } : {}),
+          ...(before ? { OldImage: image(before) } : {}),
+          SequenceNumber: sequence.toString(),
+          SizeBytes: Buffer.byteLength(JSON.stringify([key, before, after])),
+          StreamViewType: 'NEW_AND_OLD_IMAGES',
+        },
+      },
+    });
+  }
+
+  const port = await listenOnLoopback(server);
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    read(afterSequence, limit) {
+      const horizon = clock() - STREAM_RETENTION_MS;
+      const after = afterSequence === undefined ? -1n : BigInt(afterSequence);
+      return log
+        .filter((stored) => stored.writtenAtMs > horizon && BigInt(stored.record.dynamodb!.SequenceNumber!) > after)
+        .slice(0, limit)
+        .map((stored) => stored.record);
+    },
+    all: () => log,
+    async stop() {
+      for (const socket of sockets) socket.destroy();
+      await closeServer(server);
+      reader.destroy();
+    },
+  };
+}
+
+/** An item as the stream's JSON carries it: binary attributes as base64 text, as in a Lambda event. */
+function wire(item: Record<string, AttributeValue>): unknown {
+  return JSON.parse(JSON.stringify(item, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value)));
+}

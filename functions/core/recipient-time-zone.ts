@@ -85,8 +85,7 @@ export interface RecipientZones {
  * else the stack's default zone.
  */
 export function recipientZones(message: RenderedMessage, countries: SmsCountryTable | undefined, defaultZone: string): RecipientZones {
-  const own = message.channel === 'email' ? undefined : message.timeZone;
-  if (own) return { zones: [own], source: 'recipient' };
+  if (message.timeZone) return { zones: [message.timeZone], source: 'recipient' };
   if (message.channel === 'sms' && countries) {
     const country = countryOfNumber(countries, message.to);
     const zones = country ? timeZonesOfCountry(country) : [];

@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { deliveryStatusRank, type DeliveryStatusStore, type DeliveryStatusUpdate, type RecordStatusResult } from '../core/delivery-status';
+import { statusProof } from '../core/delivery-status-meaning';
 import { LEDGER_TABLE, ledgerItemKey } from '../core/ledger-table';
 import type { Suppression } from '../core/suppression';
 import { LedgerExpression } from './ledger-expression';
@@ -12,6 +13,7 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
   async recordDeliveryStatus(key: string, update: DeliveryStatusUpdate, nowMs: number): Promise<RecordStatusResult> {
     const x = new LedgerExpression();
     const rank = deliveryStatusRank(update.status);
+    const provesSent = statusProof(update.status) === 'sent';
     const set =
       `SET ${x.is('deliveryStatus', 'status', update.status)}, ${x.is('deliveryStatusAt', 'at', update.at)}, ${x.is('deliveryStatusRank', 'rank', rank)}, ` +
       `${x.is('deliveryStatusSource', 'source', update.source)}, ${x.is('deliveryStatusRecordedAt', 'now', nowMs)}` +
@@ -20,6 +22,8 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
         ? `, ${x.name('providerMessageId')} = if_not_exists(${x.name('providerMessageId')}, ${x.value('providerId', update.providerMessageId)})`
         : '') +
       (update.claimVersion !== undefined ? `, ${x.is('deliveryStatusClaimVersion', 'claimVersion', update.claimVersion)}` : '') +
+      // The first proof of a send stays: a later event replaces the status, never the proof.
+      (provesSent ? `, ${x.name('sendProvenBy')} = if_not_exists(${x.name('sendProvenBy')}, ${x.value('status', update.status)})` : '') +
       removed(x, [update.detail ? undefined : 'deliveryStatusDetail', update.claimVersion !== undefined ? undefined : 'deliveryStatusClaimVersion']);
     // Later event time wins; at equal time the later stage (higher rank) wins. A duplicate fails both.
     const at = x.name('deliveryStatusAt');
@@ -27,7 +31,17 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
       `attribute_exists(${x.name(LEDGER_TABLE.partitionKey)}) AND (attribute_not_exists(${at}) OR ${at} < ${x.value('at', update.at)} ` +
       `OR (${at} = ${x.value('at', update.at)} AND ${x.name('deliveryStatusRank')} < ${x.value('rank', rank)}))`;
     if (await this.table.conditionalUpdate(key, set, { expression: x, condition })) return 'recorded';
+    // Older than the row's status, but proof of a send the row lacks (another attempt's refusal came first):
+    // one more conditional write, only on this out-of-order path, keeps the proof.
+    if (provesSent && (await this.recordProofOnly(key, update.status))) return 'recorded';
     return (await this.table.get(key)) ? 'superseded' : 'no-row';
+  }
+
+  /** Sets `sendProvenBy` on an existing row that has none; false when the row is missing or already proven. */
+  private recordProofOnly(key: string, status: string): Promise<boolean> {
+    const x = new LedgerExpression();
+    const condition = `attribute_exists(${x.name(LEDGER_TABLE.partitionKey)}) AND attribute_not_exists(${x.name('sendProvenBy')})`;
+    return this.table.conditionalUpdate(key, `SET ${x.is('sendProvenBy', 'status', status)}`, { expression: x, condition });
   }
 
   async keyForSmsMessageId(smsMessageId: string): Promise<string | undefined> {

@@ -1,3 +1,4 @@
+import { evidenceFromRow } from '../../functions/core/delivery-evidence';
 import type { LedgerRow } from '../../functions/core/ledger-record';
 import type { MessageClass, MessageClassRegistry } from '../../functions/core/message-class';
 import { environmentOf, type LedgerWireRecord } from './scheduled-ledger-transport';
@@ -19,6 +20,8 @@ export interface History {
   readonly rows: readonly LedgerRow[];
   /** Every request attempt that executed at DynamoDB, in order, with its answer. */
   readonly wire: readonly LedgerWireRecord[];
+  /** Keys whose proof of a send (a keyed delivery event) the status Lambda processed to the end. @default none */
+  readonly provenKeys?: ReadonlySet<string>;
 }
 
 /**
@@ -64,6 +67,10 @@ export function checkHistory(history: History): { violations: Violation[]; permi
     if (!row) {
       flag('nothing dropped', 'no ledger row: the message was never claimed and nobody will send it');
       continue;
+    }
+    // One sent message is enough, whichever attempt: no later event, of any attempt, takes its proof away.
+    if (history.provenKeys?.has(key) && evidenceFromRow(row) !== 'sent') {
+      flag('proof of a send is never lost', `a delivery event was processed, but the row reads ${evidenceFromRow(row)} (status ${row.deliveryStatus ?? 'none'})`);
     }
     switch (row.state) {
       case 'PENDING':

@@ -339,6 +339,10 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
         break;
     }
   });
+  scenario.lateProofs.forEach((message, i) => {
+    const actor = `p${i}`;
+    work.push(gates.pass(actor, `a refusal, then a late proof, for m${message}`).then(() => lateProof(`${actor}.status`, message)));
+  });
   const evidence = async (actor: string, message: number) => {
     const plan = planOf.get(message)!;
     const sent = providers.acceptedFor(plan.key).at(-1);
@@ -352,7 +356,40 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
             sqsEvent(eumEvent('TEXT_DELIVERED', { key: plan.key, claimVersion: sent.claimVersion, messageId: sent.providerMessageId, at: now }))
           : cloudWatchLogsEvent([{ message: smsDeliveryLogLine(sent.providerMessageId, 'SUCCESS'), timestamp: now }]);
     const handler = createStatusHandler({ store: ledgerOf(actor), metrics, log: silentLog, clock });
-    await startActor(actor, () => handler(input, lambdaContext()));
+    const result = await startActor(actor, () => handler(input, lambdaContext()));
+    // A keyed proof the status Lambda finished with: the row must keep it (SNS's logs name no key, so may find no row).
+    if (result !== 'crashed' && (sent.channel === 'email' || scenario.smsProvider === 'end-user-messaging')) provenKeys.add(plan.key);
+  };
+  /** Keys whose proof of a send the status Lambda processed to the end: the checker holds that none is lost. */
+  const provenKeys = new Set<string>();
+  let lateProofsAfterRefusal = 0;
+  const lateProof = async (actor: string, message: number) => {
+    const plan = planOf.get(message)!;
+    const accepted = providers.acceptedFor(plan.key);
+    const first = accepted[0];
+    if (!first || first.channel === 'push' || first.claimVersion === undefined) return;
+    if (first.channel === 'sms' && scenario.smsProvider !== 'end-user-messaging') return; // SNS's logs name no attempt
+    // The later attempt is the row's current claim (read as one more actor, through the scheduled network), if the
+    // provider never accepted it.
+    const read = await startActor(`${actor}.read`, () => ledgerOf(`${actor}.read`).get(plan.key));
+    const current = read === 'crashed' ? undefined : read?.claimVersion;
+    if (current === undefined || current <= first.claimVersion || accepted.some((s) => s.claimVersion === current)) return;
+    const key = plan.key;
+    const [refusal, proof] =
+      first.channel === 'email'
+        ? [
+            snsEvent(sesEvent('Reject', { key, claimVersion: current, mailAt: new Date(now).toISOString() })),
+            snsEvent(sesEvent('Delivery', { key, claimVersion: first.claimVersion, sesMessageId: first.providerMessageId, mailAt: new Date(first.at).toISOString() })),
+          ]
+        : [
+            sqsEvent(eumEvent('TEXT_TTL_EXPIRED', { key, claimVersion: current, at: now })),
+            sqsEvent(eumEvent('TEXT_DELIVERED', { key, claimVersion: first.claimVersion, messageId: first.providerMessageId, at: first.at })),
+          ];
+    const handler = createStatusHandler({ store: ledgerOf(actor), metrics, log: silentLog, clock });
+    await startActor(`${actor}.refusal`, () => handler(refusal, lambdaContext()));
+    if ((await startActor(`${actor}.proof`, () => handler(proof, lambdaContext()))) === 'crashed') return;
+    provenKeys.add(key);
+    lateProofsAfterRefusal += 1;
   };
 
   await gates.drive();
@@ -395,6 +432,7 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
     rejectedKeys: providers.rejectedKeys,
     rows,
     wire: network.executed,
+    provenKeys,
   });
   const violations = [
     ...checkSettledAfterOneReclaim(plans.map((p) => p.key), afterOneReclaim, CLASSES, {
@@ -417,6 +455,7 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
     exercised: new Map([
       ['execution environments lost with their invocation', environmentsLost],
       ['  of those, holding kept writes', environmentsLostHolding],
+      ["an earlier attempt's proof of a send, late, after a later attempt's refusal", lateProofsAfterRefusal],
       ['ledger writes kept through an outage', metrics.get(METRIC.UnsentClaimKept) + metrics.get(METRIC.OutcomeKept)],
       ['kept writes made (or claims taken back) later', metrics.get(METRIC.UnsentClaimReleased) + metrics.get(METRIC.OutcomeRecordedLater)],
       ['kept releases that found the row moved on', metrics.get(METRIC.UnsentClaimAlreadyTaken)],

@@ -15,7 +15,8 @@ export interface DeliveryStatusUpdate {
   readonly detail?: string;
   /**
    * The provider's id of the message, from the event. Written only to a row that has none yet
-   * (a PENDING row whose send was ambiguous), so evidence-settled rows carry the real id.
+   * (a PENDING row whose send was ambiguous), and never from a refusal (its message was not sent),
+   * so evidence-settled rows carry the id of a message that went out.
    * @default none
    */
   readonly providerMessageId?: string;

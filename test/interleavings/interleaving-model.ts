@@ -339,9 +339,15 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
         break;
     }
   });
+  // Each comes at its point of the schedule; one that came before any send of its message comes again in recovery.
+  const lateProofsLeft = new Set(scenario.lateProofs.keys());
   scenario.lateProofs.forEach((message, i) => {
     const actor = `p${i}`;
-    work.push(gates.pass(actor, `a refusal, then a late proof, for m${message}`).then(() => lateProof(`${actor}.status`, message)));
+    work.push(
+      gates.pass(actor, `a refusal, then a late proof, for m${message}`).then(async () => {
+        if (await lateProof(`${actor}.status`, message)) lateProofsLeft.delete(i);
+      }),
+    );
   });
   const evidence = async (actor: string, message: number) => {
     const plan = planOf.get(message)!;
@@ -363,17 +369,20 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
   /** Keys whose proof of a send the status Lambda processed to the end: the checker holds that none is lost. */
   const provenKeys = new Set<string>();
   let lateProofsAfterRefusal = 0;
-  const lateProof = async (actor: string, message: number) => {
+  /** Whether the message had a send whose attempt its events name (else there is nothing to prove yet). */
+  const lateProof = async (actor: string, message: number): Promise<boolean> => {
     const plan = planOf.get(message)!;
     const accepted = providers.acceptedFor(plan.key);
     const first = accepted[0];
-    if (!first || first.channel === 'push' || first.claimVersion === undefined) return;
-    if (first.channel === 'sms' && scenario.smsProvider !== 'end-user-messaging') return; // SNS's logs name no attempt
-    // The later attempt is the row's current claim (read as one more actor, through the scheduled network), if the
-    // provider never accepted it.
+    if (!first || first.channel === 'push' || first.claimVersion === undefined) return false;
+    if (first.channel === 'sms' && scenario.smsProvider !== 'end-user-messaging') return false; // SNS's logs name no attempt
+    // The later attempt: the row's current claim (read as one more actor, through the scheduled network) if it is
+    // later, else the next one (the model's stand-in for a later attempt whose takeover it does not wait for); never
+    // one the provider accepted.
     const read = await startActor(`${actor}.read`, () => ledgerOf(`${actor}.read`).get(plan.key));
-    const current = read === 'crashed' ? undefined : read?.claimVersion;
-    if (current === undefined || current <= first.claimVersion || accepted.some((s) => s.claimVersion === current)) return;
+    if (read === 'crashed' || read === undefined) return true;
+    const current = Math.max(read.claimVersion, first.claimVersion + 1);
+    if (accepted.some((s) => s.claimVersion === current)) return true;
     const key = plan.key;
     const [refusal, proof] =
       first.channel === 'email'
@@ -387,9 +396,10 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
           ];
     const handler = createStatusHandler({ store: ledgerOf(actor), metrics, log: silentLog, clock });
     await startActor(`${actor}.refusal`, () => handler(refusal, lambdaContext()));
-    if ((await startActor(`${actor}.proof`, () => handler(proof, lambdaContext()))) === 'crashed') return;
+    if ((await startActor(`${actor}.proof`, () => handler(proof, lambdaContext()))) === 'crashed') return true;
     provenKeys.add(key);
     lateProofsAfterRefusal += 1;
+    return true;
   };
 
   await gates.drive();
@@ -413,6 +423,10 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
   jump(CLAIM_TIMEOUT_MS + 1);
   const firstRunStartedAt = now;
   void reclaim('recovery.reclaimer-1');
+  for (const i of lateProofsLeft) {
+    const message = scenario.lateProofs[i]!;
+    void gates.pass(`p${i}.recovery`, `a refusal, then a late proof, for m${message}`).then(() => lateProof(`p${i}.recovery.status`, message));
+  }
   // Every environment still alive is invoked again, while the reclaimer takes over what it still holds.
   for (let worker = 0; worker < WORKERS; worker += 1) void enqueue({ worker, readBeforeClaim: false }, worker, `w${worker}.recovery`);
   await gates.drive();

@@ -67,15 +67,16 @@ describe("a later attempt's refusal overwrites an earlier attempt's proof of del
     const clock = new ControlledClock();
     const row = await deadAttempt(text(`evt-proof-eum-${refusalFirst}`), 2, clock);
     const at = clock.now();
-    const delivered = eumEvent('TEXT_DELIVERED', { key: row.key, claimVersion: 1, at: at + 1_000 });
-    const expired = eumEvent('TEXT_TTL_EXPIRED', { key: row.key, claimVersion: 2, at: at + 5_000 });
+    const delivered = eumEvent('TEXT_DELIVERED', { key: row.key, claimVersion: 1, messageId: 'eum-attempt-1', at: at + 1_000 });
+    const expired = eumEvent('TEXT_TTL_EXPIRED', { key: row.key, claimVersion: 2, messageId: 'eum-attempt-2', at: at + 5_000 });
     const status = new StatusHarness(db.ledger, clock);
     for (const event of refusalFirst ? [expired, delivered] : [delivered, expired]) await status.invoke(sqsEvent(event));
 
     expect(evidenceFromRow((await db.ledger.get(row.key))!)).toBe('sent');
     const { summary, row: after } = await reclaim(clock, row.key);
     expect(summary).toMatchObject({ found: 1, sent: 1, resent: 0 });
-    expect(after?.state).toBe('SENT');
+    // Settled with the id of the text that went out, never the refused one's.
+    expect(after).toMatchObject({ state: 'SENT', providerMessageId: 'eum-attempt-1' });
   });
 
   it.each([true, false])('SES: Delivery of attempt 1 and Reject of attempt 2 (refusal first: %s): no third e-mail', async (refusalFirst) => {

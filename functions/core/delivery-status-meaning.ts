@@ -49,36 +49,37 @@ export interface StatusMeaning {
  * `SpendLimitName` (the account's monthly spend limit), not an event at all. An event claiming either type is
  * counted as invalid, never recorded.
  */
+// Quoted: each is a provider's word, as it arrives (and as the docs name it).
 export const STATUS_MEANINGS: Readonly<Record<string, StatusMeaning>> = {
   // SES
-  Send: { proves: 'accepted', rank: 1 },
-  DeliveryDelay: { proves: 'sent', rank: 2 },
-  Delivery: { proves: 'sent', rank: 3 },
-  Bounce: { proves: 'sent', rank: 4 },
-  Reject: { proves: 'not-sent', rank: 4 },
-  RenderingFailure: { proves: 'not-sent', rank: 4 },
-  Complaint: { proves: 'sent', rank: 5 },
-  Subscription: { proves: 'sent', rank: 5 },
-  Open: { proves: 'sent', rank: 6 },
-  Click: { proves: 'sent', rank: 7 },
+  'Send': { proves: 'accepted', rank: 1 },
+  'DeliveryDelay': { proves: 'sent', rank: 2 },
+  'Delivery': { proves: 'sent', rank: 3 },
+  'Bounce': { proves: 'sent', rank: 4 },
+  'Reject': { proves: 'not-sent', rank: 4 },
+  'RenderingFailure': { proves: 'not-sent', rank: 4 },
+  'Complaint': { proves: 'sent', rank: 5 },
+  'Subscription': { proves: 'sent', rank: 5 },
+  'Open': { proves: 'sent', rank: 6 },
+  'Click': { proves: 'sent', rank: 7 },
   // SNS SMS delivery logs
-  SUCCESS: { proves: 'sent', rank: 3 },
-  FAILURE: { proves: 'sent', rank: 4 },
+  'SUCCESS': { proves: 'sent', rank: 3 },
+  'FAILURE': { proves: 'sent', rank: 4 },
   // End User Messaging SMS: AWS queues, hands off, then the carrier answers.
-  TEXT_QUEUED: { proves: 'accepted', rank: 1 },
-  TEXT_PENDING: { proves: 'accepted', rank: 2 },
-  TEXT_SUCCESSFUL: { proves: 'sent', rank: 3 },
-  TEXT_DELIVERED: { proves: 'sent', rank: 3 },
-  TEXT_BLOCKED: { proves: 'sent', rank: 4 },
-  TEXT_CARRIER_BLOCKED: { proves: 'sent', rank: 4 },
-  TEXT_SPAM: { proves: 'sent', rank: 4 },
-  TEXT_UNREACHABLE: { proves: 'sent', rank: 4 },
-  TEXT_CARRIER_UNREACHABLE: { proves: 'sent', rank: 4 },
-  TEXT_UNKNOWN: { proves: 'sent', rank: 4 },
-  TEXT_INVALID: { proves: 'not-sent', rank: 4 },
-  TEXT_INVALID_MESSAGE: { proves: 'not-sent', rank: 4 },
-  TEXT_PROTECT_BLOCKED: { proves: 'not-sent', rank: 4 },
-  TEXT_TTL_EXPIRED: { proves: 'not-sent', rank: 4 },
+  'TEXT_QUEUED': { proves: 'accepted', rank: 1 },
+  'TEXT_PENDING': { proves: 'accepted', rank: 2 },
+  'TEXT_SUCCESSFUL': { proves: 'sent', rank: 3 },
+  'TEXT_DELIVERED': { proves: 'sent', rank: 3 },
+  'TEXT_BLOCKED': { proves: 'sent', rank: 4 },
+  'TEXT_CARRIER_BLOCKED': { proves: 'sent', rank: 4 },
+  'TEXT_SPAM': { proves: 'sent', rank: 4 },
+  'TEXT_UNREACHABLE': { proves: 'sent', rank: 4 },
+  'TEXT_CARRIER_UNREACHABLE': { proves: 'sent', rank: 4 },
+  'TEXT_UNKNOWN': { proves: 'sent', rank: 4 },
+  'TEXT_INVALID': { proves: 'not-sent', rank: 4 },
+  'TEXT_INVALID_MESSAGE': { proves: 'not-sent', rank: 4 },
+  'TEXT_PROTECT_BLOCKED': { proves: 'not-sent', rank: 4 },
+  'TEXT_TTL_EXPIRED': { proves: 'not-sent', rank: 4 },
 };
 
 /** What a status proves; `nothing` for a value the ledger does not know. */

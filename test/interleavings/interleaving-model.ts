@@ -376,13 +376,14 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
     const first = accepted[0];
     if (!first || first.channel === 'push' || first.claimVersion === undefined) return false;
     if (first.channel === 'sms' && scenario.smsProvider !== 'end-user-messaging') return false; // SNS's logs name no attempt
-    // The later attempt: the row's current claim (read as one more actor, through the scheduled network) if it is
-    // later, else the next one (the model's stand-in for a later attempt whose takeover it does not wait for); never
-    // one the provider accepted.
+    // The later attempt: the row's current claim (read as one more actor, through the scheduled network), if it is
+    // later than the proven one, over (released: its owner's call is done) and the provider never accepted it, so
+    // that its refusal is true. Else there is no such attempt yet: the recovery phase tries again.
     const read = await startActor(`${actor}.read`, () => ledgerOf(`${actor}.read`).get(plan.key));
-    if (read === 'crashed' || read === undefined) return true;
-    const current = Math.max(read.claimVersion, first.claimVersion + 1);
-    if (accepted.some((s) => s.claimVersion === current)) return true;
+    if (read === 'crashed' || read === undefined) return false;
+    const current = read.claimVersion;
+    const over = read.lastRelease !== undefined;
+    if (current <= first.claimVersion || !over || providers.acceptedFor(plan.key).some((s) => s.claimVersion === current)) return false;
     const key = plan.key;
     const [refusal, proof] =
       first.channel === 'email'

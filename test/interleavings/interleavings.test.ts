@@ -53,6 +53,11 @@ describe('interleavings of senders, the reclaimer and the status Lambda on the r
   it('regression (seed 1, path 0): a kept release stays fenced on its own claim, never on the row\'s current one', () => replay(1, '0'), 60_000);
   it('regression (seed 2, path 15): an environment takes back only its own unsent claim, never another environment\'s live one', () => replay(2, '15'), 60_000);
 
+  // Issue 52: attempt 1's delivery reached the status Lambda after attempt 2's refusal, with an older event time, and
+  // one status per row let the refusal stand; the checker's "proof of a send is never lost" found it without
+  // sendProvenBy (seed 1865858655, path 28).
+  it("regression (seed 1865858655, path 28): an earlier attempt's late proof of a send outlives a later attempt's refusal", () => replay(1865858655, '28'), 60_000);
+
   it(`${RUNS} schedules: no duplicate beyond class policy, no false SENT, no settled row changed, nothing dropped, never over a limit`, async () => {
     const figures = {
       schedules: 0,

@@ -27,6 +27,8 @@ export interface LedgerRowView {
   readonly deliveryStatusDetail: string | null;
   /** The claim whose e-mail the status is about (SES's `claim-version` tag); null when the event had none. */
   readonly deliveryStatusClaimVersion: number | null;
+  /** The first status that proved the message was handed on, kept whatever came later (null: none yet). */
+  readonly sendProvenBy: string | null;
   readonly failureReason: string | null;
   /** Only for SUPPRESSED: which limit, destination rule or withdrawn consent stopped the message. */
   readonly suppressionReason: string | null;
@@ -71,6 +73,7 @@ export function ledgerRowView(row: LedgerRow): LedgerRowView {
     deliveryStatusSource: row.deliveryStatusSource ?? null,
     deliveryStatusDetail: row.deliveryStatusDetail ?? null,
     deliveryStatusClaimVersion: row.deliveryStatusClaimVersion ?? null,
+    sendProvenBy: row.sendProvenBy ?? null,
     failureReason: row.failureReason ?? null,
     suppressionReason: row.suppressionReason ?? null,
     deferred: quietHoursDeferral(row),
@@ -109,7 +112,9 @@ export function renderLedgerRow(row: LedgerRow): string {
   const dash = (value: string | null) => value ?? '-';
   const delivery = v.deliveryStatus
     ? `${v.deliveryStatus}${v.deliveryStatusDetail ? ` (${v.deliveryStatusDetail})` : ''} at ${v.deliveryStatusAt} via ${v.deliveryStatusSource ?? '?'}` +
-      (v.deliveryStatusClaimVersion === null ? '' : `, about claim version ${v.deliveryStatusClaimVersion}`)
+      (v.deliveryStatusClaimVersion === null ? '' : `, about claim version ${v.deliveryStatusClaimVersion}`) +
+      // A later event (another attempt's refusal) may have replaced the status; the proof of a send stays.
+      (v.sendProvenBy && v.sendProvenBy !== v.deliveryStatus ? `; sent, proven earlier by ${v.sendProvenBy}` : '')
     : '- (no delivery event received)';
   const lines: [string, string][] = [
     ['key', v.key],

@@ -62,6 +62,8 @@ export function notifierEnvironment(
     [ENV.quietHoursTimeZone]: resolved.consent.quietHoursTimeZone,
   };
   if (resolved.consent.topicPrefix) environment[ENV.sesTopicPrefix] = resolved.consent.topicPrefix;
+  // SQS counts a quiet-hours hold's 12 hours from the receive, the batching window included.
+  if (resolved.batchingWindowSeconds > 0) environment[ENV.queueBatchingWindowSeconds] = String(resolved.batchingWindowSeconds);
   if (props.smsSenderId) environment[ENV.smsSenderId] = props.smsSenderId;
   if (props.smsOriginationNumber) environment[ENV.smsOriginationNumber] = props.smsOriginationNumber;
   if (resolved.smsProvider === 'end-user-messaging' && resolved.smsEnabled) {

@@ -72,6 +72,8 @@ export interface NotifierSettings {
   readonly memorySize: number;
   readonly logRetention: logs.RetentionDays;
   readonly batchSize: number;
+  /** The event source's batching window, in whole seconds (0: none); SQS counts it against a quiet-hours hold. */
+  readonly batchingWindowSeconds: number;
   /** Most concurrent sender invocations the event source starts. */
   readonly maxConcurrency: number;
   readonly senderReservedConcurrency: number | undefined;
@@ -179,6 +181,7 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
     memorySize: props.memorySize ?? DEFAULTS.memorySize,
     logRetention: props.logRetention ?? DEFAULTS.logRetention,
     batchSize: props.batchSize ?? DEFAULTS.batchSize,
+    batchingWindowSeconds: props.maxBatchingWindow?.toSeconds() ?? 0,
     maxConcurrency,
     sendRateShares: maxConcurrency + 1,
     lanes: resolveLanes({ lanes: props.lanes, existingQueue: existing !== undefined, maxConcurrency, throttleBackoff }),
@@ -255,6 +258,7 @@ export function settingsViolations(r: NotifierSettings): string[] {
           backoff: lane.throttleBackoff,
           // Only a lane that carries a class with quiet hours holds records for them.
           quietHoursSeconds: laneHoldsQuietHours(lane.name, r.lanes.bulkClasses, r.consent) ? r.consent.quietHoursSeconds : 0,
+          batchingWindowSeconds: r.batchingWindowSeconds,
         },
       }),
     })),

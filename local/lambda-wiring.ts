@@ -96,6 +96,7 @@ export function createLambdaWiring(config: SenderConfig, options: LambdaWiringOp
         ...laneDelivery(config),
         deferral: createRecordDeferral(config),
         backoff: config.backoff,
+        longestHoldSeconds: config.longestHoldSeconds,
         redelivery: config.redelivery,
         waitForLedgerBeforeReturning: true,
         limitStore: bindToEnvironment(limitStore, env),

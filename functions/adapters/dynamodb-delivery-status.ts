@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { deliveryStatusRank, type DeliveryStatusStore, type DeliveryStatusUpdate, type RecordStatusResult } from '../core/provider/delivery-status';
+import { statusProof } from '../core/provider/delivery-status-meaning';
 import { LEDGER_TABLE, ledgerItemKey } from '../core/ledger/ledger-table';
 import type { Suppression } from '../core/policy/suppression';
 import { LedgerExpression } from './ledger-expression';
@@ -12,14 +13,18 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
   async recordDeliveryStatus(key: string, update: DeliveryStatusUpdate, nowMs: number): Promise<RecordStatusResult> {
     const x = new LedgerExpression();
     const rank = deliveryStatusRank(update.status);
+    const proves = statusProof(update.status);
+    const provesSent = proves === 'sent';
+    // A refusal's id is of a message that was not sent: a row settled on evidence carries the id of one that was.
+    const messageId = proves === 'not-sent' ? undefined : update.providerMessageId;
     const set =
       `SET ${x.is('deliveryStatus', 'status', update.status)}, ${x.is('deliveryStatusAt', 'at', update.at)}, ${x.is('deliveryStatusRank', 'rank', rank)}, ` +
       `${x.is('deliveryStatusSource', 'source', update.source)}, ${x.is('deliveryStatusRecordedAt', 'now', nowMs)}` +
       (update.detail ? `, ${x.is('deliveryStatusDetail', 'detail', update.detail)}` : '') +
-      (update.providerMessageId
-        ? `, ${x.name('providerMessageId')} = if_not_exists(${x.name('providerMessageId')}, ${x.value('providerId', update.providerMessageId)})`
-        : '') +
+      (messageId ? `, ${x.name('providerMessageId')} = if_not_exists(${x.name('providerMessageId')}, ${x.value('providerId', messageId)})` : '') +
       (update.claimVersion !== undefined ? `, ${x.is('deliveryStatusClaimVersion', 'claimVersion', update.claimVersion)}` : '') +
+      // The first proof of a send stays: a later event replaces the status, never the proof.
+      (provesSent ? `, ${x.name('sendProvenBy')} = if_not_exists(${x.name('sendProvenBy')}, ${x.value('status', update.status)})` : '') +
       removed(x, [update.detail ? undefined : 'deliveryStatusDetail', update.claimVersion !== undefined ? undefined : 'deliveryStatusClaimVersion']);
     // Later event time wins; at equal time the later stage (higher rank) wins. A duplicate fails both.
     const at = x.name('deliveryStatusAt');
@@ -27,7 +32,23 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
       `attribute_exists(${x.name(LEDGER_TABLE.partitionKey)}) AND (attribute_not_exists(${at}) OR ${at} < ${x.value('at', update.at)} ` +
       `OR (${at} = ${x.value('at', update.at)} AND ${x.name('deliveryStatusRank')} < ${x.value('rank', rank)}))`;
     if (await this.table.conditionalUpdate(key, set, { expression: x, condition })) return 'recorded';
+    // Older than the row's status, but proof of a send the row lacks (another attempt's refusal came first):
+    // one more conditional write, only on this out-of-order path, keeps the proof.
+    if (provesSent && (await this.recordProofOnly(key, update.status, messageId))) return 'recorded';
     return (await this.table.get(key)) ? 'superseded' : 'no-row';
+  }
+
+  /**
+   * Sets `sendProvenBy` (and the sent message's id, if the row has none) on an existing row that has no proof yet;
+   * false when the row is missing or already proven.
+   */
+  private recordProofOnly(key: string, status: string, messageId: string | undefined): Promise<boolean> {
+    const x = new LedgerExpression();
+    const set =
+      `SET ${x.is('sendProvenBy', 'status', status)}` +
+      (messageId ? `, ${x.name('providerMessageId')} = if_not_exists(${x.name('providerMessageId')}, ${x.value('providerId', messageId)})` : '');
+    const condition = `attribute_exists(${x.name(LEDGER_TABLE.partitionKey)}) AND attribute_not_exists(${x.name('sendProvenBy')})`;
+    return this.table.conditionalUpdate(key, set, { expression: x, condition });
   }
 
   async keyForSmsMessageId(smsMessageId: string): Promise<string | undefined> {

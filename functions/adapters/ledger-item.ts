@@ -51,6 +51,7 @@ const LedgerItemSchema = v.looseObject({
   deliveryStatusDetail: v.optional(text),
   deliveryStatusClaimVersion: v.optional(count),
   deliveryStatusRecordedAt: v.optional(count),
+  sendProvenBy: v.optional(text),
   resolvedAt: v.optional(count),
   request: v.optional(StoredRequestSchema),
   pendingShard: v.optional(text),

@@ -7,6 +7,7 @@ import { METRICS_NAMESPACE_VARIABLE } from './observability/metric-names';
 import { MAX_PENDING_SHARDS, PENDING_SHARD_COUNT } from './ledger/ledger-table';
 import { DEFAULT_MAX_BODY_BYTES } from './event/notification-event';
 import { DEFAULT_QUIET_HOURS_TIME_ZONE } from './policy/quiet-hours-deferral';
+import { longestHoldSeconds } from './queue/quiet-hours-hold';
 import { isTimeZone } from './event/time-zone-name';
 import { describeProblems, validate } from './schema';
 import type { ChannelRates } from './policy/send-rate-governor';
@@ -51,6 +52,7 @@ export const ENV = {
   queueMaxReceiveCount: 'QUEUE_MAX_RECEIVE_COUNT',
   queueRetentionSeconds: 'QUEUE_RETENTION_SECONDS',
   queueVisibilityTimeoutSeconds: 'QUEUE_VISIBILITY_TIMEOUT_SECONDS',
+  queueBatchingWindowSeconds: 'QUEUE_BATCHING_WINDOW_SECONDS',
   pushApplicationArns: 'PUSH_APPLICATION_ARNS',
   sesContactListName: 'SES_CONTACT_LIST_NAME',
   sesTopicPrefix: 'SES_CONTACT_LIST_TOPIC_PREFIX',
@@ -140,6 +142,8 @@ const EnvSchema = v.pipe(
     [ENV.queueMaxReceiveCount]: v.optional(positiveInt),
     [ENV.queueRetentionSeconds]: v.optional(positiveInt),
     [ENV.queueVisibilityTimeoutSeconds]: v.optional(positiveInt),
+    // The event source's MaximumBatchingWindowInSeconds (0 to 300): part of what SQS counts against a hold.
+    [ENV.queueBatchingWindowSeconds]: v.optional(v.pipe(coercedNumber, v.safeInteger(), v.minValue(0), v.maxValue(300)), 0),
     [ENV.pushApplicationArns]: optionalList(APPLICATION_ARN),
     [ENV.sesContactListName]: optionalText,
     [ENV.sesTopicPrefix]: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9_-]{0,32}$/, 'must be at most 32 letters, digits, _ or -')), ''),
@@ -235,6 +239,8 @@ export interface SenderConfig {
   readonly topicPrefix: string;
   /** The zone quiet hours use for a recipient with neither a time zone nor a number's country. */
   readonly defaultTimeZone: string;
+  /** The longest visibility a quiet-hours hold may ask for: SQS's 12 hours from the receive, less the batching window, the function's time and a margin. */
+  readonly longestHoldSeconds: number;
 }
 
 /**
@@ -312,6 +318,7 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
     destinations: e[ENV.pushApplicationArns] ? { pushApplicationArns: e[ENV.pushApplicationArns] } : {},
     topicPrefix: e[ENV.sesTopicPrefix],
     defaultTimeZone: e[ENV.quietHoursTimeZone],
+    longestHoldSeconds: longestHoldSeconds({ functionTimeoutSeconds: e[ENV.functionTimeoutSeconds], batchingWindowSeconds: e[ENV.queueBatchingWindowSeconds] }),
   };
 }
 

@@ -76,7 +76,8 @@ function planOne(
     ...rendered.content,
     to: address.address,
     ...(validFor === undefined ? {} : { validForSeconds: validFor }),
-    ...(rendered.content.channel !== 'email' && recipient.timeZone ? { timeZone: recipient.timeZone } : {}),
+    // Quiet hours are in the recipient's time on every channel a class holds (the schema lets it hold e-mail).
+    ...(recipient.timeZone ? { timeZone: recipient.timeZone } : {}),
   };
   return {
     ...base,

@@ -7,7 +7,8 @@ import { systemClock } from '../core/clock';
 import { RetryLaterError, type RecordBackoff } from '../core/errors';
 import { METRIC } from '../core/observability/metric-names';
 import type { RecordDeferral } from '../core/queue/record-deferral';
-import { backoffSeconds, DEFAULT_BACKOFF, MAX_VISIBILITY_SECONDS, type BackoffSettings } from '../core/queue/visibility-backoff';
+import { LONGEST_HOLD_FOR_ANY_SETTINGS } from '../core/queue/quiet-hours-hold';
+import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from '../core/queue/visibility-backoff';
 import type { ReceiveInfo } from '../core/ledger/stale-claim-discovery';
 import { processRecord, type RecordContext } from './process-record';
 import { KeptLedgerWrites } from '../delivery/kept-ledger-writes';
@@ -25,6 +26,12 @@ export interface SenderDependencies extends Omit<RecordContext, 'limit'>, Observ
   readonly backoff?: BackoffSettings;
   /** Jitter source of the backoff, in [0, 1). @default Math.random */
   readonly random?: () => number;
+  /**
+   * The longest a record held for quiet hours may be made invisible: SQS's 12 hours count from the receive, so
+   * less the batching window, the function's time and a margin (`longestHoldSeconds`, quiet-hours-hold.ts).
+   * @default LONGEST_HOLD_FOR_ANY_SETTINGS (the bound for Lambda's longest timeout and batching window)
+   */
+  readonly longestHoldSeconds?: number;
   /**
    * When the ledger failed on writes this invocation owes (see `keptWrites`), retry them until
    * the invocation's time runs out before returning, so that an outage shorter than that costs no
@@ -58,6 +65,7 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
   const realTime = deps.realTime ?? systemClock;
 
   const backoff = deps.backoff ?? DEFAULT_BACKOFF;
+  const longestHold = deps.longestHoldSeconds ?? LONGEST_HOLD_FOR_ANY_SETTINGS;
 
   /** Makes a paced record invisible for its backoff; if that fails it still comes back, only sooner. */
   const backOff = async (record: SQSRecord, kind: RecordBackoff) => {
@@ -68,7 +76,7 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
         ? backoff.capSeconds
         : kind === 'throttle'
           ? backoffSeconds(receiveCount, backoff, deps.random)
-          : secondsUntil(kind.until, deps.clock());
+          : secondsUntil(kind.until, deps.clock(), longestHold);
     try {
       await deps.deferral.defer(record.receiptHandle, seconds);
       deps.metrics.count(METRIC.RecordBackedOff);
@@ -128,10 +136,11 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
 
 /**
  * The visibility timeout that brings a record back at `untilMs`, never before it: whole seconds rounded
- * up, at least 1, at most SQS's 12 hours (a longer wait is deferred again at that receive).
+ * up, at least 1, at most `longestSeconds`, what SQS still accepts after this receive (a longer wait is
+ * deferred again at the next receive).
  */
-export function secondsUntil(untilMs: number, nowMs: number): number {
-  return Math.min(MAX_VISIBILITY_SECONDS, Math.max(1, Math.ceil((untilMs - nowMs) / 1000)));
+export function secondsUntil(untilMs: number, nowMs: number, longestSeconds: number): number {
+  return Math.min(longestSeconds, Math.max(1, Math.ceil((untilMs - nowMs) / 1000)));
 }
 
 /** Which receive of its message an SQS record is, from the attributes Lambda passes on. */

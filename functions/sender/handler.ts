@@ -24,6 +24,7 @@ const ready = createSendRateGovernor(config, sendClients?.ses, observability.log
     ...createLambdaDeliveryContext(config, observability, { providers: createProviders(config, sendClients), governor }),
     deferral: createRecordDeferral(config),
     backoff: config.backoff,
+    longestHoldSeconds: config.longestHoldSeconds,
     redelivery: config.redelivery,
     deadLetters,
     templates,

@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../local-dynamo';
+import { enforceVisibilityLimit } from './sqs-visibility-hooks';
+import { VisibilityLimit } from './sqs-visibility-limit';
 
 /** The queue pair `startLocalSqs` creates. */
 export interface LocalSqsOptions {
@@ -15,6 +17,8 @@ export interface LocalSqsOptions {
   readonly maxReceiveCount?: number;
   /** MessageRetentionPeriod of the queue, in seconds. @default 345600 (4 days, SQS's default) */
   readonly retentionSeconds?: number;
+  /** The clock of SQS's 12-hour visibility limit (sqs-visibility-limit.ts); fauxqs keeps its own. @default Date.now */
+  readonly clock?: () => number;
 }
 
 /** How the created queue redelivers: what the stack tells the sender (QUEUE_* variables). */
@@ -57,7 +61,8 @@ export interface LocalSqs {
  * `http://sqs.REGION.localhost:PORT/...`, and an SQS client without an explicit `endpoint` (one
  * that reads AWS_ENDPOINT_URL_SQS, as the sender's dead-letter client does) sends each request to
  * its QueueUrl's host: a name to resolve, off the loopback address. So the URLs are rewritten
- * both ways at the server's edge.
+ * both ways at the server's edge, where SQS's 12-hour visibility limit, which fauxqs leaves out, is enforced too
+ * (sqs-visibility-limit.ts).
  */
 export async function startLocalSqs(options: LocalSqsOptions = {}): Promise<LocalSqs> {
   const queueName = options.queueName ?? 'notifier-events';
@@ -76,6 +81,8 @@ export async function startLocalSqs(options: LocalSqsOptions = {}): Promise<Loca
   app.addHook('onSend', async (_request: unknown, _reply: unknown, payload: unknown) =>
     typeof payload === 'string' ? payload.replace(internalOrigin(), `http://127.0.0.1:${port}`) : payload,
   );
+  // What fauxqs does not refuse and SQS does: a visibility past 12 hours from the receive.
+  enforceVisibilityLimit(app, new VisibilityLimit(options.clock));
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as AddressInfo).port;
   const endpoint = `http://127.0.0.1:${port}`;

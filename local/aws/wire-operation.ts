@@ -56,6 +56,7 @@ export function ledgerWriteOf(operation: string, body: string): LedgerWrite {
   if (update.includes('ownerToken = :owner')) return 'takeover';
   if (update.includes('resolvedAt')) return 'complete';
   if (update.includes('lastRelease = :reason')) return 'release';
-  if (update.includes('deliveryStatus')) return 'status';
+  // A status, or the proof of a send kept on its own when its status came late (dynamodb-delivery-status.ts).
+  if (update.includes('deliveryStatus') || update.includes('sendProvenBy')) return 'status';
   return 'other';
 }

@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import { ENV } from '../../functions/core/sender-config';
 import { describe, expect, it } from 'vitest';
 import { HANDLER_FILE, NOTIFIER_BUNDLING } from '../../lib/function-bundle';
 import { DEFAULT_ENTRIES, E164_LOG_MASK_PATTERN } from '../../lib/notifier-function';
@@ -28,6 +29,12 @@ describe('functions', () => {
     expect(reclaimer).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 30 });
     expect(reclaimer['Environment']).toEqual(sender['Environment']);
     expect(reclaimer['LoggingConfig']).toEqual({ LogFormat: 'JSON', LogGroup: { Ref: logicalId(n.reclaimerLogGroup) } });
+  });
+
+  it('tells the sender its batching window, which SQS counts against a quiet-hours hold (12 hours from the receive)', () => {
+    const functions = Object.values(resourcesOfType(synth({ lanes: false, maxBatchingWindow: Duration.seconds(2) }).template, 'AWS::Lambda::Function'));
+    const windows = functions.map((f) => (f as { Environment?: { Variables?: Record<string, unknown> } }).Environment?.Variables?.[ENV.queueBatchingWindowSeconds]);
+    expect(windows).toContain('2');
   });
 
   it('consumes the queue with partial batch failures, batch size, batching window and maximum concurrency', () => {

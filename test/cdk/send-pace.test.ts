@@ -93,10 +93,11 @@ describe('throttle backoff', () => {
   });
 
   it("checks the 24-hour invariant with each lane's own first step, naming the lane that fails", () => {
-    // 1 s first steps reach the 24 hours later than 10 s ones: 83 receives do for bulk (82 would, with a night of
-    // quiet hours for texts to GB), not for urgent (84).
+    // 1 s first steps reach the 24 hours later than 10 s ones: without quiet hours 80 receives do for bulk, not for
+    // urgent (84).
     expect(() => build({ maxReceiveCount: 84 })).not.toThrow();
-    const message = errorOf({ maxReceiveCount: 83, smsCountries: ['GB'] });
+    const noQuiet = [{ name: 'marketing', onAmbiguous: 'give-up' as const, quietHours: null }];
+    const message = errorOf({ maxReceiveCount: 83, smsCountries: ['GB'], messageClasses: noQuiet });
     expect(message).toMatch(/urgent lane: maxReceiveCount \(83\) with throttle backoff base 1s/);
     expect(message).not.toMatch(/bulk lane:/);
   });
@@ -109,8 +110,9 @@ describe('throttle backoff', () => {
 
   it('fails if a message throttled for 24 hours would reach the dead-letter queue with the configured backoff', () => {
     expect(errorOf({ throttleBackoff: { cap: Duration.minutes(10) }, smsCountries: ['GB'] })).toMatch(
-      // The bulk lane keeps 2 of its receives for quiet hours (marketing texts to GB, one zone): 97 deferrals, not 99.
-      /bulk lane: maxReceiveCount \(100\) with throttle backoff base 10s, cap 600s waits at least 27615s before the DLQ, less than the 86400s/,
+      // The bulk lane keeps 4 of its receives for quiet hours (marketing texts to GB, two 12-hour nights of two holds
+      // each): 95 deferrals, not 99.
+      /bulk lane: maxReceiveCount \(100\) with throttle backoff base 10s, cap 600s waits at least 27015s before the DLQ, less than the 86400s/,
     );
   });
 

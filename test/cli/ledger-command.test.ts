@@ -67,6 +67,12 @@ describe('ledger rendering', () => {
     );
   });
 
+  it("shows a proof of a send that a later event (another attempt's refusal) replaced as the status", () => {
+    expect(renderLedgerRow({ ...SENT_ROW, deliveryStatus: 'Reject', deliveryStatusClaimVersion: 3, sendProvenBy: 'Delivery' })).toContain(
+      'delivery status      Reject at 2026-11-29T12:02:13.500Z via ses, about claim version 3; sent, proven earlier by Delivery\n',
+    );
+  });
+
   it('a status from untagged mail names no claim', () => {
     expect(renderLedgerRow({ ...SENT_ROW, deliveryStatusClaimVersion: undefined })).toContain(
       'delivery status      Delivery at 2026-11-29T12:02:13.500Z via ses\n',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../functions/core/errors';
+import { HOLD_MARGIN_SECONDS } from '../../functions/core/queue/quiet-hours-hold';
 import { loadSenderConfig } from '../../functions/core/sender-config';
 
 const valid = {
@@ -24,6 +25,12 @@ describe('sender configuration, validated at cold start', () => {
       maxConcurrentSends: 16,
     });
     expect([...config.messageClasses.keys()]).toEqual(['otp', 'transactional', 'marketing']);
+  });
+
+  it('holds a record for quiet hours at most 12 hours less the batching window, the function timeout and a margin (SQS counts from the receive)', () => {
+    expect(loadSenderConfig(valid).longestHoldSeconds).toBe(43_200 - 30 - HOLD_MARGIN_SECONDS);
+    expect(loadSenderConfig({ ...valid, QUEUE_BATCHING_WINDOW_SECONDS: '20' }).longestHoldSeconds).toBe(43_200 - 20 - 30 - HOLD_MARGIN_SECONDS);
+    expect(() => loadSenderConfig({ ...valid, QUEUE_BATCHING_WINDOW_SECONDS: '301' })).toThrow(/QUEUE_BATCHING_WINDOW_SECONDS/);
   });
 
   it('reads the lane and whether its governor yields to throttling (the bulk lane’s does), nothing else', () => {

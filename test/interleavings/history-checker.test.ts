@@ -38,6 +38,14 @@ describe('the history checker', () => {
     ]);
   });
 
+  it("flags a row that lost a proof of a send the status Lambda processed (a later attempt's refusal replaced it)", () => {
+    const refused = { ...row, state: 'PENDING', claimVersion: 2, lastRelease: 'ambiguous', deliveryStatus: 'TEXT_TTL_EXPIRED', deliveryStatusClaimVersion: 2 } as unknown as LedgerRow;
+    const proven = { ...refused, sendProvenBy: 'TEXT_DELIVERED' } as LedgerRow;
+    const rules = (r: LedgerRow) => checkHistory({ ...history([]), rows: [r], provenKeys: new Set([KEY]) }).violations.map((v) => v.rule);
+    expect(rules(refused)).toContain('proof of a send is never lost');
+    expect(rules(proven)).not.toContain('proof of a send is never lost');
+  });
+
   it('flags a release fenced on an older claim, and one on another environment\'s claim, though each passed its fence', () => {
     const wire = (seq: number, actor: string, write: string, body: Record<string, unknown>) => ({ seq, actor, operation: 'UpdateItem', write, key: KEY, status: 200, body });
     const values = (owner: string, version: number) => ({ ExpressionAttributeValues: { ':owner': { S: owner }, ':version': { N: String(version) } } });

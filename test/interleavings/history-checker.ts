@@ -2,6 +2,7 @@ import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
 import type { LedgerTiming } from '../../functions/core/ledger/ledger-decision';
 import type { MessageClass, MessageClassRegistry } from '../../functions/core/policy/message-class';
 import { settleBoundMs } from '../../functions/core/ledger/settle-bound';
+import { evidenceFromRow } from '../../functions/core/provider/delivery-evidence';
 import { environmentOf, type LedgerWireRecord } from './scheduled-ledger-transport';
 import type { AcceptedSend } from './scripted-provider';
 
@@ -23,6 +24,8 @@ export interface History {
   readonly wire: readonly LedgerWireRecord[];
   /** The ledger timing the stack ran with: each row's bound and TTL derive from it. @default none: bounds not checked */
   readonly timing?: LedgerTiming;
+  /** Keys whose proof of a send (a keyed delivery event) the status Lambda processed to the end. @default none */
+  readonly provenKeys?: ReadonlySet<string>;
 }
 
 /** Reasons of a message ended without a call by a rule (its bound, its lifetime): certainly not sent by that attempt. */
@@ -71,6 +74,10 @@ export function checkHistory(history: History): { violations: Violation[]; permi
     if (!row) {
       flag('nothing dropped', 'no ledger row: the message was never claimed and nobody will send it');
       continue;
+    }
+    // One sent message is enough, whichever attempt: no later event, of any attempt, takes its proof away.
+    if (history.provenKeys?.has(key) && evidenceFromRow(row) !== 'sent') {
+      flag('proof of a send is never lost', `a delivery event was processed, but the row reads ${evidenceFromRow(row)} (status ${row.deliveryStatus ?? 'none'})`);
     }
     switch (row.state) {
       case 'PENDING':

@@ -339,6 +339,16 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
         break;
     }
   });
+  // Each comes at its point of the schedule; one that came before any send of its message comes again in recovery.
+  const lateProofsLeft = new Set(scenario.lateProofs.keys());
+  scenario.lateProofs.forEach((message, i) => {
+    const actor = `p${i}`;
+    work.push(
+      gates.pass(actor, `a refusal, then a late proof, for m${message}`).then(async () => {
+        if (await lateProof(`${actor}.status`, message)) lateProofsLeft.delete(i);
+      }),
+    );
+  });
   const evidence = async (actor: string, message: number) => {
     const plan = planOf.get(message)!;
     const sent = providers.acceptedFor(plan.key).at(-1);
@@ -352,7 +362,45 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
             sqsEvent(eumEvent('TEXT_DELIVERED', { key: plan.key, claimVersion: sent.claimVersion, messageId: sent.providerMessageId, at: now }))
           : cloudWatchLogsEvent([{ message: smsDeliveryLogLine(sent.providerMessageId, 'SUCCESS'), timestamp: now }]);
     const handler = createStatusHandler({ store: ledgerOf(actor), metrics, log: silentLog, clock });
-    await startActor(actor, () => handler(input, lambdaContext()));
+    const result = await startActor(actor, () => handler(input, lambdaContext()));
+    // A keyed proof the status Lambda finished with: the row must keep it (SNS's logs name no key, so may find no row).
+    if (result !== 'crashed' && (sent.channel === 'email' || scenario.smsProvider === 'end-user-messaging')) provenKeys.add(plan.key);
+  };
+  /** Keys whose proof of a send the status Lambda processed to the end: the checker holds that none is lost. */
+  const provenKeys = new Set<string>();
+  let lateProofsAfterRefusal = 0;
+  /** Whether the message had a send whose attempt its events name (else there is nothing to prove yet). */
+  const lateProof = async (actor: string, message: number): Promise<boolean> => {
+    const plan = planOf.get(message)!;
+    const accepted = providers.acceptedFor(plan.key);
+    const first = accepted[0];
+    if (!first || first.channel === 'push' || first.claimVersion === undefined) return false;
+    if (first.channel === 'sms' && scenario.smsProvider !== 'end-user-messaging') return false; // SNS's logs name no attempt
+    // The later attempt: the row's current claim (read as one more actor, through the scheduled network), if it is
+    // later than the proven one, over (released: its owner's call is done) and the provider never accepted it, so
+    // that its refusal is true. Else there is no such attempt yet: the recovery phase tries again.
+    const read = await startActor(`${actor}.read`, () => ledgerOf(`${actor}.read`).get(plan.key));
+    if (read === 'crashed' || read === undefined) return false;
+    const current = read.claimVersion;
+    const over = read.lastRelease !== undefined;
+    if (current <= first.claimVersion || !over || providers.acceptedFor(plan.key).some((s) => s.claimVersion === current)) return false;
+    const key = plan.key;
+    const [refusal, proof] =
+      first.channel === 'email'
+        ? [
+            snsEvent(sesEvent('Reject', { key, claimVersion: current, mailAt: new Date(now).toISOString() })),
+            snsEvent(sesEvent('Delivery', { key, claimVersion: first.claimVersion, sesMessageId: first.providerMessageId, mailAt: new Date(first.at).toISOString() })),
+          ]
+        : [
+            sqsEvent(eumEvent('TEXT_TTL_EXPIRED', { key, claimVersion: current, at: now })),
+            sqsEvent(eumEvent('TEXT_DELIVERED', { key, claimVersion: first.claimVersion, messageId: first.providerMessageId, at: first.at })),
+          ];
+    const handler = createStatusHandler({ store: ledgerOf(actor), metrics, log: silentLog, clock });
+    await startActor(`${actor}.refusal`, () => handler(refusal, lambdaContext()));
+    if ((await startActor(`${actor}.proof`, () => handler(proof, lambdaContext()))) === 'crashed') return true;
+    provenKeys.add(key);
+    lateProofsAfterRefusal += 1;
+    return true;
   };
 
   await gates.drive();
@@ -376,6 +424,10 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
   jump(CLAIM_TIMEOUT_MS + 1);
   const firstRunStartedAt = now;
   void reclaim('recovery.reclaimer-1');
+  for (const i of lateProofsLeft) {
+    const message = scenario.lateProofs[i]!;
+    void gates.pass(`p${i}.recovery`, `a refusal, then a late proof, for m${message}`).then(() => lateProof(`p${i}.recovery.status`, message));
+  }
   // Every environment still alive is invoked again, while the reclaimer takes over what it still holds.
   for (let worker = 0; worker < WORKERS; worker += 1) void enqueue({ worker, readBeforeClaim: false }, worker, `w${worker}.recovery`);
   await gates.drive();
@@ -396,6 +448,7 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
     rows,
     wire: network.executed,
     timing: TIMING,
+    provenKeys,
   });
   const violations = [
     ...checkSettledAfterOneReclaim(plans.map((p) => p.key), afterOneReclaim, CLASSES, {
@@ -418,6 +471,7 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
     exercised: new Map([
       ['execution environments lost with their invocation', environmentsLost],
       ['  of those, holding kept writes', environmentsLostHolding],
+      ["an earlier attempt's proof of a send, late, after a later attempt's refusal", lateProofsAfterRefusal],
       ['ledger writes kept through an outage', metrics.get(METRIC.UnsentClaimKept) + metrics.get(METRIC.OutcomeKept)],
       ['kept writes made (or claims taken back) later', metrics.get(METRIC.UnsentClaimReleased) + metrics.get(METRIC.OutcomeRecordedLater)],
       ['kept releases that found the row moved on', metrics.get(METRIC.UnsentClaimAlreadyTaken)],

@@ -28,10 +28,14 @@ afterAll(() => {
   requestHandler.destroy();
 });
 
-/** One schedule of the run, replayed alone: a counterexample the run found, kept as its seed and path. */
-const replay = (seed: number, path: string) =>
+/**
+ * One schedule of the run, replayed alone: a counterexample the run found, kept as its seed and path. Those found
+ * before the scenario drew `lateProofs` (its last field) replay without them, so their schedule is the one they caught.
+ */
+const replay = (seed: number, path: string, { lateProofs = false }: { readonly lateProofs?: boolean } = {}) =>
   fc.assert(
-    fc.asyncProperty(fc.scheduler(), scenarioArbitrary, async (s, scenario) => {
+    fc.asyncProperty(fc.scheduler(), scenarioArbitrary, async (s, drawn) => {
+      const scenario = lateProofs ? drawn : { ...drawn, lateProofs: [] };
       const result = await runSchedule(s, scenario, { tableName: db.tableName, endpoint: db.endpoint, ledger: db.ledger, requestHandler, client: db.client });
       vi.clearAllTimers();
       expect(result.violations, `schedule:\n${result.schedule.join('\n')}`).toEqual([]);
@@ -52,6 +56,11 @@ describe('interleavings of senders, the reclaimer and the status Lambda on the r
   // (seed 2, path 15). Both found once the model cut one environment off across a lease (docs/testing.md).
   it('regression (seed 1, path 0): a kept release stays fenced on its own claim, never on the row\'s current one', () => replay(1, '0'), 60_000);
   it('regression (seed 2, path 15): an environment takes back only its own unsent claim, never another environment\'s live one', () => replay(2, '15'), 60_000);
+
+  // Issue 52: attempt 1's delivery reached the status Lambda after attempt 2's refusal, with an older event time, and
+  // one status per row let the refusal stand; the checker's "proof of a send is never lost" found it without
+  // sendProvenBy (seed 1865858655, path 28).
+  it("regression (seed 1865858655, path 28): an earlier attempt's late proof of a send outlives a later attempt's refusal", () => replay(1865858655, '28', { lateProofs: true }), 60_000);
 
   it(`${RUNS} schedules: no duplicate beyond class policy, no false SENT, no settled row changed, nothing dropped, never over a limit, every row within its bound`, async () => {
     const figures = {

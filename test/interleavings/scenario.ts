@@ -66,6 +66,13 @@ export interface Scenario {
   readonly providerFaults: readonly (readonly [number, Exclude<ProviderAnswer, 'accept'>])[];
   /** Which service texts. */
   readonly smsProvider: SmsProviderKind;
+  /**
+   * Messages for which the status Lambda first hears that the row's current attempt was refused (End User Messaging's
+   * TEXT_TTL_EXPIRED, SES's Reject: an attempt the provider never accepted), then, late, that an earlier attempt was
+   * delivered, with that attempt's own, older event time. Only where the events name the attempt (SES, End User
+   * Messaging). Drawn last, so every earlier field of a seed's scenario is what it was before this field existed.
+   */
+  readonly lateProofs: readonly number[];
 }
 
 /** One invocation in four dies at one of its awaits. */
@@ -103,6 +110,7 @@ const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
       { maxLength: 4 },
     ),
     smsProvider: fc.constantFrom<SmsProviderKind>('sns', 'end-user-messaging'),
+    lateProofs: fc.array(fc.constantFrom(...messages), { maxLength: 2 }),
   });
 
 /** Two to eight of the messages per schedule: fewer messages, more contention on each. */

@@ -1,10 +1,14 @@
-import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SqsRecordDeferral } from '../../functions/adapters/sqs-record-deferral';
 import { idempotencyKey } from '../../functions/core/event/idempotency-key';
 import { METRIC } from '../../functions/core/observability/metric-names';
 import type { NotificationEvent } from '../../functions/core/event/notification-event';
+import { HOLD_MARGIN_SECONDS, longestHoldSeconds } from '../../functions/core/queue/quiet-hours-hold';
+import { startLocalSqs, type LocalSqs } from '../../local/aws/local-sqs';
+import { queueDepth } from '../../local/aws/queue-inspection';
+import { toSqsRecord } from '../../local/aws/sqs-record';
 import { smsCountryTable } from '../../lib/sms-countries';
 import { ConsentWorld } from '../support/consent-world';
 import { ControlledClock } from '../support/controlled-clock';
@@ -118,11 +122,52 @@ describe('quiet hours: a marketing text waits for the recipient\'s morning, neve
 });
 
 describe('the visibility timeout of a record held for quiet hours', () => {
-  it('brings it back at the end, never before: whole seconds rounded up, at least 1, at most SQS\'s 12 hours', async () => {
+  it('brings it back at the end, never before: whole seconds rounded up, at least 1, at most the longest hold SQS accepts', async () => {
     const { secondsUntil } = await import('../../functions/sender/create-sender-handler');
-    expect(secondsUntil(10_001, 0)).toBe(11);
-    expect(secondsUntil(10_000, 0)).toBe(10);
-    expect(secondsUntil(0, 0)).toBe(1);
-    expect(secondsUntil(20 * 3_600_000, 0)).toBe(43_200);
+    const longest = longestHoldSeconds({ functionTimeoutSeconds: 30, batchingWindowSeconds: 0 });
+    expect(secondsUntil(10_001, 0, longest)).toBe(11);
+    expect(secondsUntil(10_000, 0, longest)).toBe(10);
+    expect(secondsUntil(0, 0, longest)).toBe(1);
+    // SQS counts its 12 hours from the ReceiveMessage: the hold leaves the function's time and a margin.
+    expect(secondsUntil(20 * 3_600_000, 0, longest)).toBe(43_200 - 30 - HOLD_MARGIN_SECONDS);
+    expect(longestHoldSeconds({ functionTimeoutSeconds: 900, batchingWindowSeconds: 300 })).toBe(43_200 - 900 - 300 - HOLD_MARGIN_SECONDS);
+  });
+});
+
+describe('a quiet-hours hold asks SQS for 43,200 s of visibility, and SQS refuses it (defect: 12 hours count from the receive)', () => {
+  let localSqs: LocalSqs;
+  beforeAll(async () => {
+    localSqs = await startLocalSqs({ queueName: 'quiet-hold', visibilityTimeoutSeconds: 30, maxReceiveCount: 100 });
+  });
+  afterAll(async () => localSqs?.stop());
+
+  it('a US marketing text with no time zone, received at 21:00 in New York, is held as long as SQS accepts, and SQS takes it', async () => {
+    const client = localSqs.client();
+    const nineInNewYork = Date.parse('2026-12-01T02:00:00Z');
+    const event = offersText('evt-quiet-hold-limit', '+14155550184');
+    await client.send(new SendMessageCommand({ QueueUrl: localSqs.queueUrl, MessageBody: JSON.stringify(event) }));
+    const received = await client.send(
+      new ReceiveMessageCommand({ QueueUrl: localSqs.queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] }),
+    );
+    const record = toSqsRecord(received.Messages![0]!, localSqs.queueArn, 'us-east-1');
+    const held: number[] = [];
+    const real = new SqsRecordDeferral(client, localSqs.queueUrl);
+    const harness = new SenderHarness({
+      ledger: db.ledger,
+      clock: new ControlledClock(nineInNewYork),
+      providers: world.providers,
+      consent: world.consent,
+      destinations: { sms: smsCountryTable(['US']) },
+      longestHoldSeconds: longestHoldSeconds({ functionTimeoutSeconds: 30, batchingWindowSeconds: 0 }),
+      deferral: { defer: async (handle, seconds) => (held.push(seconds), real.defer(handle, seconds)) },
+    });
+
+    expect(failedIds(await harness.invoke(record))).toEqual([record.messageId]);
+    // SQS took the hold (a refused one is only logged, and the record comes back after the queue's 30 s)...
+    expect(harness.metrics.get(METRIC.RecordBackedOff)).toBe(1);
+    expect(await queueDepth(client, localSqs.queueUrl)).toMatchObject({ visible: 0, inFlight: 1 });
+    // ...for as long as it accepts from this receive: 08:00 in Honolulu is 16 hours away.
+    expect(held).toEqual([longestHoldSeconds({ functionTimeoutSeconds: 30, batchingWindowSeconds: 0 })]);
+    expect(textsTo('+14155550184')).toHaveLength(0);
   });
 });

@@ -115,7 +115,7 @@ describe('End User Messaging SMS events through SNS and SQS', () => {
 describe('what an End User Messaging status proves', () => {
   const row = (fields: Partial<RowEvidenceFields>): RowEvidenceFields => ({ claimVersion: 2, lastRelease: 'ambiguous', deliveryStatusClaimVersion: 2, ...fields });
 
-  it.each(['TEXT_QUEUED', 'TEXT_PENDING', 'TEXT_SUCCESSFUL', 'TEXT_DELIVERED', 'TEXT_UNREACHABLE', 'TEXT_CARRIER_UNREACHABLE', 'TEXT_CARRIER_BLOCKED', 'TEXT_SPAM', 'TEXT_UNKNOWN'])(
+  it.each(['TEXT_QUEUED', 'TEXT_PENDING', 'TEXT_SUCCESSFUL', 'TEXT_DELIVERED', 'TEXT_BLOCKED', 'TEXT_UNREACHABLE', 'TEXT_CARRIER_UNREACHABLE', 'TEXT_CARRIER_BLOCKED', 'TEXT_SPAM', 'TEXT_UNKNOWN'])(
     '%s: AWS accepted the text (or the carrier took it): sending again would be a second text',
     (status) => {
       expect(evidenceFromRow(row({ deliveryStatus: status }))).toBe('sent');
@@ -124,7 +124,7 @@ describe('what an End User Messaging status proves', () => {
     },
   );
 
-  it.each(['TEXT_INVALID', 'TEXT_INVALID_MESSAGE', 'TEXT_BLOCKED', 'TEXT_PROTECT_BLOCKED', 'TEXT_TTL_EXPIRED'])(
+  it.each(['TEXT_INVALID', 'TEXT_INVALID_MESSAGE', 'TEXT_PROTECT_BLOCKED', 'TEXT_TTL_EXPIRED'])(
     '%s: refused before hand-off, proof only for the attempt it names',
     (status) => {
       expect(evidenceFromRow(row({ deliveryStatus: status }))).toBe('not-sent');

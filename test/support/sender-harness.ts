@@ -72,6 +72,8 @@ export interface HarnessOptions {
   readonly consent?: ConsentStore;
   /** @default 'UTC' */
   readonly defaultTimeZone?: string;
+  /** The longest quiet-hours hold (the sender's `longestHoldSeconds`). @default the sender's default */
+  readonly longestHoldSeconds?: number;
 }
 
 /** The real sender handler over a real ledger, with an outbox provider and in-memory metrics. */
@@ -116,6 +118,7 @@ export class SenderHarness {
       pendingIndexShards: options.pendingIndexShards,
       consent: options.consent,
       defaultTimeZone: options.defaultTimeZone,
+      ...(options.longestHoldSeconds === undefined ? {} : { longestHoldSeconds: options.longestHoldSeconds }),
     });
   }
 

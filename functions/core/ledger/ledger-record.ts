@@ -66,6 +66,12 @@ export interface LedgerRow {
    * Absent on statuses of untagged mail (sent before the tag existed) and SMS delivery logs.
    */
   readonly deliveryStatusClaimVersion?: number;
+  /**
+   * The first status recorded that proves the message was handed on (`sent` in STATUS_MEANINGS), of whichever
+   * attempt: kept for good, so a later event (another attempt's refusal) that replaces `deliveryStatus` never takes
+   * away the proof that one message went out.
+   */
+  readonly sendProvenBy?: string;
   /** When the status Lambda last wrote a status (epoch ms; processing time, not event time). */
   readonly deliveryStatusRecordedAt?: number;
   /** When the row reached its terminal state. */

@@ -42,7 +42,7 @@ const MAX_UNPACKED_BYTES = 8 * 1024 * 1024;
 
 /** The rendered request, as rows keep it for a resend (a row read is checked against it field by field). */
 export const RenderedMessageSchema = v.variant('channel', [
-  v.object({ channel: v.literal('email'), to: v.string(), subject: v.string(), text: v.string(), html: v.optional(v.string()) }),
+  v.object({ channel: v.literal('email'), to: v.string(), subject: v.string(), text: v.string(), html: v.optional(v.string()), timeZone: v.optional(v.string()) }),
   v.object({ channel: v.literal('sms'), to: v.string(), text: v.string(), timeZone: v.optional(v.string()) }),
   v.object({ channel: v.literal('push'), to: v.string(), title: v.string(), text: v.string(), validForSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))), timeZone: v.optional(v.string()) }),
 ]);

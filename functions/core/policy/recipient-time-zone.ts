@@ -2,10 +2,31 @@ import { localMinutesAt } from './quiet-hours';
 import type { RenderedMessage } from '../templates/rendered-message';
 import { countryOfNumber, type SmsCountryTable } from './sms-country-table';
 
-/** The IANA zones of a country (ISO 3166-1 alpha-2), from the platform's CLDR data (`Intl.Locale`). */
+/**
+ * The zones of the regions libphonenumber gives numbers to and the platform's CLDR data gives no zone
+ * (`new Intl.Locale('und-XK').getTimeZones()` is empty): without them a number there would silently take
+ * the stack's zone. Exactly the three such regions of libphonenumber-js's metadata
+ * (test/core/country-time-zones.test.ts fails on a fourth):
+ * - XK, Kosovo (a user-assigned code, so in no ISO-based zone table): Central European Time with summer time,
+ *   the clock of Serbia, whose zone Europe/Belgrade is (https://greenwichmeantime.com/time-zone/europe/kosovo/).
+ * - AC, Ascension Island, and TA, Tristan da Cunha (Unicode region subtags for parts of ISO 3166-1 SH, "Saint
+ *   Helena, Ascension and Tristan da Cunha"): GMT all year, the zone CLDR gives SH itself (`und-SH`:
+ *   Atlantic/St_Helena).
+ */
+export const COUNTRY_ZONES_CLDR_LACKS: Readonly<Record<string, readonly string[]>> = {
+  XK: ['Europe/Belgrade'],
+  AC: ['Atlantic/St_Helena'],
+  TA: ['Atlantic/St_Helena'],
+};
+
+/**
+ * The IANA zones of a country (ISO 3166-1 alpha-2, or a region libphonenumber numbers), from the platform's
+ * CLDR data (`Intl.Locale`), else from {@link COUNTRY_ZONES_CLDR_LACKS}; empty for a code neither knows.
+ */
 export function timeZonesOfCountry(country: string): readonly string[] {
   const locale = new Intl.Locale(`und-${country}`) as Intl.Locale & { getTimeZones?: () => string[]; timeZones?: string[] };
-  return locale.getTimeZones?.() ?? locale.timeZones ?? [];
+  const zones = locale.getTimeZones?.() ?? locale.timeZones ?? [];
+  return zones.length > 0 ? zones : (COUNTRY_ZONES_CLDR_LACKS[country] ?? []);
 }
 
 /** The year whose zone rules `zoneSpreadMinutes` reads unless told: fixed, so a synth gives the same figures on any day. */
@@ -53,8 +74,7 @@ export interface RecipientZones {
  * else the stack's default zone.
  */
 export function recipientZones(message: RenderedMessage, countries: SmsCountryTable | undefined, defaultZone: string): RecipientZones {
-  const own = message.channel === 'email' ? undefined : message.timeZone;
-  if (own) return { zones: [own], source: 'recipient' };
+  if (message.timeZone) return { zones: [message.timeZone], source: 'recipient' };
   if (message.channel === 'sms' && countries) {
     const country = countryOfNumber(countries, message.to);
     const zones = country ? timeZonesOfCountry(country) : [];

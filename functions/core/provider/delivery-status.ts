@@ -1,3 +1,4 @@
+import { STATUS_MEANINGS } from './delivery-status-meaning';
 import type { Suppression } from '../policy/suppression';
 
 /** Where a delivery-status event came from. */
@@ -14,7 +15,8 @@ export interface DeliveryStatusUpdate {
   readonly detail?: string;
   /**
    * The provider's id of the message, from the event. Written only to a row that has none yet
-   * (a PENDING row whose send was ambiguous), so evidence-settled rows carry the real id.
+   * (a PENDING row whose send was ambiguous), and never from a refusal (its message was not sent),
+   * so evidence-settled rows carry the id of a message that went out.
    * @default none
    */
   readonly providerMessageId?: string;
@@ -25,53 +27,19 @@ export interface DeliveryStatusUpdate {
   readonly claimVersion?: number;
 }
 
-/**
- * Precedence of statuses that carry the same event time (SES stamps `Send`, `Reject` and
- * `RenderingFailure` with the mail's own timestamp): the later stage of a message's life wins.
- */
-const RANK: Readonly<Record<string, number>> = {
-  Send: 1,
-  DeliveryDelay: 2,
-  Delivery: 3,
-  SUCCESS: 3,
-  Bounce: 4,
-  Reject: 4,
-  RenderingFailure: 4,
-  FAILURE: 4,
-  Complaint: 5,
-  Subscription: 5,
-  Open: 6,
-  Click: 7,
-  // End User Messaging SMS event types (its "Event types for SMS" page): AWS queues, hands off, then the carrier answers.
-  TEXT_QUEUED: 1,
-  TEXT_PENDING: 2,
-  TEXT_SUCCESSFUL: 3,
-  TEXT_DELIVERED: 3,
-  TEXT_INVALID: 4,
-  TEXT_INVALID_MESSAGE: 4,
-  TEXT_BLOCKED: 4,
-  TEXT_PROTECT_BLOCKED: 4,
-  TEXT_TTL_EXPIRED: 4,
-  TEXT_UNREACHABLE: 4,
-  TEXT_CARRIER_UNREACHABLE: 4,
-  TEXT_CARRIER_BLOCKED: 4,
-  TEXT_SPAM: 4,
-  TEXT_UNKNOWN: 4,
-};
-
-/** Statuses the ledger records; anything else is ignored and counted. */
+/** Statuses the ledger records (STATUS_MEANINGS); anything else is ignored and counted. */
 export function isKnownDeliveryStatus(status: string): boolean {
-  return Object.hasOwn(RANK, status);
+  return Object.hasOwn(STATUS_MEANINGS, status);
 }
 
-/** Tie-break rank of a status (higher wins at equal event time); 0 for unknown statuses. */
+/** Tie-break rank of a status (higher wins at equal event time: the later stage of a message's life); 0 for unknown statuses. */
 export function deliveryStatusRank(status: string): number {
-  return RANK[status] ?? 0;
+  return isKnownDeliveryStatus(status) ? STATUS_MEANINGS[status]!.rank : 0;
 }
 
 /**
  * What recording one event did:
- * - `recorded`: the row now carries this status;
+ * - `recorded`: the row now carries this status, or, for an older event proving a send, its proof (`sendProvenBy`);
  * - `superseded`: the row already holds this event or a later one (a duplicate or out-of-order event);
  * - `no-row`: no ledger row has this key (another sender's mail, or a row past retention).
  */
@@ -81,7 +49,9 @@ export type RecordStatusResult = 'recorded' | 'superseded' | 'no-row';
 export interface DeliveryStatusStore {
   /**
    * Writes the status only if the row exists and holds no later event (by event time, then
-   * rank). Never touches `state`, the claim or the TTL.
+   * rank). A status proving a send (`sent` in STATUS_MEANINGS) also sets the row's `sendProvenBy` if no
+   * proof is there yet, whatever the order: later events, of any attempt, replace the status but never the
+   * proof. Never touches `state`, the claim or the TTL.
    */
   recordDeliveryStatus(key: string, update: DeliveryStatusUpdate, nowMs: number): Promise<RecordStatusResult>;
   /** The key of the SMS row SNS gave this message id when it was sent, if any (eventually consistent). */

@@ -1,3 +1,4 @@
+import { longestHoldSeconds } from './quiet-hours-hold';
 import { longestBackoffTotalSeconds, MAX_VISIBILITY_SECONDS, shortestBackoffTotalSeconds, type BackoffSettings } from './visibility-backoff';
 
 /** How long an account can keep refusing sends: SES's daily quota is a rolling 24-hour window. */
@@ -27,9 +28,12 @@ export interface TimingSettings {
     /**
      * The longest quiet hours may hold a record (seconds): a class's window, an hour for a change of the clocks,
      * and for texts the spread of a country's zones (lib/notifier-consent.ts). A record held for it is deferred
-     * to the window's end in steps of at most 12 hours, one receive each. @default none (no class has quiet hours)
+     * to the window's end in steps of at most `longestHoldSeconds` (less than 12 hours), one receive each.
+     * @default none (no class has quiet hours)
      */
     readonly quietHoursSeconds?: number;
+    /** The event source's MaximumBatchingWindowInSeconds, which shortens the longest hold. @default 0 */
+    readonly batchingWindowSeconds?: number;
   };
 }
 
@@ -63,7 +67,10 @@ export function timingViolations(t: TimingSettings): string[] {
           'or a redelivered message finds its row gone and is sent again',
       );
     }
-    if (q.maxReceiveCount !== undefined && q.backoff) violations.push(...backoffViolations(q.maxReceiveCount, q.backoff, q));
+    if (q.maxReceiveCount !== undefined && q.backoff) {
+      const holdSeconds = longestHoldSeconds({ functionTimeoutSeconds: t.functionTimeoutSeconds, batchingWindowSeconds: q.batchingWindowSeconds ?? 0 });
+      violations.push(...backoffViolations(q.maxReceiveCount, q.backoff, { ...q, holdSeconds }));
+    }
   }
   return violations;
 }
@@ -76,16 +83,18 @@ export function timingViolations(t: TimingSettings): string[] {
 function backoffViolations(
   maxReceiveCount: number,
   backoff: BackoffSettings,
-  q: { readonly retentionSeconds: number; readonly throttleHorizonSeconds?: number; readonly quietHoursSeconds?: number },
+  q: { readonly retentionSeconds: number; readonly throttleHorizonSeconds?: number; readonly quietHoursSeconds?: number; readonly holdSeconds: number },
 ): string[] {
   const violations: string[] = [];
   const horizon = q.throttleHorizonSeconds ?? DEFAULT_THROTTLE_HORIZON_SECONDS;
-  const quiet = quietHoursReserve(q.quietHoursSeconds ?? 0);
+  const quiet = quietHoursReserve(q.quietHoursSeconds ?? 0, q.holdSeconds);
   // Quiet hours may hold a record on top of its throttling: their receives and their waits come first.
   const deferrals = maxReceiveCount - 1 - quiet.receives;
-  if (backoff.capSeconds > MAX_VISIBILITY_SECONDS || backoff.baseSeconds < 1 || backoff.baseSeconds > backoff.capSeconds) {
+  // SQS counts its 12 hours from the receive: the cap must fit what it accepts then, as a quiet-hours hold does.
+  if (backoff.capSeconds > q.holdSeconds || backoff.baseSeconds < 1 || backoff.baseSeconds > backoff.capSeconds) {
     violations.push(
-      `throttle backoff base (${backoff.baseSeconds}s) and cap (${backoff.capSeconds}s) must satisfy 1 <= base <= cap <= ${MAX_VISIBILITY_SECONDS}s (SQS's visibility limit)`,
+      `throttle backoff base (${backoff.baseSeconds}s) and cap (${backoff.capSeconds}s) must satisfy 1 <= base <= cap <= ${q.holdSeconds}s ` +
+        `(SQS's ${MAX_VISIBILITY_SECONDS}s visibility limit counts from the receive: less the batching window, the function timeout and a margin)`,
     );
   }
   const shortest = shortestBackoffTotalSeconds(deferrals, backoff);
@@ -108,9 +117,10 @@ function backoffViolations(
 
 /**
  * What quiet hours take from a record's receives and retention in the worst case: the throttling horizon (a day)
- * meets at most two windows, each held in steps of at most SQS's 12-hour visibility timeout, one receive each.
+ * meets at most two windows, each held in steps of at most `holdSeconds` (what SQS accepts after a receive: less
+ * than its 12 hours, see quiet-hours-hold.ts), one receive each. A 12-hour hold is two steps, not one.
  */
-export function quietHoursReserve(quietHoursSeconds: number): { readonly receives: number; readonly seconds: number } {
+export function quietHoursReserve(quietHoursSeconds: number, holdSeconds: number): { readonly receives: number; readonly seconds: number } {
   if (quietHoursSeconds <= 0) return { receives: 0, seconds: 0 };
-  return { receives: 2 * Math.ceil(quietHoursSeconds / MAX_VISIBILITY_SECONDS), seconds: 2 * quietHoursSeconds };
+  return { receives: 2 * Math.ceil(quietHoursSeconds / holdSeconds), seconds: 2 * quietHoursSeconds };
 }

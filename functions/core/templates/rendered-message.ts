@@ -2,12 +2,12 @@ import type { Channel } from '../event/idempotency-key';
 import type { PushPolicy } from './push-policy';
 
 /**
- * A message ready for a provider: the address and the rendered content, nothing else but, for a text or
- * a push, the recipient's own time zone when the event gave one (quiet hours are in the recipient's time,
- * and the reclaimer has only this stored message to go by).
+ * A message ready for a provider: the address and the rendered content, nothing else but the recipient's
+ * own time zone when the event gave one (quiet hours are in the recipient's time on every channel a class
+ * holds, and the reclaimer has only this stored message to go by). Providers never send it.
  */
 export type RenderedMessage =
-  | { readonly channel: 'email'; readonly to: string; readonly subject: string; readonly text: string; readonly html?: string }
+  | { readonly channel: 'email'; readonly to: string; readonly subject: string; readonly text: string; readonly html?: string; readonly timeZone?: string }
   | { readonly channel: 'sms'; readonly to: string; readonly text: string; readonly timeZone?: string }
   | {
       readonly channel: 'push';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { longestHoldSeconds } from '../../../functions/core/queue/quiet-hours-hold';
 import { timingViolations, type TimingSettings } from '../../../functions/core/queue/timing-invariants';
 
 /** A safe setting with every rule at its edge: each case below moves one value across one edge. */
@@ -78,24 +79,29 @@ const BACKOFF_EDGE: Required<TimingSettings> = {
   queue: { ...EDGE.queue, retentionSeconds: 11, maxReceiveCount: 11, backoff: { baseSeconds: 1, capSeconds: 1 }, throttleHorizonSeconds: 5 },
 };
 const withQueue = (queue: Partial<Required<TimingSettings>['queue']>): TimingSettings => ({ ...BACKOFF_EDGE, queue: { ...BACKOFF_EDGE.queue, ...queue } });
-const BACKOFF_RANGE = /^throttle backoff base \([\d.]+s\) and cap \([\d.]+s\) must satisfy 1 <= base <= cap <= 43200s/;
+const BACKOFF_RANGE = /^throttle backoff base \([\d.]+s\) and cap \([\d.]+s\) must satisfy 1 <= base <= cap <= \d+s/;
 
 describe('throttle backoff invariants, each at its edge', () => {
   it('a backoff exactly at every edge is safe (base = cap = 1 s, horizon = shortest wait, retention one second over the longest)', () => {
     expect(timingViolations(BACKOFF_EDGE)).toEqual([]);
   });
 
-  it('a cap at SQS’s visibility limit is allowed; one second over is refused', () => {
-    const atLimit = { maxReceiveCount: 2, backoff: { baseSeconds: 43_200, capSeconds: 43_200 }, throttleHorizonSeconds: 21_600, retentionSeconds: 43_201 };
+  it('a cap at the longest visibility SQS accepts after a receive (12 h less the function timeout and a margin) is allowed; one second over is refused', () => {
+    const hold = longestHoldSeconds({ functionTimeoutSeconds: 60, batchingWindowSeconds: 0 });
+    const atLimit = { maxReceiveCount: 2, backoff: { baseSeconds: hold, capSeconds: hold }, throttleHorizonSeconds: 21_000, retentionSeconds: hold + 1 };
     expect(timingViolations(withQueue(atLimit))).toEqual([]);
-    const over = timingViolations(withQueue({ ...atLimit, backoff: { baseSeconds: 43_200, capSeconds: 43_201 } }));
+    const over = timingViolations(withQueue({ ...atLimit, backoff: { baseSeconds: hold, capSeconds: hold + 1 } }));
     expect(over.filter((v) => BACKOFF_RANGE.test(v))).toHaveLength(1);
+    // A batching window is part of what SQS counts from the receive.
+    const windowed = timingViolations({ ...withQueue(atLimit), queue: { ...withQueue(atLimit).queue!, batchingWindowSeconds: 1 } });
+    expect(windowed.filter((v) => BACKOFF_RANGE.test(v))).toHaveLength(1);
   });
 
   it('a base under one second is refused', () => {
     const violations = timingViolations(withQueue({ backoff: { baseSeconds: 0.5, capSeconds: 1 } }));
     expect(violations.filter((v) => BACKOFF_RANGE.test(v))).toEqual([
-      'throttle backoff base (0.5s) and cap (1s) must satisfy 1 <= base <= cap <= 43200s (SQS\'s visibility limit)',
+      'throttle backoff base (0.5s) and cap (1s) must satisfy 1 <= base <= cap <= 43080s (SQS\'s 43200s visibility limit counts from the receive: ' +
+        'less the batching window, the function timeout and a margin)',
     ]);
   });
 

@@ -1,0 +1,88 @@
+/**
+ * What one delivery-status value proves about the attempt it names:
+ * - `sent`: the provider handed the message on (a mail server or a carrier had it). Proof of a send for good:
+ *   nothing said later, about this attempt or another, takes it back, and one sent message is enough.
+ * - `accepted`: the provider took the request and will hand it on or drop it. Read as a send while it is the
+ *   row's latest word, since sending again would most likely be a second message; but a later event of the
+ *   same attempt may still prove it dropped (End User Messaging's TEXT_TTL_EXPIRED after TEXT_QUEUED).
+ * - `not-sent`: the provider refused the attempt before any hand-off: proof for that attempt only.
+ * - `nothing`: says neither.
+ */
+export type StatusProof = 'sent' | 'accepted' | 'not-sent' | 'nothing';
+
+/** One status value: what it proves, and its stage in a message's life (the tie-break between two events with one time). */
+export interface StatusMeaning {
+  readonly proves: StatusProof;
+  readonly rank: number;
+}
+
+/**
+ * Every status the ledger records, and nothing else (an unknown value is counted and never guessed at).
+ *
+ * SES ("Amazon SES event types" in the SES developer guide): `Send` is a request SES accepted and will attempt to
+ * deliver, while `Reject` (a virus found, no delivery attempted) and `RenderingFailure` are its refusals, all three
+ * stamped with the mail's own time, so the rank lets the refusal win a tie. Every other event follows an attempt to
+ * deliver. SNS SMS delivery logs: `SUCCESS` and `FAILURE` both follow SNS handing the text to a carrier.
+ *
+ * End User Messaging SMS: each `TEXT_*` type of "Event types for SMS, MMS, and voice"
+ * (https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-types.html), read as the
+ * page defines it:
+ * - TEXT_SUCCESSFUL "accepted by the recipient's carrier", TEXT_DELIVERED (the two "may be used interchangeably"):
+ *   handed off.
+ * - TEXT_BLOCKED "the recipient's device or carrier is blocking messages to that recipient", TEXT_CARRIER_BLOCKED
+ *   "the recipient's carrier blocks the delivery", TEXT_SPAM "the recipient's carrier identifies the message as
+ *   containing unsolicited commercial content", TEXT_UNREACHABLE "the recipient's device is unavailable",
+ *   TEXT_CARRIER_UNREACHABLE "a transient error occurs on the carrier network of the message recipient": each is
+ *   the carrier's or the handset's answer, so after the hand-off; sending again would be a second text.
+ * - TEXT_UNKNOWN "fails to be delivered for a reason that isn't covered by one of the other event types": the
+ *   service says it returns UNKNOWN when it "has not received a final event from a carrier" within 72 hours
+ *   ("Messaging Events"), so a carrier had it.
+ * - TEXT_QUEUED "queued for delivery, but not delivered yet", TEXT_PENDING "in the process of being delivered":
+ *   accepted, not yet handed off.
+ * - TEXT_INVALID (the number), TEXT_INVALID_MESSAGE (the body), TEXT_PROTECT_BLOCKED ("blocked by protect
+ *   configuration", AWS's own filter), TEXT_TTL_EXPIRED (SendTextMessage's `TimeToLive`: a text not handed off
+ *   before it ran out is no longer tried): refused before any hand-off.
+ *
+ * Two `TEXT_` names of the SDK that are not here, on purpose (test/status/eum-event-table.test.ts holds the SDK's
+ * list against this table): `TEXT_SENT`, an `EventType` the SDK itself documents as "not supported" for an event
+ * destination's `MatchingEventTypes`, and absent from the page; and `TEXT_MESSAGE_MONTHLY_SPEND_LIMIT`, which is a
+ * `SpendLimitName` (the account's monthly spend limit), not an event at all. An event claiming either type is
+ * counted as invalid, never recorded.
+ */
+// Quoted: each is a provider's word, as it arrives (and as the docs name it).
+export const STATUS_MEANINGS: Readonly<Record<string, StatusMeaning>> = {
+  // SES
+  'Send': { proves: 'accepted', rank: 1 },
+  'DeliveryDelay': { proves: 'sent', rank: 2 },
+  'Delivery': { proves: 'sent', rank: 3 },
+  'Bounce': { proves: 'sent', rank: 4 },
+  'Reject': { proves: 'not-sent', rank: 4 },
+  'RenderingFailure': { proves: 'not-sent', rank: 4 },
+  'Complaint': { proves: 'sent', rank: 5 },
+  'Subscription': { proves: 'sent', rank: 5 },
+  'Open': { proves: 'sent', rank: 6 },
+  'Click': { proves: 'sent', rank: 7 },
+  // SNS SMS delivery logs
+  'SUCCESS': { proves: 'sent', rank: 3 },
+  'FAILURE': { proves: 'sent', rank: 4 },
+  // End User Messaging SMS: AWS queues, hands off, then the carrier answers.
+  'TEXT_QUEUED': { proves: 'accepted', rank: 1 },
+  'TEXT_PENDING': { proves: 'accepted', rank: 2 },
+  'TEXT_SUCCESSFUL': { proves: 'sent', rank: 3 },
+  'TEXT_DELIVERED': { proves: 'sent', rank: 3 },
+  'TEXT_BLOCKED': { proves: 'sent', rank: 4 },
+  'TEXT_CARRIER_BLOCKED': { proves: 'sent', rank: 4 },
+  'TEXT_SPAM': { proves: 'sent', rank: 4 },
+  'TEXT_UNREACHABLE': { proves: 'sent', rank: 4 },
+  'TEXT_CARRIER_UNREACHABLE': { proves: 'sent', rank: 4 },
+  'TEXT_UNKNOWN': { proves: 'sent', rank: 4 },
+  'TEXT_INVALID': { proves: 'not-sent', rank: 4 },
+  'TEXT_INVALID_MESSAGE': { proves: 'not-sent', rank: 4 },
+  'TEXT_PROTECT_BLOCKED': { proves: 'not-sent', rank: 4 },
+  'TEXT_TTL_EXPIRED': { proves: 'not-sent', rank: 4 },
+};
+
+/** What a status proves; `nothing` for a value the ledger does not know. */
+export function statusProof(status: string): StatusProof {
+  return Object.hasOwn(STATUS_MEANINGS, status) ? STATUS_MEANINGS[status]!.proves : 'nothing';
+}

@@ -1,6 +1,14 @@
-/** A configuration value or combination that makes the service unsafe to run. */
+/**
+ * A configuration value or combination that makes the service unsafe to run. Its message names the variables
+ * to change; it carries no stack frames, since Lambda logs a failed cold start's stack and a setting is not a
+ * place in the code.
+ */
 export class ConfigurationError extends Error {
   override readonly name = 'ConfigurationError';
+  constructor(message: string) {
+    super(message);
+    this.stack = `${this.name}: ${message}`;
+  }
 }
 
 /** An SQS record whose body can never become a valid notification event. */

@@ -28,7 +28,9 @@ export type InvalidEventReason =
   | 'SchemaViolation'
   | 'UnknownMessageClass'
   | 'EventTooOld'
-  | 'OccurredInFuture';
+  | 'OccurredInFuture'
+  /** A field the schema does not know, when the stack refuses them (`REFUSE_UNKNOWN_EVENT_FIELDS`). */
+  | 'UnknownField';
 
 /**
  * How a record that failed for its providers' pace should come back: `throttle` after an

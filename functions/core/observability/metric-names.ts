@@ -105,6 +105,8 @@ export const METRIC = {
    */
   AmbiguityLoopStopped: 'AmbiguityLoopStopped',
   InvalidEvent: 'InvalidEvent',
+  /** A field of an event the schema does not know, with the `field` dimension (its name, never its value). */
+  UnknownEventField: 'UnknownEventField',
   EventTooOld: 'EventTooOld',
   ClaimLost: 'ClaimLost',
   LedgerError: 'LedgerError',
@@ -152,4 +154,6 @@ export const DIMENSION = {
   messageClass: 'messageClass',
   /** Why a message was suppressed (with `Suppressed` only). */
   reason: 'reason',
+  /** Which unknown event field (with `UnknownEventField` only): its name, as `unknownEventFields` reports it. */
+  field: 'field',
 } as const;

@@ -141,7 +141,7 @@ beforeAll(() => {
       }),
     );
   }
-}, 600_000);
+}, 900_000);
 
 describe('the package an adopter installs', () => {
   it('installs with a plain npm 12 install of the tarball, every install script in the tree reviewed by the app', () => {

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbLedger } from '../functions/adapters/dynamodb-ledger';
 import type { LedgerReader } from '../functions/core/ledger/ledger-reader';
+import { SHORT_KEY_LENGTH } from '../functions/core/event/idempotency-key';
 import { ENV } from '../functions/core/sender-config';
 import { startLocalDynamo } from '../local/local-dynamo';
 import { LOCAL_TABLE_NAME } from '../local/local-table';
@@ -78,8 +79,8 @@ export async function run(argv: string[], io: LedgerCommandIo = {}): Promise<num
     return 2;
   }
   if (sub === 'show' && !KEY.test(target)) {
-    const hint = /^[0-9a-f]{12}$/.test(target)
-      ? 'that looks like the 12-character key prefix from a log line; find the message with `notifier ledger event <eventId>`'
+    const hint = new RegExp(`^[0-9a-f]{${SHORT_KEY_LENGTH}}$`).test(target)
+      ? `that looks like the short key from a log line (the key's first ${SHORT_KEY_LENGTH} characters); find the message with \`notifier ledger event <eventId>\``
       : 'a key is 64 lowercase hex characters';
     err(`not an idempotency key: ${hint}\n`);
     return 2;

@@ -99,7 +99,7 @@ function quietHoursDeferral(row: LedgerRow): string | null {
 }
 
 /** The state, with why a SUPPRESSED message was never sent (or, refused after the provider took it, never delivered) and why a PENDING one waits. */
-function stateLine(v: LedgerRowView): string {
+export function ledgerStateLine(v: LedgerRowView): string {
   if (v.deferred) return `${v.state} (deferred: ${v.deferred})`;
   if (!v.suppressionReason) return v.state;
   if (v.suppressionReason !== 'Unsubscribed' && v.suppressionReason !== 'OptedOut') return `${v.state} (${v.suppressionReason}: never sent)`;
@@ -118,7 +118,7 @@ export function renderLedgerRow(row: LedgerRow): string {
     : '- (no delivery event received)';
   const lines: [string, string][] = [
     ['key', v.key],
-    ['state', stateLine(v)],
+    ['state', ledgerStateLine(v)],
     ['message', `${v.channel}, class ${v.messageClass}, template ${v.templateId}${v.locale ? ` in ${v.locale}` : ''}`],
     ['event', v.eventId],
     ['recipient', v.recipientId],

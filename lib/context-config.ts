@@ -51,6 +51,7 @@ export const CONTEXT_KEYS = [
   'replayWindowDays',
   'ledgerRetentionDays',
   'maxClockSkewSeconds',
+  'refuseUnknownEventFields',
   'maxReceiveCount',
   'batchSize',
   'maxBatchingWindowSeconds',
@@ -104,6 +105,18 @@ export type ContextKey = (typeof CONTEXT_KEYS)[number];
 /** Default stack name when `notifier:stackName` is not set. */
 export const DEFAULT_STACK_NAME = 'IdempotentNotifier';
 
+/** A `notifier:*` context value that cannot be read: the keys to change, and why. */
+export class NotifierContextError extends Error {
+  override readonly name = 'NotifierContextError';
+  constructor(
+    /** The context keys to change, with their `notifier:` prefix. */
+    readonly keys: readonly string[],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Reads the app's `notifier:*` context with type checks; every error names the key and its value. */
 export class NotifierContext {
   constructor(private readonly scope: Construct) {
@@ -111,7 +124,7 @@ export class NotifierContext {
     const all: Record<string, unknown> = scope.node.getAllContext();
     const unknown = Object.keys(all).filter((k) => k.startsWith(CONTEXT_PREFIX) && !known.has(k));
     if (unknown.length > 0) {
-      throw new Error(`Unknown context key(s): ${unknown.join(', ')}. Known: ${[...known].join(', ')}`);
+      throw new NotifierContextError(unknown, `Unknown context key(s): ${unknown.join(', ')}. Known: ${[...known].join(', ')}`);
     }
   }
 
@@ -152,7 +165,12 @@ export class NotifierContext {
     if (typeof value === 'string') {
       const text = value.trim();
       if (text.startsWith('[')) {
-        const parsed: unknown = JSON.parse(text);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw this.error(key, value, 'a list (this one is not valid JSON)');
+        }
         if (Array.isArray(parsed)) return parsed;
       } else {
         return text.split(',').map((s) => s.trim()).filter(Boolean);
@@ -162,7 +180,7 @@ export class NotifierContext {
   }
 
   private error(key: ContextKey, value: unknown, expected: string): Error {
-    return new Error(`Context ${CONTEXT_PREFIX}${key} (${JSON.stringify(value)}) must be ${expected}`);
+    return new NotifierContextError([CONTEXT_PREFIX + key], `Context ${CONTEXT_PREFIX}${key} (${JSON.stringify(value)}) must be ${expected}`);
   }
 }
 
@@ -181,7 +199,8 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
   const c = new NotifierContext(scope);
   const emailFrom = c.string('emailFrom');
   if (!emailFrom) {
-    throw new Error(
+    throw new NotifierContextError(
+      [`${CONTEXT_PREFIX}emailFrom`],
       `Context ${CONTEXT_PREFIX}emailFrom is required: the From address of every e-mail, on an identity verified in SES. ` +
         `Set it in cdk.json ("${CONTEXT_PREFIX}emailFrom") or on the command line: ` +
         `npm run synth -- -c ${CONTEXT_PREFIX}emailFrom=notifications@mail.yourcompany.com (npx cdk deploy takes the same -c)`,
@@ -189,7 +208,8 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
   }
   const logRetentionDays = c.number('logRetentionDays');
   if (logRetentionDays !== undefined && !Object.values(logs.RetentionDays).includes(logRetentionDays)) {
-    throw new Error(
+    throw new NotifierContextError(
+      [`${CONTEXT_PREFIX}logRetentionDays`],
       `Context ${CONTEXT_PREFIX}logRetentionDays (${logRetentionDays}) must be one of CloudWatch Logs' retention values ` +
         `(${Object.values(logs.RetentionDays).filter((v) => typeof v === 'number').join(', ')})`,
     );
@@ -239,6 +259,7 @@ export function notifierPropsFromContext(scope: Construct): IdempotentNotifierPr
     replayWindow: days(c.number('replayWindowDays')),
     ledgerRetention: days(c.number('ledgerRetentionDays')),
     maxClockSkew: seconds(c.number('maxClockSkewSeconds')),
+    refuseUnknownEventFields: c.boolean('refuseUnknownEventFields'),
     maxReceiveCount: c.number('maxReceiveCount'),
     batchSize: c.number('batchSize'),
     maxBatchingWindow: seconds(c.number('maxBatchingWindowSeconds')),

@@ -43,6 +43,8 @@ export function notifierEnvironment(
     [ENV.deadLetterQueueUrl]: targets.deadLetterQueueUrl,
     [ENV.maxConcurrentSends]: String(resolved.maxConcurrentSends),
     [ENV.maxBodyBytes]: String(resolved.maxBodyBytes),
+    // Only when on: the default leaves every function's environment as it was.
+    ...(props.refuseUnknownEventFields ? { [ENV.refuseUnknownEventFields]: 'true' } : {}),
     // The senders index claims in this many shards; the reclaimer, reading the same variable, walks them all.
     [ENV.pendingIndexShards]: String(resolved.pendingIndexShards),
     // Throttled records are backed off with ChangeMessageVisibility on the queue they came from.

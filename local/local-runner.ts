@@ -18,10 +18,13 @@ import { resolveLocalStack, type LocalStack } from './local-stack';
 import { PrintingProvider } from './printing-provider';
 import { LOCAL_TABLE_NAME } from './local-table';
 import { LocalStatus } from './local-status';
+import { startLedgerPage, type LedgerPage } from './ledger-page';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
 import { bump } from './stats';
-import { textTable } from './text-table';
+import { finalStates, type LocalRunSummary } from './local-run-summary';
+
+export { formatLocalSummary, type LocalRunSummary } from './local-run-summary';
 
 /** What `npm start` runs. */
 export interface LocalRunOptions {
@@ -51,7 +54,7 @@ export interface LocalRunOptions {
    * Called with the local services and the lanes' senders once they are up, before any event is sent.
    * The services' counts of accepted sends stay readable after the run stops them. @default none
    */
-  readonly onStarted?: (aws: LocalAws, lanes: readonly LocalLane[]) => void;
+  readonly onStarted?: (aws: LocalAws, lanes: readonly LocalLane[], ledgerPage: LedgerPage) => void;
   /**
    * Called with the summary while the local services still run (npm start prints it there and
    * may keep the mailbox open until Ctrl-C); they stop when it settles. @default none
@@ -74,24 +77,6 @@ export const EXAMPLE_WITHDRAWN_CONSENT = {
   unsubscribed: [{ address: 'member3@example.com', topic: 'marketing' }],
   optedOut: ['+14155550199'],
 } as const;
-
-/** The end-of-run summary. */
-export interface LocalRunSummary {
-  readonly events: number;
-  readonly queueMessages: number;
-  readonly messages: number;
-  readonly sent: number;
-  readonly suppressedDuplicates: number;
-  readonly retried: number;
-  readonly failed: Readonly<Record<string, number>>;
-  readonly unknown: number;
-  /** SUPPRESSED (a limit or a destination rule; never sent), by reason. */
-  readonly suppressed: Readonly<Record<string, number>>;
-  readonly pending: number;
-  /** Of the pending: held by quiet hours, each until the time its row says (`npx notifier ledger`). */
-  readonly heldForQuietHours: number;
-  readonly deadLettered: Readonly<Record<string, number>>;
-}
 
 /**
  * The stack `npm start` runs: the stack's defaults (both lanes, redrive after 100 receives), the push
@@ -153,6 +138,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     aws,
     smsEvents ? { AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: smsEvents.environment.AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2! } : {},
   );
+  let ledgerPage: LedgerPage | undefined;
   try {
     const metrics = new InMemoryMetrics();
     // Records backed off for quiet hours, by SQS message id: the run does not wait hours for them.
@@ -175,15 +161,18 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     });
     const admin = aws.dynamo.client();
     await ensureLedgerTable(admin, tableName);
-    options.onStarted?.(aws, lanes);
+    ledgerPage = await startLedgerPage(async () => (await scanLedger({ adminClient: admin }, tableName)).values());
+    options.onStarted?.(aws, lanes, ledgerPage);
     out(`Mailbox: ${aws.ses.mailboxUrl} — open it to see what went out`);
     out(`SMS and push: ${aws.sns.outboxUrl}`);
     if (smsEvents) out(`SMS through End User Messaging, and the events it published: ${smsEvents.eum.outboxUrl}`);
+    out(`Ledger: ${ledgerPage.url} — each message's state and reason, as npx notifier ledger show gives them`);
     out(
       `ledger table ${tableName} on dynalite (${options.dataDir ? `persisted in ${options.dataDir}` : 'in memory'}); ` +
         `${lanes.map((lane) => `the ${lane.name} lane's queue and DLQ`).join(', ')} on fauxqs; e-mail via local SES v2, SMS and push via local SNS`,
     );
-    out(`${'outcome'.padEnd(9)} ${'chan'.padEnd(5)} ${'recipient'.padEnd(28)} ${'template'.padEnd(14)} ${'class'.padEnd(19)} key`);
+    out('Each line below is one provider call and what the provider did; a message\'s final state is the ledger\'s (the page, the summary).');
+    out(`${'provider'.padEnd(9)} ${'chan'.padEnd(5)} ${'recipient'.padEnd(28)} ${'template'.padEnd(14)} ${'class'.padEnd(19)} key`);
 
     const sqs = aws.sqs.client();
     // The stack gives the reclaimer the urgent lane's environment.
@@ -234,19 +223,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       await smsEvents?.stop();
     }
 
-    const rows = await scanLedger({ adminClient: admin }, tableName);
-    const failed = new Map<string, number>();
-    let unknown = 0;
-    let pending = 0;
-    let heldForQuietHours = 0;
-    const suppressed = new Map<string, number>();
-    for (const row of rows.values()) {
-      if (row.state === 'SUPPRESSED') bump(suppressed, row.suppressionReason ?? 'unknown');
-      if (row.state === 'FAILED') bump(failed, (row.failureReason ?? 'unknown').split(':')[0] ?? 'unknown');
-      if (row.state === 'UNKNOWN') unknown += 1;
-      if (row.state === 'PENDING') pending += 1;
-      if (row.state === 'PENDING' && row.failureReason?.startsWith('QuietHours:')) heldForQuietHours += 1;
-    }
+    const states = finalStates((await scanLedger({ adminClient: admin }, tableName)).values());
     const deadLettered = new Map<string, number>();
     const letters = [];
     for (const lane of lanes) letters.push(...(await readAllVisible(sqs, lane.queue.dlqUrl)));
@@ -259,49 +236,19 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     const summary: LocalRunSummary = {
       events: eventIds.size,
       queueMessages: options.lines.length,
-      messages: rows.size,
-      sent: metrics.get(METRIC.Sent),
+      ...states,
+      providerAccepted: metrics.get(METRIC.Sent),
       suppressedDuplicates: metrics.get(METRIC.DuplicateSuppressed),
       retried: lanes.reduce((sum, lane) => sum + lane.source.stats.redeliveries, 0),
-      failed: Object.fromEntries(failed),
-      unknown,
-      suppressed: Object.fromEntries(suppressed),
-      pending,
-      heldForQuietHours,
       deadLettered: Object.fromEntries(deadLettered),
     };
     await options.beforeStop?.(summary);
     return summary;
   } finally {
     restoreEnvironment();
+    await ledgerPage?.stop();
     await aws.stop();
   }
-}
-
-/** The summary as a table. */
-export function formatLocalSummary(s: LocalRunSummary): string {
-  const failedTotal = Object.values(s.failed).reduce((a, b) => a + b, 0);
-  const dlqTotal = Object.values(s.deadLettered).reduce((a, b) => a + b, 0);
-  return textTable(
-    ['summary', 'count'],
-    [
-      ['events (distinct eventIds)', s.events],
-      ['queue messages (with redeliveries)', s.queueMessages],
-      ['messages (recipient x channel)', s.messages],
-      ['sent', s.sent],
-      ['suppressed duplicates', s.suppressedDuplicates],
-      ['retried (queue redeliveries)', s.retried],
-      ['failed', failedTotal],
-      ...Object.entries(s.failed).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
-      ['unknown outcome (class gave up)', s.unknown],
-      ['suppressed (limits, destinations; never sent)', Object.values(s.suppressed).reduce((a, b) => a + b, 0)],
-      ...Object.entries(s.suppressed).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
-      ['still pending', s.pending],
-      ['  held for quiet hours (deferred to the recipient\'s morning)', s.heldForQuietHours],
-      ['DLQ', dlqTotal],
-      ...Object.entries(s.deadLettered).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
-    ],
-  );
 }
 
 function eventIdOf(line: string): string | undefined {
@@ -317,7 +264,7 @@ function eventIdOf(line: string): string | undefined {
 function compactLog(err: (line: string) => void): LogPort {
   const line = (level: string, message: string, a: Record<string, unknown> = {}) => {
     const key = typeof a.key === 'string' ? a.key : undefined;
-    const parts = [a.eventId, a.channel, key ? `key ${key.length > 12 ? keyPrefix(key) : key}` : undefined, a.reason, a.state]
+    const parts = [a.eventId, a.channel, key ? `key ${keyPrefix(key)}` : undefined, a.reason, a.state]
       .filter((p) => p !== undefined)
       .map(String);
     err(`${level.padEnd(5)} ${message}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`);

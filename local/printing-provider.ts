@@ -4,9 +4,13 @@ import type { DeliveryEvidence } from '../functions/core/policy/message-class';
 import { maskAddress } from '../functions/core/event/recipient-address';
 import type { ProviderRequest } from '../functions/core/templates/rendered-message';
 
-/** One human-readable line per provider call: channel, masked recipient, template, key prefix. Never content. */
+/**
+ * One human-readable line per provider call: what the provider did, channel, masked recipient, template, short
+ * key. Never content. A send the provider took reads `accepted`, not `sent`: the provider may still refuse it
+ * afterwards (SES bounces an e-mail to an unsubscribed contact), and the message's final state is the ledger's.
+ */
 export function describeSend(request: ProviderRequest, outcome: DeliveryOutcome): string {
-  const verdict = outcome.kind === 'sent' ? 'sent' : outcome.kind;
+  const verdict = outcome.kind === 'sent' ? 'accepted' : outcome.kind;
   return [
     verdict.padEnd(9),
     request.message.channel.padEnd(5),

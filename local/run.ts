@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { TemplateValidationError } from '../functions/core/template-checks/template-problems';
 import { integerOption, numberOption, parseCommandLine, runCommandLine, UsageError } from './command-line';
 import { readInputLines, rebaseTimestamps } from './input-lines';
+import { closingNote } from './closing-note';
 import { EXAMPLE_WITHDRAWN_CONSENT, formatLocalSummary, runLocal } from './local-runner';
 
 const USAGE = `usage: npm start -- [file | -] [--data DIR] [--templates DIR] [--rate N] [--concurrency N] [--keep-timestamps] [--[no-]keep-open] [--sms-provider sns|end-user-messaging] [--verbose]
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
   // The example events show consent at work: member-3 unsubscribed from marketing on SES's side, member-4's number replied STOP.
   const examples = source === 'examples/order-events.jsonl';
   const lines = values['keep-timestamps'] ? raw : rebaseTimestamps(raw, Date.now());
-  let mailboxUrl = '';
+  let pages: readonly string[] = [];
   const smsProvider = values['sms-provider'];
   if (smsProvider !== 'sns' && smsProvider !== 'end-user-messaging') throw new UsageError(`--sms-provider must be sns or end-user-messaging (got "${smsProvider}")`);
   await runLocal({
@@ -73,13 +74,16 @@ async function main(): Promise<void> {
     ...(values.data ? { dataDir: values.data } : {}),
     ...(values.templates ? { templatesDir: values.templates } : {}),
     ...(examples ? { withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT } : {}),
-    onStarted: (aws) => {
-      mailboxUrl = aws.ses.mailboxUrl;
+    onStarted: (aws, _lanes, ledgerPage) => {
+      pages = [`mailbox ${aws.ses.mailboxUrl}`, `SMS and push ${aws.sns.outboxUrl}`, `ledger ${ledgerPage.url}`];
     },
     beforeStop: async (summary) => {
       process.stdout.write(`\n${formatLocalSummary(summary)}\n`);
-      if (!values['keep-open']) return;
-      process.stdout.write(`\nMailbox still open at ${mailboxUrl} — press Ctrl-C to stop.\n`);
+      if (!values['keep-open']) {
+        process.stdout.write(`\n${closingNote({ stdoutIsTerminal: process.stdout.isTTY === true })}\n`);
+        return;
+      }
+      process.stdout.write(`\nPages still open (${pages.join(', ')}) — press Ctrl-C to stop.\n`);
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
     },
   });

@@ -14,8 +14,8 @@ export class PowertoolsMetricsRecorder implements MetricsRecorder {
 
   count(name: MetricName, dimensions: MetricDimensions = {}, value = 1): void {
     this.metrics.addMetric(name, MetricUnit.Count, value);
-    if (!dimensions.channel && !dimensions.messageClass && !dimensions.reason) return;
-    const id = `${name}|${dimensions.channel ?? ''}|${dimensions.messageClass ?? ''}|${dimensions.reason ?? ''}`;
+    if (!dimensions.channel && !dimensions.messageClass && !dimensions.reason && !dimensions.field) return;
+    const id = `${name}|${dimensions.channel ?? ''}|${dimensions.messageClass ?? ''}|${dimensions.reason ?? ''}|${dimensions.field ?? ''}`;
     const entry = this.pending.get(id);
     if (entry) entry.value += value;
     else this.pending.set(id, { name, dimensions, value });
@@ -28,6 +28,7 @@ export class PowertoolsMetricsRecorder implements MetricsRecorder {
       if (dimensions.channel) single.addDimension(DIMENSION.channel, dimensions.channel);
       if (dimensions.messageClass) single.addDimension(DIMENSION.messageClass, dimensions.messageClass);
       if (dimensions.reason) single.addDimension(DIMENSION.reason, dimensions.reason);
+      if (dimensions.field) single.addDimension(DIMENSION.field, dimensions.field);
       single.addMetric(name, MetricUnit.Count, value);
     }
     this.pending.clear();

@@ -1,6 +1,14 @@
-/** A configuration value or combination that makes the service unsafe to run. */
+/**
+ * A configuration value or combination that makes the service unsafe to run. Its message names the variables
+ * to change; it carries no stack frames, since Lambda logs a failed cold start's stack and a setting is not a
+ * place in the code.
+ */
 export class ConfigurationError extends Error {
   override readonly name = 'ConfigurationError';
+  constructor(message: string) {
+    super(message);
+    this.stack = `${this.name}: ${message}`;
+  }
 }
 
 /** An SQS record whose body can never become a valid notification event. */
@@ -20,7 +28,9 @@ export type InvalidEventReason =
   | 'SchemaViolation'
   | 'UnknownMessageClass'
   | 'EventTooOld'
-  | 'OccurredInFuture';
+  | 'OccurredInFuture'
+  /** A field the schema does not know, when the stack refuses them (`REFUSE_UNKNOWN_EVENT_FIELDS`). */
+  | 'UnknownField';
 
 /**
  * How a record that failed for its providers' pace should come back: `throttle` after an

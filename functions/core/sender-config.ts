@@ -45,6 +45,7 @@ export const ENV = {
   sendRateShares: 'SEND_RATE_SHARES',
   sendRateAccountShare: 'SEND_RATE_ACCOUNT_SHARE',
   sendRateYieldsToThrottling: 'SEND_RATE_YIELDS_TO_THROTTLING',
+  refuseUnknownEventFields: 'REFUSE_UNKNOWN_EVENT_FIELDS',
   sendLane: 'SEND_LANE',
   sourceQueueUrl: 'SOURCE_QUEUE_URL',
   throttleBackoffBaseSeconds: 'THROTTLE_BACKOFF_BASE_SECONDS',
@@ -135,6 +136,7 @@ const EnvSchema = v.pipe(
     [ENV.sendRateShares]: positiveIntUpTo(10_000, 1),
     [ENV.sendRateAccountShare]: v.optional(v.pipe(coercedNumber, v.gtValue(0), v.maxValue(1)), 1),
     [ENV.sendRateYieldsToThrottling]: v.optional(v.picklist(['true', 'false']), 'false'),
+    [ENV.refuseUnknownEventFields]: v.optional(v.picklist(['true', 'false']), 'false'),
     [ENV.sendLane]: v.optional(v.picklist(['urgent', 'bulk'])),
     [ENV.sourceQueueUrl]: optionalText,
     [ENV.throttleBackoffBaseSeconds]: v.optional(positiveInt, DEFAULT_BACKOFF.baseSeconds),
@@ -213,6 +215,8 @@ export interface SenderConfig {
   readonly messageClasses: MessageClassRegistry;
   readonly maxConcurrentSends: number;
   readonly maxBodyBytes: number;
+  /** Dead-letter an event with a field the schema does not know (`UnknownField`) instead of ignoring the field. */
+  readonly refuseUnknownEventFields: boolean;
   /** Shards of the pending index: a discoverable claim is indexed in one, the reclaimer walks them all. */
   readonly pendingIndexShards: number;
   /**
@@ -297,6 +301,7 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
     messageClasses,
     maxConcurrentSends: e[ENV.maxConcurrentSends],
     maxBodyBytes: e[ENV.maxBodyBytes],
+    refuseUnknownEventFields: e[ENV.refuseUnknownEventFields] === 'true',
     pendingIndexShards: e[ENV.pendingIndexShards],
     sendRates: definedRates({
       email: e[ENV.sendRateEmailPerSecond],

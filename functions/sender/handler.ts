@@ -29,6 +29,7 @@ const ready = createSendRateGovernor(config, sendClients?.ses, observability.log
     deadLetters,
     templates,
     maxBodyBytes: config.maxBodyBytes,
+    refuseUnknownEventFields: config.refuseUnknownEventFields,
     maxClockSkewMs: config.maxClockSkewMs,
     maxConcurrentSends: config.maxConcurrentSends,
     waitForLedgerBeforeReturning: true,

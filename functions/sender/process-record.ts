@@ -2,7 +2,7 @@ import type { DeadLetterSink } from '../core/queue/dead-letter-sink';
 import { InvalidEventError, RetryLaterError, type RecordBackoff } from '../core/errors';
 import type { MessageClassRegistry } from '../core/policy/message-class';
 import { METRIC } from '../core/observability/metric-names';
-import { parseNotificationBody, type NotificationEvent } from '../core/event/notification-event';
+import { parseNotificationBody, type NotificationEvent, type ParsedEvent } from '../core/event/notification-event';
 import type { TemplateRegistry } from '../core/templates/templates';
 import { deliver, FRESH_CLAIM, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
 import { planMessages, type MessagePlan } from '../delivery/message-plan';
@@ -15,6 +15,11 @@ export interface RecordContext extends DeliveryContext {
   readonly templates: TemplateRegistry;
   readonly maxBodyBytes: number;
   readonly maxClockSkewMs: number;
+  /**
+   * Dead-letter an event with a field the schema does not know (reason `UnknownField`) instead of dropping the
+   * field; either way each one is counted (`UnknownEventField` by name) and logged. @default false
+   */
+  readonly refuseUnknownEventFields?: boolean;
   /** Bounds concurrent deliveries across the whole batch. */
   readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   /**
@@ -53,7 +58,9 @@ export interface RecordResult {
 export async function processRecord(record: QueueRecord, ctx: RecordContext): Promise<RecordResult> {
   let event: NotificationEvent;
   try {
-    event = parseNotificationBody(record.body, ctx.maxBodyBytes).event;
+    const parsed = parseNotificationBody(record.body, ctx.maxBodyBytes);
+    event = parsed.event;
+    noteUnknownFields(parsed, ctx);
     checkEventWindow(event, ctx);
   } catch (error) {
     if (!(error instanceof InvalidEventError)) throw error;
@@ -116,6 +123,22 @@ function countLocaleFallbacks(plans: readonly MessagePlan[], ctx: RecordContext)
       reason,
     });
   }
+}
+
+/**
+ * Counts and logs the fields of an event the schema does not know (a misspelt name, a field the schema will
+ * learn later), by name; refuses the event when the stack says so. Off by default: a producer that sends a new
+ * field early keeps working.
+ */
+function noteUnknownFields(parsed: ParsedEvent, ctx: RecordContext): void {
+  if (parsed.unknownFields.length === 0) return;
+  for (const field of parsed.unknownFields) ctx.metrics.count(METRIC.UnknownEventField, { field });
+  const refused = ctx.refuseUnknownEventFields === true;
+  ctx.log.warn(refused ? 'Event refused: fields the schema does not know' : 'Event has fields the schema does not know; they are ignored', {
+    eventId: parsed.event.eventId,
+    fields: parsed.unknownFields,
+  });
+  if (refused) throw new InvalidEventError('UnknownField', `fields the schema does not know: ${parsed.unknownFields.join(', ')}`);
 }
 
 /**

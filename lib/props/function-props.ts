@@ -96,6 +96,13 @@ export interface FunctionProps {
    */
   readonly maxBodyBytes?: number;
   /**
+   * Dead-letter an event that carries a field the event schema does not know (reason `UnknownField`), instead of
+   * ignoring the field. Either way each unknown field is counted (`UnknownEventField`, by name) and logged. Off, a
+   * producer that sends a field the schema learns later keeps working.
+   * @default false
+   */
+  readonly refuseUnknownEventFields?: boolean;
+  /**
    * Retention of the functions' log groups.
    * @default logs.RetentionDays.ONE_MONTH
    */

@@ -212,6 +212,7 @@ function writeOutboxPage(res: ServerResponse, accepted: readonly AcceptedText[],
     .join('\n');
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>Local End User Messaging SMS: ${accepted.length} sent</title></head><body>
 <h1>Local End User Messaging SMS: texts sent</h1>
+<p>Every text the local End User Messaging SMS accepted, with the idempotency key it carried, then the delivery events it published to the configuration set's destination (which the status function writes onto the ledger).</p>
 <table border="1" cellpadding="4"><thead><tr><th>accepted at</th><th>to</th><th>idempotency key</th><th>type</th><th>text</th></tr></thead><tbody>${texts}</tbody></table>
 <h2>Events published to the configuration set's destination</h2>
 <table border="1" cellpadding="4"><thead><tr><th>at</th><th>event</th><th>idempotency key</th><th>claim version</th><th>fate</th></tr></thead><tbody>${rows}</tbody></table>

@@ -7,7 +7,7 @@ import { countByKey } from './accepted-sends';
 import { SES_DAILY_QUOTA_EXCEEDED, SES_MAX_SENDING_RATE_EXCEEDED } from './documented-throttling';
 import { LocalContactList, type SesMail } from './local-contact-list';
 import { closeServer, forwardToLoopback, listenOnLoopback, readBody, replay } from './loopback-http';
-import { type SuppressionBoard, withSection, withSuppressions } from './suppression-board';
+import { type SuppressionBoard, withIntro, withSection, withSuppressions } from './suppression-board';
 import { SendLimits, type SendLimitOptions } from './send-limits';
 
 /** Options of the local SES v2 server. */
@@ -69,6 +69,10 @@ export interface LocalSes {
 
 const SEND_EMAIL_PATH = '/v2/email/outbound-emails';
 
+/** What the mailbox page shows, at its top. */
+export const MAILBOX_INTRO = `<section id="what-this-page-shows"><h1>Local SES v2: the e-mails it delivered</h1>
+<p>Every e-mail the local SES delivered, newest first. An e-mail SES accepted and then bounced (a contact unsubscribed from its topic) is not in this list: the run printed it as accepted, and the ledger page shows it SUPPRESSED Unsubscribed. Below: the contact list's unsubscribe links, and the messages the sender suppressed or holds (no provider received those).</p></section>`;
+
 /**
  * Starts aws-ses-v2-local (SES v1/v2 SendEmail and its mailbox page) on a free loopback port,
  * behind a small front on another one that counts every accepted `SendEmail` per idempotency
@@ -122,7 +126,7 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
       const isPage = req.method === 'GET' && (req.url === '/' || req.url === '') && String(answer.headers['content-type'] ?? '').includes('text/html');
       if (isPage) {
         // The contact list's unsubscribe links, and what the sender suppressed or holds, under the mailbox.
-        const page = withSection(answer.body.toString('utf8'), contactList.html());
+        const page = withSection(withIntro(answer.body.toString('utf8'), MAILBOX_INTRO), contactList.html());
         replay(res, { ...answer, body: Buffer.from(options.suppressions ? withSuppressions(page, options.suppressions) : page, 'utf8') });
       } else {
         replay(res, answer);

@@ -151,6 +151,7 @@ function writeOutboxPage(res: ServerResponse, accepted: readonly AcceptedPublish
     .join('\n');
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>Local SNS: ${accepted.length} published</title></head><body>
 <h1>Local SNS: SMS and push published</h1>
+<p>Every SMS and push the local SNS accepted, oldest first, with the idempotency key it carried. A text to a number that replied STOP is marked as not delivered; the ledger page has each message's final state. Below: the pushes as the devices show them, and the messages the sender suppressed or holds (no provider received those).</p>
 <table border="1" cellpadding="4"><thead><tr><th>accepted at</th><th>channel</th><th>to</th><th>idempotency key</th><th>text</th><th>reply</th></tr></thead>
 <tbody>${rows}</tbody></table>
 ${devicesSection(accepted)}${suppressions ? suppressions.html() : ''}</body></html>`;

@@ -53,3 +53,11 @@ export function withSection(html: string, section: string): string {
   const at = html.lastIndexOf('</body>');
   return at < 0 ? html + section : `${html.slice(0, at)}${section}${html.slice(at)}`;
 }
+
+/** `html` with `section` inserted right after the opening `<body>` tag (or prepended). */
+export function withIntro(html: string, section: string): string {
+  const match = /<body[^>]*>/i.exec(html);
+  if (!match) return section + html;
+  const at = match.index + match[0].length;
+  return `${html.slice(0, at)}${section}${html.slice(at)}`;
+}

@@ -65,7 +65,7 @@ export function judgeWireRun(input: {
   readonly providerRequests: readonly ProviderRequestFate[];
   /**
    * Send calls the sender itself timed out on (abort at the send timeout), per key prefix
-   * (`keyPrefix`, the 12 characters the sender logs). @default none
+   * (`keyPrefix`, the short key the sender logs). @default none
    */
   readonly senderTimeouts?: ReadonlyMap<string, number>;
   /** Per key: invocations Lambda killed (its timeout) while the key's record was in the batch. @default none */

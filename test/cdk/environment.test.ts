@@ -32,6 +32,14 @@ describe('function environment', () => {
     for (const name of Object.keys(env)) expect(ENV_NAMES).toContain(name);
   });
 
+  it('refuses unknown event fields only when refuseUnknownEventFields says so (off: the variable is not written)', () => {
+    expect(runtimeEnv()[ENV.refuseUnknownEventFields]).toBeUndefined();
+    expect(loadSenderConfig(runtimeEnv()).refuseUnknownEventFields).toBe(false);
+    const on = runtimeEnv({ refuseUnknownEventFields: true });
+    expect(on[ENV.refuseUnknownEventFields]).toBe('true');
+    expect(loadSenderConfig(on).refuseUnknownEventFields).toBe(true);
+  });
+
   it('is accepted by loadSenderConfig once CloudFormation references are resolved', () => {
     const env = runtimeEnv();
     const config = loadSenderConfig(env);

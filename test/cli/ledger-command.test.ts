@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../cli/ledger-command';
+import { keyPrefix, SHORT_KEY_LENGTH } from '../../functions/core/event/idempotency-key';
 import { ledgerRowView, renderLedgerRow } from '../../cli/ledger-render';
 import { claimOf, ttlSeconds } from '../../functions/core/ledger/ledger-decision';
 import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
@@ -201,7 +202,9 @@ describe('npx notifier ledger', () => {
     expect(noTable.io.stderr).toContain('LEDGER_TABLE_NAME');
 
     const prefix = capture();
-    expect(await run(['show', KEY.slice(0, 12), '--table', db.tableName], prefix.options)).toBe(2);
+    // The short key of the logs, the summary and the local pages: the key's first characters.
+    expect(await run(['show', keyPrefix(KEY), '--table', db.tableName], prefix.options)).toBe(2);
+    expect(prefix.io.stderr).toContain(`the short key from a log line (the key's first ${SHORT_KEY_LENGTH} characters)`);
     expect(prefix.io.stderr).toContain('notifier ledger event <eventId>');
 
     const missing = capture();

@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../cli/ledger-command';
+import { keyPrefix } from '../../functions/core/event/idempotency-key';
 import { loginCodeEvent } from '../support/events';
 import { runLocal } from '../../local/local-runner';
 import { tempDir } from '../support/temp-dir';
@@ -10,7 +11,8 @@ describe('notifier ledger --local: the support look-up on a local run\'s own dat
   it('reads the ledger `npm start -- --data DIR` kept, by event and by key', async () => {
     const dataDir = join(tempDir('notifier-local-ledger-'), 'ledger');
     const event = loginCodeEvent({ eventId: 'evt-local-lookup', occurredAt: new Date().toISOString() });
-    await runLocal({ lines: [JSON.stringify(event)], dataDir, concurrency: 1, out: () => undefined, err: () => undefined });
+    const runPrinted: string[] = [];
+    await runLocal({ lines: [JSON.stringify(event)], dataDir, concurrency: 1, out: (l) => void runPrinted.push(l), err: () => undefined });
 
     const printed: string[] = [];
     const io = { out: (t: string) => void printed.push(t), err: (t: string) => void printed.push(t), env: {} };
@@ -20,6 +22,10 @@ describe('notifier ledger --local: the support look-up on a local run\'s own dat
     expect(text).not.toMatch(/\+14155550101/); // addresses stay masked
     const key = /\b([0-9a-f]{64})\b/.exec(text)?.[1];
     expect(key).toBeDefined();
+    // The run printed the key short, as the key's first characters: the same key `ledger event` shows in full.
+    const short = / key ([0-9a-f]+)$/.exec(runPrinted.find((l) => l.startsWith('accepted')) ?? '')?.[1];
+    expect(short).toBe(keyPrefix(key!));
+    expect(key!.startsWith(short!)).toBe(true);
 
     printed.length = 0;
     expect(await run(['show', key!, '--local', dataDir, '--json'], io)).toBe(0);

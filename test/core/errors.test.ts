@@ -10,6 +10,12 @@ describe('errors say what they are', () => {
     });
   });
 
+  it('a configuration error at cold start reports its message and the variable to change, without a stack trace (Lambda logs the stack it carries)', () => {
+    const error = new ConfigurationError('Invalid sender configuration: CLAIM_TIMEOUT_SECONDS: Required');
+    expect(error.stack).toBe('ConfigurationError: Invalid sender configuration: CLAIM_TIMEOUT_SECONDS: Required');
+    expect(error).toBeInstanceOf(Error);
+  });
+
   it('an invalid event is named InvalidEventError and its message leads with the reason', () => {
     const error = new InvalidEventError('NotJson', 'the body is not JSON');
     expect(error).toMatchObject({ name: 'InvalidEventError', reason: 'NotJson', detail: 'the body is not JSON', message: 'NotJson: the body is not JSON' });

@@ -13,7 +13,7 @@ function keySectionCode(): Tokens.Code[] {
 }
 
 function workedExample(): Record<string, string> {
-  const block = keySectionCode().find((c) => c.lang === 'text');
+  const block = keySectionCode().find((c) => c.lang === 'text' && /^eventId\s/m.test(c.text));
   if (!block) throw new Error('docs/design/event.md: no worked example (a ```text block) under "The idempotency key"');
   return Object.fromEntries(block.text.split('\n').map((line) => line.split(/\s+/, 2) as [string, string]));
 }

@@ -1,10 +1,11 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readTemplateFiles } from '../../functions/adapters/template-directory';
 import { runLocal } from '../../local/local-runner';
+import { docCodeBlocks, isConstructSnippet, snippetApp, type DocCodeBlock } from '../support/doc-code-blocks';
 import { loginCodeEvent } from '../support/events';
 import { tempDir } from '../support/temp-dir';
 
@@ -96,6 +97,12 @@ let packed: PackResult;
 let install: SpawnSyncReturns<string>;
 let typecheck: SpawnSyncReturns<string>;
 let synth: SpawnSyncReturns<string>;
+/** The construct snippets of README.md and docs/, each as a file of the adopter's app. */
+const snippets: { block: DocCodeBlock; file: string; stack: string }[] = docCodeBlocks(REPO)
+  .filter(isConstructSnippet)
+  .map((block, i) => ({ block, file: `docs-snippet-${i + 1}.ts`, stack: `DocsSnippet${i + 1}` }));
+let snippetTypecheck: SpawnSyncReturns<string>;
+const snippetSynths = new Map<string, SpawnSyncReturns<string>>();
 
 const bin = (name: string): string => join(project, 'node_modules', '.bin', name);
 
@@ -116,7 +123,26 @@ beforeAll(() => {
   if (install.status !== 0) return;
   typecheck = run(bin('tsc'), ['-p', project], project);
   synth = run(bin('cdk'), ['synth', '--quiet', '--no-notices', '-o', 'cdk.out'], project);
-}, 400_000);
+
+  // The docs' construct snippets, pasted into the same app as a reader would, each type-checked and synthesized.
+  for (const { block, file, stack } of snippets) writeFileSync(join(project, file), snippetApp(block, stack));
+  const tsconfig = readJson<{ compilerOptions: object }>(join(project, 'tsconfig.json'));
+  writeFileSync(join(project, 'tsconfig.docs.json'), JSON.stringify({ ...tsconfig, include: snippets.map((s) => s.file) }));
+  snippetTypecheck = run(bin('tsc'), ['-p', join(project, 'tsconfig.docs.json')], project);
+  // Synthesized as the CDK CLI runs an app (its output folder and context in the environment), without bundling
+  // the handlers again: the app above proved the bundles; the snippets prove their props and calls.
+  for (const { file } of snippets) {
+    snippetSynths.set(
+      file,
+      spawnSync(process.execPath, ['--import', 'tsx', file], {
+        cwd: project,
+        encoding: 'utf8',
+        timeout: 240_000,
+        env: { ...adopterEnv(), CDK_OUTDIR: join(project, `cdk.out.${file}`), CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [] }) },
+      }),
+    );
+  }
+}, 900_000);
 
 describe('the package an adopter installs', () => {
   it('installs with a plain npm 12 install of the tarball, every install script in the tree reviewed by the app', () => {
@@ -193,6 +219,23 @@ describe('examples/adopter-app, depending on the installed package', () => {
       expect(existsSync(bundle), bundle).toBe(true);
       expect(statSync(bundle).size).toBeGreaterThan(50_000);
     }
+  });
+});
+
+describe('the construct snippets of README.md and docs/, pasted into an app that installed the tarball', () => {
+  it('finds the deployment guide\'s snippets', () => {
+    expect(snippets.map((s) => s.block.page)).toContain('docs/deployment.md');
+  });
+
+  it('type-checks every snippet against the packed declarations', () => {
+    expect(snippetTypecheck?.status, `${snippetTypecheck?.stdout}\n${snippetTypecheck?.stderr}`).toBe(0);
+  });
+
+  it.each(snippets.map((s) => [`${s.block.page}:${s.block.line}`, s.file] as const))('synthesizes %s', (_where, file) => {
+    const result = snippetSynths.get(file);
+    expect(result?.status, `${result?.stdout}\n${result?.stderr}`).toBe(0);
+    const stacks = readdirSync(join(project, `cdk.out.${file}`)).filter((f) => f.endsWith('.template.json'));
+    expect(stacks.length).toBeGreaterThan(0);
   });
 });
 

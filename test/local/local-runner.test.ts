@@ -2,9 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { LocalAws } from '../../local/aws/local-aws';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
 import type { LocalLane } from '../../local/local-lanes';
-import { EXAMPLE_WITHDRAWN_CONSENT, LOCAL_STACK, runLocal } from '../../local/local-runner';
+import { EXAMPLE_WITHDRAWN_CONSENT, formatLocalSummary, LOCAL_STACK, runLocal, type LocalRunSummary } from '../../local/local-runner';
 import { localLaneSenders, resolveLocalStack } from '../../local/local-stack';
 import { LOCAL_TABLE_NAME } from '../../local/local-table';
+
+/** SENT + FAILED + UNKNOWN + SUPPRESSED + PENDING: each ledger row in exactly one. */
+function finalStateTotal(s: LocalRunSummary): number {
+  const total = (counts: Readonly<Record<string, number>>) => Object.values(counts).reduce((a, b) => a + b, 0);
+  return s.sent + total(s.failed) + s.unknown + total(s.suppressed) + s.pending;
+}
 
 describe('npm start (the local runner) on the bundled example stream, over local AWS', () => {
   it('sends each message once through the local SES and SNS (counted at the servers), suppresses the redeliveries and explains every failure', async () => {
@@ -12,6 +18,8 @@ describe('npm start (the local runner) on the bundled example stream, over local
     const printed: string[] = [];
     let aws: LocalAws | undefined;
     let lanes: readonly LocalLane[] = [];
+    let ledgerUrl = '';
+    const pages: string[] = [];
     const summary = await runLocal({
       lines,
       rate: 500,
@@ -22,9 +30,13 @@ describe('npm start (the local runner) on the bundled example stream, over local
       withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
       out: (l) => printed.push(l),
       err: () => undefined,
-      onStarted: (started, startedLanes) => {
+      onStarted: (started, startedLanes, ledgerPage) => {
         aws = started;
         lanes = startedLanes;
+        ledgerUrl = ledgerPage.url;
+      },
+      beforeStop: async () => {
+        for (const url of [aws!.ses.mailboxUrl, aws!.sns.outboxUrl, ledgerUrl]) pages.push(await (await fetch(url)).text());
       },
     });
 
@@ -42,8 +54,12 @@ describe('npm start (the local runner) on the bundled example stream, over local
       events: 13,
       queueMessages: 19,
       messages: 24,
-      // member-3's weekly offers among them: SES took it and bounced it (an unsubscribed contact).
-      sent: 21,
+      // Each message once, in its final state: member-3's weekly offers is not among the SENT. SES took it and
+      // bounced it (an unsubscribed contact), so the row ends SUPPRESSED Unsubscribed.
+      sent: 20,
+      suppressedAfterAcceptance: 1,
+      // What the providers accepted: the 20 SENT and member-3's e-mail.
+      providerAccepted: 21,
       suppressedDuplicates: 13,
       retried: 0,
       failed: { InvalidAddress: 1, MissingTemplateField: 1 },
@@ -70,10 +86,24 @@ describe('npm start (the local runner) on the bundled example stream, over local
     );
 
     expect(printed[0]).toMatch(/^Mailbox: http:\/\/127\.0\.0\.1:\d+\/ — open it to see what went out$/);
-    // The readable print masks recipients and never shows content.
-    const sends = printed.filter((l) => l.startsWith('sent'));
+    expect(finalStateTotal(summary)).toBe(summary.messages);
+    // The readable print masks recipients and never shows content; a line says what the provider did (accepted).
+    expect(printed.filter((l) => l.startsWith('sent'))).toEqual([]);
+    const sends = printed.filter((l) => l.startsWith('accepted'));
     expect(sends).toHaveLength(21);
     expect(sends.join('\n')).not.toMatch(/buyer17@example\.com|\+447700900117|shipped with/);
+
+    // Each page says what it shows; the ledger page has every message with its state and reason as `ledger show` words them.
+    const [mailbox = '', outbox = '', ledger = ''] = pages;
+    expect(mailbox).toMatch(/<h1>Local SES v2: the e-mails it delivered<\/h1>\s*<p>Every e-mail/);
+    expect(outbox).toMatch(/<h1>Local SNS: SMS and push published<\/h1>\s*<p>Every SMS and push/);
+    expect(ledger).toMatch(/<h1>Local ledger: what the sender decided for each message<\/h1>\s*<p>One row per message/);
+    expect(ledger.match(/<details><summary>ledger show<\/summary>/g)).toHaveLength(summary.messages);
+    expect(ledger).toContain('<td>SUPPRESSED Unsubscribed (the provider took it and did not deliver it)</td>');
+    expect(ledger).toContain('<td>SUPPRESSED OptedOut (never sent)</td>');
+    expect(ledger.match(/<td>SENT<\/td>/g)).toHaveLength(summary.sent);
+    expect(ledger).not.toMatch(/member3@example\.com|\+14155550199/);
+    expect(printed).toContain(`Ledger: ${ledgerUrl} — each message's state and reason, as npx notifier ledger show gives them`);
   });
 
   it('with the default concurrency (4 invocations at once) still reaches each provider exactly once per message', async () => {
@@ -90,7 +120,8 @@ describe('npm start (the local runner) on the bundled example stream, over local
       },
     });
 
-    expect(summary).toMatchObject({ messages: 24, sent: 21, unknown: 0, pending: 0, failed: { InvalidAddress: 1, MissingTemplateField: 1 } });
+    expect(summary).toMatchObject({ messages: 24, sent: 20, providerAccepted: 21, unknown: 0, pending: 0, failed: { InvalidAddress: 1, MissingTemplateField: 1 } });
+    expect(finalStateTotal(summary)).toBe(summary.messages);
     const perKey = [...(aws?.ses.acceptedPerKey() ?? []), ...(aws?.sns.acceptedPerKey() ?? [])];
     expect(perKey).toHaveLength(21);
     expect(perKey.filter(([, n]) => n !== 1)).toEqual([]);
@@ -109,5 +140,33 @@ describe('npm start (the local runner) on the bundled example stream, over local
     expect(JSON.parse(rebased[0]!).occurredAt).toBe('2026-11-29T11:59:50.000Z');
     expect(rebased[1]).toBe('not json');
     expect(JSON.parse(rebased[2]!).occurredAt).toBe('2026-11-29T12:00:00.000Z');
+  });
+
+  it('prints a summary whose message lines add up to the messages, each in its final state (the defect: sent 18 + failed 2 + suppressed 2 = 22 of 21)', () => {
+    const summary: LocalRunSummary = {
+      events: 12,
+      queueMessages: 18,
+      messages: 21,
+      sent: 17,
+      failed: { InvalidAddress: 1, MissingTemplateField: 1 },
+      unknown: 0,
+      suppressed: { Unsubscribed: 1, OptedOut: 1 },
+      suppressedAfterAcceptance: 1,
+      pending: 0,
+      heldForQuietHours: 0,
+      providerAccepted: 18,
+      suppressedDuplicates: 13,
+      retried: 0,
+      deadLettered: { 'invalid event: NotJson': 1 },
+    };
+    const lines = formatLocalSummary(summary).split('\n');
+    const count = (label: RegExp) => Number(/(\d+)\s*$/.exec(lines.find((l) => label.test(l)) ?? '')?.[1]);
+    expect(count(/^messages /)).toBe(21);
+    // The state lines, two spaces in, each a final state of the ledger.
+    const states = lines.filter((l) => /^ {2}(SENT|FAILED|UNKNOWN|SUPPRESSED|PENDING)\b/.test(l));
+    expect(states.map((l) => l.trim().split(/\s/)[0])).toEqual(['SENT', 'FAILED', 'UNKNOWN', 'SUPPRESSED', 'PENDING']);
+    expect(states.reduce((sum, l) => sum + Number(/(\d+)\s*$/.exec(l)?.[1]), 0)).toBe(21);
+    expect(count(/^ {4}of which the provider accepted and did not deliver/)).toBe(1);
+    expect(count(/^provider sends accepted/)).toBe(18);
   });
 });

@@ -166,3 +166,35 @@ describe('bad recipients and templates fail alone, recorded in the ledger', () =
     expect(harness.metrics.get(METRIC.DuplicateSuppressed)).toBe(2);
   });
 });
+
+describe('unknown event fields (the defect: a misspelt messageclass or a misspelt recipient field disappeared without a word)', () => {
+  const withUnknownFields = (eventId: string) => {
+    const event = loginCodeEvent({ eventId });
+    return { ...event, messageclass: 'otp', recipients: event.recipients.map((r) => ({ ...r, langauge: 'de-DE' })) };
+  };
+
+  it('are counted by name and logged as a warning, never their values, and the event is sent (the default)', async () => {
+    const warnings: { message: string; attributes: Record<string, unknown> | undefined }[] = [];
+    const log = { info: () => undefined, warn: (message: string, attributes?: Record<string, unknown>) => void warnings.push({ message, attributes }), error: () => undefined };
+    const harness = new SenderHarness({ ledger: db.ledger, log });
+    expect(failedIds(await harness.invoke(sqsRecord(JSON.stringify(withUnknownFields('evt-unknown-fields')))))).toEqual([]);
+    expect(harness.metrics.get(METRIC.UnknownEventField)).toBe(2);
+    expect(harness.metrics.byDimensions.get(`${METRIC.UnknownEventField}|-|-|messageclass`)).toBe(1);
+    expect(harness.metrics.byDimensions.get(`${METRIC.UnknownEventField}|-|-|recipients[].langauge`)).toBe(1);
+    const warning = warnings.find((w) => w.message.includes('fields the schema does not know'));
+    expect(warning?.attributes).toEqual({ eventId: 'evt-unknown-fields', fields: ['messageclass', 'recipients[].langauge'] });
+    expect(JSON.stringify(warnings)).not.toContain('de-DE');
+    expect(harness.deadLetters.letters).toEqual([]);
+    expect((await harness.outbox()).length).toBeGreaterThan(0);
+  });
+
+  it('are refused when the stack says so: dead-lettered with reason UnknownField, naming the fields', async () => {
+    const harness = new SenderHarness({ ledger: db.ledger, refuseUnknownEventFields: true });
+    const body = JSON.stringify(withUnknownFields('evt-unknown-fields-refused'));
+    expect(failedIds(await harness.invoke(sqsRecord(body)))).toEqual([]);
+    expect(harness.deadLetters.letters).toHaveLength(1);
+    expect(harness.deadLetters.letters[0]).toMatchObject({ reason: 'UnknownField', detail: 'fields the schema does not know: messageclass, recipients[].langauge' });
+    expect(harness.metrics.get(METRIC.UnknownEventField)).toBe(2);
+    expect(await harness.outbox()).toEqual([]);
+  });
+});

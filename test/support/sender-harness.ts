@@ -7,7 +7,7 @@ import type { ConsentStore } from '../../functions/core/policy/consent';
 import type { DeliveryProvider, DeliveryProviders } from '../../functions/core/provider/delivery-provider';
 import type { DestinationPolicy } from '../../functions/core/policy/destination-policy';
 import type { LimitStore } from '../../functions/core/policy/limit-store';
-import { silentLog } from '../../functions/core/observability/log-port';
+import { silentLog, type LogPort } from '../../functions/core/observability/log-port';
 import { buildMessageClassRegistry, type MessageClassRegistry } from '../../functions/core/policy/message-class';
 import type { MessageLimit } from '../../functions/core/policy/message-limits';
 import { InMemoryMetrics } from '../../functions/core/observability/metrics-recorder';
@@ -74,6 +74,10 @@ export interface HarnessOptions {
   readonly defaultTimeZone?: string;
   /** The longest quiet-hours hold (the sender's `longestHoldSeconds`). @default the sender's default */
   readonly longestHoldSeconds?: number;
+  /** REFUSE_UNKNOWN_EVENT_FIELDS. @default false */
+  readonly refuseUnknownEventFields?: boolean;
+  /** Where the sender's log lines go. @default silent (console with TEST_LOG) */
+  readonly log?: LogPort;
 }
 
 /** The real sender handler over a real ledger, with an outbox provider and in-memory metrics. */
@@ -96,7 +100,7 @@ export class SenderHarness {
       providers: options.providers ?? { email: provider, sms: provider, push: provider },
       deadLetters: this.deadLetters,
       metrics: this.metrics,
-      log: process.env.TEST_LOG ? { info: console.log, warn: console.warn, error: console.error } : silentLog,
+      log: options.log ?? (process.env.TEST_LOG ? { info: console.log, warn: console.warn, error: console.error } : silentLog),
       clock: this.clock.now,
       newOwnerToken: randomUUID,
       timing: { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RETENTION_MS },
@@ -119,6 +123,7 @@ export class SenderHarness {
       consent: options.consent,
       defaultTimeZone: options.defaultTimeZone,
       ...(options.longestHoldSeconds === undefined ? {} : { longestHoldSeconds: options.longestHoldSeconds }),
+      refuseUnknownEventFields: options.refuseUnknownEventFields,
     });
   }
 

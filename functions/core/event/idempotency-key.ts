@@ -52,9 +52,16 @@ export function eventPartOf(eventId: string): string {
 }
 
 /**
- * Short, non-reversible excerpt of a key for logs and human output: 12 characters of the
- * message part (the event part is the same for every message of an event).
+ * Length of the short key: the event part and 8 characters of the message part. The messages of one event
+ * share the event part, so a shorter prefix would show them all alike; 8 more characters (32 bits) tell an
+ * event's at most 100 messages apart.
+ */
+export const SHORT_KEY_LENGTH = EVENT_PART_LENGTH + 8;
+
+/**
+ * The short key for logs and human output (the summary, the local pages, `notifier ledger`): the key's first
+ * {@link SHORT_KEY_LENGTH} characters, so the full key starts with it. Non-reversible, never the whole key.
  */
 export function keyPrefix(key: string): string {
-  return key.slice(EVENT_PART_LENGTH, EVENT_PART_LENGTH + 12);
+  return key.slice(0, SHORT_KEY_LENGTH);
 }

@@ -6,6 +6,7 @@ import { jsonObject, jsonRecord } from '../json-objects';
 import { describeProblems, validate } from '../schema';
 import { ISO_DATETIME_MAX_LENGTH, isoDatetime, wellFormed, wellFormedString } from './string-formats';
 import { canonicalTimeZone, isTimeZone } from './time-zone-name';
+import { unknownEventFields } from './unknown-event-fields';
 
 /** Largest SQS body we accept; anything larger is dead-lettered, never half-processed. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -92,6 +93,8 @@ export type EventEnvelope = 'raw' | 'sns' | 'eventbridge';
 export interface ParsedEvent {
   readonly event: NotificationEvent;
   readonly envelope: EventEnvelope;
+  /** The payload's fields the schema does not know, by name (`unknownEventFields`); dropped from `event`. */
+  readonly unknownFields: readonly string[];
 }
 
 /**
@@ -111,7 +114,7 @@ export function parseNotificationBody(body: string, maxBodyBytes = DEFAULT_MAX_B
   const { payload, envelope } = unwrapEnvelope(json);
   const result = validate(NotificationEventSchema, payload);
   if (!result.success) throw new InvalidEventError('SchemaViolation', describeProblems(result.problems, MAX_PROBLEMS));
-  return { event: result.output, envelope };
+  return { event: result.output, envelope, unknownFields: unknownEventFields(NotificationEventSchema, payload) };
 }
 
 function unwrapEnvelope(json: unknown): { payload: unknown; envelope: EventEnvelope } {

@@ -127,6 +127,8 @@ export const METRIC = {
    */
   AmbiguityLoopStopped: 'AmbiguityLoopStopped',
   InvalidEvent: 'InvalidEvent',
+  /** A field of an event the schema does not know, with the `field` dimension (its name, never its value). */
+  UnknownEventField: 'UnknownEventField',
   EventTooOld: 'EventTooOld',
   ClaimLost: 'ClaimLost',
   LedgerError: 'LedgerError',
@@ -183,4 +185,6 @@ export const DIMENSION = {
   messageClass: 'messageClass',
   /** Why a message was suppressed (with `Suppressed`), or written in its template's default locale (with `LocaleFallback`). */
   reason: 'reason',
+  /** Which unknown event field (with `UnknownEventField` only): its name, as `unknownEventFields` reports it. */
+  field: 'field',
 } as const;

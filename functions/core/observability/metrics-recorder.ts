@@ -9,6 +9,8 @@ export interface MetricDimensions {
   readonly messageClass?: string;
   /** Only with `Suppressed`: which rule stopped the message; with `LocaleFallback`: why the default locale was used. */
   readonly reason?: SuppressionReason | LocaleFallbackReason;
+  /** Only with `UnknownEventField`: the field's name (bounded: `unknownEventFields`). */
+  readonly field?: string;
 }
 
 /** Counting port: the Lambda adapter emits EMF, tests and the local runner keep totals. */
@@ -23,7 +25,7 @@ export class InMemoryMetrics implements MetricsRecorder {
 
   count(name: MetricName, dimensions: MetricDimensions = {}, value = 1): void {
     this.totals.set(name, (this.totals.get(name) ?? 0) + value);
-    const dimKey = `${name}|${dimensions.channel ?? '-'}|${dimensions.messageClass ?? '-'}${dimensions.reason ? `|${dimensions.reason}` : ''}`;
+    const dimKey = `${name}|${dimensions.channel ?? '-'}|${dimensions.messageClass ?? '-'}${dimensions.reason ? `|${dimensions.reason}` : ''}${dimensions.field ? `|${dimensions.field}` : ''}`;
     this.byDimensions.set(dimKey, (this.byDimensions.get(dimKey) ?? 0) + value);
   }
 

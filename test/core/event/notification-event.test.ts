@@ -39,15 +39,15 @@ const recipients = (count: number, channels: NotificationEvent['recipients'][num
 
 describe('parseNotificationBody: three envelopes, one identity', () => {
   it('takes the raw event', () => {
-    expect(parseNotificationBody(JSON.stringify(event))).toEqual({ event, envelope: 'raw' });
+    expect(parseNotificationBody(JSON.stringify(event))).toEqual({ event, envelope: 'raw', unknownFields: [] });
   });
 
   it('unwraps an SNS notification; identity stays the event id, never the SNS MessageId', () => {
-    expect(parseNotificationBody(JSON.stringify(snsEnvelope(JSON.stringify(event))))).toEqual({ event, envelope: 'sns' });
+    expect(parseNotificationBody(JSON.stringify(snsEnvelope(JSON.stringify(event))))).toEqual({ event, envelope: 'sns', unknownFields: [] });
   });
 
   it('unwraps an EventBridge event; identity stays the event id, never the EventBridge id', () => {
-    expect(parseNotificationBody(JSON.stringify(eventBridgeEnvelope(event)))).toEqual({ event, envelope: 'eventbridge' });
+    expect(parseNotificationBody(JSON.stringify(eventBridgeEnvelope(event)))).toEqual({ event, envelope: 'eventbridge', unknownFields: [] });
   });
 
   it('refuses a malformed SNS envelope, and says it is the envelope', () => {

@@ -18,6 +18,10 @@ export interface NotifierEnvironmentTargets {
   readonly deadLetterQueueUrl: string;
   /** Name of End User Messaging's configuration set, when SMS goes through it. @default - none (SNS) */
   readonly smsConfigurationSetName?: string;
+  /** The urgent (or single) lane's SES tenant. @default - none */
+  readonly sesTenantName?: string;
+  /** The bulk lane's SES tenant and configuration set. @default - none (no lanes) */
+  readonly sesBulk?: { readonly tenantName: string; readonly configurationSetName: string };
 }
 
 /**
@@ -61,6 +65,13 @@ export function notifierEnvironment(
     [ENV.sesContactListName]: resolved.consent.contactListName,
     [ENV.quietHoursTimeZone]: resolved.consent.quietHoursTimeZone,
   };
+  if (targets.sesTenantName) environment[ENV.sesTenantName] = targets.sesTenantName;
+  // Every Lambda knows the bulk route: a message's tenant follows its class, whoever sends or resends it.
+  if (targets.sesBulk && resolved.lanes.enabled) {
+    environment[ENV.sesBulkTenantName] = targets.sesBulk.tenantName;
+    environment[ENV.sesBulkConfigurationSet] = targets.sesBulk.configurationSetName;
+    environment[ENV.sesBulkClasses] = resolved.lanes.bulkClasses.join(',');
+  }
   if (resolved.consent.topicPrefix) environment[ENV.sesTopicPrefix] = resolved.consent.topicPrefix;
   if (props.smsSenderId) environment[ENV.smsSenderId] = props.smsSenderId;
   if (props.smsOriginationNumber) environment[ENV.smsOriginationNumber] = props.smsOriginationNumber;
@@ -86,7 +97,8 @@ export interface LaneSender {
 }
 
 /** The resources each lane's sender is pointed at: the table and configuration set, and its own queue pair. */
-export interface LaneSenderTargets extends Pick<NotifierEnvironmentTargets, 'tableName' | 'configurationSetName' | 'smsConfigurationSetName'> {
+export interface LaneSenderTargets
+  extends Pick<NotifierEnvironmentTargets, 'tableName' | 'configurationSetName' | 'smsConfigurationSetName' | 'sesTenantName' | 'sesBulk'> {
   /** Each lane's queue and dead-letter queue, in the order of `settings.lanes.lanes`. */
   readonly queues: readonly LaneQueueUrls[];
 }
@@ -115,6 +127,8 @@ const CHECK_TARGETS: NotifierEnvironmentTargets = {
   queueUrl: 'https://sqs.invalid/queue',
   deadLetterQueueUrl: 'https://sqs.invalid/dead-letter-queue',
   smsConfigurationSetName: 'notifier-sms-configuration-set',
+  sesTenantName: 'notifier-urgent',
+  sesBulk: { tenantName: 'notifier-bulk', configurationSetName: 'notifier-bulk-configuration-set' },
 };
 
 /**

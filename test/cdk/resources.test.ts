@@ -222,8 +222,9 @@ describe('ledger table', () => {
 });
 
 describe('SES configuration set', () => {
-  it('is created when no name is given and passed to the functions', () => {
-    template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
+  it('is created per lane when no name is given and passed to the functions (the urgent one as SES_CONFIGURATION_SET)', () => {
+    template.resourceCountIs('AWS::SES::ConfigurationSet', 2);
+    expect(n.bulkConfigurationSet).toBeDefined();
     expect(propertiesOf(template, n.senderFunction)['Environment']).toMatchObject({
       Variables: { SES_CONFIGURATION_SET: { Ref: logicalId(n.configurationSet) } },
     });

@@ -19,6 +19,7 @@ export const ALARM = {
   statusThrottles: 'StatusThrottles',
   statusFailedEvents: 'StatusFailedEvents',
   sesEventRuleDeadLetters: 'SesEventRuleDeadLetters',
+  sesEventDeadLetters: 'SesEventDeadLetters',
   smsEventDeadLetters: 'SmsEventDeadLetters',
   deliveryStatusInvalid: 'DeliveryStatusInvalid',
   smsMonthToDateSpend: 'SmsMonthToDateSpend',

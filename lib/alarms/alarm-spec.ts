@@ -37,8 +37,13 @@ export interface AlarmSources {
   readonly eventTopic?: sns.ITopic;
   /** The status function's on-failure destination. */
   readonly statusFailedEventQueue: sqs.IQueue;
-  /** The dead-letter queue of the SES event rule's target. */
-  readonly sesEventRuleDeadLetterQueue: sqs.IQueue;
+  /**
+   * The dead-letter queue of the SES event rule's target, with `sesEventBridgeRule`.
+   * @default - none (no rule)
+   */
+  readonly sesEventRuleDeadLetterQueue?: sqs.IQueue;
+  /** The dead-letter queue of the SES events queue. */
+  readonly sesEventDeadLetterQueue: sqs.IQueue;
   /** The notifier's functions. */
   readonly functions: NotifierFunctions;
   /** The send ledger. */

@@ -200,6 +200,9 @@ export const RETAINED_QUEUE_OUTPUTS = [
   // The bulk lane's (absent without lanes: the runner skips a missing output).
   'BulkDeadLetterQueueUrl',
   'StatusFailedEventQueueUrl',
+  'SesEventQueueUrl',
+  'SesEventDeadLetterQueueUrl',
+  // With sesEventBridgeRule (absent otherwise).
   'SesEventRuleDeadLetterQueueUrl',
   // With End User Messaging (absent otherwise).
   'SmsEventQueueUrl',

@@ -91,9 +91,9 @@ describe('queue and dead-letter queue', () => {
     expect(notifier.queue).toBe(queue);
     expect(notifier.deadLetterQueue).toBe(dlq);
     const t = Template.fromStack(s);
-    // Only the delivery-status path's own: the function's failed-events queue and the SES rule's dead-letter queue.
+    // Only the delivery-status path's own: the function's failed-events queue and the SES events queue pair.
     expect(Object.keys(resourcesOfType(t, 'AWS::SQS::Queue')).sort()).toEqual(
-      [notifier.deliveryStatus.failedEventQueue, notifier.deliveryStatus.sesEventRuleDeadLetterQueue].map(logicalId).sort(),
+      [notifier.deliveryStatus.failedEventQueue, notifier.deliveryStatus.sesEvents.queue, notifier.deliveryStatus.sesEvents.deadLetterQueue].map(logicalId).sort(),
     );
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: 'arn:aws:sqs:eu-west-1:111122223333:shared',

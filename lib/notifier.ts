@@ -315,6 +315,7 @@ export class IdempotentNotifier extends Construct {
       table: this.table,
       ledgerIndexNames: [LEDGER_TABLE.pendingIndex.name, LEDGER_TABLE.smsMessageIndex.name],
       configurationSetName: this.configurationSetName,
+      bulkConfigurationSetName: this.bulkConfigurationSet?.configurationSetName,
       smsEnabled: settings.smsEnabled,
       smsProvider: settings.smsProvider,
       smsEventDeadLetterQueue: this.endUserMessaging?.deadLetterQueue,

@@ -52,6 +52,11 @@ export interface AlarmSources {
   readonly ledgerIndexNames: readonly string[];
   /** Name of the SES configuration set every e-mail is sent with (its reputation metrics are the stack's own). */
   readonly configurationSetName: string;
+  /**
+   * Name of the bulk lane's configuration set (its tenant's reputation metrics).
+   * @default - none (no lanes, or one configuration set given)
+   */
+  readonly bulkConfigurationSetName?: string;
   /** Whether the notifier sends SMS (the SMS alarms exist only then). */
   readonly smsEnabled: boolean;
   /** Which service sends SMS: the spend and success alarms read that service's metrics. @default 'sns' */

@@ -268,7 +268,8 @@ export class IdempotentNotifier extends Construct {
       configurationSets: [this.configurationSet, ...(this.bulkConfigurationSet ? [this.bulkConfigurationSet] : [])],
       addSesEventDestination: settings.sesEventDestination,
       sesEventBridgeRule: props.sesEventBridgeRule,
-      topicEncryptionKey: props.encryptionKey,
+      // Not `encryptionKey`: delivery to a queue under that key adds a key-policy statement naming the topic, and the
+      // topic under the same key would close a cycle. The topic gets a key of its own that SES may use.
       smsDeliveryStatusLogs: settings.smsDeliveryStatusLogs,
       smsSuccessSamplingPercent: props.smsDeliveryStatusSuccessSamplingPercent,
       entry: settings.entries.status,

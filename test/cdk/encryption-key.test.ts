@@ -44,9 +44,9 @@ describe('customer-managed key (encryptionKey)', () => {
     });
   });
 
-  it('encrypts every queue with the key (main, dead-letter, failed status events, SES rule dead letters)', () => {
+  it('encrypts every queue with the key (main, dead-letter, failed status events, SES events and their dead letters)', () => {
     const queues = resourcesOfType(template, 'AWS::SQS::Queue');
-    expect(Object.keys(queues)).toHaveLength(6); // each lane's queue and DLQ, failed status events, SES rule dead letters
+    expect(Object.keys(queues)).toHaveLength(7); // each lane's queue and DLQ, failed status events, the SES events queue and its DLQ
     for (const queue of Object.values(queues)) expect(queue['KmsMasterKeyId']).toEqual(keyArn);
   });
 

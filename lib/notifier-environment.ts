@@ -18,6 +18,10 @@ export interface NotifierEnvironmentTargets {
   readonly deadLetterQueueUrl: string;
   /** Name of End User Messaging's configuration set, when SMS goes through it. @default - none (SNS) */
   readonly smsConfigurationSetName?: string;
+  /** The urgent (or single) lane's SES tenant. @default - none */
+  readonly sesTenantName?: string;
+  /** The bulk lane's SES tenant and configuration set. @default - none (no lanes) */
+  readonly sesBulk?: { readonly tenantName: string; readonly configurationSetName: string };
 }
 
 /**
@@ -63,6 +67,13 @@ export function notifierEnvironment(
     [ENV.sesContactListName]: resolved.consent.contactListName,
     [ENV.quietHoursTimeZone]: resolved.consent.quietHoursTimeZone,
   };
+  if (targets.sesTenantName) environment[ENV.sesTenantName] = targets.sesTenantName;
+  // Every Lambda knows the bulk route: a message's tenant follows its class, whoever sends or resends it.
+  if (targets.sesBulk && resolved.lanes.enabled) {
+    environment[ENV.sesBulkTenantName] = targets.sesBulk.tenantName;
+    environment[ENV.sesBulkConfigurationSet] = targets.sesBulk.configurationSetName;
+    environment[ENV.sesBulkClasses] = resolved.lanes.bulkClasses.join(',');
+  }
   if (resolved.consent.topicPrefix) environment[ENV.sesTopicPrefix] = resolved.consent.topicPrefix;
   // SQS counts a quiet-hours hold's 12 hours from the receive, the batching window included.
   if (resolved.batchingWindowSeconds > 0) environment[ENV.queueBatchingWindowSeconds] = String(resolved.batchingWindowSeconds);
@@ -90,7 +101,8 @@ export interface LaneSender {
 }
 
 /** The resources each lane's sender is pointed at: the table and configuration set, and its own queue pair. */
-export interface LaneSenderTargets extends Pick<NotifierEnvironmentTargets, 'tableName' | 'configurationSetName' | 'smsConfigurationSetName'> {
+export interface LaneSenderTargets
+  extends Pick<NotifierEnvironmentTargets, 'tableName' | 'configurationSetName' | 'smsConfigurationSetName' | 'sesTenantName' | 'sesBulk'> {
   /** Each lane's queue and dead-letter queue, in the order of `settings.lanes.lanes`. */
   readonly queues: readonly LaneQueueUrls[];
 }
@@ -119,6 +131,8 @@ const CHECK_TARGETS: NotifierEnvironmentTargets = {
   queueUrl: 'https://sqs.invalid/queue',
   deadLetterQueueUrl: 'https://sqs.invalid/dead-letter-queue',
   smsConfigurationSetName: 'notifier-sms-configuration-set',
+  sesTenantName: 'notifier-urgent',
+  sesBulk: { tenantName: 'notifier-bulk', configurationSetName: 'notifier-bulk-configuration-set' },
 };
 
 /**

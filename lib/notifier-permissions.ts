@@ -36,7 +36,8 @@ export interface NotifierPermissionTargets {
   /** The send ledger. */
   readonly table: dynamodb.ITable;
   /** The SES configuration set every e-mail is sent with. */
-  readonly configurationSetName: string;
+  /** The SES configuration sets e-mail is sent with (one per lane, or the one given). */
+  readonly configurationSetNames: readonly string[];
   /** End User Messaging SMS, when SMS goes through it (then no `sns:Publish` to phone numbers is granted). @default - none: SNS */
   readonly endUserMessaging?: EndUserMessagingSms;
 }
@@ -132,12 +133,9 @@ function grantDelivery(
             arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
           }),
         ),
-        stack.formatArn({
-          service: 'ses',
-          resource: 'configuration-set',
-          resourceName: targets.configurationSetName,
-          arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-        }),
+        ...targets.configurationSetNames.map((name) =>
+          stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: name, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }),
+        ),
       ],
       conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
     }),

@@ -55,11 +55,19 @@ export class NotifierStack extends Stack {
       n.deliveryStatus.failedEventQueue.queueUrl,
       `Delivery-status events that failed after all retries (runbook: ${runbookLink(ALARM.statusFailedEvents)})`,
     );
+    output('SesEventQueueUrl', n.deliveryStatus.sesEvents.queue.queueUrl, 'SES events on their way to the status Lambda');
     output(
-      'SesEventRuleDeadLetterQueueUrl',
-      n.deliveryStatus.sesEventRuleDeadLetterQueue.queueUrl,
-      `SES events the EventBridge rule could not deliver to the status Lambda (runbook: ${runbookLink(ALARM.sesEventRuleDeadLetters)})`,
+      'SesEventDeadLetterQueueUrl',
+      n.deliveryStatus.sesEvents.deadLetterQueue.queueUrl,
+      `SES events the status Lambda failed on (runbook: ${runbookLink(ALARM.sesEventDeadLetters)})`,
     );
+    if (n.deliveryStatus.sesEventRuleDeadLetterQueue) {
+      output(
+        'SesEventRuleDeadLetterQueueUrl',
+        n.deliveryStatus.sesEventRuleDeadLetterQueue.queueUrl,
+        `SES events the EventBridge rule could not deliver to the status Lambda (runbook: ${runbookLink(ALARM.sesEventRuleDeadLetters)})`,
+      );
+    }
     output('SesConfigurationSetName', n.configurationSetName, 'SES configuration set used for every e-mail');
     output('OutcomeEventBusName', n.outcomeEventBus.eventBusName, 'Event bus with one event per message outcome (docs/outcome-events.md): subscribe with a rule');
     output('OutcomeEventBusArn', n.outcomeEventBus.eventBusArn, 'ARN of that bus');

@@ -15,6 +15,7 @@ import { ENV } from '../functions/core/sender-config';
 import { loadStatusConfig } from '../functions/status/status-config';
 import type { NotifierRuntime } from './lambda-runtime';
 import { createNotifierFunction } from './notifier-function';
+import { SesEventQueue } from './ses-event-queue';
 import { SmsDeliveryStatusLogs } from './sms-delivery-status';
 
 /**
@@ -40,10 +41,21 @@ export const SES_CONFIGURATION_SET_TAG = 'ses:configuration-set';
 export interface DeliveryStatusProps {
   /** The send ledger the status is recorded on. */
   readonly table: dynamodb.ITable;
-  /** The configuration set every e-mail is sent with. */
-  readonly configurationSet: ses.IConfigurationSet;
-  /** Add the EventBridge event destination to the configuration set (false: someone else does). */
+  /** The configuration sets e-mail is sent with (one per lane, or the one given), the urgent (or only) one first. */
+  readonly configurationSets: readonly ses.IConfigurationSet[];
+  /** Add the SNS event destination (and, with `sesEventBridgeRule`, the EventBridge one) to each set (false: someone else does). */
   readonly addSesEventDestination: boolean;
+  /**
+   * Also route SES events through the default event bus and a rule (the path before the SNS -> SQS queue): an opt-in
+   * for a deployment whose other consumers read SES events from EventBridge. Best effort (EventBridge's event reference).
+   * @default false
+   */
+  readonly sesEventBridgeRule?: boolean;
+  /**
+   * KMS key of the SES events topic.
+   * @default - a key of its own
+   */
+  readonly topicEncryptionKey?: kms.IKey;
   /** Consume the account's SNS SMS delivery-status logs. */
   readonly smsDeliveryStatusLogs: boolean;
   /**
@@ -95,16 +107,18 @@ export class DeliveryStatus extends Construct {
   public readonly fn: lambda.Function;
   /** Its log group (data-protection policy attached). */
   public readonly logGroup: logs.LogGroup;
-  /** The rule on the default event bus that passes this configuration set's SES events to the function. */
-  public readonly sesEventRule: events.Rule;
-  /** The configuration set's EventBridge event destination, unless `addSesEventDestination` was false. */
-  public readonly sesEventDestination?: ses.ConfigurationSetEventDestination;
+  /** SES events' durable path: the configuration sets' SNS topic, the status queue and its dead-letter queue. */
+  public readonly sesEvents: SesEventQueue;
+  /** With `sesEventBridgeRule`: the rule on the default event bus that passes these configuration sets' SES events to the function. */
+  public readonly sesEventRule?: events.Rule;
+  /** With `sesEventBridgeRule`: the EventBridge event destinations, unless `addSesEventDestination` was false. */
+  public readonly sesEventBridgeDestinations?: readonly ses.ConfigurationSetEventDestination[];
   /** The SMS delivery-status log subscriptions, when enabled. */
   public readonly smsLogs?: SmsDeliveryStatusLogs;
   /** Events the status function failed on after its retries (its asynchronous on-failure destination). */
   public readonly failedEventQueue: sqs.Queue;
-  /** SES events EventBridge could not hand to the status function (the rule target's dead-letter queue). */
-  public readonly sesEventRuleDeadLetterQueue: sqs.Queue;
+  /** With `sesEventBridgeRule`: SES events EventBridge could not hand to the status function (the rule target's dead-letter queue). */
+  public readonly sesEventRuleDeadLetterQueue?: sqs.Queue;
 
   constructor(scope: Construct, id: string, props: DeliveryStatusProps) {
     super(scope, id);
@@ -161,16 +175,46 @@ export class DeliveryStatus extends Construct {
       }),
     );
 
+    // SES -> SNS -> SQS -> the status function in batches: the durable path (lib/ses-event-queue.ts).
+    this.sesEvents = new SesEventQueue(this, 'SesEvents', {
+      configurationSets: props.configurationSets,
+      events: SES_STATUS_EVENTS,
+      addEventDestinations: props.addSesEventDestination,
+      topicEncryptionKey: props.topicEncryptionKey,
+      queueEncryptionKey: props.queueEncryptionKey,
+      statusTimeout: props.timeout,
+    });
+    this.sesEvents.deliverTo(status.fn, props.reservedConcurrentExecutions);
+    const bridge = props.sesEventBridgeRule ? this.eventBridgeRoute(status.fn, props) : undefined;
+    this.sesEventRule = bridge?.rule;
+    this.sesEventRuleDeadLetterQueue = bridge?.deadLetterQueue;
+    this.sesEventBridgeDestinations = bridge?.destinations;
+
+    if (props.smsDeliveryStatusLogs) {
+      this.smsLogs = new SmsDeliveryStatusLogs(this, 'SmsLogs', {
+        destination: status.fn,
+        successSamplingPercent: props.smsSuccessSamplingPercent,
+        retention: props.logRetention,
+        logEncryptionKey: props.logEncryptionKey,
+        runtime: props.runtime,
+      });
+    } else if (props.smsSuccessSamplingPercent !== undefined) {
+      throw new Error('IdempotentNotifier: smsDeliveryStatusSuccessSamplingPercent needs smsDeliveryStatusLogs: true');
+    }
+  }
+
+  /** The opt-in EventBridge route (`sesEventBridgeRule`): destinations to the default bus, a rule, its dead-letter queue. */
+  private eventBridgeRoute(fn: lambda.Function, props: DeliveryStatusProps) {
     // EventBridge hands an event to Lambda (which then retries it itself); one it cannot hand over (the function
     // deleted, its permission removed, the invoke throttled past EventBridge's 24 hours) lands here with its reason.
-    this.sesEventRuleDeadLetterQueue = new sqs.Queue(this, 'SesEventRuleDeadLetters', {
+    const deadLetterQueue = new sqs.Queue(this, 'SesEventRuleDeadLetters', {
       encryption: props.queueEncryptionKey ? sqs.QueueEncryption.KMS : sqs.QueueEncryption.SQS_MANAGED,
       encryptionMasterKey: props.queueEncryptionKey,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    Validations.of(this.sesEventRuleDeadLetterQueue).acknowledge({
+    Validations.of(deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason: "This queue is itself the dead-letter queue of the SES event rule's target; it has an alarm and a runbook entry.",
     });
@@ -186,35 +230,26 @@ export class DeliveryStatus extends Construct {
       /* allowNoOp */ true,
     );
 
-    // EventBridge over SNS: the handler checks `source: aws.ses` on this path, the rule can match our configuration set alone, and SES needs no topic (nor a KMS key) to publish.
     const defaultBus = events.EventBus.fromEventBusName(this, 'DefaultBus', 'default');
-    if (props.addSesEventDestination) {
-      this.sesEventDestination = new ses.ConfigurationSetEventDestination(this, 'SesEventDestination', {
-        configurationSet: props.configurationSet,
-        destination: ses.EventDestination.eventBus(defaultBus),
-        events: [...SES_STATUS_EVENTS],
-      });
-    }
-    this.sesEventRule = new events.Rule(this, 'SesEventRule', {
-      description: 'SES events of the notifier configuration set -> delivery-status Lambda',
+    const destinations = props.addSesEventDestination
+      ? props.configurationSets.map(
+          (configurationSet, index) =>
+            new ses.ConfigurationSetEventDestination(this, index === 0 ? 'SesEventDestination' : `SesEventDestination${index + 1}`, {
+              configurationSet,
+              destination: ses.EventDestination.eventBus(defaultBus),
+              events: [...SES_STATUS_EVENTS],
+            }),
+        )
+      : [];
+    const rule = new events.Rule(this, 'SesEventRule', {
+      description: 'SES events of the notifier configuration sets -> delivery-status Lambda',
       eventBus: defaultBus,
       eventPattern: {
         source: ['aws.ses'],
-        detail: { mail: { tags: { [SES_CONFIGURATION_SET_TAG]: [props.configurationSet.configurationSetName] } } },
+        detail: { mail: { tags: { [SES_CONFIGURATION_SET_TAG]: props.configurationSets.map((set) => set.configurationSetName) } } },
       },
-      targets: [new eventsTargets.LambdaFunction(status.fn, { deadLetterQueue: this.sesEventRuleDeadLetterQueue })],
+      targets: [new eventsTargets.LambdaFunction(fn, { deadLetterQueue })],
     });
-
-    if (props.smsDeliveryStatusLogs) {
-      this.smsLogs = new SmsDeliveryStatusLogs(this, 'SmsLogs', {
-        destination: status.fn,
-        successSamplingPercent: props.smsSuccessSamplingPercent,
-        retention: props.logRetention,
-        logEncryptionKey: props.logEncryptionKey,
-        runtime: props.runtime,
-      });
-    } else if (props.smsSuccessSamplingPercent !== undefined) {
-      throw new Error('IdempotentNotifier: smsDeliveryStatusSuccessSamplingPercent needs smsDeliveryStatusLogs: true');
-    }
+    return { rule, deadLetterQueue, destinations };
   }
 }

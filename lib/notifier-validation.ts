@@ -12,6 +12,7 @@ import { sendPaceViolations } from './send-pace';
 import { samplingPercentViolations } from './sms-delivery-status';
 import { smsSpendViolations } from './sms-spend-limit';
 import { endUserMessagingViolations } from './end-user-messaging-sms';
+import { emailTenantViolations } from './ses-tenants';
 
 /** The configuration the construct refuses: every failure, each naming the value it was given. */
 export class NotifierConfigurationError extends Error {
@@ -30,6 +31,7 @@ export function notifierViolations(props: IdempotentNotifierProps, settings: Not
   return [
     ...emailFromViolations(props.emailFrom),
     ...sesIdentityViolations(props.sesIdentity, props.emailFrom ?? ''),
+    ...emailTenantViolations(props.sesTenants, settings.lanes.enabled),
     ...settingsViolations(settings),
     ...runtimeViolations(settings.lambdaRuntime),
     ...laneViolations(props.lanes, {

@@ -36,6 +36,8 @@ import { OutcomeEvents } from './notifier-outcomes';
 import { assertValid } from './notifier-validation';
 import { manageSmsSpendLimit } from './sms-spend-limit';
 import { EndUserMessagingSms } from './end-user-messaging-sms';
+import { domainOf, emailAddressOf } from './email-from';
+import { EmailTenants } from './ses-tenants';
 
 // The construct's configuration types and limits, where a CDK user looks for them (beside the construct).
 export type { ExistingQueue, IdempotentNotifierProps, ProducerEventRule } from './notifier-props';
@@ -111,6 +113,10 @@ export class IdempotentNotifier extends Construct {
   public readonly configurationSetName: string;
   /** The SES configuration set (created or imported); add event destinations to it. */
   public readonly configurationSet: ses.IConfigurationSet;
+  /** The bulk lane's SES configuration set, when this stack creates the sets (lanes, no `sesConfigurationSetName`). */
+  public readonly bulkConfigurationSet?: ses.IConfigurationSet;
+  /** The SES tenant of each lane (created, or named with `sesTenants`). */
+  public readonly emailTenants: EmailTenants;
   /** The SES contact list bulk e-mail is sent with, when this stack creates it (`contactList.create`). */
   public readonly contactList?: ses.CfnContactList;
   /**
@@ -172,6 +178,22 @@ export class IdempotentNotifier extends Construct {
           tlsPolicy: settings.sesRequireTls ? ses.ConfigurationSetTlsPolicy.REQUIRE : ses.ConfigurationSetTlsPolicy.OPTIONAL,
         });
     this.configurationSetName = this.configurationSet.configurationSetName;
+    // The bulk lane's own set: its reputation metrics are the bulk tenant's bounce and complaint rates alone.
+    if (settings.lanes.enabled && !props.sesConfigurationSetName) {
+      this.bulkConfigurationSet = new ses.ConfigurationSet(this, 'BulkConfigurationSet', {
+        reputationMetrics: true,
+        tlsPolicy: settings.sesRequireTls ? ses.ConfigurationSetTlsPolicy.REQUIRE : ses.ConfigurationSetTlsPolicy.OPTIONAL,
+      });
+    }
+    const bulkConfigurationSetName = (this.bulkConfigurationSet ?? this.configurationSet).configurationSetName;
+    this.emailTenants = new EmailTenants(this, 'EmailTenants', {
+      identity: props.sesIdentity ?? domainOf(emailAddressOf(props.emailFrom)) ?? emailAddressOf(props.emailFrom),
+      lanes: settings.lanes.lanes.map((lane) => ({
+        lane: lane.name,
+        configurationSetName: lane.name === 'bulk' ? bulkConfigurationSetName : this.configurationSetName,
+        options: lane.name === 'bulk' ? props.sesTenants?.bulk : props.sesTenants?.urgent,
+      })),
+    });
     if (settings.smsEnabled && settings.smsProvider === 'end-user-messaging') {
       // The events topic keeps a key of its own, never `encryptionKey`: End User Messaging must be allowed to use the
       // topic's key, which an imported key's policy cannot be made to say, and the events queue under that key names
@@ -191,6 +213,8 @@ export class IdempotentNotifier extends Construct {
       configurationSetName: this.configurationSetName,
       queues: laneQueues.map(({ queue, deadLetterQueue }) => ({ queueUrl: queue.queueUrl, deadLetterQueueUrl: deadLetterQueue.queueUrl })),
       smsConfigurationSetName: this.endUserMessaging?.configurationSetName,
+      sesTenantName: this.emailTenants.tenantOf('urgent').tenantName,
+      sesBulk: settings.lanes.enabled ? { tenantName: this.emailTenants.tenantOf('bulk').tenantName, configurationSetName: bulkConfigurationSetName } : undefined,
     });
     const functionSettings = {
       timeout: settings.functionTimeout,
@@ -235,7 +259,11 @@ export class IdempotentNotifier extends Construct {
       schedule: settings.reclaimerSchedule,
     });
     // A bulk e-mail names the list: none is sent before it exists.
-    if (this.contactList) for (const fn of [...this.lanes.map((lane) => lane.senderFunction), reclaimer.fn]) fn.node.addDependency(this.contactList);
+    for (const fn of [...this.lanes.map((lane) => lane.senderFunction), reclaimer.fn]) {
+      if (this.contactList) fn.node.addDependency(this.contactList);
+      // Every e-mail names a tenant: none is sent before the tenants exist.
+      this.emailTenants.sendAfterTenants(fn);
+    }
     this.reclaimerFunction = reclaimer.fn;
     this.reclaimerLogGroup = reclaimer.logGroup;
     this.reclaimerRule = reclaimer.rule;
@@ -244,8 +272,11 @@ export class IdempotentNotifier extends Construct {
     this.deliveryStatus = new DeliveryStatus(this, 'DeliveryStatus', {
       ...functionSettings,
       table: this.table,
-      configurationSet: this.configurationSet,
+      configurationSets: [this.configurationSet, ...(this.bulkConfigurationSet ? [this.bulkConfigurationSet] : [])],
       addSesEventDestination: settings.sesEventDestination,
+      sesEventBridgeRule: props.sesEventBridgeRule,
+      // Not `encryptionKey`: delivery to a queue under that key adds a key-policy statement naming the topic, and the
+      // topic under the same key would close a cycle. The topic gets a key of its own that SES may use.
       smsDeliveryStatusLogs: settings.smsDeliveryStatusLogs,
       smsSuccessSamplingPercent: props.smsDeliveryStatusSuccessSamplingPercent,
       entry: settings.entries.status,
@@ -277,7 +308,7 @@ export class IdempotentNotifier extends Construct {
       reclaimer: reclaimer.fn,
       status: this.statusFunction,
       table: this.table,
-      configurationSetName: this.configurationSetName,
+      configurationSetNames: [this.configurationSetName, ...(this.bulkConfigurationSet ? [this.bulkConfigurationSet.configurationSetName] : [])],
       endUserMessaging: this.endUserMessaging,
     });
 
@@ -300,10 +331,12 @@ export class IdempotentNotifier extends Construct {
       statusFailedEventQueue: this.deliveryStatus.failedEventQueue,
       outcomeFailedBatchQueue: this.outcomeEvents.failedBatchQueue,
       sesEventRuleDeadLetterQueue: this.deliveryStatus.sesEventRuleDeadLetterQueue,
+      sesEventDeadLetterQueue: this.deliveryStatus.sesEvents.deadLetterQueue,
       functions,
       table: this.table,
       ledgerIndexNames: [LEDGER_TABLE.pendingIndex.name, LEDGER_TABLE.smsMessageIndex.name],
       configurationSetName: this.configurationSetName,
+      bulkConfigurationSetName: this.bulkConfigurationSet?.configurationSetName,
       smsEnabled: settings.smsEnabled,
       smsProvider: settings.smsProvider,
       smsEventDeadLetterQueue: this.endUserMessaging?.deadLetterQueue,

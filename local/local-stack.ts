@@ -46,7 +46,20 @@ export const SCALED_VARIABLES = {
 } as const satisfies Record<keyof ScaledTiming, string>;
 
 /** Where a lane's sender points: tokens at synth, local names and URLs here. */
-export const TARGET_VARIABLES = [ENV.tableName, ENV.sesConfigurationSet, ENV.smsConfigurationSet, ENV.sourceQueueUrl, ENV.deadLetterQueueUrl, ENV.metricsNamespace] as const;
+export const TARGET_VARIABLES = [
+  ENV.tableName,
+  ENV.sesConfigurationSet,
+  ENV.sesTenantName,
+  ENV.sesBulkTenantName,
+  ENV.sesBulkConfigurationSet,
+  ENV.smsConfigurationSet,
+  ENV.sourceQueueUrl,
+  ENV.deadLetterQueueUrl,
+  ENV.metricsNamespace,
+] as const;
+
+/** The local configuration sets, one per lane as synth creates them. */
+export const LOCAL_CONFIGURATION_SETS = { urgent: 'notifier-local', bulk: 'notifier-local-bulk' } as const;
 
 /** The metrics namespace of local runs (synth's is the stack's own). */
 const LOCAL_METRICS_NAMESPACE = 'IdempotentNotifier/Local';
@@ -81,7 +94,7 @@ export interface LocalLaneSender {
 /** Where the lanes' senders point, locally. */
 export interface LocalTargets {
   readonly tableName: string;
-  /** @default 'notifier-local' */
+  /** The urgent (or single) lane's configuration set. @default 'notifier-local' */
   readonly configurationSetName?: string;
   /** Each lane's queue pair, in lane order. */
   readonly queues: readonly LaneQueueUrls[];
@@ -114,9 +127,10 @@ export function resolveLocalStack(stack: LocalStack): ResolvedLocalStack {
 export function localLaneSenders(resolved: ResolvedLocalStack, targets: LocalTargets): LocalLaneSender[] {
   const senders = laneSenders(resolved.stack.props, resolved.settings, {
     tableName: targets.tableName,
-    configurationSetName: targets.configurationSetName ?? 'notifier-local',
+    configurationSetName: targets.configurationSetName ?? LOCAL_CONFIGURATION_SETS.urgent,
     queues: targets.queues,
     smsConfigurationSetName: targets.smsConfigurationSetName,
+    ...localTenantTargets(resolved),
   });
   const scaled = Object.fromEntries(
     Object.entries(resolved.stack.scaled ?? {}).map(([name, value]) => [SCALED_VARIABLES[name as keyof ScaledTiming], String(value)]),
@@ -134,4 +148,27 @@ export function laneSenderConfigs(resolved: ResolvedLocalStack): ReadonlyMap<Lan
     queues: resolved.lanes.map(({ name }) => ({ queueUrl: `https://sqs.invalid/${name}`, deadLetterQueueUrl: `https://sqs.invalid/${name}-dlq` })),
   });
   return new Map(senders.map(({ name, environment }) => [name, loadSenderConfig(environment)]));
+}
+
+/**
+ * The SES tenants of a local stack, one per lane as synth creates them: a name the props give, else
+ * `notifier-local-<lane>`. The local SES accepts sends naming these and no other tenant.
+ */
+export function localEmailTenants(resolved: ResolvedLocalStack): { readonly lane: LaneName | 'single'; readonly tenantName: string; readonly configurationSetName: string }[] {
+  const tenants = resolved.stack.props.sesTenants;
+  return resolved.lanes.map(({ name }) => ({
+    lane: name,
+    tenantName: (name === 'bulk' ? tenants?.bulk?.tenantName : tenants?.urgent?.tenantName) ?? `notifier-local-${name}`,
+    configurationSetName: name === 'bulk' ? LOCAL_CONFIGURATION_SETS.bulk : LOCAL_CONFIGURATION_SETS.urgent,
+  }));
+}
+
+function localTenantTargets(resolved: ResolvedLocalStack): { sesTenantName?: string; sesBulk?: { tenantName: string; configurationSetName: string } } {
+  const tenants = localEmailTenants(resolved);
+  const urgent = tenants.find((t) => t.lane !== 'bulk');
+  const bulk = tenants.find((t) => t.lane === 'bulk');
+  return {
+    ...(urgent ? { sesTenantName: urgent.tenantName } : {}),
+    ...(bulk ? { sesBulk: { tenantName: bulk.tenantName, configurationSetName: bulk.configurationSetName } } : {}),
+  };
 }

@@ -2,6 +2,7 @@ import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
 import type { DeliveryOutcome, DeliveryProvider } from '../core/provider/delivery-provider';
 import { classifyProviderError, type ProviderErrorRules } from '../core/provider/provider-outcome';
 import { unsubscribeTopic } from '../core/policy/consent';
+import { emailRouteFor, type EmailRoute } from '../core/policy/email-route';
 import type { ProviderRequest } from '../core/templates/rendered-message';
 import { sendTracked } from './sdk-call-progress';
 
@@ -37,8 +38,12 @@ export const SES_ERROR_RULES: ProviderErrorRules = {
 
 export interface SesEmailSettings {
   readonly fromAddress: string;
-  /** Configuration set whose event destination publishes delivery evidence. @default none */
+  /** Configuration set whose event destination publishes delivery evidence (the urgent lane's). @default none */
   readonly configurationSetName?: string;
+  /** The urgent (or single) lane's SES tenant, named in `TenantName`. @default none */
+  readonly tenantName?: string;
+  /** The bulk lane's tenant and configuration set, for the e-mails of its classes. @default none: every class takes the urgent route */
+  readonly bulk?: EmailRoute & { readonly classes: readonly string[] };
   /**
    * The account's SES contact list: a bulk e-mail names it and its class's topic in `ListManagementOptions`,
    * so SES adds the one-click `List-Unsubscribe` headers, fills `{{amazonSESUnsubscribeUrl}}` and refuses
@@ -64,6 +69,10 @@ export class SesEmailProvider implements DeliveryProvider {
       // Never a bulk e-mail without its unsubscribe path: nothing sent, an operator must name the contact list.
       return { kind: 'transient', cause: 'configuration', reason: 'NoContactList: a bulk e-mail needs the SES contact list (SES_CONTACT_LIST_NAME)' };
     }
+    const route = emailRouteFor(request.messageClass, {
+      urgent: { tenantName: this.settings.tenantName, configurationSetName: this.settings.configurationSetName },
+      bulk: this.settings.bulk,
+    });
     const topic = request.bulk ? unsubscribeTopic(this.settings.topicPrefix ?? '', request.messageClass) : undefined;
     const command = new SendEmailCommand({
       FromEmailAddress: this.settings.fromAddress,
@@ -84,7 +93,9 @@ export class SesEmailProvider implements DeliveryProvider {
         { Name: 'template', Value: tagValue(request.templateId) },
         ...(topic ? [{ Name: SES_TOPIC_TAG, Value: tagValue(topic) }] : []),
       ],
-      ConfigurationSetName: this.settings.configurationSetName,
+      ConfigurationSetName: route.configurationSetName,
+      // The class's lane's tenant: its reputation, its pause and its suppression list are that lane's alone.
+      ...(route.tenantName ? { TenantName: route.tenantName } : {}),
       // Only bulk e-mail: an otp or transactional e-mail is never unsubscribable and carries no such header.
       ...(topic && contactList ? { ListManagementOptions: { ContactListName: contactList, TopicName: topic } } : {}),
     });

@@ -12,6 +12,7 @@ import { isTimeZone } from './event/time-zone-name';
 import { describeProblems, validate } from './schema';
 import type { ChannelRates } from './policy/send-rate-governor';
 import type { LaneName } from './policy/send-lanes';
+import type { EmailRoute } from './policy/email-route';
 import { timingViolations } from './queue/timing-invariants';
 import { DEFAULT_BACKOFF, MAX_VISIBILITY_SECONDS, type BackoffSettings } from './queue/visibility-backoff';
 
@@ -26,7 +27,14 @@ export const ENV = {
   deliveryMode: 'DELIVERY_MODE',
   outboxFile: 'OUTBOX_FILE',
   emailFrom: 'EMAIL_FROM',
+  /** The urgent (or single) lane's SES configuration set. */
   sesConfigurationSet: 'SES_CONFIGURATION_SET',
+  /** The urgent (or single) lane's SES tenant: `TenantName` of every e-mail of a class not in SES_BULK_CLASSES. */
+  sesTenantName: 'SES_TENANT_NAME',
+  /** The bulk lane's SES tenant, configuration set and classes: the route of a bulk-lane class's e-mail, in every Lambda. */
+  sesBulkTenantName: 'SES_BULK_TENANT_NAME',
+  sesBulkConfigurationSet: 'SES_BULK_CONFIGURATION_SET',
+  sesBulkClasses: 'SES_BULK_CLASSES',
   smsSenderId: 'SMS_SENDER_ID',
   smsOriginationNumber: 'SMS_ORIGINATION_NUMBER',
   smsProvider: 'SMS_PROVIDER',
@@ -116,6 +124,10 @@ const EnvSchema = v.pipe(
     [ENV.outboxFile]: modeText,
     [ENV.emailFrom]: modeText,
     [ENV.sesConfigurationSet]: optionalText,
+    [ENV.sesTenantName]: optionalText,
+    [ENV.sesBulkTenantName]: optionalText,
+    [ENV.sesBulkConfigurationSet]: optionalText,
+    [ENV.sesBulkClasses]: optionalList(v.string()),
     [ENV.smsSenderId]: optionalText,
     [ENV.smsOriginationNumber]: optionalText,
     [ENV.smsProvider]: v.optional(v.picklist(SMS_PROVIDERS), 'sns'),
@@ -204,6 +216,10 @@ export interface SenderConfig {
         readonly mode: 'aws';
         readonly emailFrom: string;
         readonly sesConfigurationSet: string | undefined;
+        /** The urgent (or single) lane's SES tenant. @default none */
+        readonly sesTenantName?: string;
+        /** The bulk lane's SES route and classes (SES_BULK_*). @default none: every class takes the urgent route */
+        readonly sesBulkRoute?: EmailRoute & { readonly classes: readonly string[] };
         readonly smsSenderId: string | undefined;
         readonly smsOriginationNumber: string | undefined;
         /** Which service sends SMS. */
@@ -282,6 +298,11 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
             mode: 'aws',
             emailFrom: e[ENV.emailFrom],
             sesConfigurationSet: e[ENV.sesConfigurationSet],
+            ...emailRoutes(e[ENV.sesTenantName], {
+              tenantName: e[ENV.sesBulkTenantName],
+              configurationSetName: e[ENV.sesBulkConfigurationSet],
+              classes: e[ENV.sesBulkClasses],
+            }),
             smsSenderId: e[ENV.smsSenderId],
             smsOriginationNumber: e[ENV.smsOriginationNumber],
             sms:
@@ -324,6 +345,18 @@ export function loadSenderConfig(env: Readonly<Record<string, string | undefined
     topicPrefix: e[ENV.sesTopicPrefix],
     defaultTimeZone: e[ENV.quietHoursTimeZone],
     longestHoldSeconds: longestHoldSeconds({ functionTimeoutSeconds: e[ENV.functionTimeoutSeconds], batchingWindowSeconds: e[ENV.queueBatchingWindowSeconds] }),
+  };
+}
+
+/** The tenant and the bulk route, each only when set (a bulk route needs its classes). */
+function emailRoutes(
+  tenantName: string | undefined,
+  bulk: EmailRoute & { readonly classes: readonly string[] | undefined },
+): { sesTenantName?: string; sesBulkRoute?: EmailRoute & { readonly classes: readonly string[] } } {
+  const { classes, ...route } = bulk;
+  return {
+    ...(tenantName ? { sesTenantName: tenantName } : {}),
+    ...(classes && classes.length > 0 ? { sesBulkRoute: { ...route, classes } } : {}),
   };
 }
 

@@ -33,6 +33,8 @@ export function createProviders(
     email: new SesEmailProvider(clients.ses, {
       fromAddress: delivery.emailFrom,
       configurationSetName: delivery.sesConfigurationSet,
+      tenantName: delivery.sesTenantName,
+      bulk: delivery.sesBulkRoute,
       contactListName: delivery.contactListName,
       topicPrefix: config.topicPrefix ?? '',
     }),

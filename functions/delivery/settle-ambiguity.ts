@@ -103,6 +103,8 @@ async function settleAmbiguity(attempt: DeliveryAttempt, claim: Claim, ambiguity
   const evidence = await gatherEvidence(ambiguity.rowEvidence, messageClass.onAmbiguous === 'lookup' ? lookup(attempt) : undefined);
   const keyedEvidence = ctx.providers[plan.identity.channel].keyedEvidence === true;
   const resolution = resolveAmbiguity(messageClass, evidence, ctx.clock() - ambiguity.since, { keyedEvidence });
+  // The gap left: the class waited for evidence that never came (an event the provider never published, or lost).
+  if ((resolution.action === 'send' || resolution.action === 'give-up') && resolution.afterWait) count(attempt, METRIC.SettledByWait);
   switch (resolution.action) {
     case 'mark-sent':
       count(attempt, METRIC.SentByEvidence);

@@ -34,6 +34,11 @@ export interface StatusRunSummary {
   readonly superseded: number;
   readonly unmatched: number;
   readonly invalid: number;
+  /**
+   * For an SQS batch: the records whose ledger write failed, which come back (the event source reports batch item
+   * failures). @default none: an invocation of another kind fails whole on a ledger error
+   */
+  readonly batchItemFailures?: readonly { readonly itemIdentifier: string }[];
 }
 
 /** The status Lambda's handler: SNS, EventBridge or CloudWatch Logs events in, a count of what happened out. */
@@ -42,13 +47,14 @@ export type StatusHandler = (event: unknown, context: Context) => Promise<Status
 /**
  * Records delivery-status events on their ledger rows. Duplicates and out-of-order events are
  * answers (`superseded`), events for no row are counted (`unmatched`), malformed input is
- * counted and logged: none of these fail the invocation. A ledger error does, so Lambda's
- * asynchronous retry delivers the batch again, which is safe because every write is conditional.
+ * counted and logged: none of these fail the invocation. A ledger error does (for an SQS batch, only its record
+ * fails: a partial batch response), so the event comes again, which is safe because every write is conditional.
  */
 export function createStatusHandler(deps: StatusDependencies): StatusHandler {
   const limit = pLimit(deps.concurrency ?? 8);
 
-  const base = async (input: unknown): Promise<StatusRunSummary> => {
+  /** Decodes and records one invocation (or one SQS record of it); a ledger error is thrown. */
+  const recordAll = async (input: unknown): Promise<StatusRunSummary> => {
     const decoded = decodeStatusInput(input);
     for (const reason of decoded.invalid) {
       deps.metrics.count(METRIC.DeliveryStatusInvalid);
@@ -62,6 +68,38 @@ export function createStatusHandler(deps: StatusDependencies): StatusHandler {
       superseded: count('superseded'),
       unmatched: count('no-row'),
       invalid: decoded.invalid.length,
+    };
+  };
+
+  const base = async (input: unknown): Promise<StatusRunSummary> => {
+    const records = sqsRecordsOf(input);
+    if (!records) return recordAll(input);
+    // An SQS batch (SES and End User Messaging events through their queues): each record on its own, and only a record
+    // whose ledger write failed comes back (a partial batch response), so one outage does not replay the whole batch.
+    const summaries = await Promise.all(
+      records.map(async (record): Promise<{ record: { readonly messageId: string }; summary?: StatusRunSummary }> => {
+        try {
+          return { record, summary: await recordAll({ Records: [record] }) };
+        } catch (error) {
+          deps.log.error('Delivery status not recorded; the record comes back after its visibility timeout', {
+            messageId: record.messageId,
+            error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+          });
+          return { record };
+        }
+      }),
+    );
+    const done = summaries.flatMap(({ summary }) => (summary ? [summary] : []));
+    const failed = summaries.flatMap(({ record, summary }) => (summary ? [] : [record.messageId]));
+    if (failed.length === records.length) throw new Error(`Delivery status of none of ${records.length} SQS records recorded`);
+    const sum = (field: 'recorded' | 'superseded' | 'unmatched' | 'invalid') => done.reduce((total, s) => total + s[field], 0);
+    return {
+      kind: 'sqs',
+      recorded: sum('recorded'),
+      superseded: sum('superseded'),
+      unmatched: sum('unmatched'),
+      invalid: sum('invalid'),
+      batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })),
     };
   };
   return instrumentHandler(base, deps);
@@ -107,4 +145,13 @@ async function apply(event: StatusEvent, deps: StatusDependencies): Promise<Reco
       break;
   }
   return result;
+}
+
+/** An SQS event's records (each with a `messageId`), or undefined for any other input. */
+function sqsRecordsOf(input: unknown): readonly { readonly messageId: string }[] | undefined {
+  if (typeof input !== 'object' || input === null || !('Records' in input) || !Array.isArray(input.Records)) return undefined;
+  const records: unknown[] = input.Records;
+  const isSqs = (r: unknown): r is { messageId: string; eventSource: 'aws:sqs' } =>
+    typeof r === 'object' && r !== null && (r as { eventSource?: unknown }).eventSource === 'aws:sqs' && typeof (r as { messageId?: unknown }).messageId === 'string';
+  return records.length > 0 && records.every(isSqs) ? records : undefined;
 }

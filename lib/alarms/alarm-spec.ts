@@ -41,8 +41,13 @@ export interface AlarmSources {
   readonly statusFailedEventQueue: sqs.IQueue;
   /** The outcome stream mapping's on-failure destination. */
   readonly outcomeFailedBatchQueue: sqs.IQueue;
-  /** The dead-letter queue of the SES event rule's target. */
-  readonly sesEventRuleDeadLetterQueue: sqs.IQueue;
+  /**
+   * The dead-letter queue of the SES event rule's target, with `sesEventBridgeRule`.
+   * @default - none (no rule)
+   */
+  readonly sesEventRuleDeadLetterQueue?: sqs.IQueue;
+  /** The dead-letter queue of the SES events queue. */
+  readonly sesEventDeadLetterQueue: sqs.IQueue;
   /** The notifier's functions. */
   readonly functions: NotifierFunctions;
   /** The send ledger. */
@@ -51,6 +56,11 @@ export interface AlarmSources {
   readonly ledgerIndexNames: readonly string[];
   /** Name of the SES configuration set every e-mail is sent with (its reputation metrics are the stack's own). */
   readonly configurationSetName: string;
+  /**
+   * Name of the bulk lane's configuration set (its tenant's reputation metrics).
+   * @default - none (no lanes, or one configuration set given)
+   */
+  readonly bulkConfigurationSetName?: string;
   /** Whether the notifier sends SMS (the SMS alarms exist only then). */
   readonly smsEnabled: boolean;
   /** Which service sends SMS: the spend and success alarms read that service's metrics. @default 'sns' */

@@ -11,11 +11,18 @@ export const DELIVERY_STATUS_ALARMS = {
     metric: (s) => visibleMessages(s, s.statusFailedEventQueue),
     threshold: anyOccurrence,
   },
+  [ALARM.sesEventDeadLetters]: {
+    description:
+      "SES events failed the delivery-status function on every receive and wait in the SES events queue's dead-letter queue: their e-mails lack evidence until redriven.",
+    metric: (s) => visibleMessages(s, s.sesEventDeadLetterQueue),
+    threshold: anyOccurrence,
+  },
   [ALARM.sesEventRuleDeadLetters]: {
     description:
-      "EventBridge could not hand SES events to the delivery-status function and left them in the rule target's dead-letter queue: their rows lack that evidence until redriven.",
-    metric: (s) => visibleMessages(s, s.sesEventRuleDeadLetterQueue),
+      "EventBridge could not hand SES events to the delivery-status function and left them in the rule target's dead-letter queue (sesEventBridgeRule): the queue path carries the same events.",
+    metric: (s) => visibleMessages(s, s.sesEventRuleDeadLetterQueue!),
     threshold: anyOccurrence,
+    when: (s) => s.sesEventRuleDeadLetterQueue !== undefined,
   },
   [ALARM.smsEventDeadLetters]: {
     description:

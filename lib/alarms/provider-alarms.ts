@@ -5,15 +5,23 @@ import { ALARM } from './alarm-names';
 import { anyOccurrence, HOUR, smsThroughSns, sustainedPeriods } from './alarm-metrics';
 import type { AlarmGroup, AlarmSources } from './alarm-spec';
 
-const sesReputation = (s: AlarmSources, metricName: 'Reputation.BounceRate' | 'Reputation.ComplaintRate'): cloudwatch.Metric =>
+const sesReputation = (
+  s: AlarmSources,
+  metricName: 'Reputation.BounceRate' | 'Reputation.ComplaintRate',
+  configurationSetName = s.configurationSetName,
+): cloudwatch.Metric =>
   new cloudwatch.Metric({
     namespace: 'AWS/SES',
     metricName,
-    // Published per configuration set when its reputation metrics are on (the created set has them on).
-    dimensionsMap: { 'ses:configuration-set': s.configurationSetName },
+    // Published per configuration set when its reputation metrics are on (the created sets have them on): one set per
+    // lane, so these are each lane's tenant's own rates.
+    dimensionsMap: { 'ses:configuration-set': configurationSetName },
     statistic: cloudwatch.Stats.MAXIMUM,
     period: HOUR,
   });
+
+/** Messages settled by their evidence wait per hour above which the evidence path is suspect (a lost event is rare). */
+export const SETTLED_BY_WAIT_PER_HOUR = 10;
 
 /** The providers' answers and the account's standing with them: configuration faults, quotas, throttling, undocumented errors, SES reputation, SMS success. */
 export const PROVIDER_ALARMS = {
@@ -70,6 +78,26 @@ export const PROVIDER_ALARMS = {
       "The configuration set's SES complaint rate is past the warning level: SES reviews the account at 0.1% and may pause its sending at 0.5%.",
     metric: (s) => sesReputation(s, 'Reputation.ComplaintRate'),
     threshold: (s) => s.settings.sesComplaintRatePercent / 100,
+  },
+  [ALARM.sesBulkBounceRate]: {
+    description:
+      "The bulk lane's configuration set (its SES tenant's mail) bounces past the warning level: its tenant's reputation policy (strict by default) may pause marketing mail; login codes send from the urgent tenant.",
+    metric: (s) => sesReputation(s, 'Reputation.BounceRate', s.bulkConfigurationSetName),
+    threshold: (s) => s.settings.sesBounceRatePercent / 100,
+    when: (s) => s.bulkConfigurationSetName !== undefined,
+  },
+  [ALARM.sesBulkComplaintRate]: {
+    description:
+      "The bulk lane's configuration set (its SES tenant's mail) draws complaints past the warning level: its tenant's reputation policy (strict by default) may pause marketing mail; login codes send from the urgent tenant.",
+    metric: (s) => sesReputation(s, 'Reputation.ComplaintRate', s.bulkConfigurationSetName),
+    threshold: (s) => s.settings.sesComplaintRatePercent / 100,
+    when: (s) => s.bulkConfigurationSetName !== undefined,
+  },
+  [ALARM.settledByWait]: {
+    description:
+      'Ambiguous messages were settled by their class\'s evidence wait running out, not by evidence (resent: possible duplicates; or given up), more than 10 in an hour: the provider\'s events are not reaching the ledger (see the SES and SMS events queues).',
+    metric: (s) => s.metrics.atPeriod(HOUR).sendingFunctions(METRIC.SettledByWait, 'byWait'),
+    threshold: () => SETTLED_BY_WAIT_PER_HOUR,
   },
   [ALARM.smsSuccessRate]: {
     description: "The account's SMS delivery success rate stayed low for two hours: SNS accepted SMS that the carriers did not deliver.",

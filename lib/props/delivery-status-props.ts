@@ -4,15 +4,21 @@
  */
 export interface DeliveryStatusEvidenceProps {
   /**
-   * Add an event destination to the configuration set that publishes send, delivery, bounce,
-   * complaint, reject, delivery-delay and rendering-failure events to the default EventBridge bus,
-   * where a rule passes this configuration set's events to the status Lambda. With
-   * `sesConfigurationSetName` the destination is added to that existing set by name. Set false when
-   * the set's destinations are managed elsewhere, and add an EventBridge destination for those event
-   * types yourself: the rule is created either way.
+   * Add an event destination to each configuration set that publishes send, delivery, bounce, complaint, reject,
+   * delivery-delay, rendering-failure and subscription events to the stack's SES events topic, whose queue the status
+   * Lambda consumes in batches (lib/ses-event-queue.ts). With `sesConfigurationSetName` the destination is added to that
+   * existing set by name. Set false when the sets' destinations are managed elsewhere, and publish those event types
+   * to the topic (`deliveryStatus.sesEvents.topic`) yourself: the topic and queue are created either way.
    * @default true
    */
   readonly sesEventDestination?: boolean;
+  /**
+   * Also publish SES events to the default EventBridge bus, where a rule passes them to the status Lambda (the route
+   * before the queue), for a deployment whose other consumers read SES events there. EventBridge delivers SES events
+   * best effort; the queue is the stack's evidence path either way (the status handler ignores a duplicate).
+   * @default false
+   */
+  readonly sesEventBridgeRule?: boolean;
   /**
    * Send the account's SNS SMS delivery-status logs (`sns/<region>/<account>/DirectPublishToPhoneNumber`
    * and `.../Failure`) to the status Lambda through subscription filters. The log groups are created if

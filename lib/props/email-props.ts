@@ -1,3 +1,5 @@
+import type { EmailTenantsOptions } from './email-tenant-props';
+
 /**
  * E-mail through SES v2: the From address, the identity sent as, the configuration set. Validated by
  * `emailFromViolations` and `sesIdentityViolations` (lib/email-from.ts).
@@ -18,9 +20,10 @@ export interface EmailProps {
    */
   readonly sesIdentity?: string;
   /**
-   * Name of an existing SES configuration set every e-mail is sent with. The delivery-event destination
-   * is added to it unless `sesEventDestination` is false.
-   * @default - a configuration set is created (reputation metrics on, TLS required: see `sesRequireTls`)
+   * Name of an existing SES configuration set every e-mail is sent with (both lanes: their tenants then share its
+   * reputation metrics). The delivery-event destination is added to it unless `sesEventDestination` is false.
+   * @default - a configuration set is created per lane (reputation metrics on, TLS required: see `sesRequireTls`),
+   * so each lane's tenant has bounce and complaint rates of its own
    */
   readonly sesConfigurationSetName?: string;
   /**
@@ -31,4 +34,11 @@ export interface EmailProps {
    * @default true
    */
   readonly sesRequireTls?: boolean;
+  /**
+   * The SES tenant of each lane: every `SendEmail` names its class's lane's tenant, each tenant holds the From
+   * identity (`sesIdentity`, else the From address's domain) and its lane's configuration set, has its own
+   * reputation policy and its own suppression list (lib/ses-tenants.ts).
+   * @default - a tenant created per lane: urgent `standard`, bulk `strict`, suppression `TENANT`
+   */
+  readonly sesTenants?: EmailTenantsOptions;
 }

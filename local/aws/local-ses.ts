@@ -9,6 +9,7 @@ import { LocalContactList, type SesMail } from './local-contact-list';
 import { closeServer, forwardToLoopback, listenOnLoopback, readBody, replay } from './loopback-http';
 import { type SuppressionBoard, withIntro, withSection, withSuppressions } from './suppression-board';
 import { SendLimits, type SendLimitOptions } from './send-limits';
+import { LocalSesTenants, type LocalSesTenant, type TenantRefusal } from './local-ses-tenants';
 
 /** Options of the local SES v2 server. */
 export interface LocalSesOptions {
@@ -33,6 +34,11 @@ export interface LocalSesOptions {
    * @default nowhere
    */
   readonly events?: (event: Record<string, unknown>) => void;
+  /**
+   * The SES tenants the stack created: a send naming another tenant, or a configuration set its tenant does not
+   * hold, is refused (local-ses-tenants.ts). @default none checked: any `TenantName` is accepted
+   */
+  readonly tenants?: readonly LocalSesTenant[];
 }
 
 /** One SendEmail the server accepted. */
@@ -45,6 +51,8 @@ export interface AcceptedEmail {
   readonly to: readonly string[];
   readonly subject: string;
   readonly configurationSetName: string | undefined;
+  /** The request's `TenantName`. */
+  readonly tenantName: string | undefined;
   readonly tags: Readonly<Record<string, string>>;
   /** The request's `ListManagementOptions`: set on a list-managed (bulk) e-mail only. */
   readonly listManagementOptions: { readonly ContactListName?: string; readonly TopicName?: string } | undefined;
@@ -64,6 +72,8 @@ export interface LocalSes {
   accepted(): readonly AcceptedEmail[];
   /** The account's contact list: who unsubscribed, the unsubscribe pages. */
   readonly contactList: LocalContactList;
+  /** The tenants and their sending status (pause one to see SES refuse its sends). */
+  readonly tenants: LocalSesTenants;
   stop(): Promise<void>;
 }
 
@@ -92,6 +102,7 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
   const inner = await startSesV2Local();
   const innerPort = (inner.address() as AddressInfo).port;
   const accepted: AcceptedEmail[] = [];
+  const tenants = new LocalSesTenants(options.tenants);
   const contactList = new LocalContactList(options.contactListName ?? 'notifier', options.events ?? (() => undefined));
   let endpoint = '';
 
@@ -102,6 +113,8 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
       if (contactList.handle(req.method, path, body, res)) return;
       const isSend = req.method === 'POST' && path === SEND_EMAIL_PATH;
       if (isSend) {
+        const refused = tenantRefusal(body, tenants);
+        if (refused) return writeSesV2Error(res, refused.status, refused.type, refused.message);
         const verdict = limits.admit();
         if (verdict === 'rate-exceeded') return writeSesV2Error(res, SES_MAX_SENDING_RATE_EXCEEDED.status, SES_MAX_SENDING_RATE_EXCEEDED.code, SES_MAX_SENDING_RATE_EXCEEDED.message);
         if (verdict === 'daily-quota-exceeded') return writeSesV2Error(res, 400, quotaError, SES_DAILY_QUOTA_EXCEEDED.message);
@@ -144,6 +157,7 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
     acceptedPerKey: () => countByKey(accepted),
     accepted: () => [...accepted],
     contactList,
+    tenants,
     async stop() {
       await Promise.all([closeServer(front), closeServer(inner)]);
     },
@@ -177,6 +191,7 @@ interface SendEmailBody {
   };
   readonly EmailTags?: readonly { readonly Name?: string; readonly Value?: string }[];
   readonly ConfigurationSetName?: string;
+  readonly TenantName?: string;
   readonly ListManagementOptions?: { readonly ContactListName?: string; readonly TopicName?: string };
 }
 
@@ -237,6 +252,16 @@ function listManaged(body: string, contactList: LocalContactList, baseUrl: strin
   return { kind: 'managed', body: JSON.stringify(rewritten) };
 }
 
+/** The tenant's refusal of a SendEmail body, before it counts against the sending rate. */
+function tenantRefusal(body: string, tenants: LocalSesTenants): TenantRefusal | undefined {
+  try {
+    const request = JSON.parse(body) as SendEmailBody;
+    return tenants.refusal(request.TenantName, request.ConfigurationSetName);
+  } catch {
+    return undefined;
+  }
+}
+
 function replaceFirstTwo(text: string, placeholder: string, value: string): string {
   let out = text;
   for (let i = 0; i < 2; i += 1) {
@@ -261,6 +286,7 @@ function acceptedEmail(requestBody: string, answerBody: string): AcceptedEmail |
       to: request.Destination?.ToAddresses ?? [],
       subject: request.Content?.Simple?.Subject?.Data ?? '',
       configurationSetName: request.ConfigurationSetName,
+      tenantName: request.TenantName,
       tags,
       listManagementOptions: request.ListManagementOptions,
       acceptedAt: Date.now(),

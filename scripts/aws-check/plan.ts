@@ -219,6 +219,9 @@ export const RETAINED_QUEUE_OUTPUTS = [
   // The bulk lane's (absent without lanes: the runner skips a missing output).
   'BulkDeadLetterQueueUrl',
   'StatusFailedEventQueueUrl',
+  'SesEventQueueUrl',
+  'SesEventDeadLetterQueueUrl',
+  // With sesEventBridgeRule (absent otherwise).
   'SesEventRuleDeadLetterQueueUrl',
   // Stream batches the outcome publisher gave up on.
   'OutcomeFailedBatchQueueUrl',

@@ -9,9 +9,11 @@ import { BASE_PROPS, EUM_PROPS, logicalId, newApp, propertiesOf, resourcesOfType
 
 const { stack, template } = synth();
 /** The alarms of a notifier that texts through SNS (the default): all but End User Messaging's own. */
-const SNS_ALARMS = Object.values(ALARM).filter((name) => name !== ALARM.smsEventDeadLetters);
+const SNS_ALARMS = Object.values(ALARM).filter((name) => name !== ALARM.smsEventDeadLetters && name !== ALARM.sesEventRuleDeadLetters);
 /** A notifier that texts through End User Messaging: SNS's SMS success rate is not its, its events' dead letters are. */
 const eumStack = synth(EUM_PROPS);
+/** A notifier with the opt-in EventBridge route for SES events, and its dead-letter queue's alarm. */
+const bridgeStack = synth({ sesEventBridgeRule: true });
 const n = stack.notifier;
 const alarmProps = (name: AlarmName, t = template, s = stack): Record<string, unknown> =>
   propertiesOf(t, s.notifier.alarms[name] ?? fail(name));
@@ -37,7 +39,11 @@ describe('every alarm', () => {
     const all = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
     expect(Object.keys(all)).toHaveLength(SNS_ALARMS.length);
     expect(Object.keys(n.alarms).sort()).toEqual([...SNS_ALARMS].sort());
-    expect(Object.keys(eumStack.stack.notifier.alarms).sort()).toEqual(Object.values(ALARM).filter((name) => name !== ALARM.smsSuccessRate).sort());
+    expect(Object.keys(eumStack.stack.notifier.alarms).sort()).toEqual(
+      Object.values(ALARM).filter((name) => name !== ALARM.smsSuccessRate && name !== ALARM.sesEventRuleDeadLetters).sort(),
+    );
+    // The opt-in EventBridge route brings its dead-letter queue's alarm.
+    expect(Object.keys(synth({ sesEventBridgeRule: true }).stack.notifier.alarms)).toContain(ALARM.sesEventRuleDeadLetters);
     for (const alarm of Object.values(all)) {
       expect(alarm).toMatchObject({ AlarmActions: [topicRef], OKActions: [topicRef], TreatMissingData: 'notBreaching' });
     }
@@ -51,7 +57,12 @@ describe('every alarm', () => {
 
   // That each link's anchor exists in the runbook page is checked in test/docs/links.test.ts.
   it.each(Object.values(ALARM))('%s names its own runbook entry in its description', (name) => {
-    const own = name === ALARM.smsEventDeadLetters ? alarmProps(name, eumStack.template, eumStack.stack) : alarmProps(name);
+    const own =
+      name === ALARM.smsEventDeadLetters
+        ? alarmProps(name, eumStack.template, eumStack.stack)
+        : name === ALARM.sesEventRuleDeadLetters
+          ? alarmProps(name, bridgeStack.template, bridgeStack.stack)
+          : alarmProps(name);
     const description = String(own['AlarmDescription']);
     expect(description.endsWith(` Runbook: ${runbookLink(name)}`), description).toBe(true);
   });
@@ -380,15 +391,19 @@ describe('SMS spend alarm', () => {
 });
 
 describe('alarm topic', () => {
+  /** The alarm topic's policy statements (the SES events topic has its own policy). */
   const policyStatements = (t = template): Record<string, unknown>[] =>
-    Object.values(resourcesOfType(t, 'AWS::SNS::TopicPolicy')).flatMap(
+    Object.values(resourcesOfType(t, 'AWS::SNS::TopicPolicy'))
+      .filter((p) => JSON.stringify(p['Topics']) === JSON.stringify([topicRef]))
+      .flatMap(
       (p) => (p['PolicyDocument'] as { Statement: Record<string, unknown>[] }).Statement,
     );
 
   it('is created TLS-only, without subscriptions by default', () => {
     const bare = synth({ alarms: {}, lanes: false }).template;
-    bare.resourceCountIs('AWS::SNS::Topic', 1);
-    bare.resourceCountIs('AWS::SNS::Subscription', 0);
+    // The alarm topic and the SES events topic; the one subscription is the SES events queue's.
+    bare.resourceCountIs('AWS::SNS::Topic', 2);
+    expect(Object.values(resourcesOfType(bare, 'AWS::SNS::Subscription')).map((x) => x['Protocol'])).toEqual(['sqs']);
     expect(policyStatements()).toContainEqual({
       Effect: 'Deny',
       Action: 'sns:Publish',
@@ -424,7 +439,7 @@ describe('alarm topic', () => {
 
   it('subscribes every alarm e-mail given', () => {
     const t = synth({ alarms: { emails: ['oncall@shop.acme.dev', 'team@shop.acme.dev'] }, lanes: false }).template;
-    t.resourceCountIs('AWS::SNS::Subscription', 2);
+    expect(Object.values(resourcesOfType(t, 'AWS::SNS::Subscription')).filter((x) => x['Protocol'] === 'email')).toHaveLength(2);
     for (const endpoint of ['oncall@shop.acme.dev', 'team@shop.acme.dev']) {
       t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: endpoint, TopicArn: Match.anyValue() });
     }
@@ -444,7 +459,8 @@ describe('alarm topic', () => {
     const existing = sns.Topic.fromTopicArn(withTopic, 'Oncall', 'arn:aws:sns:eu-west-1:111122223333:oncall');
     new IdempotentNotifier(withTopic, 'Notifier', { ...BASE_PROPS, alarms: { topic: existing }, lanes: false });
     expect(Annotations.fromStack(withTopic).findWarning('*', Match.stringLikeRegexp('No alarm subscriber'))).toEqual([]);
-    Template.fromStack(withTopic).resourceCountIs('AWS::SNS::TopicPolicy', 0);
+    // Only the SES events topic's own policy.
+    Template.fromStack(withTopic).resourceCountIs('AWS::SNS::TopicPolicy', 1);
   });
 
   it("leaves a given topic's policy to its owner (a first statement would replace SNS's default policy)", () => {
@@ -452,7 +468,7 @@ describe('alarm topic', () => {
     const own = new sns.Topic(s, 'Oncall');
     new IdempotentNotifier(s, 'Notifier', { ...BASE_PROPS, alarms: { topic: own }, lanes: false });
     const t = Template.fromStack(s);
-    t.resourceCountIs('AWS::SNS::TopicPolicy', 0);
+    expect(Object.values(resourcesOfType(t, 'AWS::SNS::TopicPolicy')).filter((p) => JSON.stringify(p['Topics']).includes(logicalId(own)))).toEqual([]);
     for (const alarm of Object.values(resourcesOfType(t, 'AWS::CloudWatch::Alarm'))) {
       expect(alarm['AlarmActions']).toEqual([{ Ref: logicalId(own) }]);
     }

@@ -176,9 +176,9 @@ describe('notifierPropsFromContext', () => {
   it('imports an alarm topic by ARN instead of creating one', () => {
     const stack = buildFromContext({ 'notifier:alarmTopicArn': 'arn:aws:sns:eu-west-1:111122223333:oncall' });
     const template = Template.fromStack(stack);
-    // Only the lanes' event topic: no alarm topic of its own.
+    // Only the lanes' event topic and the SES events topic: no alarm topic of its own.
     const topics = Object.values(template.findResources('AWS::SNS::Topic')) as { Properties: { DisplayName?: string } }[];
-    expect(topics.map((t) => t.Properties.DisplayName)).toEqual(['Notification events: routed into the lanes by messageClass']);
+    expect(topics.map((t) => t.Properties.DisplayName).sort()).toEqual(['Notification events: routed into the lanes by messageClass', 'SES events of the notifier'].sort());
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
     expect(alarms.length).toBeGreaterThan(0);
     for (const alarm of alarms) {

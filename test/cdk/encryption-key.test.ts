@@ -44,9 +44,9 @@ describe('customer-managed key (encryptionKey)', () => {
     });
   });
 
-  it('encrypts every queue with the key (main, dead-letter, failed status events, SES rule dead letters, outcome batches given up on)', () => {
+  it('encrypts every queue with the key (main, dead-letter, failed status events, SES events and their dead letters, outcome batches given up on)', () => {
     const queues = resourcesOfType(template, 'AWS::SQS::Queue');
-    expect(Object.keys(queues)).toHaveLength(7); // each lane's queue and DLQ, failed status events, SES rule dead letters, outcome batches
+    expect(Object.keys(queues)).toHaveLength(8); // each lane's queue and DLQ, failed status events, the SES events queue and its DLQ, outcome batches
     for (const queue of Object.values(queues)) expect(queue['KmsMasterKeyId']).toEqual(keyArn);
   });
 

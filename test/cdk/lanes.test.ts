@@ -146,8 +146,8 @@ describe('one queue (lanes: false, or an existing queue)', () => {
     const role = new iam.Role(s, 'Producer', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     notifier.grantSendEvents(role);
     const t = Template.fromStack(s);
-    // The queue and its dead letters, failed status events, SES rule dead letters, outcome batches given up on.
-    expect(Object.keys(resourcesOfType(t, 'AWS::SQS::Queue'))).toHaveLength(5);
+    // The lane's queue pair, the status function's failed-events queue, the SES events queue pair, outcome batches given up on.
+    expect(Object.keys(resourcesOfType(t, 'AWS::SQS::Queue'))).toHaveLength(6);
     const policy = Object.values(resourcesOfType(t, 'AWS::IAM::Policy')).find((p) => JSON.stringify(p['Roles']).includes(logicalId(role)));
     expect(JSON.stringify(policy)).toContain('sqs:SendMessage');
     expect(JSON.stringify(policy)).toContain(logicalId(notifier.queue));

@@ -23,7 +23,8 @@ describe('queues that hold undelivered work outlive cdk destroy', () => {
   it.each([
     ['the dead-letter queue', () => n.deadLetterQueue],
     ["the status function's failed-events queue", () => n.deliveryStatus.failedEventQueue],
-    ["the SES event rule's dead-letter queue", () => n.deliveryStatus.sesEventRuleDeadLetterQueue],
+    ['the SES events queue', () => n.deliveryStatus.sesEvents.queue],
+    ["the SES events queue's dead-letter queue", () => n.deliveryStatus.sesEvents.deadLetterQueue],
   ])('retains %s', (_name, queue) => {
     const resource = template.toJSON()['Resources'][logicalId(queue())] as { DeletionPolicy: string; UpdateReplacePolicy: string };
     expect(resource).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
@@ -35,35 +36,44 @@ describe('queues that hold undelivered work outlive cdk destroy', () => {
   });
 });
 
-describe('SES event rule', () => {
+describe('SES event rule (opt-in: sesEventBridgeRule)', () => {
+  const { stack: ruleStack, template } = synth({ sesEventBridgeRule: true });
+  const rule = ruleStack.notifier;
+  const sesEventRuleDeadLetterQueue = () => rule.deliveryStatus.sesEventRuleDeadLetterQueue ?? fail('no rule dead-letter queue');
+
+  it('is absent by default: no SES rule on the default bus', () => {
+    expect(n.deliveryStatus.sesEventRule).toBeUndefined();
+    expect(n.alarms[ALARM.sesEventRuleDeadLetters]).toBeUndefined();
+  });
+
   it("sends what it cannot hand to the status function to its own dead-letter queue", () => {
     template.hasResourceProperties('AWS::Events::Rule', Match.objectLike({
       EventPattern: Match.objectLike({ source: ['aws.ses'] }),
       Targets: [Match.objectLike({
-        Arn: { 'Fn::GetAtt': [logicalId(n.statusFunction), 'Arn'] },
-        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [logicalId(n.deliveryStatus.sesEventRuleDeadLetterQueue), 'Arn'] } },
+        Arn: { 'Fn::GetAtt': [logicalId(rule.statusFunction), 'Arn'] },
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [logicalId(sesEventRuleDeadLetterQueue()), 'Arn'] } },
       })],
     }));
   });
 
   it('lets EventBridge send to that queue, for this rule only', () => {
     template.hasResourceProperties('AWS::SQS::QueuePolicy', Match.objectLike({
-      Queues: [{ Ref: logicalId(n.deliveryStatus.sesEventRuleDeadLetterQueue) }],
+      Queues: [{ Ref: logicalId(sesEventRuleDeadLetterQueue()) }],
       PolicyDocument: Match.objectLike({
         Statement: Match.arrayWith([Match.objectLike({
           Action: 'sqs:SendMessage',
           Principal: { Service: 'events.amazonaws.com' },
-          Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [logicalId(n.deliveryStatus.sesEventRule), 'Arn'] } } },
+          Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [logicalId(rule.deliveryStatus.sesEventRule ?? fail('no rule')), 'Arn'] } } },
         })]),
       }),
     }));
   });
 
   it('alarms when that queue holds a message', () => {
-    expect(propertiesOf(template, n.alarms[ALARM.sesEventRuleDeadLetters]!)).toMatchObject({
+    expect(propertiesOf(template, rule.alarms[ALARM.sesEventRuleDeadLetters]!)).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(n.deliveryStatus.sesEventRuleDeadLetterQueue), 'QueueName'] } }],
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(sesEventRuleDeadLetterQueue()), 'QueueName'] } }],
       Statistic: 'Maximum',
       Threshold: 0,
     });
@@ -107,3 +117,7 @@ describe('concurrency', () => {
     expect(errorOf({ senderReservedConcurrency: 2.5 })).toMatch(/senderReservedConcurrency \(2\.5\) must be a whole number/);
   });
 });
+
+function fail(message: string): never {
+  throw new Error(message);
+}

@@ -9,11 +9,13 @@ const { stack, template } = synth();
 const n = stack.notifier;
 
 describe('stack outputs npm run test:aws reads', () => {
-  it('names the SES-rule dead-letter queue, so the check can delete it after destroy (it is retained)', () => {
-    template.hasOutput('SesEventRuleDeadLetterQueueUrl', {
-      Value: { Ref: logicalId(n.deliveryStatus.sesEventRuleDeadLetterQueue) },
-      Description: Match.stringLikeRegexp('runbook: docs/operations.md#'),
+  it('names the SES events queue and its dead-letter queue, so the check can delete them after destroy (they are retained)', () => {
+    template.hasOutput('SesEventQueueUrl', { Value: { Ref: logicalId(n.deliveryStatus.sesEvents.queue) } });
+    template.hasOutput('SesEventDeadLetterQueueUrl', {
+      Value: { Ref: logicalId(n.deliveryStatus.sesEvents.deadLetterQueue) },
+      Description: Match.stringLikeRegexp('runbook: docs/operations.md#seseventdeadletters'),
     });
+    expect(Object.keys(template.toJSON()['Outputs'] as object)).not.toContain('SesEventRuleDeadLetterQueueUrl');
   });
 
   it('names the ledger-errors alarm under the output the check reads, so it can set that alarm', () => {
@@ -45,13 +47,13 @@ describe('what npm run test:aws deletes after destroy', () => {
   it('names, among the outputs, exactly the queues the default stack retains on destroy', () => {
     const { retained, named } = retainedAndNamed({ template });
     expect(named).toEqual(retained);
-    // The lanes' two dead-letter queues, the failed status events, the SES rule's dead letters and the outcome batches given up on.
-    expect(retained).toHaveLength(5);
+    // The lanes' two dead-letter queues, the failed status events, the SES events queue and its dead letters, the outcome batches given up on.
+    expect(retained).toHaveLength(6);
   });
 
   it('and those of a stack that texts through End User Messaging, its events queue and their dead letters too', () => {
     const { retained, named } = retainedAndNamed(synth(EUM_PROPS));
     expect(named).toEqual(retained);
-    expect(retained).toHaveLength(7);
+    expect(retained).toHaveLength(8);
   });
 });

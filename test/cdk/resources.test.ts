@@ -91,10 +91,10 @@ describe('queue and dead-letter queue', () => {
     expect(notifier.queue).toBe(queue);
     expect(notifier.deadLetterQueue).toBe(dlq);
     const t = Template.fromStack(s);
-    // Only the delivery-status path's own (the function's failed-events queue, the SES rule's dead-letter queue)
-    // and the outcome feed's on-failure queue.
+    // Only the delivery-status path's own (the function's failed-events queue and the SES events queue pair) and the
+    // outcome feed's on-failure queue.
     expect(Object.keys(resourcesOfType(t, 'AWS::SQS::Queue')).sort()).toEqual(
-      [notifier.deliveryStatus.failedEventQueue, notifier.deliveryStatus.sesEventRuleDeadLetterQueue, notifier.outcomeEvents.failedBatchQueue].map(logicalId).sort(),
+      [notifier.deliveryStatus.failedEventQueue, notifier.deliveryStatus.sesEvents.queue, notifier.deliveryStatus.sesEvents.deadLetterQueue, notifier.outcomeEvents.failedBatchQueue].map(logicalId).sort(),
     );
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: 'arn:aws:sqs:eu-west-1:111122223333:shared',
@@ -223,8 +223,9 @@ describe('ledger table', () => {
 });
 
 describe('SES configuration set', () => {
-  it('is created when no name is given and passed to the functions', () => {
-    template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
+  it('is created per lane when no name is given and passed to the functions (the urgent one as SES_CONFIGURATION_SET)', () => {
+    template.resourceCountIs('AWS::SES::ConfigurationSet', 2);
+    expect(n.bulkConfigurationSet).toBeDefined();
     expect(propertiesOf(template, n.senderFunction)['Environment']).toMatchObject({
       Variables: { SES_CONFIGURATION_SET: { Ref: logicalId(n.configurationSet) } },
     });

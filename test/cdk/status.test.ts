@@ -8,6 +8,7 @@ import { decodeStatusInput } from '../../functions/status/decode-status-input';
 import { loadStatusConfig } from '../../functions/status/status-config';
 import { SES_CONFIGURATION_SET_TAG, SES_STATUS_EVENTS } from '../../lib/notifier-status';
 import type { NotifierStack } from '../../lib/notifier-stack';
+import { ALARM } from '../../lib/notifier-alarms';
 import { logicalId, propertiesOf, resolveDummy, resourcesOfType, synth } from './helpers';
 
 const { stack, template } = synth();
@@ -127,11 +128,17 @@ describe('status role (least privilege)', () => {
     ]);
   });
 
-  it('may send only to its failed-events queue, nothing else in SQS', () => {
+  it('may send only to its failed-events queue and consume only the SES events queue, nothing else in SQS', () => {
     const sqsStatements = statements.filter((x) => JSON.stringify(x.Action).includes('sqs:'));
-    expect(sqsStatements).toHaveLength(1);
-    expect(sqsStatements[0]?.Resource).toEqual({ 'Fn::GetAtt': [logicalId(n.deliveryStatus.failedEventQueue), 'Arn'] });
-    expect([...(sqsStatements[0]?.Action ?? [])].sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    expect(sqsStatements.map((x) => x.Resource)).toEqual(
+      expect.arrayContaining([
+        { 'Fn::GetAtt': [logicalId(n.deliveryStatus.failedEventQueue), 'Arn'] },
+        { 'Fn::GetAtt': [logicalId(n.deliveryStatus.sesEvents.queue), 'Arn'] },
+      ]),
+    );
+    expect(sqsStatements).toHaveLength(2);
+    const send = sqsStatements.find((x) => JSON.stringify(x.Resource).includes(logicalId(n.deliveryStatus.failedEventQueue)));
+    expect([...(send?.Action ?? [])].sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
   });
 
   it('has no managed or inline policies on the role itself', () => {
@@ -152,8 +159,8 @@ describe('status role (least privilege)', () => {
 
   it('gains nothing when SMS delivery-status logs are consumed (invocations are resource-policy grants)', () => {
     const { stack: s, template: t } = synth({ smsDeliveryStatusLogs: true, smsDeliveryStatusSuccessSamplingPercent: 100 });
-    expect(statusRoleStatements(s, t).map((x) => x.Sid ?? 'failed-events queue (SqsDestination grant)').sort()).toEqual(
-      ['WriteOwnLogs', 'RecordDeliveryStatus', 'QuerySmsMessageIndex', 'failed-events queue (SqsDestination grant)'].sort(),
+    expect(statusRoleStatements(s, t).map((x) => x.Sid ?? 'SQS grant (failed-events queue, SES events queue)').sort()).toEqual(
+      ['WriteOwnLogs', 'RecordDeliveryStatus', 'QuerySmsMessageIndex', 'SQS grant (failed-events queue, SES events queue)', 'SQS grant (failed-events queue, SES events queue)'].sort(),
     );
   });
 });
@@ -196,19 +203,22 @@ describe('status safety net (asynchronous on-failure destination)', () => {
   });
 });
 
-describe('SES configuration-set events', () => {
-  it('publishes send, delivery, bounce, complaint, reject, deliveryDelay, renderingFailure and subscription to the default bus', () => {
+describe('SES configuration-set events (SES -> SNS -> SQS -> status, in batches)', () => {
+  const sesEvents = n.deliveryStatus.sesEvents;
+
+  it('publishes send, delivery, bounce, complaint, reject, deliveryDelay, renderingFailure and subscription of each lane set to the SES events topic', () => {
     const destinations = Object.values(resourcesOfType(template, 'AWS::SES::ConfigurationSetEventDestination'));
-    expect(destinations).toEqual([
-      {
-        ConfigurationSetName: { Ref: logicalId(n.configurationSet) },
+    const sets = [n.configurationSet, n.bulkConfigurationSet ?? fail('no bulk set')];
+    expect(destinations).toEqual(
+      sets.map((set) => ({
+        ConfigurationSetName: { Ref: logicalId(set) },
         EventDestination: {
           Enabled: true,
-          EventBridgeDestination: { EventBusArn: defaultBusArn },
+          SnsDestination: { TopicARN: { Ref: logicalId(sesEvents.topic) } },
           MatchingEventTypes: ['send', 'delivery', 'bounce', 'complaint', 'reject', 'deliveryDelay', 'renderingFailure', 'subscription'],
         },
-      },
-    ]);
+      })),
+    );
   });
 
   it('publishes only event types the status handler records', () => {
@@ -227,53 +237,96 @@ describe('SES configuration-set events', () => {
     expect(event).toMatchObject({ update: { status: 'RenderingFailure' } });
   });
 
-  it("routes this configuration set's SES events from the default bus to the status function", () => {
-    const rules = Object.values(resourcesOfType(template, 'AWS::Events::Rule')).filter((r) =>
-      JSON.stringify(r['EventPattern'] ?? {}).includes('aws.ses'),
-    );
+  it('lets SES publish to the topic for these configuration sets only', () => {
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: 'sns:Publish',
+            Principal: { Service: 'ses.amazonaws.com' },
+            Condition: Match.objectLike({ StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } }),
+          }),
+        ]),
+      }),
+    });
+  });
+
+  it('delivers the topic to the status queue raw, the queue with a dead-letter queue after 10 receives', () => {
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'sqs',
+      RawMessageDelivery: true,
+      TopicArn: { Ref: logicalId(sesEvents.topic) },
+      Endpoint: { 'Fn::GetAtt': [logicalId(sesEvents.queue), 'Arn'] },
+    });
+    expect(propertiesOf(template, sesEvents.queue)).toMatchObject({
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(sesEvents.deadLetterQueue), 'Arn'] }, maxReceiveCount: 10 },
+      VisibilityTimeout: 180,
+    });
+  });
+
+  it('feeds the status function in batches of 10 with partial batch responses, at most its reserved concurrency at once', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(sesEvents.queue), 'Arn'] },
+      FunctionName: { Ref: logicalId(n.statusFunction) },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+  });
+
+  it('has no SES rule on the default bus by default', () => {
+    const rules = Object.values(resourcesOfType(template, 'AWS::Events::Rule')).filter((r) => JSON.stringify(r['EventPattern'] ?? {}).includes('aws.ses'));
+    expect(rules).toEqual([]);
+    expect(n.deliveryStatus.sesEventRule).toBeUndefined();
+  });
+
+  it('alarms when the dead-letter queue holds a message', () => {
+    expect(propertiesOf(template, n.alarms[ALARM.sesEventDeadLetters] ?? fail('no alarm'))).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(sesEvents.deadLetterQueue), 'QueueName'] } }],
+      Threshold: 0,
+    });
+  });
+
+  it('adds the destination to an existing configuration set by name', () => {
+    const { template: t } = synth({ sesConfigurationSetName: 'prod-set' });
+    t.resourceCountIs('AWS::SES::ConfigurationSet', 0);
+    t.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', { ConfigurationSetName: 'prod-set', EventDestination: Match.objectLike({ SnsDestination: Match.anyValue() }) });
+  });
+
+  it('leaves the destinations to the owner when sesEventDestination is false, keeping the topic and queue', () => {
+    const { stack: s, template: t } = synth({ sesConfigurationSetName: 'prod-set', sesEventDestination: false });
+    t.resourceCountIs('AWS::SES::ConfigurationSetEventDestination', 0);
+    expect(s.notifier.deliveryStatus.sesEvents.eventDestinations).toEqual([]);
+    t.resourceCountIs('AWS::Lambda::EventSourceMapping', 3);
+  });
+});
+
+describe('the opt-in EventBridge route (sesEventBridgeRule)', () => {
+  const { stack: s, template: t } = synth({ sesEventBridgeRule: true });
+  const bridged = s.notifier;
+
+  it("routes both lane sets' SES events from the default bus to the status function, besides the queue", () => {
+    const rules = Object.values(resourcesOfType(t, 'AWS::Events::Rule')).filter((r) => JSON.stringify(r['EventPattern'] ?? {}).includes('aws.ses'));
     expect(rules).toHaveLength(1);
     expect(rules[0]).toMatchObject({
       EventBusName: 'default',
       EventPattern: {
         source: ['aws.ses'],
-        detail: { mail: { tags: { [SES_CONFIGURATION_SET_TAG]: [{ Ref: logicalId(n.configurationSet) }] } } },
+        detail: { mail: { tags: { [SES_CONFIGURATION_SET_TAG]: [{ Ref: logicalId(bridged.configurationSet) }, { Ref: logicalId(bridged.bulkConfigurationSet ?? fail('no bulk set')) }] } } },
       },
-      State: 'ENABLED',
-      Targets: [{ Arn: fnArn, Id: 'Target0' }],
     });
-    template.hasResourceProperties('AWS::Lambda::Permission', {
-      Action: 'lambda:InvokeFunction',
-      FunctionName: fnArn,
+    t.hasResourceProperties('AWS::Lambda::Permission', {
       Principal: 'events.amazonaws.com',
-      SourceArn: { 'Fn::GetAtt': [logicalId(n.deliveryStatus.sesEventRule), 'Arn'] },
+      SourceArn: { 'Fn::GetAtt': [logicalId(bridged.deliveryStatus.sesEventRule ?? fail('no rule')), 'Arn'] },
     });
+    t.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', { EventDestination: Match.objectLike({ EventBridgeDestination: { EventBusArn: defaultBusArn } }) });
   });
 
   it('delivers events the status handler decodes (EventBridge envelope, source aws.ses)', () => {
     const decoded = decodeStatusInput(sesEventBridgeEvent('notifier-set'));
     expect(decoded.kind).toBe('eventbridge');
     expect(decoded.invalid).toEqual([]);
-    expect(decoded.events).toEqual([
-      expect.objectContaining({ channel: 'email', ref: { kind: 'key', key: 'a'.repeat(64) } }),
-    ]);
-  });
-
-  it('adds the destination to an existing configuration set by name, and filters the rule on that name', () => {
-    const { template: t } = synth({ sesConfigurationSetName: 'prod-set' });
-    t.resourceCountIs('AWS::SES::ConfigurationSet', 0);
-    t.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
-      ConfigurationSetName: 'prod-set',
-      EventDestination: { EventBridgeDestination: { EventBusArn: defaultBusArn } },
-    });
-    t.hasResourceProperties('AWS::Events::Rule', {
-      EventPattern: { source: ['aws.ses'], detail: { mail: { tags: { [SES_CONFIGURATION_SET_TAG]: ['prod-set'] } } } },
-    });
-  });
-
-  it('leaves the destination to the owner when sesEventDestination is false, keeping the rule', () => {
-    const { stack: s, template: t } = synth({ sesConfigurationSetName: 'prod-set', sesEventDestination: false });
-    t.resourceCountIs('AWS::SES::ConfigurationSetEventDestination', 0);
-    expect(s.notifier.deliveryStatus.sesEventDestination).toBeUndefined();
-    t.hasResourceProperties('AWS::Events::Rule', { EventPattern: { source: ['aws.ses'] } });
+    expect(decoded.events).toEqual([expect.objectContaining({ channel: 'email', ref: { kind: 'key', key: 'a'.repeat(64) } })]);
   });
 });

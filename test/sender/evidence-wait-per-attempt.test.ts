@@ -53,6 +53,7 @@ describe('a lookup-class message is never resent sooner than the evidence wait a
     harness.clock.advance(EVIDENCE_WAIT_MS - 1);
     expect(await deliver()).toBe(false);
     expect(calls()).toBe(1);
+    expect(harness.metrics.get(METRIC.SettledByWait)).toBe(0);
 
     // The wait is over: resent (a counted possible duplicate), and this answer is lost too.
     harness.clock.advance(1);
@@ -71,6 +72,8 @@ describe('a lookup-class message is never resent sooner than the evidence wait a
     expect(calls()).toBe(3);
     expect(await db.ledger.get(key)).toMatchObject({ state: 'SENT' });
     expect(harness.metrics.get(METRIC.ResentAfterAmbiguity)).toBe(2);
+    // Both resends were decided by the wait running out, no evidence having come: the gap, counted.
+    expect(harness.metrics.get(METRIC.SettledByWait)).toBe(2);
   });
 
   it("a dead owner's attempt is waited for from the end of its lease, not from its claim", async () => {

@@ -122,6 +122,11 @@ export const METRIC = {
   GaveUpAfterAmbiguity: 'GaveUpAfterAmbiguity',
   SentByEvidence: 'SentByEvidence',
   /**
+   * An ambiguous message whose class waited for delivery evidence (a look-up's wait, or keyed evidence's window) and
+   * got none: its wait, not evidence, settled it (resent or given up). What is left of the evidence gap, counted.
+   */
+  SettledByWait: 'SettledByWait',
+  /**
    * A message ended `UNKNOWN` because its provider calls failed the same way, without an answer from the
    * provider, on consecutive attempts (see ambiguity-loop.ts): a loop stopped, not a policy's give-up.
    */

@@ -241,8 +241,8 @@ export function buildMessageClassRegistry(extraJson?: string): MessageClassRegis
 
 /** What the ledger should do with a message whose previous attempt's outcome is unknown. */
 export type AmbiguityResolution =
-  | { readonly action: 'send'; readonly possibleDuplicate: boolean }
-  | { readonly action: 'give-up' }
+  | { readonly action: 'send'; readonly possibleDuplicate: boolean; readonly afterWait?: boolean }
+  | { readonly action: 'give-up'; readonly afterWait?: boolean }
   | { readonly action: 'mark-sent' }
   | { readonly action: 'wait' };
 
@@ -265,16 +265,17 @@ export function resolveAmbiguity(
   // Evidence, whenever there is some, beats every policy: the policies are for when nobody knows.
   if (evidence === 'sent') return { action: 'mark-sent' };
   if (evidence === 'not-sent') return { action: 'send', possibleDuplicate: false };
-  if (keyedEvidence && messageClass.onAmbiguous !== 'lookup' && ambiguousForMs < (messageClass.evidenceWindowSeconds ?? 0) * 1000) {
-    return { action: 'wait' };
-  }
+  const window = keyedEvidence && messageClass.onAmbiguous !== 'lookup' ? (messageClass.evidenceWindowSeconds ?? 0) : 0;
+  if (ambiguousForMs < window * 1000) return { action: 'wait' };
   if (messageClass.onAmbiguous === 'lookup') {
     if (ambiguousForMs < messageClass.evidenceWaitSeconds * 1000) return { action: 'wait' };
-    return fallback(messageClass.lookupFallback);
+    return fallback(messageClass.lookupFallback, messageClass.evidenceWaitSeconds > 0);
   }
-  return fallback(messageClass.onAmbiguous);
+  return fallback(messageClass.onAmbiguous, window > 0);
 }
 
-function fallback(policy: 'resend' | 'give-up'): AmbiguityResolution {
-  return policy === 'resend' ? { action: 'send', possibleDuplicate: true } : { action: 'give-up' };
+/** `afterWait`: the class waited for evidence that never came, and its wait, not evidence, settles the message. */
+function fallback(policy: 'resend' | 'give-up', afterWait: boolean): AmbiguityResolution {
+  const settled = afterWait ? { afterWait: true } : {};
+  return policy === 'resend' ? { action: 'send', possibleDuplicate: true, ...settled } : { action: 'give-up', ...settled };
 }

@@ -31,15 +31,25 @@ describe('message classes and the ambiguous window', () => {
     expect(resolveAmbiguity(transactional, 'sent', 0)).toEqual({ action: 'mark-sent' });
     expect(resolveAmbiguity(transactional, 'not-sent', 0)).toEqual({ action: 'send', possibleDuplicate: false });
     expect(resolveAmbiguity(transactional, 'none', 299_999)).toEqual({ action: 'wait' });
-    expect(resolveAmbiguity(transactional, 'none', 300_000)).toEqual({ action: 'send', possibleDuplicate: true });
+    expect(resolveAmbiguity(transactional, 'none', 300_000)).toEqual({ action: 'send', possibleDuplicate: true, afterWait: true });
+  });
+
+  it('says when a wait for evidence, not evidence, settled the message (the SettledByWait count), and only then', () => {
+    const keyed = { keyedEvidence: true };
+    expect(resolveAmbiguity(cls('transactional'), 'none', 300_000)).toMatchObject({ afterWait: true });
+    expect(resolveAmbiguity(cls('otp'), 'none', 30_000, keyed)).toMatchObject({ afterWait: true });
+    expect(resolveAmbiguity(cls('marketing'), 'none', 300_000, keyed)).toEqual({ action: 'give-up', afterWait: true });
+    // No wait at all (otp without keyed evidence): its policy, not a wait, settled it.
+    expect(resolveAmbiguity(cls('otp'), 'none', 0)).not.toHaveProperty('afterWait');
+    expect(resolveAmbiguity(cls('transactional'), 'sent', 300_000)).toEqual({ action: 'mark-sent' });
   });
 
   it('where the provider\'s events carry the key, otp waits 30 s and marketing 300 s for them before the policy', () => {
     const keyed = { keyedEvidence: true };
     expect(resolveAmbiguity(cls('otp'), 'none', 29_999, keyed)).toEqual({ action: 'wait' });
-    expect(resolveAmbiguity(cls('otp'), 'none', 30_000, keyed)).toEqual({ action: 'send', possibleDuplicate: true });
+    expect(resolveAmbiguity(cls('otp'), 'none', 30_000, keyed)).toEqual({ action: 'send', possibleDuplicate: true, afterWait: true });
     expect(resolveAmbiguity(cls('marketing'), 'none', 299_999, keyed)).toEqual({ action: 'wait' });
-    expect(resolveAmbiguity(cls('marketing'), 'none', 300_000, keyed)).toEqual({ action: 'give-up' });
+    expect(resolveAmbiguity(cls('marketing'), 'none', 300_000, keyed)).toEqual({ action: 'give-up', afterWait: true });
     // Evidence arriving inside the window settles at once; transactional keeps its own (longer) lookup wait.
     expect(resolveAmbiguity(cls('otp'), 'sent', 0, keyed)).toEqual({ action: 'mark-sent' });
     expect(resolveAmbiguity(cls('transactional'), 'none', 299_999, keyed)).toEqual({ action: 'wait' });

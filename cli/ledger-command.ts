@@ -7,7 +7,7 @@ import { SHORT_KEY_LENGTH } from '../functions/core/event/idempotency-key';
 import { ENV } from '../functions/core/sender-config';
 import { startLocalDynamo } from '../local/local-dynamo';
 import { LOCAL_TABLE_NAME } from '../local/local-table';
-import { ledgerRowView, renderEventRows, renderLedgerRow } from './ledger-render';
+import { ledgerRowView, renderEventRows, renderLedgerRow } from '../local/ledger-render';
 
 /** What the command touches, injectable for tests. */
 export interface LedgerCommandIo {

@@ -187,7 +187,9 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
     lanes: resolveLanes({ lanes: props.lanes, existingQueue: existing !== undefined, maxConcurrency, throttleBackoff }),
     senderReservedConcurrency: props.senderReservedConcurrency,
     statusReservedConcurrency: props.statusReservedConcurrency,
-    statusMaxConcurrency: props.statusMaxConcurrency ?? Math.min(DEFAULTS.statusMaxConcurrency, props.statusReservedConcurrency ?? DEFAULTS.statusMaxConcurrency),
+    statusMaxConcurrency:
+      props.statusMaxConcurrency ??
+      Math.min(DEFAULTS.statusMaxConcurrency, Math.floor((props.statusReservedConcurrency ?? DEFAULTS.statusMaxConcurrency * 2) / statusQueueSources(props.smsProvider))),
     maxConcurrentSends: props.maxConcurrentSends ?? DEFAULTS.maxConcurrentSends,
     maxBodyBytes: props.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     reclaimerSchedule: props.reclaimerSchedule ?? DEFAULTS.reclaimerSchedule,
@@ -344,26 +346,36 @@ function concurrencyViolations(r: NotifierSettings): string[] {
   return violations;
 }
 
-/** The status function's reservation (opt-in) and its SQS event source's maximum, which must fit in it. */
+/**
+ * The SQS event sources of the status function: the SES events queue, and End User Messaging's events queue when it
+ * texts. Each starts up to `statusMaxConcurrency` invocations ("Event source mappings don't account for reserved
+ * concurrency"), so together they must fit in a reservation.
+ */
+function statusQueueSources(smsProvider: string | undefined): number {
+  return smsProvider === 'end-user-messaging' ? 2 : 1;
+}
+
+/** The status function's reservation (opt-in) and its SQS event sources' maximum, which together must fit in it. */
 function statusConcurrencyViolations(r: NotifierSettings, inRange: (n: number) => boolean): string[] {
   const violations: string[] = [];
   const reserved = r.statusReservedConcurrency;
   const max = r.statusMaxConcurrency;
+  const sources = statusQueueSources(r.smsEnabled ? r.smsProvider : undefined);
   if (reserved !== undefined && !inRange(reserved)) {
     violations.push(`statusReservedConcurrency (${reserved}) must be a whole number from 1 to ${MAX_RESERVED_CONCURRENCY}`);
   }
   if (!(Number.isInteger(max) && max >= MIN_EVENT_SOURCE_MAX_CONCURRENCY && max <= MAX_RESERVED_CONCURRENCY)) {
     violations.push(`statusMaxConcurrency (${max}) must be a whole number from ${MIN_EVENT_SOURCE_MAX_CONCURRENCY} to ${MAX_RESERVED_CONCURRENCY} (Lambda's range for an SQS event source)`);
-  } else if (reserved !== undefined && inRange(reserved) && max > reserved) {
+  } else if (reserved !== undefined && inRange(reserved) && max * sources > reserved) {
     violations.push(
-      `statusMaxConcurrency (${max}) must be at most statusReservedConcurrency (${reserved}): the End User Messaging events source ` +
-        'would start invocations Lambda throttles, and their batches would spend receives toward the dead-letter queue',
+      `statusMaxConcurrency (${max}) times the status function's ${sources} SQS event source(s) must be at most statusReservedConcurrency (${reserved}): ` +
+        'together they would start invocations Lambda throttles, and their batches would spend receives toward the dead-letter queue',
     );
   }
-  if (r.smsEnabled && r.smsProvider === 'end-user-messaging' && reserved !== undefined && inRange(reserved) && reserved < MIN_EVENT_SOURCE_MAX_CONCURRENCY) {
+  if (reserved !== undefined && inRange(reserved) && reserved < MIN_EVENT_SOURCE_MAX_CONCURRENCY * sources) {
     violations.push(
-      `statusReservedConcurrency (${reserved}) must be at least ${MIN_EVENT_SOURCE_MAX_CONCURRENCY} with smsProvider 'end-user-messaging': ` +
-        `its events' SQS event source starts at least ${MIN_EVENT_SOURCE_MAX_CONCURRENCY} invocations`,
+      `statusReservedConcurrency (${reserved}) must be at least ${MIN_EVENT_SOURCE_MAX_CONCURRENCY * sources}: each of the status function's ${sources} ` +
+        `SQS event source(s) starts at least ${MIN_EVENT_SOURCE_MAX_CONCURRENCY} invocations`,
     );
   }
   return violations;

@@ -70,6 +70,11 @@ export interface DeliveryStatusProps {
    * @default - none reserved (a new account cannot reserve any)
    */
   readonly reservedConcurrentExecutions?: number;
+  /**
+   * Most invocations the SES events queue's event source starts at once (2 to 1000): an event source mapping does not
+   * know the function's reservation, so the stack sizes every source of the status function to fit in it together.
+   */
+  readonly eventSourceMaxConcurrency: number;
   /** The CloudWatch namespace its metrics go to (`POWERTOOLS_METRICS_NAMESPACE`). */
   readonly metricsNamespace: string;
   /** Function timeout. */
@@ -184,7 +189,7 @@ export class DeliveryStatus extends Construct {
       queueEncryptionKey: props.queueEncryptionKey,
       statusTimeout: props.timeout,
     });
-    this.sesEvents.deliverTo(status.fn, props.reservedConcurrentExecutions);
+    this.sesEvents.deliverTo(status.fn, props.eventSourceMaxConcurrency);
     const bridge = props.sesEventBridgeRule ? this.eventBridgeRoute(status.fn, props) : undefined;
     this.sesEventRule = bridge?.rule;
     this.sesEventRuleDeadLetterQueue = bridge?.deadLetterQueue;

@@ -62,13 +62,11 @@ export { MIN_MAX_RECEIVE_COUNT } from './notifier-settings';
 export { NotifierConfigurationError } from './notifier-validation';
 
 /**
- * Idempotent notification sender: an event topic routing by message class into an urgent and a bulk lane
- * (each an SQS queue + DLQ and a sender Lambda; one queue with `lanes: false`) -> DynamoDB send ledger ->
- * SES v2 / SNS, a scheduled reclaimer for stale claims, a delivery-status Lambda fed by SES
- * configuration-set events (and optionally SNS SMS delivery logs), alarms and a dashboard.
- *
- * Every timing invariant the handler relies on is checked at synth: a bad configuration
- * throws here instead of producing a template.
+ * Idempotent notification sender: an event topic routing by message class into an urgent and a bulk lane (each an SQS
+ * queue + DLQ and a sender Lambda; one queue with `lanes: false`) -> DynamoDB send ledger -> SES v2 / SNS / End User
+ * Messaging, a scheduled reclaimer for stale claims, a delivery-status Lambda fed by SES events through SNS and SQS
+ * (and SMS events or delivery logs), outcome events on a bus, alarms and a dashboard. Every timing invariant the
+ * handler relies on is checked at synth: a bad configuration throws here instead of producing a template.
  */
 export class IdempotentNotifier extends Construct {
   /**
@@ -80,10 +78,7 @@ export class IdempotentNotifier extends Construct {
   public readonly deadLetterQueue: sqs.IQueue;
   /** Every sender lane, the urgent (or single) one first. */
   public readonly lanes: readonly NotifierLane[];
-  /**
-   * With lanes, the entry point: producers publish notification events (the event JSON as the message)
-   * and its subscriptions route each event into its lane by `messageClass`. Undefined without lanes.
-   */
+  /** With lanes, the entry point: producers publish events to it, routed to a lane by `messageClass`. Undefined without lanes. */
   public readonly eventTopic?: sns.Topic;
   /** The send ledger. */
   public readonly table: dynamodb.Table;
@@ -275,13 +270,14 @@ export class IdempotentNotifier extends Construct {
       configurationSets: [this.configurationSet, ...(this.bulkConfigurationSet ? [this.bulkConfigurationSet] : [])],
       addSesEventDestination: settings.sesEventDestination,
       sesEventBridgeRule: props.sesEventBridgeRule,
-      // Not `encryptionKey`: delivery to a queue under that key adds a key-policy statement naming the topic, and the
-      // topic under the same key would close a cycle. The topic gets a key of its own that SES may use.
       smsDeliveryStatusLogs: settings.smsDeliveryStatusLogs,
       smsSuccessSamplingPercent: props.smsDeliveryStatusSuccessSamplingPercent,
       entry: settings.entries.status,
       metricsNamespace: settings.metricsNamespace,
       reservedConcurrentExecutions: settings.statusReservedConcurrency,
+      eventSourceMaxConcurrency: settings.statusMaxConcurrency,
+      // Not `encryptionKey` for the SES events topic: a queue under that key names the topic in the key's policy, and the
+      // topic under the same key would close a cycle; the topic has a key of its own that SES may use.
       queueEncryptionKey: queueKey,
     });
     this.statusFunction = this.deliveryStatus.fn;

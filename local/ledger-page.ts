@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { ledgerRowView, ledgerStateLine, renderLedgerRow } from '../cli/ledger-render';
+import { ledgerRowView, ledgerStateLine, renderLedgerRow } from './ledger-render';
 import { keyPrefix } from '../functions/core/event/idempotency-key';
 import type { LedgerRow } from '../functions/core/ledger/ledger-record';
 import { escapeXml } from './aws/sns-query-protocol';

@@ -55,16 +55,17 @@ export interface FunctionProps {
    * Opt-in: reserving needs an account concurrency quota of at least 100 + the sum of all reservations, and a new
    * account's quota (10, or 50) cannot give any, so the deploy would fail ("decreases account's
    * UnreservedConcurrentExecution below its minimum value"). Without it, the status path is capped where a cap cannot
-   * fail a deploy: its SQS event source's `statusMaxConcurrency` (End User Messaging events).
+   * fail a deploy: each of its SQS event sources' `statusMaxConcurrency` (SES events, End User Messaging events).
    * @default - none reserved: the status function shares the account's unreserved concurrency
    */
   readonly statusReservedConcurrency?: number;
   /**
-   * Most concurrent status invocations the status function's SQS event source starts (2-1000): the End User
-   * Messaging SMS events queue (`smsProvider: 'end-user-messaging'`). At most `statusReservedConcurrency` when that is
-   * given, as a sender's `maxConcurrency` stays within its reservation: an event source does not know a function's
-   * reservation, and the batches Lambda throttles spend their receives toward the dead-letter queue.
-   * @default 5, or `statusReservedConcurrency` when that is lower
+   * Most concurrent status invocations each of the status function's SQS event sources starts (2-1000): the SES events
+   * queue, and the End User Messaging SMS events queue (`smsProvider: 'end-user-messaging'`). Together they fit in
+   * `statusReservedConcurrency` when that is given (this times the number of sources is at most the reservation), as a
+   * sender's `maxConcurrency` stays within its reservation: an event source does not know a function's reservation, and
+   * the batches Lambda throttles spend their receives toward the dead-letter queue.
+   * @default 5, or `statusReservedConcurrency` shared among the sources when that is lower
    */
   readonly statusMaxConcurrency?: number;
   /**

@@ -258,7 +258,8 @@ describe('recordDeliveryStatus: an existing row, and only a later event (time, t
 
   it('ignores an earlier event even of a later stage', async () => {
     const row = await claimed();
-    expect(await db.ledger.recordDeliveryStatus(row.key, status('Send', at), at)).toBe('recorded');
+    // Delivery, not Send: an earlier Click after a mere Send would still be kept as the first proof of a send (issue 52).
+    expect(await db.ledger.recordDeliveryStatus(row.key, status('Delivery', at), at)).toBe('recorded');
     const before = await current(row.key);
     expect(await db.ledger.recordDeliveryStatus(row.key, status('Click', at - 1), at + 1)).toBe('superseded');
     expect(await current(row.key)).toEqual(before);

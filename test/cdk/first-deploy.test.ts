@@ -42,9 +42,15 @@ describe("defect 2: the End User Messaging events' event source had no maximum c
     expect(mapping['ScalingConfig']).toEqual({ MaximumConcurrency: 5 });
   });
 
-  it("keeps it within a reserved status concurrency, as a sender's event source stays within the sender's", () => {
-    const { template, stack } = synth({ ...EUM_PROPS, statusReservedConcurrency: 3 });
+  it("keeps the status function's two event sources (SES events, SMS events) within a reserved status concurrency together", () => {
+    const { template, stack } = synth({ ...EUM_PROPS, statusReservedConcurrency: 6 });
     expect(smsEventsMapping(template, logicalId(stack.notifier.endUserMessaging!.queue))['ScalingConfig']).toEqual({ MaximumConcurrency: 3 });
+    expect(smsEventsMapping(template, logicalId(stack.notifier.deliveryStatus.sesEvents.queue))['ScalingConfig']).toEqual({ MaximumConcurrency: 3 });
+  });
+
+  it('gives the SES events source the whole reservation when it is the only one', () => {
+    const { template, stack } = synth({ statusReservedConcurrency: 3 });
+    expect(smsEventsMapping(template, logicalId(stack.notifier.deliveryStatus.sesEvents.queue))['ScalingConfig']).toEqual({ MaximumConcurrency: 3 });
   });
 
   it('takes statusMaxConcurrency from props', () => {
@@ -53,11 +59,15 @@ describe("defect 2: the End User Messaging events' event source had no maximum c
   });
 
   it('fails if statusMaxConcurrency exceeds statusReservedConcurrency, or is outside Lambda\'s 2 to 1000', () => {
-    expect(errorOf({ ...EUM_PROPS, statusReservedConcurrency: 4, statusMaxConcurrency: 6 })).toMatch(
-      /statusMaxConcurrency \(6\) must be at most statusReservedConcurrency \(4\)/,
+    expect(errorOf({ ...EUM_PROPS, statusReservedConcurrency: 6, statusMaxConcurrency: 4 })).toMatch(
+      /statusMaxConcurrency \(4\) times the status function's 2 SQS event source\(s\) must be at most statusReservedConcurrency \(6\)/,
+    );
+    expect(errorOf({ statusReservedConcurrency: 4, statusMaxConcurrency: 6 })).toMatch(
+      /statusMaxConcurrency \(6\) times the status function's 1 SQS event source\(s\) must be at most statusReservedConcurrency \(4\)/,
     );
     expect(errorOf({ ...EUM_PROPS, statusMaxConcurrency: 1 })).toMatch(/statusMaxConcurrency \(1\) must be a whole number from 2 to 1000/);
-    expect(errorOf({ ...EUM_PROPS, statusReservedConcurrency: 1 })).toMatch(/statusReservedConcurrency \(1\) must be at least 2 with smsProvider 'end-user-messaging'/);
+    expect(errorOf({ ...EUM_PROPS, statusReservedConcurrency: 3 })).toMatch(/statusReservedConcurrency \(3\) must be at least 4: each of the status function's 2 SQS event source\(s\)/);
+    expect(errorOf({ statusReservedConcurrency: 1 })).toMatch(/statusReservedConcurrency \(1\) must be at least 2: each of the status function's 1 SQS event source\(s\)/);
   });
 });
 

@@ -264,7 +264,7 @@ describe('SES configuration-set events (SES -> SNS -> SQS -> status, in batches)
     });
   });
 
-  it('feeds the status function in batches of 10 with partial batch responses, at most its reserved concurrency at once', () => {
+  it('feeds the status function in batches of 10 with partial batch responses, at most statusMaxConcurrency at once (none reserved by default)', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [logicalId(sesEvents.queue), 'Arn'] },
       FunctionName: { Ref: logicalId(n.statusFunction) },
@@ -298,7 +298,8 @@ describe('SES configuration-set events (SES -> SNS -> SQS -> status, in batches)
     const { stack: s, template: t } = synth({ sesConfigurationSetName: 'prod-set', sesEventDestination: false });
     t.resourceCountIs('AWS::SES::ConfigurationSetEventDestination', 0);
     expect(s.notifier.deliveryStatus.sesEvents.eventDestinations).toEqual([]);
-    t.resourceCountIs('AWS::Lambda::EventSourceMapping', 3);
+    // Each lane's sender, the status function on the SES events queue, and the outcome publisher on the ledger's stream.
+    t.resourceCountIs('AWS::Lambda::EventSourceMapping', 4);
   });
 });
 

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../cli/ledger-command';
 import { keyPrefix, SHORT_KEY_LENGTH } from '../../functions/core/event/idempotency-key';
-import { ledgerRowView, renderLedgerRow } from '../../cli/ledger-render';
+import { ledgerRowView, renderLedgerRow } from '../../local/ledger-render';
 import { claimOf, ttlSeconds } from '../../functions/core/ledger/ledger-decision';
 import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
 import { orderShippedEvent } from '../support/events';

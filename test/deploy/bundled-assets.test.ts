@@ -100,6 +100,7 @@ function runtimeEnvironment(which: Which): Record<string, string> {
     [ENV.tableName]: db.tableName,
     [ENV.deadLetterQueueUrl]: `${sqs.endpoint}/123456789012/notifier-dlq`,
     [ENV.sesConfigurationSet]: 'notifier-smoke',
+    [ENV.sesBulkConfigurationSet]: 'notifier-smoke-bulk',
     [ENV.sourceQueueUrl]: `${sqs.endpoint}/123456789012/notifier-queue`,
   };
   return Object.fromEntries(

@@ -170,10 +170,12 @@ describe('the package an adopter installs', () => {
     }
     // Every template file and every translation (templates/<id>/<locale>.json), as the sender reads them.
     for (const { name } of readTemplateFiles(join(REPO, 'templates'))) expect(files).toContain(`templates/${name}`);
+    // The outcome events' JSON Schema, for producers to generate bindings from (docs/outcome-events.md).
+    expect(files).toContain('schemas/outcome-event.json');
     // Nothing else, apart from what npm always packs: package.json, the README and the `bin` launcher.
     const root = readJson<PackageJson>(join(REPO, 'package.json'));
     const alwaysPacked = new Set(['package.json', 'README.md', ...Object.values(root.bin ?? {})]);
-    const shipped = /^(dist|functions|templates)\//;
+    const shipped = /^(dist|functions|templates|schemas)\//;
     expect([...files].filter((f) => !shipped.test(f) && !alwaysPacked.has(f))).toEqual([]);
     // No TypeScript source of the CLI: the launcher would run it through tsx, which an adopter does not have.
     expect(files.has('cli/notifier.ts')).toBe(false);
@@ -209,6 +211,7 @@ describe('examples/adopter-app, depending on the installed package', () => {
     );
     expect(functions.map((f) => f.Properties.Description).sort()).toEqual([
       'Idempotent notification delivery status: SES events and SNS SMS delivery logs -> ledger',
+      'Idempotent notification outcomes: ledger stream -> one event per state change on the event bus',
       'Idempotent notification reclaimer: resolves stale PENDING ledger rows',
       'Idempotent notification sender (bulk lane): SQS -> ledger claim -> SES/SNS',
       'Idempotent notification sender (urgent lane): SQS -> ledger claim -> SES/SNS',

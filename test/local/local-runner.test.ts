@@ -73,7 +73,8 @@ describe('npm start (the local runner) on the bundled example stream, over local
     const publishes = aws?.sns.acceptedPerKey() ?? new Map<string, number>();
     expect(emails.size + publishes.size).toBe(21);
     expect([...emails.values(), ...publishes.values()].every((n) => n === 1)).toBe(true);
-    expect(aws?.ses.accepted().every((e) => e.from === 'notifications@mail.shop-notifier.dev' && e.configurationSetName === 'notifier-local')).toBe(true);
+    // Each e-mail in its lane's configuration set (issue 48: the bulk tenant's own reputation metrics and events).
+    expect(aws?.ses.accepted().every((e) => e.from === 'notifications@mail.shop-notifier.dev' && ['notifier-local', 'notifier-local-bulk'].includes(e.configurationSetName ?? ''))).toBe(true);
     expect(new Set(aws?.sns.accepted().map((p) => p.channel))).toEqual(new Set(['sms', 'push']));
     // Order 1007 to a German, an Austrian and a Canadian French buyer: German twice, and English for the tag with no variant.
     const subjects = new Map(aws?.ses.accepted().filter((e) => e.subject.includes('1007')).map((e) => [e.to.join(','), e.subject]));

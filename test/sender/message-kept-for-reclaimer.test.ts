@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { ledgerRowView } from '../../cli/ledger-render';
+import { ledgerRowView } from '../../local/ledger-render';
 import type { DeliveryProvider } from '../../functions/core/provider/delivery-provider';
 import { idempotencyKey } from '../../functions/core/event/idempotency-key';
 import { METRIC } from '../../functions/core/observability/metric-names';

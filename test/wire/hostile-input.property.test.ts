@@ -237,7 +237,9 @@ it.each(LENGTH_CASES)('$field at $length characters ($base; bound $bound): refus
 
 it(`${Math.ceil(RUNS / 3)} events whose only hostile field is a recipient's locale (any JSON value) are all sent, in a variant the template has, the fallback counted`, async () => {
   const anyJson = fc.oneof(
-    { weight: 6, arbitrary: hostile },
+    // At most 4,096 characters: the length-bound strings reach 60,000, and two recipients' of them make a body
+    // past the 64 KiB limit, refused as BodyTooLarge for its size, not for its locale.
+    { weight: 6, arbitrary: hostile.filter((text) => text.length <= 4_096) },
     { weight: 2, arbitrary: fc.constantFrom('de-AT', 'DE-at', 'fr-CA', 'zh-Hant-TW', 'de-AT-u-nu-arab', 'en-GB-oed', 'i-klingon', 'x-private', 'de--AT', 'root') },
     { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 })) },
   );

@@ -33,10 +33,13 @@ export interface StatusMeaning {
  *   "the recipient's carrier blocks the delivery", TEXT_SPAM "the recipient's carrier identifies the message as
  *   containing unsolicited commercial content", TEXT_UNREACHABLE "the recipient's device is unavailable",
  *   TEXT_CARRIER_UNREACHABLE "a transient error occurs on the carrier network of the message recipient": each is
- *   the carrier's or the handset's answer, so after the hand-off; sending again would be a second text.
- * - TEXT_UNKNOWN "fails to be delivered for a reason that isn't covered by one of the other event types": the
- *   service says it returns UNKNOWN when it "has not received a final event from a carrier" within 72 hours
- *   ("Messaging Events"), so a carrier had it.
+ *   the carrier's or the handset's answer, so after the hand-off; sending again would be a second text. That these
+ *   come after the hand-off is our reading of the wording (a carrier's or a device's answer), not a sentence of the
+ *   page; for TEXT_CARRIER_UNREACHABLE the page says only "transient error ... on the carrier network".
+ * - TEXT_UNKNOWN "fails to be delivered for a reason that isn't covered by one of the other event types. Unknown
+ *   errors can be temporary or permanent": the page does not say whether the hand-off happened. Read as sent (never
+ *   sent again) because "Messaging Events" says the service reports an UNKNOWN messageStatus when it "has not
+ *   received a final event from a carrier" within 72 hours: an inference, chosen so that a doubt never texts twice.
  * - TEXT_QUEUED "queued for delivery, but not delivered yet", TEXT_PENDING "in the process of being delivered":
  *   accepted, not yet handed off.
  * - TEXT_INVALID (the number), TEXT_INVALID_MESSAGE (the body), TEXT_PROTECT_BLOCKED ("blocked by protect

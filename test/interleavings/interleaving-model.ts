@@ -383,7 +383,10 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
     if (read === 'crashed' || read === undefined) return false;
     const current = read.claimVersion;
     const over = read.lastRelease !== undefined;
-    if (current <= first.claimVersion || !over || providers.acceptedFor(plan.key).some((s) => s.claimVersion === current)) return false;
+    // A refusal names an attempt whose request reached the provider: a takeover that only released (waiting for
+    // evidence) made no call, and AWS sends no event for it (a refusal there was a world the model made up).
+    const calledWithCurrent = providers.requested.some((r) => r.key === plan.key && r.claimVersion === current);
+    if (current <= first.claimVersion || !over || !calledWithCurrent || providers.acceptedFor(plan.key).some((s) => s.claimVersion === current)) return false;
     const key = plan.key;
     const [refusal, proof] =
       first.channel === 'email'

@@ -36,6 +36,8 @@ export interface AcceptedSend {
 /** The providers as the scheduler and the fault plan decide them; no look-up (as SES v2 and SNS). */
 export class ScriptedProviders {
   readonly accepted: AcceptedSend[] = [];
+  /** Every request that reached the provider, accepted or not: the attempts (key, claim version) a provider event can name. */
+  readonly requested: { readonly key: string; readonly claimVersion: number | undefined }[] = [];
   /** Keys the provider rejected permanently at least once. */
   readonly rejectedKeys = new Set<string>();
   private calls = 0;
@@ -66,6 +68,7 @@ export class ScriptedProviders {
 
   private async send(actor: string, request: ProviderRequest): Promise<DeliveryOutcome> {
     this.calls += 1;
+    this.requested.push({ key: request.key, claimVersion: request.claimVersion });
     const answer: ProviderAnswer = (this.enabled ? this.plan.get(this.calls) : undefined) ?? 'accept';
     if (answer !== 'accept') this.faults.set(`provider ${answer}`, (this.faults.get(`provider ${answer}`) ?? 0) + 1);
     const what = `${request.message.channel} ${request.key.slice(-6)}`;

@@ -13,6 +13,15 @@ export function ledgerRetryCanFix(error: unknown): boolean {
   return isThrottlingError(sdkError) || isTransientError(sdkError) || isServerError(sdkError);
 }
 
+/**
+ * Whether DynamoDB refused the request for what it holds (`ValidationException`: an item over 400 KB, an attribute it
+ * cannot store): the same request fails the same way at every receive. Sent again it only loops until the queue's
+ * receive limit, so the claim's record is dead-lettered with this reason instead.
+ */
+export function ledgerRefusesRequest(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ValidationException';
+}
+
 /** What a log line says of an error no retry can fix: its name and the service's message, short. */
 export function ledgerErrorReason(error: unknown): string {
   if (!(error instanceof Error)) return String(error).slice(0, 200);

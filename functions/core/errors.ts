@@ -30,7 +30,9 @@ export type InvalidEventReason =
   | 'EventTooOld'
   | 'OccurredInFuture'
   /** A field the schema does not know, when the stack refuses them (`REFUSE_UNKNOWN_EVENT_FIELDS`). */
-  | 'UnknownField';
+  | 'UnknownField'
+  /** The ledger refused a message's claim for what it holds (an item it cannot store): no receive can succeed. */
+  | 'LedgerRefusedClaim';
 
 /**
  * How a record that failed for its providers' pace should come back: `throttle` after an

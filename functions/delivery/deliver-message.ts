@@ -5,6 +5,7 @@ import type { DeliveryContext, MessageResult } from './delivery-context';
 import { acquireClaim, type Acquired, resumeRow } from './acquire-claim';
 import { count, type DeliveryAttempt, type HeldClaim, logContext, newDeliveryAttempt } from './delivery-attempt';
 import { endUndelivered } from './end-undelivered';
+import { ledgerErrorReason, ledgerRefusesRequest } from '../adapters/ledger-error-retry';
 import { releaseAfterLedgerError } from './held-claim-writes';
 import type { MessagePlan } from './message-plan';
 import { callProvider } from './provider-call';
@@ -43,13 +44,22 @@ export const FRESH_CLAIM: DeliveryStart = { kind: 'claim' };
  */
 export async function deliver(plan: MessagePlan, start: DeliveryStart, ctx: DeliveryContext): Promise<MessageResult> {
   const attempt = newDeliveryAttempt(plan, ctx);
+  let claimAnswered = false;
   try {
     const acquired: Acquired = start.kind === 'claim' ? await acquireClaim(attempt) : await resumeRow(attempt, start.row);
+    claimAnswered = true;
     if ('settled' in acquired) return acquired;
     // The same attempt (its owner token and trace), sending the plan the claim holds.
     return await sendHeld(acquired.plan ? { ...attempt, plan: acquired.plan } : attempt, acquired);
   } catch (error) {
     count(attempt, METRIC.LedgerError);
+    if (start.kind === 'claim' && !claimAnswered && ledgerRefusesRequest(error)) {
+      ctx.log.error('Ledger refused the claim for what it holds; the record goes to the dead-letter queue', {
+        ...logContext(attempt),
+        error: ledgerErrorReason(error),
+      });
+      return { settled: false, why: 'ledger-refused', detail: `the ledger refused the claim: ${ledgerErrorReason(error)}` };
+    }
     ctx.log.error('Ledger request failed; the record will be redelivered', {
       ...logContext(attempt),
       error: error instanceof Error ? { name: error.name, message: error.message } : String(error),

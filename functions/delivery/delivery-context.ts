@@ -94,7 +94,9 @@ export type MessageResult =
   | { readonly settled: false; readonly why: 'transient-failure'; readonly cause: TransientCause }
   /** Held by its class's quiet hours: the claim handed back unsent; the record comes back at `untilMs` (epoch ms). */
   | { readonly settled: false; readonly why: 'quiet-hours'; readonly untilMs: number }
-  | { readonly settled: false; readonly why: Exclude<UnsettledReason, 'transient-failure' | 'quiet-hours'> };
+  /** The claim itself refused by the ledger for what it holds (no retry fixes it): nothing was claimed or sent. */
+  | { readonly settled: false; readonly why: 'ledger-refused'; readonly detail: string }
+  | { readonly settled: false; readonly why: Exclude<UnsettledReason, 'transient-failure' | 'quiet-hours' | 'ledger-refused'> };
 
 /** How a settled message came to be settled. */
 export type SettledBy =
@@ -118,6 +120,8 @@ export type UnsettledReason =
   | 'waiting-for-evidence'
   | 'claim-lost'
   | 'ledger-error'
+  /** The claim was refused by the ledger for what it holds (a ValidationException): the record is dead-lettered with the reason. */
+  | 'ledger-refused'
   /** The limit store failed: the claim was handed back unsent and the record backs off. */
   | 'limit-store-unavailable'
   /** The consent store failed: the claim was handed back unsent and the record backs off. */

@@ -92,6 +92,13 @@ export async function processRecord(record: QueueRecord, ctx: RecordContext): Pr
     ),
   );
   const unsettled = messages.filter((m): m is Extract<MessageResult, { settled: false }> => !m.settled);
+  const refused = unsettled.find((m) => m.why === 'ledger-refused');
+  if (refused) {
+    // Every receive would fail the same way: dead-lettered now with why, the record's other messages with it (a
+    // redrive after the fix skips those already settled, by their keys).
+    await deadLetter(record, new InvalidEventError('LedgerRefusedClaim', `${refused.detail}; ${unsettled.length} of ${messages.length} messages not settled`), ctx, event);
+    return { kind: 'dead-lettered', messages };
+  }
   if (unsettled.length > 0) {
     const reasons = [...new Set(unsettled.map((m) => (m.why === 'transient-failure' ? `${m.why}:${m.cause}` : m.why)))].join(', ');
     throw new RetryLaterError(

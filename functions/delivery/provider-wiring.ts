@@ -69,7 +69,7 @@ function eumProvider(
         timeToLiveSeconds: (messageClass) => classes.get(messageClass)?.smsTimeToLiveSeconds,
       }),
     );
-    return { keyedEvidence: true, send: async (request, signal) => (await loaded).send(request, signal) };
+    return { keyedEvidence: true, timeToLive: true, send: async (request, signal) => (await loaded).send(request, signal) };
   }
 }
 

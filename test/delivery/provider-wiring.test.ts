@@ -85,6 +85,12 @@ describe('the providers built from the configuration', () => {
     expect(snsMock.commandCalls(PublishCommand)).toHaveLength(1);
   });
 
+  it('the End User Messaging provider loaded on first use still says its texts have a time to live (the lazy wrapper dropped timeToLive)', () => {
+    const providers = createProviders({ delivery: EUM_DELIVERY, sendTimeoutMs: 2_000, messageClasses }, { ses, sns, eum });
+    expect(providers.sms.timeToLive).toBe(true);
+    expect(providers.push.timeToLive).toBeUndefined();
+  });
+
   it('the configuration says which SMS provider has keyed evidence, as the provider itself does', () => {
     const base = { LEDGER_TABLE_NAME: 'ledger', FUNCTION_TIMEOUT_SECONDS: '30', CLAIM_TIMEOUT_SECONDS: '60', EMAIL_FROM: 'a@b.co', DEAD_LETTER_QUEUE_URL: 'https://q' };
     const eumConfig = loadSenderConfig({ ...base, SMS_PROVIDER: 'end-user-messaging', SMS_CONFIGURATION_SET: 'notifier-sms' });

@@ -47,7 +47,7 @@ if (!sender || !baseline) throw new Error('bench/bundle-size.ts names no sender 
 
 /** The handler's cold-start statements, in order, as the source writes them; each is one step. */
 const STEPS: ReadonlyArray<{ readonly name: string; readonly statement: string }> = [
-  { name: 'templates validated again', statement: 'const templates = loadShippedTemplates();' },
+  { name: 'templates read (checked at synth)', statement: 'const templates = loadShippedTemplates();' },
   { name: 'configuration and its invariants', statement: 'const config = loadSenderConfig(process.env);' },
   { name: 'Logger and Metrics', statement: 'const observability = createLambdaObservability(SERVICE.sender);' },
   { name: 'dead-letter sink (SQS on first use)', statement: 'const deadLetters = createDeadLetters(config);' },

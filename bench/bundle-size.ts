@@ -93,6 +93,8 @@ const NOTIFIER_ENV = {
   SES_CONFIGURATION_SET: 'bench',
   DEAD_LETTER_QUEUE_URL: 'http://127.0.0.1:9/000000000000/bench-dlq',
   SOURCE_QUEUE_URL: 'http://127.0.0.1:9/000000000000/bench-queue',
+  // The stack's default: no push applications (lib/notifier-environment.ts), and no SMS countries (cdk.json).
+  PUSH_APPLICATION_ARNS: 'none',
 };
 
 const BASELINE_ENTRY = 'bench/baseline/powertools-minimal-handler.ts';

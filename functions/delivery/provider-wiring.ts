@@ -11,7 +11,6 @@ import type { LogPort } from '../core/observability/log-port';
 import { BULK_LANE_YIELD, ratePerProcess, realPaceClock, SendRateGovernor, type ChannelRates } from '../core/policy/send-rate-governor';
 import { ConfigurationError } from '../core/errors';
 import type { SenderConfig, SmsProviderSettings } from '../core/sender-config';
-import type { SmsCountryTable } from '../core/policy/sms-country-table';
 
 // The sending edge, built from validated configuration: SES and SNS providers, their clients, and the
 // send-rate governor (which reads the SES account). The reclaimer reaches this module only through
@@ -60,19 +59,6 @@ function snsProvider(clients: SendClients, sendTimeoutMs: number, settings: SnsS
     send: async (request, signal) => (await loaded()).send(request, signal),
     optedOut: async (address, signal) => (await loaded()).optedOut(address, signal),
   };
-}
-
-/**
- * Starts loading SNS's provider and client modules when this sender can text through SNS (its bundle allows an SMS
- * country) or push (push applications are allowed, or any where none are configured): not awaited, so the load runs
- * while the cold start waits for SES's GetAccount instead of in the first text's invocation. A sender that can do
- * neither never loads them. A failed load is left to the first use, which tries again.
- */
-export function preloadSnsWhenReachable(config: Pick<SenderConfig, 'delivery' | 'destinations'>, smsCountries: SmsCountryTable): void {
-  if (config.delivery.mode !== 'aws') return;
-  const texts = config.delivery.sms.provider === 'sns' && smsCountries.allowed.length > 0;
-  const pushes = config.destinations.pushApplicationArns === undefined || config.destinations.pushApplicationArns.length > 0;
-  if (texts || pushes) void Promise.all([import('../adapters/sns-provider'), import('../adapters/sns-client')]).catch(() => undefined);
 }
 
 /** The stack's SMS provider, embedded at synth (lib/destination-options.ts, SHIPPED_SMS_PROVIDER_IDENTIFIER); undefined unbundled. */

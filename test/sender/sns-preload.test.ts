@@ -21,7 +21,7 @@ async function preloads(delivery: SenderConfig['delivery'], destinations: Sender
     return { newSnsClient: () => undefined };
   });
   vi.doMock('../../functions/adapters/sns-provider', () => ({ SnsProvider: class {} }));
-  const { preloadSnsWhenReachable } = await import('../../functions/delivery/provider-wiring');
+  const { preloadSnsWhenReachable } = await import('../../functions/sender/sns-preload');
   preloadSnsWhenReachable({ delivery, destinations }, countries);
   // A preload is one import away: a few turns of the event loop, not a timer.
   for (let turn = 0; turn < 20 && loads.snsClient === 0; turn += 1) await new Promise((resolve) => setTimeout(resolve, 5));

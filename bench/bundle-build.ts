@@ -62,6 +62,8 @@ export interface BuiltBundle {
   readonly packages: ReadonlyArray<{ readonly name: string; readonly bytes: number }>;
   /** Every source file with bytes in the output, as esbuild names it (relative to the repository). */
   readonly inputs: readonly string[];
+  /** The source files with bytes in what a cold start reads (`index.mjs` and its static chunks); the others load on first use. */
+  readonly startupInputs: readonly string[];
 }
 
 /** How {@link buildBundle} departs from the stack's build. */
@@ -89,7 +91,9 @@ export async function buildBundle(entry: string, { withoutSdk, splitting = true,
   const byPackage = new Map<string, number>();
   const inputs = new Set<string>();
   const staticImports = new Map<string, string[]>();
+  const inputsOf = new Map<string, string[]>();
   for (const [outputPath, output] of Object.entries(build.metafile.outputs)) {
+    inputsOf.set(basename(outputPath), Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input));
     staticImports.set(
       basename(outputPath),
       output.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => basename(i.path)),
@@ -116,5 +120,6 @@ export async function buildBundle(entry: string, { withoutSdk, splitting = true,
     startupBytes: size(startup),
     packages: [...byPackage.entries()].sort((a, b) => b[1] - a[1]).map(([name, bytes]) => ({ name, bytes })),
     inputs: [...inputs],
+    startupInputs: [...new Set([...startup].flatMap((name) => inputsOf.get(name) ?? []))],
   };
 }

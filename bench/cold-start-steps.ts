@@ -5,15 +5,17 @@
  *    the sender with its handler cut to the same imports and no cold-start work, and the baseline.
  * 2. The sender's cold-start steps, each timed inside the asset (CPU of the process around the step),
  *    over fresh Node.js processes of the `node` devDependency (the default Lambda runtime's major).
+ * 3. What loads on first use instead (issue 50): the SNS, End User Messaging and SQS clients with their modules.
  *
  * Both variants are the stack's build of functions/sender/handler.ts with that one file rewritten; a step
  * the rewrite cannot find fails the run, so a change to the handler cannot silently skip one.
  * Writes bench/results/cold-start-steps.{json,md}.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { HANDLER_FILE } from '../lib/function-bundle';
 import { quantile, round } from '../local/stats';
@@ -47,12 +49,22 @@ if (!sender || !baseline) throw new Error('bench/bundle-size.ts names no sender 
 
 /** The handler's cold-start statements, in order, as the source writes them; each is one step. */
 const STEPS: ReadonlyArray<{ readonly name: string; readonly statement: string }> = [
-  { name: 'templates validated again', statement: 'const templates = loadShippedTemplates();' },
+  { name: 'templates read (checked at synth)', statement: 'const templates = loadShippedTemplates();' },
   { name: 'configuration and its invariants', statement: 'const config = loadSenderConfig(process.env);' },
   { name: 'Logger and Metrics', statement: 'const observability = createLambdaObservability(SERVICE.sender);' },
   { name: 'dead-letter sink (SQS on first use)', statement: 'const deadLetters = createDeadLetters(config);' },
-  { name: 'SES and SNS clients', statement: 'const sendClients = createLambdaSendClients(config);' },
+  { name: 'SES client (SNS on first use)', statement: 'const sendClients = createLambdaSendClients(config);' },
   { name: 'SES GetAccount read started', statement: 'const ready = createSendRateGovernor(config, sendClients?.ses, observability.log)' },
+];
+
+/**
+ * What loads on first use, not at cold start (issue 50): each row, in a fresh process after the asset's cold import,
+ * imports the chunks and builds the client, as the first text, push or dead letter of an environment does.
+ */
+const FIRST_USES: ReadonlyArray<{ readonly name: string; readonly chunks: readonly string[]; readonly client: string }> = [
+  { name: 'first text or push through SNS: provider and client', chunks: ['sns-provider', 'sns-client'], client: 'newSnsClient' },
+  { name: 'first text through End User Messaging: provider and client', chunks: ['eum-sms-provider', 'eum-client'], client: 'newEumClient' },
+  { name: 'first dead letter or back-off: SQS client', chunks: ['sqs-dead-letters', 'sqs-client'], client: 'newSqsClient' },
 ];
 
 function replaceOnce(source: string, find: string, replacement: string): string {
@@ -83,11 +95,17 @@ function importsOnly(source: string): string {
     `export const handler = async () => ({ batchItemFailures: [] });\n`;
 }
 
-async function buildVariant(dir: string, name: string, source: string | undefined, entry = sender!.entry): Promise<string> {
+async function buildVariant(
+  dir: string,
+  name: string,
+  source: string | undefined,
+  entry = sender!.entry,
+  smsProvider: 'sns' | 'end-user-messaging' = 'sns',
+): Promise<string> {
   const out = join(dir, name);
   mkdirSync(out);
   const build = await esbuild.build({
-    ...deployedBuildOptions(entry, { runtime: values.runtime }),
+    ...deployedBuildOptions(entry, { runtime: values.runtime, smsProvider }),
     plugins: source === undefined ? [] : [{
       name: 'sender-handler-variant',
       setup(b) {
@@ -117,6 +135,31 @@ function timeSteps(file: string, env: Readonly<Record<string, string>>, count: n
   return steps;
 }
 
+/** CPU of each first use, in fresh processes after the asset's cold import (the End User Messaging build has every chunk). */
+function timeFirstUses(file: string, env: Readonly<Record<string, string>>, count: number): Map<string, number[]> {
+  const files = readdirSync(resolve(file, '..'));
+  const times = new Map<string, number[]>();
+  for (const use of FIRST_USES) {
+    const chunks = use.chunks.map((prefix) => {
+      const found = files.find((f) => new RegExp(`^${prefix}-[A-Z0-9]+\\.mjs$`).test(f));
+      if (!found) throw new Error(`no ${prefix} chunk in the asset: is it still loaded on first use?`);
+      return pathToFileURL(join(resolve(file, '..'), found)).href;
+    });
+    const script =
+      `process.stdout; process.stderr; await import(${JSON.stringify(pathToFileURL(file).href)}); const c = process.cpuUsage(); ` +
+      `const modules = await Promise.all(${JSON.stringify(chunks)}.map((u) => import(u))); ` +
+      `const make = modules.map((m) => m[${JSON.stringify(use.client)}]).find((f) => typeof f === 'function'); if (!make) throw new Error('no ${use.client}'); make(10000); ` +
+      `const u = process.cpuUsage(c); process.stdout.write(String((u.user + u.system) / 1000)); process.exit(0);`;
+    for (let i = 0; i < count; i += 1) {
+      const child = spawnSync(values.node, ['--input-type=module', '-e', script], { cwd: resolve(file, '..'), env: { ...env }, encoding: 'utf8', timeout: 60_000 });
+      const ms = Number(child.stdout);
+      if (!Number.isFinite(ms) || child.stdout === '') throw new Error(`${use.name}: ${child.stderr.slice(0, 400)}`);
+      times.set(use.name, [...(times.get(use.name) ?? []), ms]);
+    }
+  }
+  return times;
+}
+
 const load = loadavg()[0]?.toFixed(1);
 const dir = mkdtempSync(join(tmpdir(), 'notifier-bench-cold-start-'));
 try {
@@ -126,6 +169,7 @@ try {
     importsOnly: await buildVariant(dir, 'imports-only', importsOnly(source)),
     baseline: await buildVariant(dir, 'baseline', undefined, baseline.entry),
     instrumented: await buildVariant(dir, 'instrumented', instrumented(source)),
+    firstUse: await buildVariant(dir, 'first-use', undefined, sender.entry, 'end-user-messaging'),
   };
   const names = { sender: 'sender', importsOnly: 'sender, imports only (no cold-start work)', baseline: baseline.name } as const;
   const times = timeColdImports(
@@ -147,17 +191,26 @@ try {
     const ms = steps.get(s.name) ?? [];
     return [s.name, round(quantile(ms, 0.5)), `${round(Math.min(...ms))}-${round(Math.max(...ms))}`];
   });
+  const firstUses = timeFirstUses(files.firstUse, sender.env, runs);
+  const firstUseRows = FIRST_USES.map((use) => {
+    const ms = firstUses.get(use.name) ?? [];
+    return [use.name, round(quantile(ms, 0.5)), `${round(Math.min(...ms))}-${round(Math.max(...ms))}`];
+  });
+  const firstUseHeader = ['sender, on first use (not at cold start)', 'CPU ms, median', 'range'];
   const importHeader = ['cold import', 'CPU ms, median', 'range', 'vs baseline, per round: median (range)'];
   const stepHeader = ['sender cold-start step', 'CPU ms, median', 'range'];
   const version = spawnSync(values.node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, load average ${load} when it started; built for ${values.runtime}, run on Node ${version}`;
-  process.stdout.write(`${textTable(importHeader, importRows)}\n\n${textTable(stepHeader, stepRows)}\n${runs} runs each; machine: ${machine}\n`);
+  process.stdout.write(
+    `${textTable(importHeader, importRows)}\n\n${textTable(stepHeader, stepRows)}\n\n${textTable(firstUseHeader, firstUseRows)}\n${runs} runs each; machine: ${machine}\n`,
+  );
   mkdirSync(RESULTS, { recursive: true });
-  writeFileSync(join(RESULTS, 'cold-start-steps.json'), `${JSON.stringify({ machine, runs, coldImports: importRows, steps: stepRows }, null, 2)}\n`);
+  writeFileSync(join(RESULTS, 'cold-start-steps.json'), `${JSON.stringify({ machine, runs, coldImports: importRows, steps: stepRows, firstUses: firstUseRows }, null, 2)}\n`);
   writeFileSync(
     join(RESULTS, 'cold-start-steps.md'),
     `# Where the sender's cold import goes\n\nMachine: ${machine}. ${runs} rounds of cold imports (interleaved, as bench/bundles.ts), ` +
-      `then ${runs} instrumented cold starts.\n\n${markdownTable(importHeader, importRows)}\n\n${markdownTable(stepHeader, stepRows)}\n`,
+      `then ${runs} instrumented cold starts, then each first use ${runs} times after a cold import (the End User Messaging build).\n\n` +
+      `${markdownTable(importHeader, importRows)}\n\n${markdownTable(stepHeader, stepRows)}\n\n${markdownTable(firstUseHeader, firstUseRows)}\n`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -18,7 +18,8 @@ import { DEFAULT_NOTIFIER_RUNTIME, esbuildTargetOf, type NotifierRuntime } from 
  *   of its own that a cold start neither reads nor compiles. In Lambda that is most of the SDK's
  *   credential chain (SSO, shared INI files, STS web identity, the login and process providers: the
  *   runtime's credentials come from the environment), the SQS client of the sender until its first dead
- *   letter or back-off, and SES and SNS in the reclaimer until its first resend. `index.mjs` imports the
+ *   letter or back-off, its SNS and End User Messaging clients until its first text or push, and SES and SNS in
+ *   the reclaimer until its first resend. `index.mjs` imports the
  *   chunks it needs at once. The cold import CPU measured by `npm run bench` fell by about a quarter.
  * - No source maps: Lambda only applies them with `NODE_OPTIONS=--enable-source-maps`, which makes every
  *   `error.stack` access map through a ~2 MB map; the ledger's conditional writes fail by design on every

@@ -4,13 +4,13 @@ import { readTemplateFiles } from '../functions/adapters/template-directory';
 import { checkTemplateFiles } from '../functions/core/template-checks/template-registry';
 import { smsEncodingNotes } from '../functions/core/template-checks/template-notes';
 import { formatTemplateProblem } from '../functions/core/template-checks/template-problems';
-import { SHIPPED_TEMPLATES_IDENTIFIER } from '../functions/sender/shipped-templates';
+import { SHIPPED_TEMPLATES_IDENTIFIER, shippedTemplatesOf } from '../functions/sender/shipped-templates';
 
 export { DEFAULT_TEMPLATES_DIR } from '../functions/adapters/template-directory';
 
 /** What embedding the templates adds to the sender's bundling options. */
 export interface TemplateBundling {
-  /** esbuild `define`: the sender's free identifier `__NOTIFIER_TEMPLATES__` replaced by every file's name and text. */
+  /** esbuild `define`: the sender's free identifier `__NOTIFIER_TEMPLATES__` replaced by the checked templates (shipped-templates.ts). */
   readonly define: Readonly<Record<string, string>>;
   /**
    * What the templates cost that is not a problem, for synth to say (an info annotation on the sender): each
@@ -22,8 +22,8 @@ export interface TemplateBundling {
 /**
  * Validates the templates folder at synth and prepares it for the sender's bundle.
  *
- * The files are embedded in the bundle itself rather than copied beside it: esbuild's `define` replaces
- * the sender's `__NOTIFIER_TEMPLATES__` with an array holding every file's name and text, so the asset's
+ * The templates are embedded in the bundle itself rather than copied beside it: esbuild's `define` replaces
+ * the sender's `__NOTIFIER_TEMPLATES__` with the templates as checked here, so the asset's
  * hash changes with any template and with nothing else (no generated file, so no path of one that would
  * name the chunks differently from one folder to the next), and no shell step runs (a `commandHooks`
  * copy would). esbuild runs in-process (lib/function-bundle.ts), so no command line carries the text.
@@ -43,8 +43,8 @@ export function templateBundling(templatesDir: string): TemplateBundling {
   if (problems.length > 0) {
     throw new Error(`IdempotentNotifier: the templates in ${dir} are invalid:\n${problems.map((p) => `  - ${formatTemplateProblem(p)}`).join('\n')}`);
   }
-  // Each file without its layout (valid JSON by now): indentation and line breaks cost the sender's bundle ~300 bytes;
-  // and without its descriptions (the template's and each field's), which are for people: ~470 bytes of the shipped ones.
-  const compact = files.map((file) => ({ name: file.name, text: JSON.stringify(JSON.parse(file.text), withoutDescriptions) }));
-  return { define: { [SHIPPED_TEMPLATES_IDENTIFIER]: JSON.stringify(compact) }, notes: smsEncodingNotes(templates) };
+  // The templates as checked (defaults applied), so the sender reads them without checking them again; without their
+  // descriptions (the template's and each field's), which are for people: ~470 bytes of the shipped ones.
+  const shipped = shippedTemplatesOf(templates.map((checked) => checked.template));
+  return { define: { [SHIPPED_TEMPLATES_IDENTIFIER]: JSON.stringify(shipped, withoutDescriptions) }, notes: smsEncodingNotes(templates) };
 }

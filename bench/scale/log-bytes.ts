@@ -14,7 +14,8 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { ensureLedgerTable } from '../../functions/adapters/ledger-table-setup';
 import { DEFAULT_TEMPLATES_DIR, readTemplateFiles } from '../../functions/adapters/template-directory';
 import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../../functions/delivery/shipped-sms-countries';
-import { SHIPPED_TEMPLATES_IDENTIFIER } from '../../functions/sender/shipped-templates';
+import { buildTemplateRegistry } from '../../functions/core/template-checks/template-registry';
+import { SHIPPED_TEMPLATES_IDENTIFIER, shippedTemplatesOf } from '../../functions/sender/shipped-templates';
 import { smsCountryTable } from '../../lib/sms-countries';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS, startLocalDynamo } from '../../local/local-dynamo';
 import { lambdaContext } from '../../local/lambda-event-source';
@@ -54,7 +55,7 @@ Object.assign(process.env, {
   SEND_LANE: 'urgent',
 });
 // What synth embeds in the bundle (templates, the SMS countries); unbundled, globals.
-(globalThis as Record<string, unknown>)[SHIPPED_TEMPLATES_IDENTIFIER] = readTemplateFiles(DEFAULT_TEMPLATES_DIR);
+(globalThis as Record<string, unknown>)[SHIPPED_TEMPLATES_IDENTIFIER] = shippedTemplatesOf(buildTemplateRegistry(readTemplateFiles(DEFAULT_TEMPLATES_DIR)).values());
 (globalThis as Record<string, unknown>)[SHIPPED_SMS_COUNTRIES_IDENTIFIER] = smsCountryTable(['US']);
 const { handler } = await import('../../functions/sender/handler');
 

@@ -1,6 +1,6 @@
-import { PinpointSMSVoiceV2Client } from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import type { PinpointSMSVoiceV2Client } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { SNSClient } from '@aws-sdk/client-sns';
+import type { SNSClient } from '@aws-sdk/client-sns';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 
 /**
@@ -20,21 +20,20 @@ export function sendClientConfig(sendTimeoutMs: number) {
   } as const;
 }
 
-/** The SDK clients that send messages. */
+/**
+ * The SDK clients that send messages. Only SES's is made at cold start (its account is read then); SNS's and
+ * End User Messaging's are made with their provider's first call, in the module loaded then
+ * (functions/delivery/provider-wiring.ts), so a cold start neither reads nor evaluates their SDK clients.
+ */
 export interface SendClients {
   readonly ses: SESv2Client;
-  readonly sns: SNSClient;
-  /** End User Messaging SMS (`pinpoint-sms-voice-v2`), when SMS goes through it. @default none */
+  /** SNS (texts when SMS goes through it, and push). @default - made with the first text or push */
+  readonly sns?: SNSClient;
+  /** End User Messaging SMS (`pinpoint-sms-voice-v2`), when SMS goes through it. @default - made with the first text */
   readonly eum?: PinpointSMSVoiceV2Client;
 }
 
-/** The stack's SMS provider, embedded at synth (lib/destination-options.ts, SHIPPED_SMS_PROVIDER_IDENTIFIER); undefined unbundled. */
-declare const __NOTIFIER_SMS_PROVIDER__: string | undefined;
-
-export function createSendClients(sendTimeoutMs: number, { endUserMessaging = false }: { readonly endUserMessaging?: boolean } = {}): SendClients {
-  const config = sendClientConfig(sendTimeoutMs);
-  const clients = { ses: new SESv2Client(config), sns: new SNSClient(config) };
-  // Folded at build time: a bundle built for SNS carries no End User Messaging client.
-  if (typeof __NOTIFIER_SMS_PROVIDER__ !== 'undefined' && __NOTIFIER_SMS_PROVIDER__ !== 'end-user-messaging') return clients;
-  return endUserMessaging ? { ...clients, eum: new PinpointSMSVoiceV2Client(config) } : clients;
+/** The clients made at cold start: SES's. */
+export function createSendClients(sendTimeoutMs: number): SendClients {
+  return { ses: new SESv2Client(sendClientConfig(sendTimeoutMs)) };
 }

@@ -26,8 +26,8 @@ export function onDemandSending(config: SenderConfig, log: LogPort): OnDemandSen
     };
   });
   const provider = (channel: Channel): DeliveryProvider => ({
-    // Known from the configuration without loading the edge: End User Messaging's events carry the key.
-    ...(channel === 'sms' && smsKeyedEvidence(config) ? { keyedEvidence: true } : {}),
+    // Known from the configuration without loading the edge: End User Messaging's events carry the key, and its texts have a time to live.
+    ...(channel === 'sms' && smsKeyedEvidence(config) ? { keyedEvidence: true, timeToLive: true } : {}),
     send: async (request, signal) => (await edge()).providers[channel].send(request, signal),
     // A provider without a look-up gives no evidence, exactly as when it is not asked.
     lookup: async (key) => {

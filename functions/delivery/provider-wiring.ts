@@ -3,13 +3,13 @@ import { OutboxProvider } from '../adapters/outbox-provider';
 import { createSendClients, type SendClients } from '../adapters/send-clients';
 import { readSesAccount } from '../adapters/ses-account';
 import { SesEmailProvider } from '../adapters/ses-email-provider';
-import { SnsProvider } from '../adapters/sns-provider';
+import type { SnsSettings } from '../adapters/sns-provider';
+import { onFirstUse } from '../adapters/sqs-on-demand';
 import type { DeliveryProvider, DeliveryProviders } from '../core/provider/delivery-provider';
 import type { Channel } from '../core/event/idempotency-key';
 import type { LogPort } from '../core/observability/log-port';
 import { BULK_LANE_YIELD, ratePerProcess, realPaceClock, SendRateGovernor, type ChannelRates } from '../core/policy/send-rate-governor';
 import { ConfigurationError } from '../core/errors';
-import type { MessageClassRegistry } from '../core/policy/message-class';
 import type { SenderConfig, SmsProviderSettings } from '../core/sender-config';
 
 // The sending edge, built from validated configuration: SES and SNS providers, their clients, and the
@@ -18,14 +18,14 @@ import type { SenderConfig, SmsProviderSettings } from '../core/sender-config';
 
 export function createProviders(
   config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs' | 'messageClasses'> & Partial<Pick<SenderConfig, 'topicPrefix'>>,
-  clients: SendClients = createSendClientsFor(config),
+  clients: SendClients = createSendClients(config.sendTimeoutMs),
 ): DeliveryProviders {
   const delivery = config.delivery;
   if (delivery.mode === 'outbox') {
     const outbox = new OutboxProvider(delivery.outboxFile);
     return { email: outbox, sms: outbox, push: outbox };
   }
-  const sns = new SnsProvider(clients.sns, {
+  const sns = snsProvider(clients, config.sendTimeoutMs, {
     smsSenderId: delivery.smsSenderId,
     smsOriginationNumber: delivery.smsOriginationNumber,
   });
@@ -38,8 +38,26 @@ export function createProviders(
       contactListName: delivery.contactListName,
       topicPrefix: config.topicPrefix ?? '',
     }),
-    sms: delivery.sms.provider === 'end-user-messaging' ? eumProvider(delivery.sms, clients, config.messageClasses) : sns,
+    sms: delivery.sms.provider === 'end-user-messaging' ? eumProvider(delivery.sms, clients, config) : sns,
     push: sns,
+  };
+}
+
+/**
+ * SNS's provider (texts when SMS goes through it, and push): its module and its client load with the first text
+ * or push, not at cold start. A stack that never pushes and texts through End User Messaging never loads them.
+ */
+function snsProvider(clients: SendClients, sendTimeoutMs: number, settings: SnsSettings): DeliveryProvider {
+  const loaded = onFirstUse(async () => {
+    const [{ SnsProvider }, client] = await Promise.all([
+      import('../adapters/sns-provider'),
+      clients.sns ?? import('../adapters/sns-client').then(({ newSnsClient }) => newSnsClient(sendTimeoutMs)),
+    ]);
+    return new SnsProvider(client, settings);
+  });
+  return {
+    send: async (request, signal) => (await loaded()).send(request, signal),
+    optedOut: async (address, signal) => (await loaded()).optedOut(address, signal),
   };
 }
 
@@ -47,40 +65,38 @@ export function createProviders(
 declare const __NOTIFIER_SMS_PROVIDER__: string | undefined;
 
 /**
- * End User Messaging's provider, its module loaded with the provider's first text. Built for SNS (the define
- * folds the test to true), a bundle ends at the throw, so esbuild drops the import and the module with it.
+ * End User Messaging's provider, its module and client loaded with the provider's first text. Built for SNS (the
+ * define folds the test to true), a bundle ends at the throw, so esbuild drops the imports and the modules with them.
  */
 function eumProvider(
   settings: Extract<SmsProviderSettings, { provider: 'end-user-messaging' }>,
   clients: SendClients,
-  classes: MessageClassRegistry,
+  config: Pick<SenderConfig, 'sendTimeoutMs' | 'messageClasses'>,
 ): DeliveryProvider {
   if (typeof __NOTIFIER_SMS_PROVIDER__ !== 'undefined' && __NOTIFIER_SMS_PROVIDER__ !== 'end-user-messaging') {
     throw new ConfigurationError('SMS_PROVIDER=end-user-messaging in a bundle built for SNS');
   } else {
-    const client = clients.eum;
-    if (!client) throw new ConfigurationError('no End User Messaging client');
-    const loaded = import('../adapters/eum-sms-provider').then(({ eumSmsProvider }) =>
-      eumSmsProvider(client, {
+    const loaded = onFirstUse(async () => {
+      const [{ eumSmsProvider }, client] = await Promise.all([
+        import('../adapters/eum-sms-provider'),
+        clients.eum ?? import('../adapters/eum-client').then(({ newEumClient }) => newEumClient(config.sendTimeoutMs)),
+      ]);
+      return eumSmsProvider(client, {
         configurationSetName: settings.configurationSet,
         originationIdentity: settings.originationIdentity,
         maxPrice: settings.maxPrice,
         protectConfigurationId: settings.protectConfigurationId,
-        timeToLiveSeconds: (messageClass) => classes.get(messageClass)?.smsTimeToLiveSeconds,
-      }),
-    );
-    return { keyedEvidence: true, send: async (request, signal) => (await loaded).send(request, signal) };
+        timeToLiveSeconds: (messageClass) => config.messageClasses.get(messageClass)?.smsTimeToLiveSeconds,
+      });
+    });
+    // Known without loading it: what eumSmsProvider's provider says of itself.
+    return { keyedEvidence: true, timeToLive: true, send: async (request, signal) => (await loaded()).send(request, signal) };
   }
-}
-
-function createSendClientsFor(config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>): SendClients {
-  const endUserMessaging = config.delivery.mode === 'aws' && config.delivery.sms.provider === 'end-user-messaging';
-  return createSendClients(config.sendTimeoutMs, { endUserMessaging });
 }
 
 /** The SDK clients that send, in `aws` delivery mode. */
 export function createLambdaSendClients(config: Pick<SenderConfig, 'delivery' | 'sendTimeoutMs'>): SendClients | undefined {
-  return config.delivery.mode === 'aws' ? createSendClientsFor(config) : undefined;
+  return config.delivery.mode === 'aws' ? createSendClients(config.sendTimeoutMs) : undefined;
 }
 
 /**

@@ -6,6 +6,8 @@ import { loadSenderConfig } from '../core/sender-config';
 import { createSenderHandler } from './create-sender-handler';
 import { loadShippedTemplates } from './shipped-templates';
 import { createLambdaSendClients, createProviders, createSendRateGovernor } from '../delivery/provider-wiring';
+import { preloadSnsWhenReachable } from './sns-preload';
+import { shippedSmsCountries } from '../delivery/shipped-sms-countries';
 import { createDeadLetters, createRecordDeferral } from './queue-wiring';
 import { createLambdaDeliveryContext } from '../delivery/lambda-delivery-context';
 
@@ -17,6 +19,8 @@ const observability = createLambdaObservability(SERVICE.sender);
 const deadLetters = createDeadLetters(config);
 if (!deadLetters) throw new ConfigurationError('DEAD_LETTER_QUEUE_URL is required for the Lambda sender');
 const sendClients = createLambdaSendClients(config);
+// SNS loads on first use; where this sender can text through it or push, the load overlaps the GetAccount read below.
+preloadSnsWhenReachable(config, shippedSmsCountries());
 
 // Also at cold start: the SES account's state and sending rate (one GetAccount), before the first batch.
 const ready = createSendRateGovernor(config, sendClients?.ses, observability.log).then((governor) =>

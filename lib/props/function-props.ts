@@ -117,7 +117,7 @@ export interface FunctionProps {
    * Folder of template files (`<templateId>.json`, and each translation as `<templateId>/<locale>.json`) the sender
    * renders. Synth validates every file (placeholders declared, SMS parts, subject length, push payload size, no
    * unescaped HTML, every variant with the default's channels and fields) and fails listing every problem; the files
-   * are embedded in the sender's bundle and validated again at cold start.
+   * are embedded in the sender's bundle as checked, and read at cold start without checking them again.
    * @default - the `templates/` folder of this package
    */
   readonly templatesDir?: string;

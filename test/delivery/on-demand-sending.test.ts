@@ -82,3 +82,22 @@ describe('the reclaimer sending edge loads on its first use', () => {
     await vi.waitFor(() => expect(loads.throttled).toEqual(['sms']));
   });
 });
+
+describe('what the reclaimer knows of its SMS provider before loading it', () => {
+  it('through End User Messaging its texts have keyed evidence and a time to live, as the loaded provider says (the wrapper dropped timeToLive)', () => {
+    const config = loadSenderConfig({
+      LEDGER_TABLE_NAME: 'ledger',
+      FUNCTION_TIMEOUT_SECONDS: '30',
+      CLAIM_TIMEOUT_SECONDS: '120',
+      EMAIL_FROM: 'a@b.co',
+      SMS_PROVIDER: 'end-user-messaging',
+      SMS_CONFIGURATION_SET: 'notifier-sms',
+      DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/dlq',
+    });
+    const { providers } = onDemandSending(config, silentLog);
+    expect(providers.sms.keyedEvidence).toBe(true);
+    expect(providers.sms.timeToLive).toBe(true);
+    expect(providers.push.timeToLive).toBeUndefined();
+    expect(providers.email.timeToLive).toBeUndefined();
+  });
+});

@@ -1,6 +1,7 @@
 import { GetAccountCommand, SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LogPort } from '../../functions/core/observability/log-port';
@@ -85,6 +86,12 @@ describe('the providers built from the configuration', () => {
     expect(snsMock.commandCalls(PublishCommand)).toHaveLength(1);
   });
 
+  it('the End User Messaging provider loaded on first use still says its texts have a time to live (the lazy wrapper dropped timeToLive)', () => {
+    const providers = createProviders({ delivery: EUM_DELIVERY, sendTimeoutMs: 2_000, messageClasses }, { ses, sns, eum });
+    expect(providers.sms.timeToLive).toBe(true);
+    expect(providers.push.timeToLive).toBeUndefined();
+  });
+
   it('the configuration says which SMS provider has keyed evidence, as the provider itself does', () => {
     const base = { LEDGER_TABLE_NAME: 'ledger', FUNCTION_TIMEOUT_SECONDS: '30', CLAIM_TIMEOUT_SECONDS: '60', EMAIL_FROM: 'a@b.co', DEAD_LETTER_QUEUE_URL: 'https://q' };
     const eumConfig = loadSenderConfig({ ...base, SMS_PROVIDER: 'end-user-messaging', SMS_CONFIGURATION_SET: 'notifier-sms' });
@@ -97,11 +104,21 @@ describe('the providers built from the configuration', () => {
     expect(() => loadSenderConfig({ ...base, SMS_PROVIDER: 'twilio' })).toThrow(/SMS_PROVIDER/);
   });
 
-  it('send clients exist in AWS mode only; the End User Messaging client only when SMS goes through it', () => {
-    expect(createLambdaSendClients({ delivery: EUM_DELIVERY, sendTimeoutMs: 2_000 })?.eum).toBeInstanceOf(PinpointSMSVoiceV2Client);
-    expect(createLambdaSendClients({ delivery: AWS_DELIVERY, sendTimeoutMs: 2_000 })?.eum).toBeUndefined();
-    expect(createLambdaSendClients({ delivery: AWS_DELIVERY, sendTimeoutMs: 2_000 })).toMatchObject({ ses: expect.any(SESv2Client), sns: expect.any(SNSClient) });
+  it('send clients exist in AWS mode only, and at cold start only SES\'s: SNS\'s and End User Messaging\'s are made with their first call', () => {
+    expect(createLambdaSendClients({ delivery: EUM_DELIVERY, sendTimeoutMs: 2_000 })).toEqual({ ses: expect.any(SESv2Client) });
+    expect(createLambdaSendClients({ delivery: AWS_DELIVERY, sendTimeoutMs: 2_000 })).toEqual({ ses: expect.any(SESv2Client) });
     expect(createLambdaSendClients({ delivery: OUTBOX_DELIVERY, sendTimeoutMs: 2_000 })).toBeUndefined();
+  });
+
+  it('made on first use, the SNS and End User Messaging clients are the send clients: no SDK retry, the send timeout', async () => {
+    const { newSnsClient } = await import('../../functions/adapters/sns-client');
+    const { newEumClient } = await import('../../functions/adapters/eum-client');
+    for (const client of [newSnsClient(2_000), newEumClient(2_000)]) {
+      expect(await client.config.maxAttempts()).toBe(1);
+      expect(client.config.requestHandler).toBeInstanceOf(NodeHttpHandler);
+    }
+    expect(newSnsClient(2_000)).toBeInstanceOf(SNSClient);
+    expect(newEumClient(2_000)).toBeInstanceOf(PinpointSMSVoiceV2Client);
   });
 });
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildBundle, type BuiltBundle } from '../../bench/bundle-build';
-import { OWN_CODE_LIMIT_BYTES } from '../../bench/bundle-size';
+import { COLD_IMPORT_BUDGETS, FUNCTION_BUDGETS, measureBundles, OWN_CODE_LIMIT_BYTES } from '../../bench/bundle-size';
 import { DEFAULT_ENTRIES } from '../../lib/notifier-function';
 
 /**
@@ -55,6 +55,44 @@ describe('Lambda bundle budget', () => {
       expect(packages, name).not.toContain('@aws-lambda-powertools/parser');
     }
   });
+
+  for (const name of Object.keys(FUNCTION_BUDGETS) as Name[]) {
+    const budget = FUNCTION_BUDGETS[name];
+    it(`the ${name}'s own code stays within ${budget.ownBytes / 1024} KB and its cold start reads at most ${budget.startupBytes / 1024} KB (issue 50)`, () => {
+      expect(own[name].bytes, `${name} own code`).toBeLessThanOrEqual(budget.ownBytes);
+      expect(asset[name].startupBytes, `${name} read at cold start`).toBeLessThanOrEqual(budget.startupBytes);
+    });
+  }
+
+  it('a sender cold start neither reads the SNS nor the End User Messaging client, nor their providers: they load with the first text or push', async () => {
+    const eum = await buildBundle(DEFAULT_ENTRIES.sender, { withoutSdk: false, smsProvider: 'end-user-messaging' });
+    const sns = ['@aws-sdk/client-sns/', 'functions/adapters/sns-provider.ts', 'functions/adapters/sns-client.ts'];
+    const endUserMessaging = ['@aws-sdk/client-pinpoint-sms-voice-v2/', 'functions/adapters/eum-sms-provider.ts', 'functions/adapters/eum-client.ts'];
+    for (const [built, lazy] of [[asset.sender, sns], [eum, [...sns, ...endUserMessaging]]] as const) {
+      for (const marker of lazy) {
+        expect(built.inputs.some((input) => input.includes(marker)), `${marker} in the asset`).toBe(true);
+        expect(built.startupInputs.some((input) => input.includes(marker)), `${marker} read at cold start`).toBe(false);
+      }
+      // Read at cold start: SES (its account is read then) and the ledger's DynamoDB.
+      expect(built.startupInputs.some((input) => input.includes('@aws-sdk/client-sesv2/'))).toBe(true);
+      expect(built.startupInputs.some((input) => input.includes('@aws-sdk/client-dynamodb/'))).toBe(true);
+    }
+    expect(asset.sender.inputs.some((input) => input.includes('@aws-sdk/client-pinpoint-sms-voice-v2/')), 'built for SNS: no End User Messaging client').toBe(false);
+  });
+
+  it('no function carries the template checker: the sender reads the templates synth checked', () => {
+    for (const name of Object.keys(DEFAULT_ENTRIES) as Name[]) {
+      expect(own[name].inputs.filter((input) => input.includes('functions/core/template-checks/')), name).toEqual([]);
+    }
+  });
+
+  it.runIf(process.env.NOTIFIER_COLD_IMPORT_BUDGET === '1')('on a quiet machine: each function\'s cold import CPU is within its budget against the Powertools baseline', async () => {
+    const measured = await measureBundles(9);
+    for (const [name, budget] of Object.entries(COLD_IMPORT_BUDGETS)) {
+      const ratio = measured.find((b) => b.name === name)?.cpuVsBaseline?.median;
+      expect(ratio, `${name}: cold import CPU vs the baseline, median of 9 rounds`).toBeLessThanOrEqual(budget);
+    }
+  }, 600_000);
 
   it('the status function carries no SES, SNS or SQS client: it only reads and writes the ledger', () => {
     const clients = new Set(asset.status.packages.map((p) => p.name).filter((name) => name.startsWith('@aws-sdk/client-')));

@@ -17,28 +17,27 @@ const dir = mkdtempSync(join(tmpdir(), 'notifier-cold-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
- * The sender bundled as synth bundles it, but with an embedded template synth would have refused
- * (as a bundle built by other means could carry): its cold start must fail before anything else.
+ * The sender bundled as synth bundles it, but with the template files embedded as they are, unchecked (as a
+ * bundle built by other means could carry them, one of them one synth would have refused): its cold start must
+ * fail before anything else, since the sender reads the templates synth checked without checking them again.
  */
-describe('the bundled sender with an invalid embedded template', () => {
-  it('fails its cold start with a TemplateValidationError listing every problem', async () => {
+describe('the bundled sender with templates synth did not check', () => {
+  it('fails its cold start with a ConfigurationError naming what the bundle should embed', async () => {
     const files = [
       { name: 'ok.json', text: JSON.stringify({ fields: { a: { maxLength: 5 } }, sms: { text: 'A {{a}}' } }) },
-      { name: 'raw.json', text: JSON.stringify({ fields: { a: { maxLength: 5 } }, email: { subject: 'S', text: 'T {{a}}', html: '{{{a}}}' } }) },
       { name: 'undeclared.json', text: JSON.stringify({ fields: {}, push: { title: 'T', body: '{{b}}' } }) },
     ];
     const outdir = join(dir, 'asset');
     const outfile = join(outdir, 'index.mjs');
     await build({ ...notifierBuildOptions(DEFAULT_ENTRIES.sender, outdir, { define: { [SHIPPED_TEMPLATES_IDENTIFIER]: JSON.stringify(files) } }), logLevel: 'silent' });
-    // Loaded by Node 24 as Lambda loads it, with no environment at all: the templates are checked before the configuration.
+    // Loaded by Node 24 as Lambda loads it, with no environment at all: the templates are read before the configuration.
     const script = `import(${JSON.stringify(pathToFileURL(outfile).href)}).then(() => console.log('{}'), (e) => console.log(JSON.stringify({ name: e.name, message: e.message })))`;
     const { stdout } = await promisify(execFile)(LAMBDA_NODE, ['--input-type=module', '-e', script], { env: {}, cwd: outdir });
     const error = JSON.parse(stdout) as { name?: string; message?: string };
-    expect(error.name).toBe('TemplateValidationError');
+    expect(error.name).toBe('ConfigurationError');
     expect(error.message).toBe(
-      '2 template problems: raw.json email.html: the tag {{{a}}} at character 0 inserts the value unescaped ' +
-        '({{{x}}} or {{&x}}); use {{x}}: HTML variants escape it, text variants never do; ' +
-        'undeclared.json push.body: uses {{b}}, which is not declared in fields',
+      'This bundle embeds something other than the templates synth checked (__NOTIFIER_TEMPLATES__ is not notifier-checked-templates/1): ' +
+        'build the sender with the IdempotentNotifier construct, which validates the templates folder at synth and embeds it',
     );
   }, 60_000);
 });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/adapters/outbox-provider';
 import { DEFAULT_TEMPLATES_DIR, readTemplateFiles } from '../../functions/adapters/template-directory';
 import { SHIPPED_SMS_COUNTRIES_IDENTIFIER } from '../../functions/delivery/shipped-sms-countries';
-import { SHIPPED_TEMPLATES_IDENTIFIER } from '../../functions/sender/shipped-templates';
+import { buildTemplateRegistry } from '../../functions/core/template-checks/template-registry';
+import { SHIPPED_TEMPLATES_IDENTIFIER, shippedTemplatesOf } from '../../functions/sender/shipped-templates';
 import { smsCountryTable } from '../../lib/sms-countries';
 import { loginCodeEvent } from '../support/events';
 import { startFakeSqs } from '../support/fake-sqs';
@@ -25,19 +26,19 @@ afterAll(async () => {
 });
 
 /**
- * Synth embeds the template files in the bundle (esbuild `inject`); unbundled, the module reads the same
+ * Synth embeds the checked templates in the bundle (esbuild `define`); unbundled, the module reads the same
  * identifier as a global, which stands in for the embedding here.
  */
-function embedTemplates(files = readTemplateFiles(DEFAULT_TEMPLATES_DIR)): void {
-  vi.stubGlobal(SHIPPED_TEMPLATES_IDENTIFIER, files);
+function embedTemplates(shipped: unknown = shippedTemplatesOf(buildTemplateRegistry(readTemplateFiles(DEFAULT_TEMPLATES_DIR)).values())): void {
+  vi.stubGlobal(SHIPPED_TEMPLATES_IDENTIFIER, shipped);
 }
 
 describe('the Lambda entry module (functions/sender/handler.ts), configured only through its environment', () => {
-  it('fails its cold start on an invalid embedded template, before it reads its configuration', async () => {
+  it('fails its cold start on templates synth did not check (the raw files), before it reads its configuration', async () => {
     vi.resetModules();
     embedTemplates([...readTemplateFiles(DEFAULT_TEMPLATES_DIR), { name: 'bad.json', text: '{"fields":{},"sms":{"text":"{{code}}"}}' }]);
     await expect(import('../../functions/sender/handler')).rejects.toThrow(
-      '1 template problem: bad.json sms.text: uses {{code}}, which is not declared in fields',
+      /embeds something other than the templates synth checked \(__NOTIFIER_TEMPLATES__ is not notifier-checked-templates\/1\)/,
     );
     vi.unstubAllGlobals();
   });

@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as lambdaEventSources from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -110,7 +111,9 @@ export class ChannelFallback extends Construct {
       reason: 'dynamodb:ListStreams (granted by the DynamoDB event source) supports no resource-level permissions; the stream reads are on the table stream ARN.',
     });
     // One strongly consistent read (was the fallback sent when the primary proved delivered?) and the sends.
-    props.table.grant(this.fn, 'dynamodb:GetItem');
+    // The table alone, not its indexes (Table.grant would add `index/*`).
+    this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [props.table.tableArn] }));
+    props.table.encryptionKey?.grantDecrypt(this.fn);
     queues.urgent.grantSendMessages(this.fn);
     queues.bulk?.grantSendMessages(this.fn);
     if (props.queueEncryptionKey) {

@@ -92,3 +92,16 @@ describe('the fallback trigger', () => {
     expect(r.metrics.get('FallbackRequested')).toBe(1);
   });
 });
+
+describe('the fallback trigger\'s filter patterns', () => {
+  it('let through a settling write of a row that names a next channel, and nothing of a row without one', async () => {
+    const { FALLBACK_STREAM_FILTERS } = await import('../../lib/fallback-stream-filter');
+    const { matchesAnyFilter } = await import('../../local/aws/stream-filter-match');
+    const key = keyOf(9);
+    const failed: LedgerRow = { ...sentRow(key), state: 'FAILED', failureReason: 'EndpointDisabledException: x' };
+    expect(matchesAnyFilter(FALLBACK_STREAM_FILTERS, rowWrite(claimRow(key, withPlan), { ...failed, ...withPlan }))).toBe(true);
+    expect(matchesAnyFilter(FALLBACK_STREAM_FILTERS, rowWrite(claimRow(key), failed))).toBe(false);
+    // A claim of a row with a plan is no settling: not let through.
+    expect(matchesAnyFilter(FALLBACK_STREAM_FILTERS, rowWrite(undefined, claimRow(key, withPlan)))).toBe(false);
+  });
+});

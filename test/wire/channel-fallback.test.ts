@@ -118,6 +118,11 @@ describe('channel fallback through the real SDK clients', () => {
     await rig.drainStream();
     // The request is on the queue, held back by SQS for the window (1 s): not visible yet.
     expect(await rig.pump(sender)).toBe(0);
+    // A request that arrives before the window's end (a clock ahead) sends nothing and is handed back for later.
+    const { fallbackRequestBody } = await import('../../functions/core/fallback/fallback-request');
+    const early = await sender.invoke(sqsRecord(fallbackRequestBody(keyOf(event, 'push')), 'early-1'));
+    expect(failedIds(early)).toEqual(['early-1']);
+    expect(rig.wire.accepted(keyOf(event, 'email'))).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 1_300));
     rig.clock.advance(1_500);
     expect(await rig.pump(sender, rig.sender())).toBe(1);

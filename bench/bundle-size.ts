@@ -22,9 +22,11 @@ const REPO = resolve(import.meta.dirname, '..');
  * (187.2 KB: SES tenants per class, unknown-field counting, message lifetimes and settle bounds, the evidence table
  * and the quiet-hours hold); its cold import was not re-measured then. Lowered to 182 KB on 2026-12-05 by issue 50
  * (185,391 bytes in that build, 174,604 plain): the sender reads the templates synth checked instead of checking them
- * again, and the SNS and End User Messaging clients load with their first text or push.
+ * again, and the SNS and End User Messaging clients load with their first text or push. Raised to 190 KB the same
+ * day by issue 46's channel fallback (194,048 bytes in that build, 183,261 plain: the fallback field, its plan
+ * packed on the primary's row, and the fallback request's handling in the sender); issue 50 owns the cut.
  */
-export const OWN_CODE_LIMIT_BYTES = 182 * 1024;
+export const OWN_CODE_LIMIT_BYTES = 190 * 1024;
 
 /** One function's bundle budget, as the stack builds it (no SMS countries, SNS): at most these bytes. */
 export interface FunctionBudget {
@@ -44,10 +46,11 @@ export interface FunctionBudget {
  * that needs more raises it in the commit that says what the bytes buy and what the cold import then measures.
  */
 export const FUNCTION_BUDGETS = {
-  sender: { ownBytes: 171 * 1024, startupBytes: 475 * 1024 },
-  reclaimer: { ownBytes: 146 * 1024, startupBytes: 373 * 1024 },
-  status: { ownBytes: 104 * 1024, startupBytes: 340 * 1024 },
+  sender: { ownBytes: 179 * 1024, startupBytes: 483 * 1024 },
+  reclaimer: { ownBytes: 149 * 1024, startupBytes: 375 * 1024 },
+  status: { ownBytes: 106 * 1024, startupBytes: 341 * 1024 },
   outcomes: { ownBytes: 64 * 1024, startupBytes: 267 * 1024 },
+  fallback: { ownBytes: 93 * 1024, startupBytes: 357 * 1024 },
 } as const satisfies Record<string, FunctionBudget>;
 
 /**

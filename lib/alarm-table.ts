@@ -6,6 +6,7 @@ import { DELIVERY_STATUS_ALARMS } from './alarms/delivery-status-alarms';
 import { FUNCTION_ALARMS } from './alarms/function-alarms';
 import { LEDGER_ALARMS } from './alarms/ledger-alarms';
 import { OUTCOME_ALARMS } from './alarms/outcome-alarms';
+import { FALLBACK_ALARMS } from './alarms/fallback-alarms';
 import { PROVIDER_ALARMS } from './alarms/provider-alarms';
 import { QUEUE_ALARMS } from './alarms/queue-alarms';
 import { SENDING_ALARMS } from './alarms/sending-alarms';
@@ -25,6 +26,7 @@ export const ALARM_GROUPS = {
   deliveryStatus: DELIVERY_STATUS_ALARMS,
   functions: FUNCTION_ALARMS,
   outcomes: OUTCOME_ALARMS,
+  fallback: FALLBACK_ALARMS,
 } as const;
 
 /**

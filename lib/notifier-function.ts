@@ -17,6 +17,7 @@ export const DEFAULT_ENTRIES = {
   reclaimer: join(PACKAGE_ROOT, 'functions', 'reclaimer', 'handler.ts'),
   status: join(PACKAGE_ROOT, 'functions', 'status', 'handler.ts'),
   outcomes: join(PACKAGE_ROOT, 'functions', 'outcomes', 'handler.ts'),
+  fallback: join(PACKAGE_ROOT, 'functions', 'fallback', 'handler.ts'),
 } as const;
 
 /** Settings of one notifier function. */

@@ -90,7 +90,7 @@ export interface NotifierSettings {
   readonly reclaimerSchedule: Duration;
   /** Shards of the pending index (`PENDING_INDEX_SHARDS`). */
   readonly pendingIndexShards: number;
-  readonly entries: { readonly sender: string; readonly reclaimer: string; readonly status: string; readonly outcomes: string };
+  readonly entries: { readonly sender: string; readonly reclaimer: string; readonly status: string; readonly outcomes: string; readonly fallback: string };
   readonly templatesDir: string;
   readonly smsEnabled: boolean;
   /** Which service sends SMS (`smsProvider`). */
@@ -199,6 +199,7 @@ export function resolveSettings(props: IdempotentNotifierProps, context: Setting
       reclaimer: props.reclaimerEntry ?? DEFAULT_ENTRIES.reclaimer,
       status: props.statusEntry ?? DEFAULT_ENTRIES.status,
       outcomes: props.outcomesEntry ?? DEFAULT_ENTRIES.outcomes,
+      fallback: props.fallbackEntry ?? DEFAULT_ENTRIES.fallback,
     },
     templatesDir: props.templatesDir ?? DEFAULT_TEMPLATES_DIR,
     smsEnabled: smsEnabled(props),

@@ -33,6 +33,7 @@ import { createSender } from './notifier-sender';
 import { resolveSettings } from './notifier-settings';
 import { DeliveryStatus } from './notifier-status';
 import { OutcomeEvents } from './notifier-outcomes';
+import { ChannelFallback } from './notifier-fallback';
 import { assertValid } from './notifier-validation';
 import { manageSmsSpendLimit } from './sms-spend-limit';
 import { EndUserMessagingSms } from './end-user-messaging-sms';
@@ -237,15 +238,11 @@ export class IdempotentNotifier extends Construct {
       return { name: lane.name, queue, deadLetterQueue, senderFunction: sender.fn, senderLogGroup: sender.logGroup, environment };
     });
     const urgent = this.lanes[0]!;
-    this.environment = urgent.environment;
-    this.senderFunction = urgent.senderFunction;
-    this.senderLogGroup = urgent.senderLogGroup;
+    [this.environment, this.senderFunction, this.senderLogGroup] = [urgent.environment, urgent.senderFunction, urgent.senderLogGroup];
     if (this.eventTopic) {
       for (const lane of this.lanes) this.subscribeLane(this.eventTopic, lane);
     }
-    (props.producerTopicArns ?? []).forEach((arn, i) =>
-      this.subscribeToTopic(sns.Topic.fromTopicArn(this, `ProducerTopic${i}`, arn)),
-    );
+    (props.producerTopicArns ?? []).forEach((arn, i) => this.subscribeToTopic(sns.Topic.fromTopicArn(this, `ProducerTopic${i}`, arn)));
     (props.producerEventRules ?? []).forEach((rule, i) => this.addEventRule(`ProducerRule${i}`, rule));
     const reclaimer = createReclaimer(this, {
       ...functionSettings,
@@ -295,6 +292,8 @@ export class IdempotentNotifier extends Construct {
       queueEncryptionKey: queueKey,
     });
     this.outcomeEventBus = this.outcomeEvents.eventBus;
+    const fallback = new ChannelFallback(this, 'ChannelFallback', { ...functionSettings, table: this.table, lanes: this.lanes, senderEnvironment: this.environment,
+      bulkClasses: settings.lanes.enabled ? settings.lanes.bulkClasses : undefined, entry: settings.entries.fallback, metricsNamespace: settings.metricsNamespace, queueEncryptionKey: queueKey });
 
     // ---- Least-privilege IAM ----
     // cdk-nag's IAM5 does not read NotResource: every such grant in the notifier must be the reviewed one.
@@ -315,7 +314,7 @@ export class IdempotentNotifier extends Construct {
     }
 
     // ---- Alarms and dashboard ----
-    const functions = { reclaimer: reclaimer.fn, status: this.statusFunction, outcomes: this.outcomeEvents.fn };
+    const functions = { reclaimer: reclaimer.fn, status: this.statusFunction, outcomes: this.outcomeEvents.fn, fallback: fallback.fn };
     const lanes = this.lanes.map(({ name, queue, deadLetterQueue, senderFunction }) => ({ name, queue, deadLetterQueue, sender: senderFunction }));
     const alarms = new NotifierAlarms(this, 'Alarms', {
       topic: props.alarms?.topic,
@@ -326,6 +325,7 @@ export class IdempotentNotifier extends Construct {
       eventTopic: this.eventTopic,
       statusFailedEventQueue: this.deliveryStatus.failedEventQueue,
       outcomeFailedBatchQueue: this.outcomeEvents.failedBatchQueue,
+      fallbackFailedBatchQueue: fallback.failedBatchQueue,
       sesEventRuleDeadLetterQueue: this.deliveryStatus.sesEventRuleDeadLetterQueue,
       sesEventDeadLetterQueue: this.deliveryStatus.sesEvents.deadLetterQueue,
       functions,

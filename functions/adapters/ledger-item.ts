@@ -56,6 +56,9 @@ const LedgerItemSchema = v.looseObject({
   request: v.optional(StoredRequestSchema),
   pendingShard: v.optional(text),
   consentKey: v.optional(text),
+  fallbackPlan: v.optional(v.instance(Uint8Array)),
+  fallbackKey: v.optional(text),
+  replaces: v.optional(text),
 });
 
 /** Item attribute names are the row's field names, except the key, stored as `sk` beside its event part `pk` (see ledgerItemKey). */

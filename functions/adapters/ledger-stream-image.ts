@@ -14,7 +14,7 @@ export type StreamImage = Record<string, unknown>;
 /**
  * The ledger row a stream image holds, or undefined for an item of the table that is no message (a limit
  * counter `limit#...`, a consent record `consent#...`): only a message's row has a 16-hex event part and a
- * 64-hex key. The row comes without `request` and `consentKey`.
+ * 64-hex key. The row comes without `request`, `consentKey` and `fallbackPlan` (its `fallbackKey` stays).
  * @throws Error naming the key (never a value) when a message's row is not a valid ledger row.
  */
 export function ledgerRowOfImage(image: StreamImage | undefined): LedgerRow | undefined {
@@ -24,7 +24,8 @@ export function ledgerRowOfImage(image: StreamImage | undefined): LedgerRow | un
   const sk = item[LEDGER_TABLE.sortKey];
   if (typeof pk !== 'string' || typeof sk !== 'string' || !EVENT_PART.test(pk) || !KEY.test(sk)) return undefined;
   // The rendered message (addresses, content) is never read for an outcome, and in a Lambda event a packed one is
-  // base64 text rather than bytes: it is dropped before the row is validated, with the consent key beside it.
-  const { request: _request, consentKey: _consentKey, ...identifiers } = item;
+  // base64 text rather than bytes: it is dropped before the row is validated, with the consent key beside it, and
+  // so is a fallback's plan (addresses and template data, packed alike): its readers read the row itself.
+  const { request: _request, consentKey: _consentKey, fallbackPlan: _fallbackPlan, ...identifiers } = item;
   return itemToRow(identifiers);
 }

@@ -11,6 +11,7 @@ import {
 import type { Claim, LedgerRow } from '../core/ledger/ledger-record';
 import { METRIC } from '../core/observability/metric-names';
 import { packRequest, type PackedRequest } from '../core/ledger/stored-request';
+import { packFallbackPlan } from '../core/fallback/fallback-plan';
 import type { MessageResult } from './delivery-context';
 import { count, type DeliveryAttempt, type HeldClaim, logContext } from './delivery-attempt';
 import type { MessagePlan } from './message-plan';
@@ -141,9 +142,19 @@ function decide(attempt: DeliveryAttempt, row: LedgerRow): ExistingRowDecision {
 
 /** What a fresh claim row says about its message: its identity, class and, for a bulk class, the destination's consent key. */
 function claimSubject(attempt: DeliveryAttempt): ClaimSubject {
-  const { identity, key, messageClass, occurredAt, prepared, locale } = attempt.plan;
+  const { identity, key, messageClass, occurredAt, prepared, locale, fallback, replaces } = attempt.plan;
   const consentKey = prepared.ok && messageClass.bulk ? consentKeyOf(prepared.request.message) : undefined;
-  return { key, ...identity, ...(locale ? { locale: locale.locale } : {}), messageClass: messageClass.name, occurredAt, ...(consentKey ? { consentKey } : {}) };
+  return {
+    key,
+    ...identity,
+    ...(locale ? { locale: locale.locale } : {}),
+    messageClass: messageClass.name,
+    occurredAt,
+    ...(consentKey ? { consentKey } : {}),
+    // The next channel's plan goes with the first claim: the write that settles this row is its fallback's trigger.
+    ...(fallback ? { fallbackPlan: packFallbackPlan(fallback.plan), fallbackKey: fallback.key } : {}),
+    ...(replaces ? { replaces } : {}),
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Channel } from '../core/event/idempotency-key';
 import type { Recipient } from '../core/event/notification-event';
 import { localesOf, resolveTemplateLocale, type LocaleResolution } from '../core/templates/template-locale';
 import { renderTemplate, type TemplateRegistry } from '../core/templates/templates';
+import { fallbackKeyOf, fallbackPlanOf, type FallbackPlan } from '../core/fallback/fallback-plan';
 
 /** One logical message of an event: its key, and either a ready request or why it can never be sent. */
 export interface MessagePlan {
@@ -29,6 +30,13 @@ export interface MessagePlan {
    * when the template has no variant in `locale`. @default none (a plan rebuilt from a row is in the row's locale)
    */
   readonly inLocale?: (locale: string) => MessagePlan | undefined;
+  /**
+   * The next channel of the recipient's `fallback` list after this message, kept on its row by the first claim
+   * (fallback-plan.ts). @default none: nothing follows this message
+   */
+  readonly fallback?: { readonly plan: FallbackPlan; readonly key: string };
+  /** The key of the message this one is the fallback of (recorded on its row). @default none: not a fallback */
+  readonly replaces?: string;
 }
 
 /** Expands an event into one plan per (recipient, channel). Pure. */
@@ -41,7 +49,13 @@ export function planMessages(
   return event.recipients.flatMap((recipient) => {
     // The key is made of the identity alone: the locale is presentation, and may differ from one delivery to the next.
     const locale = template ? resolveTemplateLocale(template, recipient.locale) : undefined;
-    return recipient.channels.map((channel) => planOne(event, messageClass, templates, recipient, channel, locale));
+    const independent = recipient.channels.map((channel) => planOne(event, messageClass, templates, recipient, channel, locale));
+    const chain = recipient.fallback;
+    if (chain === undefined) return independent;
+    // Only the chain's first channel now; each next one is planned from the row when the one before certainly failed.
+    const primary = planOne(event, messageClass, templates, recipient, chain[0]!, locale);
+    const plan = fallbackPlanOf(event, recipient, chain);
+    return [...independent, plan ? { ...primary, fallback: { plan, key: fallbackKeyOf(primary.identity, plan) } } : primary];
   });
 }
 

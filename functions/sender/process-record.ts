@@ -1,61 +1,24 @@
-import type { DeadLetterSink } from '../core/queue/dead-letter-sink';
-import { InvalidEventError, RetryLaterError, type RecordBackoff } from '../core/errors';
-import type { MessageClassRegistry } from '../core/policy/message-class';
+import { InvalidEventError } from '../core/errors';
 import { METRIC } from '../core/observability/metric-names';
 import { parseNotificationBody, type NotificationEvent, type ParsedEvent } from '../core/event/notification-event';
-import type { TemplateRegistry } from '../core/templates/templates';
-import { deliver, FRESH_CLAIM, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
 import { planMessages, type MessagePlan } from '../delivery/message-plan';
-import { claimMustBeDiscoverable, type ReceiveInfo, type RedeliveryPolicy } from '../core/ledger/stale-claim-discovery';
+import { parseFallbackRequest } from '../core/fallback/fallback-request';
+import { deadLetter } from './dead-letter-record';
+import { deliverPlans } from './deliver-plans';
+import { processFallbackRequest } from './process-fallback-request';
+import type { QueueRecord, RecordContext, RecordResult } from './record-context';
 
-/** What processing one SQS record needs beyond a single delivery. */
-export interface RecordContext extends DeliveryContext {
-  readonly deadLetters: DeadLetterSink;
-  readonly messageClasses: MessageClassRegistry;
-  readonly templates: TemplateRegistry;
-  readonly maxBodyBytes: number;
-  readonly maxClockSkewMs: number;
-  /**
-   * Dead-letter an event with a field the schema does not know (reason `UnknownField`) instead of dropping the
-   * field; either way each one is counted (`UnknownEventField` by name) and logged. @default false
-   */
-  readonly refuseUnknownEventFields?: boolean;
-  /** Bounds concurrent deliveries across the whole batch. */
-  readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
-  /**
-   * Whether a delivery started now can still record its outcome before the function times out.
-   * A delivery that would not is left for redelivery instead of leaving a claim that looks dead.
-   * @default always true
-   */
-  readonly hasTimeForDelivery?: () => boolean;
-  /** How the source queue redelivers. @default unknown: every claim is discoverable */
-  readonly redelivery?: RedeliveryPolicy;
-  /**
-   * On a redelivered record (receive count > 1), read each message's row before claiming it:
-   * measured in `npm run bench` (request probe). @default true
-   */
-  readonly readBeforeClaimOnRedelivery?: boolean;
-}
-
-/** The parts of an SQS record the sender reads. */
-export interface QueueRecord {
-  readonly messageId: string;
-  readonly body: string;
-  /** Which receive of the message this is. @default unknown: claims are made discoverable */
-  readonly receive?: ReceiveInfo;
-}
-
-export interface RecordResult {
-  readonly kind: 'settled' | 'dead-lettered';
-  readonly messages: readonly MessageResult[];
-}
+export type { QueueRecord, RecordContext, RecordResult } from './record-context';
 
 /**
- * Processes one SQS record: parse, fan out to messages, deliver each. Resolves when the
+ * Processes one SQS record: parse, fan out to messages, deliver each (or a fallback's request: process-fallback-request.ts). Resolves when the
  * record may be acknowledged (every message terminal, or the record dead-lettered with
  * its reason); throws RetryLaterError otherwise, which reports it as a batch item failure.
  */
 export async function processRecord(record: QueueRecord, ctx: RecordContext): Promise<RecordResult> {
+  // A fallback's request (fallback-request.ts) comes on the same queue as events: its class's lane.
+  const fallbackRequest = parseFallbackRequest(record.body);
+  if (fallbackRequest !== undefined) return processFallbackRequest(record, fallbackRequest, ctx);
   let event: NotificationEvent;
   try {
     const parsed = parseNotificationBody(record.body, ctx.maxBodyBytes);
@@ -76,37 +39,7 @@ export async function processRecord(record: QueueRecord, ctx: RecordContext): Pr
 
   const plans = planMessages(event, messageClass, ctx.templates);
   countLocaleFallbacks(plans, ctx);
-  const delivery: DeliveryContext = {
-    ...ctx,
-    claimsDiscoverable: claimMustBeDiscoverable(record.receive, ctx.redelivery, ctx.clock()),
-    readBeforeClaim: (ctx.readBeforeClaimOnRedelivery ?? true) && (record.receive?.receiveCount ?? 1) > 1,
-  };
-  const messages = await Promise.all(
-    plans.map((plan) =>
-      ctx.limit(
-        async (): Promise<MessageResult> =>
-          ctx.hasTimeForDelivery && !ctx.hasTimeForDelivery()
-            ? { settled: false, why: 'out-of-time' }
-            : deliver(plan, FRESH_CLAIM, delivery),
-      ),
-    ),
-  );
-  const unsettled = messages.filter((m): m is Extract<MessageResult, { settled: false }> => !m.settled);
-  const refused = unsettled.find((m) => m.why === 'ledger-refused');
-  if (refused) {
-    // Every receive would fail the same way: dead-lettered now with why, the record's other messages with it (a
-    // redrive after the fix skips those already settled, by their keys).
-    await deadLetter(record, new InvalidEventError('LedgerRefusedClaim', `${refused.detail}; ${unsettled.length} of ${messages.length} messages not settled`), ctx, event);
-    return { kind: 'dead-lettered', messages };
-  }
-  if (unsettled.length > 0) {
-    const reasons = [...new Set(unsettled.map((m) => (m.why === 'transient-failure' ? `${m.why}:${m.cause}` : m.why)))].join(', ');
-    throw new RetryLaterError(
-      `${unsettled.length} of ${messages.length} messages of event ${event.eventId} not settled (${reasons})`,
-      backoffFor(unsettled),
-    );
-  }
-  return { kind: 'settled', messages };
+  return deliverPlans(plans, record, ctx, `event ${event.eventId}`);
 }
 
 /**
@@ -168,50 +101,4 @@ function checkEventWindow(event: NotificationEvent, ctx: RecordContext): void {
         'it cannot be deduplicated safely and is not sent blind',
     );
   }
-}
-
-async function deadLetter(
-  record: QueueRecord,
-  error: InvalidEventError,
-  ctx: RecordContext,
-  event?: NotificationEvent,
-): Promise<void> {
-  ctx.metrics.count(error.reason === 'EventTooOld' ? METRIC.EventTooOld : METRIC.InvalidEvent);
-  ctx.log.warn('Invalid event moved to the dead-letter queue', {
-    reason: error.reason,
-    detail: error.detail,
-    sqsMessageId: record.messageId,
-    ...(event ? { eventId: event.eventId } : {}),
-  });
-  await ctx.deadLetters.deadLetter({
-    body: record.body,
-    reason: error.reason,
-    detail: error.detail,
-    sourceMessageId: record.messageId,
-  });
-  ctx.metrics.count(METRIC.DeadLettered);
-}
-
-/** Reasons a message waits that are waited out by backing the record off rather than by the queue's visibility timeout. */
-const PACED: ReadonlySet<string> = new Set([
-  'rate-limited',
-  'transient-failure',
-  // A failed store is waited out like a provider's pace: the message was neither sent nor suppressed.
-  'limit-store-unavailable',
-  'consent-store-unavailable',
-  'quiet-hours',
-]);
-
-/**
- * A record backs off only when every message it still owes waits on the providers' pace or on quiet
- * hours; any other reason (another worker's claim, a ledger error) keeps the queue's visibility timeout.
- * A record whose messages all wait for quiet hours to end comes back at the earliest end (each message
- * held longer is deferred again then); one that also waits on a provider backs off as for the provider,
- * and its quiet message is simply deferred again at the next receive.
- */
-function backoffFor(unsettled: readonly Extract<MessageResult, { settled: false }>[]): RecordBackoff | undefined {
-  if (!unsettled.every((m) => PACED.has(m.why))) return undefined;
-  const quietEnds = unsettled.flatMap((m) => (m.why === 'quiet-hours' ? [m.untilMs] : []));
-  if (quietEnds.length === unsettled.length) return { until: Math.min(...quietEnds) };
-  return unsettled.some((m) => m.why === 'transient-failure' && m.cause === 'quota-exhausted') ? 'pause' : 'throttle';
 }

@@ -49,6 +49,9 @@ export const ALARM = {
   outcomePublisherErrors: 'OutcomePublisherErrors',
   outcomeEntriesFailed: 'OutcomeEntriesFailed',
   outcomeFailedBatches: 'OutcomeFailedBatches',
+  fallbackAfterDelivered: 'FallbackAfterDelivered',
+  fallbackTriggerErrors: 'FallbackTriggerErrors',
+  fallbackFailedBatches: 'FallbackFailedBatches',
 } as const;
 
 /** Name of one of the notifier's alarms. */

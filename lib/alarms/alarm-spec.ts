@@ -15,6 +15,8 @@ export interface NotifierFunctions {
   readonly status: lambda.IFunction;
   /** The outcome publisher (the ledger's stream -> the event bus). */
   readonly outcomes: lambda.IFunction;
+  /** The fallback trigger (the ledger's stream -> requests on the sender's queues). */
+  readonly fallback: lambda.IFunction;
 }
 
 /** One sender lane, as the alarms and the dashboard read it. */
@@ -41,6 +43,8 @@ export interface AlarmSources {
   readonly statusFailedEventQueue: sqs.IQueue;
   /** The outcome stream mapping's on-failure destination. */
   readonly outcomeFailedBatchQueue: sqs.IQueue;
+  /** The fallback stream mapping's on-failure destination. */
+  readonly fallbackFailedBatchQueue: sqs.IQueue;
   /**
    * The dead-letter queue of the SES event rule's target, with `sesEventBridgeRule`.
    * @default - none (no rule)

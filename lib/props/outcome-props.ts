@@ -13,4 +13,9 @@ export interface OutcomeEventProps {
    * @default - `functions/outcomes/handler.ts` of this repository
    */
   readonly outcomesEntry?: string;
+  /**
+   * Entry file of the fallback trigger (exports `handler`; docs/design/fallback.md).
+   * @default - `functions/fallback/handler.ts` of this repository
+   */
+  readonly fallbackEntry?: string;
 }

@@ -13,6 +13,7 @@ export const CORE_CONCEPTS: Readonly<Record<string, readonly string[]>> = {
   ledger: ['event', 'templates', 'policy'],
   provider: ['event', 'templates', 'policy', 'ledger'],
   outcome: ['event', 'templates', 'policy', 'ledger', 'provider'],
+  fallback: ['event', 'templates', 'policy', 'ledger', 'provider', 'outcome'],
   observability: ['event', 'policy'],
 };
 

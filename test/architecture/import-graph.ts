@@ -15,6 +15,7 @@ export const FLOORS: Readonly<Record<string, number>> = {
   reclaimer: 4,
   status: 4,
   outcomes: 4,
+  fallback: 4,
 };
 
 /** One import between two files of functions/, both as paths relative to functions/. */

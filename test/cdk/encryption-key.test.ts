@@ -44,15 +44,15 @@ describe('customer-managed key (encryptionKey)', () => {
     });
   });
 
-  it('encrypts every queue with the key (main, dead-letter, failed status events, SES events and their dead letters, outcome batches given up on)', () => {
+  it('encrypts every queue with the key (main, dead-letter, failed status events, SES events and their dead letters, outcome and fallback batches given up on)', () => {
     const queues = resourcesOfType(template, 'AWS::SQS::Queue');
-    expect(Object.keys(queues)).toHaveLength(8); // each lane's queue and DLQ, failed status events, the SES events queue and its DLQ, outcome batches
+    expect(Object.keys(queues)).toHaveLength(9); // each lane's queue and DLQ, failed status events, the SES events queue and its DLQ, outcome batches, fallback batches
     for (const queue of Object.values(queues)) expect(queue['KmsMasterKeyId']).toEqual(keyArn);
   });
 
   it('encrypts every log group with the key (functions and custom resources)', () => {
     const groups = resourcesOfType(template, 'AWS::Logs::LogGroup');
-    expect(Object.keys(groups)).toHaveLength(13); // 5 functions (two lane senders, the outcome publisher), 8 account-setting custom resources (3 per SNS log group, logging, spend limit)
+    expect(Object.keys(groups)).toHaveLength(14); // 6 functions (two lane senders, the outcome publisher, the fallback trigger), 8 account-setting custom resources (3 per SNS log group, logging, spend limit)
     for (const group of Object.values(groups)) expect(group['KmsKeyId']).toEqual(keyArn);
   });
 

@@ -24,6 +24,7 @@ const extraClass: MessageClass = {
   push: DEFAULT_PUSH_POLICY,
   bulk: false,
   quietHours: undefined,
+  fallback: { enabled: true },
 };
 
 describe('function environment', () => {

@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import type { ChannelFallback } from '../../lib/notifier-fallback';
 import { Match } from 'aws-cdk-lib/assertions';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { ENV } from '../../functions/core/sender-config';
@@ -125,7 +126,8 @@ describe('functions', () => {
   it("retains the functions' log groups", () => {
     const retained = Object.keys(template.findResources('AWS::Logs::LogGroup', { DeletionPolicy: 'Retain' }));
     const senders = n.lanes.map((lane) => lane.senderLogGroup);
-    expect(retained.sort()).toEqual([...senders, n.reclaimerLogGroup, n.statusLogGroup, n.outcomeEvents.logGroup].map(logicalId).sort());
+    const fallback = n.node.findChild('ChannelFallback') as ChannelFallback;
+    expect(retained.sort()).toEqual([...senders, n.reclaimerLogGroup, n.statusLogGroup, n.outcomeEvents.logGroup, fallback.logGroup].map(logicalId).sort());
   });
 
   it('bundles the AWS SDK (no external module) and ships no source map, so needs no --enable-source-maps', () => {

@@ -146,8 +146,8 @@ describe('one queue (lanes: false, or an existing queue)', () => {
     const role = new iam.Role(s, 'Producer', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     notifier.grantSendEvents(role);
     const t = Template.fromStack(s);
-    // The lane's queue pair, the status function's failed-events queue, the SES events queue pair, outcome batches given up on.
-    expect(Object.keys(resourcesOfType(t, 'AWS::SQS::Queue'))).toHaveLength(6);
+    // The lane's queue pair, the status function's failed-events queue, the SES events queue pair, outcome and fallback batches given up on.
+    expect(Object.keys(resourcesOfType(t, 'AWS::SQS::Queue'))).toHaveLength(7);
     const policy = Object.values(resourcesOfType(t, 'AWS::IAM::Policy')).find((p) => JSON.stringify(p['Roles']).includes(logicalId(role)));
     expect(JSON.stringify(policy)).toContain('sqs:SendMessage');
     expect(JSON.stringify(policy)).toContain(logicalId(notifier.queue));

@@ -1,4 +1,5 @@
 import { Duration, Stack } from 'aws-cdk-lib';
+import type { ChannelFallback } from '../../lib/notifier-fallback';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -92,9 +93,10 @@ describe('queue and dead-letter queue', () => {
     expect(notifier.deadLetterQueue).toBe(dlq);
     const t = Template.fromStack(s);
     // Only the delivery-status path's own (the function's failed-events queue and the SES events queue pair) and the
-    // outcome feed's on-failure queue.
+    // outcome feed's and the fallback trigger's on-failure queues.
+    const fallback = notifier.node.findChild('ChannelFallback') as ChannelFallback;
     expect(Object.keys(resourcesOfType(t, 'AWS::SQS::Queue')).sort()).toEqual(
-      [notifier.deliveryStatus.failedEventQueue, notifier.deliveryStatus.sesEvents.queue, notifier.deliveryStatus.sesEvents.deadLetterQueue, notifier.outcomeEvents.failedBatchQueue].map(logicalId).sort(),
+      [notifier.deliveryStatus.failedEventQueue, notifier.deliveryStatus.sesEvents.queue, notifier.deliveryStatus.sesEvents.deadLetterQueue, notifier.outcomeEvents.failedBatchQueue, fallback.failedBatchQueue].map(logicalId).sort(),
     );
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: 'arn:aws:sqs:eu-west-1:111122223333:shared',

@@ -54,7 +54,7 @@ export interface WireRig {
 }
 
 /** How a rig's sender differs from the production one. */
-export interface WireSenderOptions extends Pick<HarnessOptions, 'waitForLedgerBeforeReturning' | 'limitStore' | 'throttleRetryPausesMs'> {
+export interface WireSenderOptions extends Pick<HarnessOptions, 'waitForLedgerBeforeReturning' | 'limitStore' | 'throttleRetryPausesMs' | 'messageClassesJson'> {
   /** Changes the sender's new SES and SNS clients before it uses them (a test middleware). @default none */
   readonly prepareClients?: (clients: { readonly ses: SESv2Client; readonly sns: SNSClient }) => void;
   /** Which service sends SMS: SNS `Publish`, or End User Messaging `SendTextMessage` (configuration set `notifier-sms`). @default 'sns' */

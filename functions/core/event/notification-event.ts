@@ -43,13 +43,49 @@ const RecipientSchema = v.pipe(
      * Never part of the message's key. @default the template's default locale
      */
     locale: v.optional(v.unknown()),
-    channels: v.pipe(v.array(v.picklist(CHANNELS)), v.minLength(1), v.maxLength(CHANNELS.length)),
+    /** Channels each sent on their own, whatever becomes of the others. May be empty or left out when `fallback` is given. @default [] */
+    channels: v.optional(v.pipe(v.array(v.picklist(CHANNELS)), v.maxLength(CHANNELS.length)), []),
+    /**
+     * Channels tried in order, each next one only when the one before ended certainly undelivered
+     * (docs/design/fallback.md): `["push", "sms", "email"]`. None in `channels`, each with its address. @default none
+     */
+    fallback: v.optional(v.pipe(v.array(v.picklist(CHANNELS)), v.minLength(1), v.maxLength(CHANNELS.length))),
   }),
   v.forward(
     v.partialCheck([['channels']], (r) => new Set(r.channels).size === r.channels.length, 'channels must not repeat'),
     ['channels'],
   ),
+  v.forward(
+    v.partialCheck([['fallback']], (r) => r.fallback === undefined || new Set(r.fallback).size === r.fallback.length, 'fallback must not repeat a channel'),
+    ['fallback'],
+  ),
+  v.forward(
+    v.partialCheck([['channels'], ['fallback']], (r) => r.channels.length > 0 || r.fallback !== undefined, 'channels must not be empty unless fallback is given'),
+    ['channels'],
+  ),
+  v.forward(
+    v.partialCheck(
+      [['channels'], ['fallback']],
+      (r) => !r.fallback?.some((channel) => r.channels.includes(channel)),
+      'a channel is in both channels and fallback (each is sent on its own in channels, or in turn in fallback, not both)',
+    ),
+    ['fallback'],
+  ),
+  v.forward(
+    v.partialCheck(
+      [['fallback'], ['email'], ['phone'], ['pushEndpointArn']],
+      (r) => (r.fallback ?? []).every((channel) => hasAddressField(r, channel)),
+      'a fallback channel has no address (email for email, phone for sms, pushEndpointArn for push)',
+    ),
+    ['fallback'],
+  ),
 );
+
+/** Whether the recipient names an address for `channel` at all (its form is checked per message). */
+function hasAddressField(recipient: { readonly email?: string; readonly phone?: string; readonly pushEndpointArn?: string }, channel: (typeof CHANNELS)[number]): boolean {
+  const field = channel === 'email' ? recipient.email : channel === 'sms' ? recipient.phone : recipient.pushEndpointArn;
+  return field !== undefined && field !== '';
+}
 
 const TemplateValue = v.union([v.pipe(v.string(), v.maxLength(4096), wellFormed()), v.number(), v.boolean(), v.null()]);
 
@@ -76,8 +112,9 @@ export const NotificationEventSchema = v.pipe(
   ),
   v.forward(
     v.partialCheck(
-      [['recipients', '$', 'channels']],
-      (e) => e.recipients.reduce((n, r) => n + r.channels.length, 0) <= MAX_MESSAGES_PER_EVENT,
+      [['recipients', '$', 'channels'], ['recipients', '$', 'fallback']],
+      // A fallback chain counts whole: each of its channels may become a message.
+      (e) => e.recipients.reduce((n, r) => n + r.channels.length + (r.fallback?.length ?? 0), 0) <= MAX_MESSAGES_PER_EVENT,
       `an event may fan out to at most ${MAX_MESSAGES_PER_EVENT} messages`,
     ),
     ['recipients'],

@@ -15,7 +15,7 @@ export interface LedgerTiming {
 /** The fields that identify and describe a message in its ledger row. */
 export type ClaimSubject = Pick<
   LedgerRow,
-  'key' | 'eventId' | 'recipientId' | 'channel' | 'templateId' | 'locale' | 'messageClass' | 'occurredAt' | 'consentKey'
+  'key' | 'eventId' | 'recipientId' | 'channel' | 'templateId' | 'locale' | 'messageClass' | 'occurredAt' | 'consentKey' | 'fallbackPlan' | 'fallbackKey' | 'replaces'
 >;
 
 /** What a first claim is made of. */

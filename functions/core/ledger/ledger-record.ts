@@ -89,6 +89,16 @@ export interface LedgerRow {
    * SMS log line saying the number opted out) can be recorded against the address.
    */
   readonly consentKey?: string;
+  /**
+   * Only on the row of a message with a channel after it in its recipient's `fallback` list: what the next message is
+   * sent from (core/fallback/fallback-plan.ts, packed; addresses and template data), written by the first claim and
+   * kept for the row's retention, because the provider's word that ends it undelivered may come late.
+   */
+  readonly fallbackPlan?: Uint8Array;
+  /** Beside `fallbackPlan`: the key of the next message (identifiers only), so that a reader needs no unpacking. */
+  readonly fallbackKey?: string;
+  /** Only on a fallback's row: the key of the message it replaces (its outcome event says it too). */
+  readonly replaces?: string;
 }
 
 /** Proof of holding a row's claim; every outcome write is conditional on it. */

@@ -168,6 +168,20 @@ export const METRIC = {
   OutcomeRecordRetried: 'OutcomeRecordRetried',
   /** A stream record of a message's row that is not a valid ledger row: handed back, and parked by the mapping. */
   OutcomeRecordInvalid: 'OutcomeRecordInvalid',
+  /** Fallback trigger (service `fallback`): a primary's write that asks the sender for its fallback (now, or at the end of its class's window). */
+  FallbackRequested: 'FallbackRequested',
+  /** Sender: a fallback sent (by this attempt's own provider call), with `reason` the trigger: `certainly-undelivered` or `no-evidence`. */
+  FallbackSent: 'FallbackSent',
+  /** Sender: a fallback sent by its class's exception (no delivery evidence within the window), apart from the certain ones. */
+  FallbackWithoutEvidence: 'FallbackWithoutEvidence',
+  /** Sender: a fallback's request that found its primary delivered, possibly delivered, pending, or kept from fallback: nothing sent. */
+  FallbackNotDue: 'FallbackNotDue',
+  /** Sender: a fallback's request whose primary row is gone (retention) or keeps no readable plan: nothing sent, logged. */
+  FallbackUnsendable: 'FallbackUnsendable',
+  /** Fallback trigger: the provider says a primary was delivered after its fallback had gone out (a message on two channels). Alarmed. */
+  FallbackAfterDelivered: 'FallbackAfterDelivered',
+  /** Fallback trigger: a stream record handed back to the mapping (its request not on the queue yet). */
+  FallbackRecordRetried: 'FallbackRecordRetried',
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
 
@@ -180,6 +194,7 @@ export const SERVICE = {
   reclaimer: 'reclaimer',
   status: 'status',
   outcomes: 'outcomes',
+  fallback: 'fallback',
 } as const;
 export type ServiceName = (typeof SERVICE)[keyof typeof SERVICE];
 

@@ -3,12 +3,32 @@ import type { MetricName } from './metric-names';
 import type { SuppressionReason } from '../policy/suppression';
 import type { LocaleFallbackReason } from '../event/recipient-locale';
 
+/**
+ * The `reason` of the `Fallback...` metrics (core/fallback/fallback-decision.ts names the same): a fallback's trigger,
+ * why it was not due, or why it could not be sent. A closed list, as every dimension value is.
+ */
+export type FallbackMetricReason =
+  | 'certainly-undelivered'
+  | 'no-evidence'
+  | 'pending'
+  | 'delivered'
+  | 'possibly-delivered'
+  | 'kept-from-fallback'
+  | 'class-never-falls-back'
+  | 'PrimaryGone'
+  | 'UnknownMessageClass'
+  | 'NoPlan'
+  | 'PlanUnreadable';
+
 /** Optional breakdown of a count. */
 export interface MetricDimensions {
   readonly channel?: Channel;
   readonly messageClass?: string;
-  /** Only with `Suppressed`: which rule stopped the message; with `LocaleFallback`: why the default locale was used. */
-  readonly reason?: SuppressionReason | LocaleFallbackReason;
+  /**
+   * Only with `Suppressed`: which rule stopped the message; with `LocaleFallback`: why the default locale was used;
+   * with the `Fallback...` metrics: the trigger, or why nothing was sent.
+   */
+  readonly reason?: SuppressionReason | LocaleFallbackReason | FallbackMetricReason;
   /** Only with `UnknownEventField`: the field's name (bounded: `unknownEventFields`). */
   readonly field?: string;
 }

@@ -52,6 +52,8 @@ export interface OutcomeEventDetail {
   readonly occurredAt: string;
   /** When the message reached this state: the ledger's write, or the provider's event time. */
   readonly stateAt: string;
+  /** Only on a fallback's events: the key of the message it replaces (the recipient's channel before it; docs/design/fallback.md). */
+  readonly replaces?: string;
 }
 
 export interface OutcomeEventOptions {
@@ -80,6 +82,7 @@ export function outcomeEventDetail(row: OutcomeRow, outcome: VisibleOutcome, opt
     claimVersion: row.claimVersion,
     occurredAt: row.occurredAt,
     stateAt: new Date(outcome.stateAtMs).toISOString(),
+    ...(row.replaces ? { replaces: row.replaces } : {}),
   };
 }
 

@@ -61,6 +61,7 @@ export type OutcomeRow = Pick<
   | 'deliveryStatusAt'
   | 'deliveryStatusRank'
   | 'deliveryStatusDetail'
+  | 'replaces'
 >;
 
 /** The state a producer sees on a row, and where it comes from. */

@@ -15,6 +15,9 @@ import { QUIET_HOURS_SCHEMA, type QuietHours } from './quiet-hours';
  */
 export type AmbiguityPolicy = 'resend' | 'give-up' | 'lookup';
 
+/** The longest evidence window of a class's fallback: SQS's largest DelaySeconds (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_SendMessage.html). */
+export const MAX_FALLBACK_WITHOUT_EVIDENCE_SECONDS = 900;
+
 const MessageClassSchema = jsonObject({
   name: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)),
   onAmbiguous: v.picklist(['resend', 'give-up', 'lookup']),
@@ -56,9 +59,36 @@ const MessageClassSchema = jsonObject({
   bulk: v.optional(v.boolean()),
   /** Quiet hours of a bulk class (quiet-hours.ts); `null` removes them. Left out: the built-in class's of that name, else none. */
   quietHours: v.optional(QUIET_HOURS_SCHEMA),
+  /**
+   * Channel fallback of this class's recipients who name a `fallback` list (docs/design/fallback.md). Left out: the
+   * built-in class's of that name, else {@link DEFAULT_FALLBACK_POLICY}.
+   */
+  fallback: v.optional(
+    jsonObject({
+      /** Whether the next channel is ever sent. @default true */
+      enabled: v.optional(v.boolean(), true),
+      /**
+       * The one exception to "only when certainly undelivered": fall back when a sent (or possibly sent) message has
+       * no delivery evidence this many seconds after it settled (counted `FallbackWithoutEvidence`). At most 900: the
+       * durable timer is SQS's DelaySeconds, whose maximum is 900 s (SendMessage API reference). @default none: never
+       */
+      withoutEvidenceSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(MAX_FALLBACK_WITHOUT_EVIDENCE_SECONDS))),
+    }),
+  ),
 });
 
-export type MessageClass = Omit<v.InferOutput<typeof MessageClassSchema>, 'limits' | 'push' | 'bulk' | 'quietHours'> & {
+/** A class's channel fallback (see the `fallback` field of a class). */
+export interface FallbackPolicy {
+  readonly enabled: boolean;
+  readonly withoutEvidenceSeconds?: number;
+}
+
+/** A class of a deployment's own that says nothing of fallback: the next channel only when certainly undelivered. */
+export const DEFAULT_FALLBACK_POLICY: FallbackPolicy = { enabled: true };
+
+export type MessageClass = Omit<v.InferOutput<typeof MessageClassSchema>, 'limits' | 'push' | 'bulk' | 'quietHours' | 'fallback'> & {
+  /** @default {@link DEFAULT_FALLBACK_POLICY} (a value built before fallback existed reads as it) */
+  readonly fallback?: FallbackPolicy;
   readonly limits: readonly MessageLimit[];
   readonly push: PushPolicy;
   readonly bulk: boolean;
@@ -137,6 +167,15 @@ const OTP_SETTLE_WITHIN_SECONDS = 30 * MINUTES;
 const MARKETING_EVIDENCE_WINDOW_SECONDS = 300;
 
 /**
+ * A sign-in code on a second channel two minutes later beats a user locked out: the code's push or text has shown no
+ * delivery in 120 s (a text's TEXT_DELIVERED comes in seconds; a push has no receipt at all, so an otp push with a
+ * fallback is always followed by the next channel after 120 s, which is the point: nobody can tell it arrived).
+ */
+const OTP_FALLBACK: FallbackPolicy = { enabled: true, withoutEvidenceSeconds: 120 };
+/** A promotion is never worth a second channel unless a deployment says so: the recipient's channel choice stands. */
+const MARKETING_FALLBACK: FallbackPolicy = { enabled: false };
+
+/**
  * No marketing text before 8 a.m. or after 9 p.m. in the recipient's time: the TCPA's hours for telephone
  * solicitation (47 CFR 64.1200(c)(1)); several US states are stricter (8 p.m.), which a deployment sets
  * with its own `quietHours`.
@@ -167,6 +206,7 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     push: OTP_PUSH,
     bulk: false,
     quietHours: undefined,
+    fallback: OTP_FALLBACK,
   },
   {
     name: 'transactional',
@@ -179,6 +219,7 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     push: DEFAULT_PUSH_POLICY,
     bulk: false,
     quietHours: undefined,
+    fallback: DEFAULT_FALLBACK_POLICY,
   },
   {
     name: 'marketing',
@@ -193,6 +234,7 @@ export const BUILT_IN_MESSAGE_CLASSES: readonly MessageClass[] = [
     push: MARKETING_PUSH,
     bulk: true,
     quietHours: MARKETING_QUIET_HOURS,
+    fallback: MARKETING_FALLBACK,
   },
 ];
 
@@ -216,7 +258,7 @@ export function buildMessageClassRegistry(extraJson?: string): MessageClassRegis
   const result = validate(v.array(MessageClassSchema), parsed);
   if (!result.success) throw new ConfigurationError(`MESSAGE_CLASSES is invalid at ${describeProblems(result.problems, 1)}`);
   const problems: string[] = [];
-  for (const { limits, push, bulk, quietHours, ...messageClass } of result.output) {
+  for (const { limits, push, bulk, quietHours, fallback, ...messageClass } of result.output) {
     const builtIn = registry.get(messageClass.name);
     const settleWithinSeconds = messageClass.settleWithinSeconds ?? builtIn?.settleWithinSeconds;
     const resolved: MessageClass = {
@@ -226,6 +268,7 @@ export function buildMessageClassRegistry(extraJson?: string): MessageClassRegis
       push: push ?? builtIn?.push ?? DEFAULT_PUSH_POLICY,
       bulk: bulk ?? builtIn?.bulk ?? false,
       quietHours: quietHours === null ? undefined : (quietHours ?? builtIn?.quietHours),
+      fallback: fallback ?? builtIn?.fallback ?? DEFAULT_FALLBACK_POLICY,
     };
     if (resolved.bulk && NEVER_BULK_CLASSES.includes(resolved.name)) {
       problems.push(`${resolved.name}: is never bulk (a one-time code or an order update must not be unsubscribable)`);

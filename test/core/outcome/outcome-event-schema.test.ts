@@ -20,8 +20,9 @@ const full: Required<OutcomeEventDetail> = {
   claimVersion: 2,
   occurredAt: '2026-11-29T11:59:00Z',
   stateAt: '2026-11-29T12:00:00.000Z',
+  replaces: 'c'.repeat(64),
 };
-const optional = ['lane', 'reason', 'providerMessageId'];
+const optional = ['lane', 'reason', 'providerMessageId', 'replaces'];
 
 describe('the committed schema of an outcome event (schemas/outcome-event.json)', () => {
   it('names every field of the detail, and requires all but the optional ones', () => {
@@ -33,7 +34,7 @@ describe('the committed schema of an outcome event (schemas/outcome-event.json)'
 
   it('accepts a full detail and one without the optional fields', () => {
     expect(schemaProblems(OUTCOME_EVENT_SCHEMA, full)).toEqual([]);
-    const { lane: _l, reason: _r, providerMessageId: _p, ...minimal } = full;
+    const { lane: _l, reason: _r, providerMessageId: _p, replaces: _f, ...minimal } = full;
     expect(schemaProblems(OUTCOME_EVENT_SCHEMA, minimal)).toEqual([]);
   });
 

@@ -74,9 +74,31 @@ describe('message classes and the ambiguous window', () => {
       push: { lifetimeSeconds: 259_200, priority: 'high' },
       bulk: false,
       quietHours: undefined,
+      fallback: { enabled: true },
     });
     expect(custom.get('marketing')?.onAmbiguous).toBe('lookup');
     expect(custom.get('otp')?.onAmbiguous).toBe('resend');
+  });
+
+  it('otp falls back without evidence after 120 s, transactional only when certain, marketing never (built-in fallback settings)', () => {
+    const builtIn = buildMessageClassRegistry();
+    expect(builtIn.get('otp')?.fallback).toEqual({ enabled: true, withoutEvidenceSeconds: 120 });
+    expect(builtIn.get('transactional')?.fallback).toEqual({ enabled: true });
+    expect(builtIn.get('marketing')?.fallback).toEqual({ enabled: false });
+  });
+
+  it('an override keeps the built-in fallback setting unless it gives its own', () => {
+    const custom = buildMessageClassRegistry(JSON.stringify([{ name: 'otp', onAmbiguous: 'resend' }, { name: 'marketing', onAmbiguous: 'give-up', fallback: { enabled: true } }]));
+    expect(custom.get('otp')?.fallback).toEqual({ enabled: true, withoutEvidenceSeconds: 120 });
+    expect(custom.get('marketing')?.fallback).toEqual({ enabled: true });
+  });
+
+  it('fails if a fallback window is longer than SQS DelaySeconds allows (900 s) or not a whole positive number', () => {
+    for (const seconds of [901, 0, 1.5, -1]) {
+      expect(() => buildMessageClassRegistry(JSON.stringify([{ name: 'x', onAmbiguous: 'resend', fallback: { withoutEvidenceSeconds: seconds } }]))).toThrow(
+        /fallback\.withoutEvidenceSeconds/,
+      );
+    }
   });
 
   it('a malformed class list fails with the offending entry named', () => {

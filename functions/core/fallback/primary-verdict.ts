@@ -1,0 +1,105 @@
+import type { LedgerRow } from '../ledger/ledger-record';
+
+/**
+ * What a row says of its message, for a fallback (the three facts, kept apart):
+ * - `certainly-undelivered`: it did not and will not reach the recipient on this channel, and the recipient (or
+ *   their address) is why: the next channel is the way to reach them;
+ * - `possibly-delivered`: it went, or may have gone, and no provider word says it arrived or failed;
+ * - `delivered`: the provider says it arrived (or the recipient acted on it);
+ * - `kept-from-fallback`: not delivered, but by a rule a fallback must not dodge (a limit, a destination rule) or by
+ *   our own fault that the next channel shares (the template, the lifetime, the settle bound, the content);
+ * - `pending`: not settled yet (its settling write is a change of its own, which is decided then).
+ */
+export type PrimaryVerdict =
+  | { readonly kind: 'certainly-undelivered'; readonly cause: UndeliveredCause; readonly reason: string }
+  | { readonly kind: 'possibly-delivered'; readonly sentAtMs: number }
+  | { readonly kind: 'delivered'; readonly status: string }
+  | { readonly kind: 'kept-from-fallback'; readonly reason: string }
+  | { readonly kind: 'pending' };
+
+/** Why a message certainly did not arrive: a permanent refusal, a hard failure after hand-off, or the recipient's stop on this channel. */
+export type UndeliveredCause = 'refused' | 'hard-failure' | 'consent';
+
+/** The fields of a row a verdict reads. */
+export type VerdictRow = Pick<
+  LedgerRow,
+  'state' | 'failureReason' | 'suppressionReason' | 'deliveryStatus' | 'deliveryStatusDetail' | 'lastAmbiguousAt' | 'resolvedAt' | 'updatedAt'
+>;
+
+/**
+ * The refusals of a FAILED row that are the recipient's address, by the error's documented name (the reason starts
+ * with it, provider-outcome.ts): `InvalidAddress` is our own check at the door (no or a malformed address);
+ * `EndpointDisabledException` and `NotFoundException` are SNS's answers for a disabled or deleted push endpoint (SES
+ * answers `NotFoundException` only for our own setup, which is never FAILED). End User Messaging's invalid number
+ * comes as its `TEXT_INVALID` event (a hard failure below); its `ValidationException` does not say in the reason we
+ * keep whether the number or the body was refused, so it stays out. Any other
+ * FAILED reason is ours or the content's (a template, a body a provider refuses, a lifetime or a bound), which the
+ * next channel would share or must not dodge.
+ */
+const RECIPIENT_REFUSALS: readonly RegExp[] = [
+  /^InvalidAddress:/,
+  /^EndpointDisabledException:/,
+  /^NotFoundException:/,
+  // SNS's InvalidParameter names the parameter it refused: the number or the endpoint, not the message.
+  /^InvalidParameter(?:Value)?Exception: Invalid parameter: (?:PhoneNumber|TargetArn)/,
+];
+
+/**
+ * The FAILED reasons that are the recipient's stop on this channel: a code or an order update refused because the
+ * number opted out (SNS `OptedOutException`; End User Messaging's `DESTINATION_PHONE_NUMBER_OPTED_OUT`, labelled
+ * `OptedOut:`). A bulk message is SUPPRESSED for it instead (settle-answer.ts).
+ */
+const CONSENT_REFUSALS: readonly RegExp[] = [/^OptedOutException:/, /^OptedOut:/];
+
+/** Suppressions that are the recipient's stop on this channel (consent.ts); a limit or a destination rule never is. */
+const CONSENT_SUPPRESSIONS: ReadonlySet<string> = new Set(['Unsubscribed', 'OptedOut']);
+
+/**
+ * Provider statuses that prove the message reached the recipient (SES `Delivery`, an `Open`, a `Click`, a
+ * `Complaint` or a `Subscription` change by the reader; SNS's SMS `SUCCESS`; End User Messaging's `TEXT_DELIVERED`
+ * and `TEXT_SUCCESSFUL`, which its event page says "may be used interchangeably").
+ */
+const DELIVERED_STATUSES: ReadonlySet<string> = new Set(['Delivery', 'Open', 'Click', 'Complaint', 'Subscription', 'SUCCESS', 'TEXT_DELIVERED', 'TEXT_SUCCESSFUL']);
+
+/**
+ * Provider statuses that end a message certainly undelivered, as delivery-status-meaning.ts reads AWS's pages: an SES
+ * `Bounce` of type `Permanent` (only; a transient bounce may still arrive), SNS's SMS delivery log `FAILURE`, and End
+ * User Messaging's `TEXT_UNREACHABLE`, `TEXT_BLOCKED`, `TEXT_CARRIER_BLOCKED` (the handset or carrier), `TEXT_INVALID`
+ * (the number), `TEXT_TTL_EXPIRED` (never handed off before its time ran out). Left out on purpose:
+ * `TEXT_CARRIER_UNREACHABLE` ("a transient error"), `TEXT_UNKNOWN` (AWS: "can be temporary or permanent"), `TEXT_SPAM`,
+ * `TEXT_INVALID_MESSAGE` and SES `Reject` (the content, which the next channel carries too), `TEXT_PROTECT_BLOCKED`
+ * (AWS's own destination filter: a fallback would dodge it), SES `RenderingFailure` (our template).
+ */
+function hardFailure(status: string, detail: string | undefined): boolean {
+  if (status === 'Bounce') return detail !== undefined && detail.startsWith('Permanent');
+  return ['FAILURE', 'TEXT_UNREACHABLE', 'TEXT_BLOCKED', 'TEXT_CARRIER_BLOCKED', 'TEXT_INVALID', 'TEXT_TTL_EXPIRED'].includes(status);
+}
+
+/** The verdict on `row`. Pure. */
+export function primaryVerdict(row: VerdictRow): PrimaryVerdict {
+  const status = row.deliveryStatus;
+  if (status !== undefined && DELIVERED_STATUSES.has(status)) return { kind: 'delivered', status };
+  switch (row.state) {
+    case 'PENDING':
+      return { kind: 'pending' };
+    case 'FAILED': {
+      const reason = row.failureReason ?? 'FAILED';
+      if (CONSENT_REFUSALS.some((rule) => rule.test(reason))) return { kind: 'certainly-undelivered', cause: 'consent', reason };
+      return RECIPIENT_REFUSALS.some((rule) => rule.test(reason))
+        ? { kind: 'certainly-undelivered', cause: 'refused', reason }
+        : { kind: 'kept-from-fallback', reason };
+    }
+    case 'SUPPRESSED': {
+      const reason = row.suppressionReason ?? 'SUPPRESSED';
+      return CONSENT_SUPPRESSIONS.has(reason) ? { kind: 'certainly-undelivered', cause: 'consent', reason } : { kind: 'kept-from-fallback', reason };
+    }
+    case 'SENT':
+    case 'UNKNOWN': {
+      // A hard failure names one attempt; an earlier attempt whose outcome is unknown may still have arrived.
+      if (status !== undefined && row.lastAmbiguousAt === undefined && hardFailure(status, row.deliveryStatusDetail)) {
+        return { kind: 'certainly-undelivered', cause: 'hard-failure', reason: row.deliveryStatusDetail ? `${status}: ${row.deliveryStatusDetail}` : status };
+      }
+      return { kind: 'possibly-delivered', sentAtMs: row.resolvedAt ?? row.updatedAt };
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as lambdaEventSources from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { ENV } from '../functions/core/sender-config';
+import { FALLBACK_ENV, loadFallbackConfig } from '../functions/fallback/fallback-config';
+import { FALLBACK_STREAM_FILTERS } from './fallback-stream-filter';
+import type { NotifierRuntime } from './lambda-runtime';
+import { createNotifierFunction } from './notifier-function';
+
+/** What {@link ChannelFallback} wires. */
+export interface ChannelFallbackProps {
+  /** The send ledger; its stream carries new and old images (lib/notifier-ledger-table.ts). */
+  readonly table: dynamodb.ITable;
+  /** The sender lanes (one without lanes): a request goes to the queue of its class's lane. */
+  readonly lanes: readonly { readonly name: string; readonly queue: sqs.IQueue }[];
+  /** The urgent lane's sender environment: the trigger reads the classes (`MESSAGE_CLASSES`) as the sender does. */
+  readonly senderEnvironment: Readonly<Record<string, string>>;
+  /** The classes of the bulk lane. @default - none: every request goes to the urgent lane's queue */
+  readonly bulkClasses?: readonly string[];
+  readonly entry: string;
+  readonly metricsNamespace: string;
+  readonly timeout: Duration;
+  readonly memorySize: number;
+  readonly runtime: NotifierRuntime;
+  readonly logRetention: logs.RetentionDays;
+  /** @default - CloudWatch Logs' own encryption */
+  readonly logEncryptionKey?: kms.IKey;
+  /** KMS key of the on-failure queue. @default - SQS-managed server-side encryption (SSE-SQS) */
+  readonly queueEncryptionKey?: kms.IKey;
+}
+
+/** As the outcome feed's mapping (lib/notifier-outcomes.ts): a request the queue did not take is retried, then parked. */
+export const FALLBACK_BATCH_SIZE = 100;
+export const FALLBACK_RETRY_ATTEMPTS = 20;
+export const FALLBACK_MAX_RECORD_AGE = Duration.hours(6);
+
+/**
+ * Channel fallback's trigger: the ledger's stream, filtered to writes of rows that name a next channel
+ * (lib/fallback-stream-filter.ts), through the trigger Lambda, which puts a request naming the primary's key on the
+ * sender's queue of its lane (delayed by a class's window without evidence). The primary's own write is the
+ * trigger: no crash between it and a second call can lose a fallback (docs/design/fallback.md).
+ */
+export class ChannelFallback extends Construct {
+  public readonly fn: lambda.Function;
+  public readonly logGroup: logs.LogGroup;
+  /** Where the mapping parks a batch it gave up on (its place in the stream). */
+  public readonly failedBatchQueue: sqs.Queue;
+
+  constructor(scope: Construct, id: string, props: ChannelFallbackProps) {
+    super(scope, id);
+    const urgent = props.lanes.find((lane) => lane.name !== 'bulk')?.queue;
+    if (!urgent) throw new Error('ChannelFallback: no urgent lane (or single queue) to send requests to');
+    const bulk = props.lanes.find((lane) => lane.name === 'bulk')?.queue;
+    const queues = { urgent, ...(bulk ? { bulk } : {}) };
+    const messageClassesJson = props.senderEnvironment[ENV.messageClasses];
+    const environment: Record<string, string> = {
+      [ENV.tableName]: props.table.tableName,
+      [ENV.metricsNamespace]: props.metricsNamespace,
+      [FALLBACK_ENV.urgentQueueUrl]: queues.urgent.queueUrl,
+      ...(queues.bulk ? { [FALLBACK_ENV.bulkQueueUrl]: queues.bulk.queueUrl } : {}),
+      ...(props.bulkClasses?.length ? { [FALLBACK_ENV.bulkClasses]: props.bulkClasses.join(',') } : {}),
+      ...(messageClassesJson ? { [ENV.messageClasses]: messageClassesJson } : {}),
+    };
+    // At synth as at cold start: the class settings (fallback windows of at most 900 s) are the sender's own check.
+    loadFallbackConfig({ ...environment, [ENV.tableName]: 'synth-table', [FALLBACK_ENV.urgentQueueUrl]: 'https://sqs.synth/q', ...(queues.bulk ? { [FALLBACK_ENV.bulkQueueUrl]: 'https://sqs.synth/b' } : {}) });
+    const trigger = createNotifierFunction(this, 'Trigger', {
+      entry: props.entry,
+      description: 'Idempotent notification fallback: ledger stream -> a request for the next channel on the sender queue',
+      timeout: props.timeout,
+      memorySize: props.memorySize,
+      runtime: props.runtime,
+      logRetention: props.logRetention,
+      logEncryptionKey: props.logEncryptionKey,
+      environment,
+    });
+    this.fn = trigger.fn;
+    this.logGroup = trigger.logGroup;
+
+    this.failedBatchQueue = new sqs.Queue(this, 'FailedBatches', {
+      encryption: props.queueEncryptionKey ? sqs.QueueEncryption.KMS : sqs.QueueEncryption.SQS_MANAGED,
+      encryptionMasterKey: props.queueEncryptionKey,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      // What it holds points at fallbacks not yet asked for: it outlives `cdk destroy`, like the ledger.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.failedBatchQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the on-failure destination of the fallback stream mapping; it has an alarm and a runbook entry.',
+    });
+    this.fn.addEventSource(
+      new lambdaEventSources.DynamoEventSource(props.table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: FALLBACK_BATCH_SIZE,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: FALLBACK_RETRY_ATTEMPTS,
+        maxRecordAge: FALLBACK_MAX_RECORD_AGE,
+        onFailure: new lambdaEventSources.SqsDlq(this.failedBatchQueue),
+        filters: FALLBACK_STREAM_FILTERS.map((pattern) => lambda.FilterCriteria.filter({ ...pattern })),
+      }),
+    );
+    Validations.of(this.fn.role ?? this.fn).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'dynamodb:ListStreams (granted by the DynamoDB event source) supports no resource-level permissions; the stream reads are on the table stream ARN.',
+    });
+    // One strongly consistent read (was the fallback sent when the primary proved delivered?) and the sends.
+    // The table alone, not its indexes (Table.grant would add `index/*`).
+    this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [props.table.tableArn] }));
+    props.table.encryptionKey?.grantDecrypt(this.fn);
+    queues.urgent.grantSendMessages(this.fn);
+    queues.bulk?.grantSendMessages(this.fn);
+    if (props.queueEncryptionKey) {
+      Validations.of(this.fn.role ?? this.fn).acknowledge(
+        ...['kms:GenerateDataKey*', 'kms:ReEncrypt*'].map((action) => ({
+          id: `AwsSolutions-IAM5[Action::${action}]`,
+          reason: "CDK grants the queues' customer-managed key to their sender; KMS names these action families with a wildcard (GenerateDataKey, GenerateDataKeyWithoutPlaintext, ...).",
+        })),
+      );
+    }
+  }
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { fallbackDecision } from '../../../functions/core/fallback/fallback-decision';
+import { primaryVerdict, type VerdictRow } from '../../../functions/core/fallback/primary-verdict';
+import type { LedgerState } from '../../../functions/core/ledger/ledger-record';
+import { STATUS_MEANINGS } from '../../../functions/core/provider/delivery-status-meaning';
+import { SUPPRESSION_REASONS } from '../../../functions/core/policy/suppression';
+
+const SENT_AT = 1_000_000;
+const STATES: readonly LedgerState[] = ['PENDING', 'SENT', 'FAILED', 'UNKNOWN', 'SUPPRESSED'];
+
+/** FAILED reasons as the ledger writes them (provider-outcome.ts: the error's name first), and whether each is the recipient's. */
+const FAILURE_REASONS: ReadonlyArray<readonly [string, boolean]> = [
+  ['InvalidAddress: no email address for channel email', true],
+  ['InvalidAddress: phone number is not E.164 (+ and 7 to 15 digits)', true],
+  ['EndpointDisabledException: Endpoint is disabled', true],
+  ['NotFoundException: Endpoint does not exist', true],
+  ['InvalidParameterException: Invalid parameter: PhoneNumber Reason: <number> is not valid to publish to', true],
+  ['InvalidParameterException: Invalid parameter: Message too long', false],
+  ['OptedOutException: Phone number is opted out', true],
+  ['OptedOut: ConflictException DESTINATION_PHONE_NUMBER_OPTED_OUT: opted out', true],
+  ['MessageRejected: Email address is on the suppression list', false],
+  ['NotSent: the sms text is not well-formed Unicode', false],
+  ['TemplateNotFound: no template login-code', false],
+  ['LifetimeExpired: the code ran out', false],
+  ['SettleBoundReached: 30 min after the first claim', false],
+  ['RequestNotStored: the reclaimer has no message', false],
+  ['ProtectBlocked: ConflictException DESTINATION_COUNTRY_BLOCKED_BY_PROTECT_CONFIGURATION: x', false],
+];
+
+/** Provider statuses that end a message undelivered for the recipient's reason (with the bounce's detail where it matters). */
+const HARD: ReadonlyArray<readonly [string, string | undefined]> = [
+  ['Bounce', 'Permanent/General'],
+  ['Bounce', 'Permanent/NoEmail'],
+  ['FAILURE', undefined],
+  ['TEXT_UNREACHABLE', undefined],
+  ['TEXT_BLOCKED', undefined],
+  ['TEXT_CARRIER_BLOCKED', undefined],
+  ['TEXT_INVALID', undefined],
+  ['TEXT_TTL_EXPIRED', undefined],
+];
+const DELIVERED = new Set(['Delivery', 'Open', 'Click', 'Complaint', 'Subscription', 'SUCCESS', 'TEXT_DELIVERED', 'TEXT_SUCCESSFUL']);
+
+function row(fields: Partial<VerdictRow> & { state: LedgerState }): VerdictRow {
+  return { updatedAt: SENT_AT, resolvedAt: SENT_AT, ...fields };
+}
+
+/** Every status the ledger can hold, with each bounce detail SES gives, and none. */
+function statuses(): ReadonlyArray<readonly [string | undefined, string | undefined]> {
+  const all: Array<readonly [string | undefined, string | undefined]> = [[undefined, undefined]];
+  for (const status of Object.keys(STATUS_MEANINGS)) {
+    if (status === 'Bounce') for (const detail of ['Permanent/General', 'Transient/MailboxFull', 'Undetermined/Undetermined', undefined]) all.push([status, detail]);
+    else all.push([status, undefined]);
+  }
+  return all;
+}
+
+const isHard = (status: string | undefined, detail: string | undefined) => HARD.some(([s, d]) => s === status && (d === undefined || d === detail));
+
+describe('primaryVerdict: every state, reason and status the ledger can hold', () => {
+  it('reads each combination as the design says, keeping the three facts apart', () => {
+    let cases = 0;
+    for (const state of STATES) {
+      for (const [status, detail] of statuses()) {
+        for (const lastAmbiguousAt of [undefined, SENT_AT - 1]) {
+          const reasons: ReadonlyArray<Partial<VerdictRow>> =
+            state === 'FAILED'
+              ? FAILURE_REASONS.map(([failureReason]) => ({ failureReason }))
+              : state === 'SUPPRESSED'
+                ? SUPPRESSION_REASONS.map((suppressionReason) => ({ suppressionReason }))
+                : [{}];
+          for (const reason of reasons) {
+            cases += 1;
+            const input = row({ state, ...reason, ...(status ? { deliveryStatus: status } : {}), ...(detail ? { deliveryStatusDetail: detail } : {}), ...(lastAmbiguousAt ? { lastAmbiguousAt } : {}) });
+            const verdict = primaryVerdict(input).kind;
+            const where = JSON.stringify(input);
+            if (status !== undefined && DELIVERED.has(status)) {
+              expect(verdict, where).toBe('delivered');
+            } else if (state === 'PENDING') {
+              expect(verdict, where).toBe('pending');
+            } else if (state === 'FAILED') {
+              const recipients = FAILURE_REASONS.find(([text]) => text === input.failureReason)![1];
+              expect(verdict, where).toBe(recipients ? 'certainly-undelivered' : 'kept-from-fallback');
+            } else if (state === 'SUPPRESSED') {
+              const consent = input.suppressionReason === 'Unsubscribed' || input.suppressionReason === 'OptedOut';
+              expect(verdict, where).toBe(consent ? 'certainly-undelivered' : 'kept-from-fallback');
+            } else {
+              // SENT or UNKNOWN: only a hard failure of the one attempt that may have gone is certain.
+              expect(verdict, where).toBe(isHard(status, detail) && lastAmbiguousAt === undefined ? 'certainly-undelivered' : 'possibly-delivered');
+            }
+          }
+        }
+      }
+    }
+    expect(cases).toBeGreaterThan(400);
+  });
+
+  it('never calls a transient or undetermined bounce, an unknown-cause text or a spam block certain', () => {
+    for (const [status, detail] of [['Bounce', 'Transient/MailboxFull'], ['Bounce', 'Undetermined/Undetermined'], ['TEXT_UNKNOWN', undefined], ['TEXT_CARRIER_UNREACHABLE', undefined], ['TEXT_SPAM', undefined], ['TEXT_PROTECT_BLOCKED', undefined], ['DeliveryDelay', undefined], ['Send', undefined]] as const) {
+      expect(primaryVerdict(row({ state: 'SENT', deliveryStatus: status, ...(detail ? { deliveryStatusDetail: detail } : {}) })).kind).toBe('possibly-delivered');
+    }
+  });
+
+  it('never calls a limit or a destination rule certain: a fallback would dodge it', () => {
+    for (const suppressionReason of ['AddressLimit', 'RecipientLimit', 'NumberBlockLimit', 'CountryNotAllowed', 'PushApplicationNotAllowed'] as const) {
+      expect(primaryVerdict(row({ state: 'SUPPRESSED', suppressionReason })).kind).toBe('kept-from-fallback');
+    }
+  });
+});
+
+describe('fallbackDecision: the class setting and the clock', () => {
+  const transactional = { enabled: true };
+  const otp = { enabled: true, withoutEvidenceSeconds: 120 };
+  const marketing = { enabled: false };
+
+  it('falls back at once on a certain verdict, in every class that falls back', () => {
+    const refused = row({ state: 'FAILED', failureReason: 'EndpointDisabledException: Endpoint is disabled' });
+    for (const policy of [transactional, otp]) {
+      expect(fallbackDecision(refused, policy, SENT_AT)).toEqual({ kind: 'fall-back', trigger: 'certainly-undelivered', reason: 'EndpointDisabledException: Endpoint is disabled' });
+    }
+  });
+
+  it('never falls back in a class that says never, whatever the verdict', () => {
+    expect(fallbackDecision(row({ state: 'SUPPRESSED', suppressionReason: 'OptedOut' }), marketing, SENT_AT)).toEqual({ kind: 'none', why: 'class-never-falls-back' });
+  });
+
+  it('waits on a possibly delivered row only in a class with a window, and falls back without evidence at its end', () => {
+    const unknown = row({ state: 'UNKNOWN', lastAmbiguousAt: SENT_AT - 5 });
+    expect(fallbackDecision(unknown, transactional, SENT_AT + 10_000_000)).toEqual({ kind: 'none', why: 'possibly-delivered' });
+    expect(fallbackDecision(unknown, otp, SENT_AT + 119_999)).toEqual({ kind: 'check-at', atMs: SENT_AT + 120_000 });
+    expect(fallbackDecision(unknown, otp, SENT_AT + 120_000)).toMatchObject({ kind: 'fall-back', trigger: 'no-evidence' });
+  });
+
+  it('never falls back on a delivered row, even after the window', () => {
+    expect(fallbackDecision(row({ state: 'SENT', deliveryStatus: 'TEXT_DELIVERED' }), otp, SENT_AT + 10_000_000)).toEqual({ kind: 'none', why: 'delivered' });
+  });
+
+  it('leaves a pending row to its settling write', () => {
+    expect(fallbackDecision(row({ state: 'PENDING' }), otp, SENT_AT + 10_000_000)).toEqual({ kind: 'none', why: 'pending' });
+  });
+});

@@ -17,6 +17,8 @@ import { runAsFunction } from '../../local/aws/calling-function';
 import { ExecutionEnvironment } from '../../local/execution-environment';
 import { seedDeadClaims } from '../reclaimer/reclaimer-harness';
 import { orderShippedEvent, weeklyOffersEvent } from '../support/events';
+import { useTestLedger } from '../support/ledger-server';
+import { sendAndDeliver, startOutcomeFeed } from '../local/outcome-feed-rig';
 import { iamRequestsOf, type Deployment, type IamRequest } from './iam-requests';
 import { deniedRequests, grantUse, type Grant } from './least-privilege';
 import { functionsOf, grantsOf, platformRequests, TemplateResolver, type TemplateJson } from './template-roles';
@@ -36,7 +38,6 @@ const AT: Deployment = { partition: 'aws', region: LOCAL_REGION, account: '12345
  * the template must be invoked by a run, or this test fails naming it.
  */
 const NOT_RUN: readonly { readonly id: RegExp; readonly why: string }[] = [
-  { id: /^NotifierOutcomeEventsPublisher/, why: 'the local runs have no ledger stream; test/local/outcome-feed.test.ts runs the publisher without recording' },
   { id: /^NotifierSmsMonthlySpendLimitFunction/, why: 'a deploy-time custom resource (SNS SetSMSAttributes), not run locally' },
   { id: /^AWS[0-9a-f]{32}$/, why: "CDK's AwsCustomResource singleton: a deploy-time call whose policy CDK writes from the call itself" },
   { id: /^LogRetention/, why: "CDK's log retention provider, deploy time" },
@@ -89,6 +90,8 @@ interface RecordedRun {
   readonly lanes: readonly LocalLane[];
   /** Which functions this run counts in the unused-grant direction. */
   readonly judgesUnused: (fn: string) => boolean;
+  /** Names the run gave resources no lane's environment names, by construct. @default none */
+  readonly names?: (notifier: NotifierStack['notifier']) => ReadonlyMap<IConstruct, string>;
 }
 
 const LOCAL_APNS_ENDPOINT = 'arn:aws:sns:eu-west-1:123456789012:endpoint/APNS/shop-app/5e6f7a8b-aaaa-bbbb-cccc-1234567890ab';
@@ -118,6 +121,10 @@ const BULK_LANE_LINES = (): string[] => [
 ];
 
 const runs: RecordedRun[] = [];
+/** The ledger the outcome feed run writes (dynalite, per file). */
+const outcomeLedger = useTestLedger();
+/** The bus name the outcome feed rig's publisher puts events on (test/local/outcome-feed-rig.ts). */
+const OUTCOME_FEED_BUS = 'notifier-outcomes';
 /** What the reclaimer's run in the local run did. */
 let reclaimed: unknown;
 /** A device of the local stack's push application (LOCAL_STACK's pushPlatformApplications). */
@@ -165,6 +172,28 @@ beforeAll(async () => {
     wire.stop();
   }
   runs.push({ name: 'wire run (simulate --wire)', stack: wireStack(), calls: wire.calls, lanes: wireLanes, judgesUnused: () => true });
+
+  // The outcome feed: ledger writes through the local stream to the real publisher and the local bus.
+  const feedRecorder = new AwsCallRecorder();
+  try {
+    const feed = await startOutcomeFeed(outcomeLedger);
+    try {
+      await sendAndDeliver(feed.ledger);
+      await feed.mapping.drain();
+    } finally {
+      await feed.stop();
+    }
+  } finally {
+    feedRecorder.stop();
+  }
+  runs.push({
+    name: 'outcome feed run',
+    stack: LOCAL_STACK,
+    calls: feedRecorder.calls,
+    lanes: [],
+    judgesUnused: () => true,
+    names: (notifier) => new Map([[notifier.outcomeEventBus, OUTCOME_FEED_BUS]]),
+  });
 }, 300_000);
 
 /** The stack a run deployed, synthesized (the handlers' code is not what is checked, so not bundled). */
@@ -214,7 +243,9 @@ const judge = (run: RecordedRun): Promise<Judged> => judged.get(run) ?? judged.s
 
 async function judgeRun(run: RecordedRun): Promise<Judged> {
   const { template, notifier } = synthesized(run.stack);
-  const resolver = new TemplateResolver(template, AT, physicalNames(template, notifier, run.lanes));
+  const names = physicalNames(template, notifier, run.lanes);
+  for (const [construct, name] of run.names?.(notifier) ?? []) names.set(logicalId(construct), name);
+  const resolver = new TemplateResolver(template, AT, names);
   const byLogicalId = new TemplateResolver(template, AT, new Map());
   const byName = functionNames(notifier);
   const idToName = new Map([...byName].map(([name, construct]) => [logicalId(construct), name]));
@@ -255,7 +286,7 @@ describe('the first deploy\'s permissions, from the calls the functions make', (
     expect(reclaimed).toMatchObject({ resent: 5 });
   });
 
-  it.each([0, 1])('run %i: every recorded call is allowed by its function\'s role', async (index) => {
+  it.each([0, 1, 2])('run %i: every recorded call is allowed by its function\'s role', async (index) => {
     const run = runs[index]!;
     expect((await judge(run)).denied.join('\n'), run.name).toBe('');
   }, 120_000);

@@ -167,7 +167,7 @@ beforeAll(async () => {
   try {
     // Lost and late answers leave PENDING rows behind, which the reclaimer then resends; refusals (throttling)
     // make the senders back off (ChangeMessageVisibility).
-    await runWireSimulation({ events: 40, seed: 3, faults: { ...wireFaults(0), loseResponse: 0.1, providerHang: 0.1, providerRefusal: 0.1 }, onLanes: (lanes) => (wireLanes = lanes) });
+    await runWireSimulation({ events: 40, seed: 3, faults: { ...wireFaults(0), loseResponse: 0.1, providerHang: 0.1, providerRefusal: 0.25 }, onLanes: (lanes) => (wireLanes = lanes) });
   } finally {
     wire.stop();
   }

@@ -5,6 +5,7 @@ import type { LocalAws } from './aws/local-aws';
 import type { LocalQueuePair } from './aws/local-sqs';
 import { queueIsEmpty } from './aws/queue-inspection';
 import { SqsEventSource } from './aws/sqs-event-source';
+import { asFunction, runAsFunction } from './aws/calling-function';
 import { createLambdaWiring, type LambdaWiring, type LambdaWiringOptions } from './lambda-wiring';
 import { localLaneSenders, type LocalLaneSender, type ResolvedLocalStack } from './local-stack';
 
@@ -64,7 +65,8 @@ export async function startLocalLanes(aws: LocalAws, resolved: ResolvedLocalStac
       client: aws.sqs.client(),
       queueUrl: queue.queueUrl,
       queueArn: queue.queueArn,
-      createHandler: (env) => wiring.createHandler(env),
+      // Each invocation runs as the lane's function: its AWS requests are told apart from the run's own (test/iam/).
+      createHandler: (env) => runAsFunction(`sender:${sender.name}`, () => asFunction(`sender:${sender.name}`, wiring.createHandler(env))),
       functionTimeoutMs: config.functionTimeoutMs,
       batchSize: resolved.settings.batchSize,
       maximumConcurrency: Math.min(sender.maxConcurrency, options.maximumConcurrency ?? sender.maxConcurrency),

@@ -80,7 +80,8 @@ export const EXAMPLE_WITHDRAWN_CONSENT = {
 
 /**
  * The stack `npm start` runs: the stack's defaults (both lanes, redrive after 100 receives), the push
- * applications of the example stream's endpoints and 4 sends in flight.
+ * applications of the example stream's endpoints, SMS on for the countries the example texts (US, GB: a stack
+ * without smsCountries texts no one, and grants no sns:Publish to a phone number) and 4 sends in flight.
  * The Lambda's own timeouts are scaled down so that a redelivery takes seconds: claim > function
  * timeout > send timeout, as the sender requires (checked by loadSenderConfig, as at a cold start).
  */
@@ -88,6 +89,8 @@ export const LOCAL_STACK: LocalStack = {
   props: {
     emailFrom: 'notifications@mail.shop-notifier.dev',
     pushPlatformApplications: ['arn:aws:sns:eu-west-1:123456789012:app/GCM/shop-app', 'arn:aws:sns:eu-west-1:123456789012:app/APNS/shop-app'],
+    smsCountries: ['US', 'GB'],
+    smsMonthlySpendLimitUsd: 20,
     maxConcurrentSends: 4,
   },
   scaled: { functionTimeoutSeconds: 6, claimTimeoutSeconds: 7, sendTimeoutMs: 1000, visibilityTimeoutSeconds: 8 },

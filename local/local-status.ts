@@ -1,6 +1,7 @@
 import { createConsentStore, createLedger } from '../functions/adapters/ledger-clients';
 import type { LogPort } from '../functions/core/observability/log-port';
 import type { MetricsRecorder } from '../functions/core/observability/metrics-recorder';
+import { asFunction } from './aws/calling-function';
 import { createStatusHandler, type StatusHandler } from '../functions/status/create-status-handler';
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
@@ -23,7 +24,8 @@ export class LocalStatus {
   private running: Promise<void> = Promise.resolve();
 
   constructor(config: { readonly tableName: string }, observability: { readonly metrics: MetricsRecorder; readonly log: LogPort }) {
-    this.handler = createStatusHandler({ store: createLedger(config), consent: createConsentStore(config), ...observability, clock: Date.now });
+    // Each hand-over runs as the status function: its AWS requests are told apart from the run's own (test/iam/).
+    this.handler = asFunction('status', createStatusHandler({ store: createLedger(config), consent: createConsentStore(config), ...observability, clock: Date.now }));
   }
 
   /** An SES event publishing record, as the configuration set's event destination passes it on. */

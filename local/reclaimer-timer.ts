@@ -1,4 +1,5 @@
 import type { ReclaimerRunSummary } from '../functions/reclaimer/create-reclaimer';
+import { runAsFunction } from './aws/calling-function';
 import { ExecutionEnvironment } from './execution-environment';
 import type { SenderUnderTest, SimulationTiming } from './senders/sender-under-test';
 
@@ -40,7 +41,7 @@ export class ReclaimerTimer {
     const env = new ExecutionEnvironment(`reclaimer.${this.count++}`);
     const timeout = setTimeout(() => env.kill('function-timeout'), this.timing.functionTimeoutMs);
     const summary = await Promise.race([
-      this.sender.createReclaimer(env).run().catch(() => undefined),
+      runAsFunction('reclaimer', () => this.sender.createReclaimer!(env).run()).catch(() => undefined),
       env.killed.then(() => undefined),
     ]);
     clearTimeout(timeout);

@@ -43,13 +43,15 @@ export interface WireSimulationOptions extends WireStackOptions {
   readonly smsEventFaults?: { readonly late: number; readonly lost: number };
   /** @default silent */
   readonly log?: LogPort;
+  /** Called once the lanes have started, with each lane's environment (the IAM check maps its resources). @default none */
+  readonly onLanes?: (lanes: readonly LocalLane[]) => void;
   /** About once a second. */
   readonly onProgress?: (progress: { readonly injected: number; readonly total: number; readonly inQueue: number; readonly sent: number; readonly elapsedMs: number }) => void;
 }
 
 /** What one wire-level run did and how it is judged. */
 export interface WireSimulationReport {
-  readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'faults'>> & { readonly faults: WireFaultRates };
+  readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'onLanes' | 'faults'>> & { readonly faults: WireFaultRates };
   /** SMS messages whose text may have gone out twice (`ResentAfterAmbiguity`) and SMS rows left `UNKNOWN`; events held or lost. */
   readonly sms: { readonly possibleDuplicates: number; readonly unknown: number; readonly eventsLate: number; readonly eventsLost: number };
   readonly verdict: WireVerdict;
@@ -157,6 +159,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         wrapGovernor: (governor) => pace.watch(lane, governor),
       }),
     });
+    options.onLanes?.(lanes);
     const metrics = { get: (name: MetricName) => [...metricsOf.values()].reduce((sum, m) => sum + m.get(name), 0) };
     const admin = aws.dynamo.client();
     await ensureLedgerTable(admin, tableName);

@@ -1,11 +1,27 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { copyFileSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import semver from 'semver';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readTemplateFiles } from '../../functions/adapters/template-directory';
 import { runLocal } from '../../local/local-runner';
 import { docCodeBlocks, isConstructSnippet, snippetApp, type DocCodeBlock } from '../support/doc-code-blocks';
+import {
+  adopterEnv,
+  adopterLockfile,
+  CDK_PEERS,
+  cdkVersion,
+  installedManifests,
+  lowestOf,
+  npmWarnings,
+  ok,
+  PACKAGE,
+  readJson,
+  REPO,
+  run,
+  type CdkVersions,
+  type PackageJson,
+} from '../support/adopter-project';
 import { loginCodeEvent } from '../support/events';
 import { tempDir } from '../support/temp-dir';
 
@@ -22,74 +38,46 @@ import { tempDir } from '../support/temp-dir';
  * departure from an adopter's first install, which resolves the same ranges against the registry.
  */
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLE = join(REPO, 'examples', 'adopter-app');
-const PACKAGE = 'idempotent-notifier';
 /** npm 12's command line, run on this process's Node (24: npm 12 needs ^22.22.2 or ^24.15.0). */
 const NPM12 = join(REPO, 'node_modules', 'npm', 'bin', 'npm-cli.js');
-
-interface PackageJson {
-  readonly name: string;
-  readonly scripts?: Record<string, string>;
-  readonly bin?: Record<string, string>;
-  readonly dependencies?: Record<string, string>;
-  readonly devDependencies?: Record<string, string>;
-  readonly optionalDependencies?: Record<string, string>;
-}
 
 interface PackResult {
   readonly filename: string;
   readonly files: readonly { readonly path: string }[];
 }
 
-const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
-
-/** The environment of an adopter's shell: nothing of this repository's npm run, on this process's Node. */
-function adopterEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!/^npm_/i.test(name)) env[name] = value;
-  const path = (env.PATH ?? '').split(':').filter((dir) => !dir.startsWith(REPO));
-  return {
-    ...env,
-    PATH: [dirname(process.execPath), ...path].join(':'),
-    CDK_DISABLE_VERSION_CHECK: 'true',
-    CDK_DISABLE_CLI_TELEMETRY: 'true',
-    npm_config_update_notifier: 'false',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-  };
+/** The example's manifest depending on the packed tarball, with the CDK peers at `versions`. */
+function adopterManifest(tarball: string, versions: CdkVersions): PackageJson & { version: string } {
+  const example = readJson<PackageJson & { version: string }>(join(EXAMPLE, 'package.json'));
+  const peers = Object.fromEntries(CDK_PEERS.map((peer) => [peer, cdkVersion(peer, versions)]));
+  return { ...example, dependencies: { ...example.dependencies, ...peers, [PACKAGE]: `file:./${tarball}` } };
 }
 
-function run(command: string, args: readonly string[], cwd: string): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd, encoding: 'utf8', env: adopterEnv(), timeout: 240_000 });
-}
-
-function ok(result: SpawnSyncReturns<string>, what: string): SpawnSyncReturns<string> {
-  if (result.status !== 0) throw new Error(`${what} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
-  return result;
-}
-
-interface Lockfile {
-  readonly packages: Record<string, object>;
+/** Writes the example app into `project` with the CDK peers at `versions` and installs it with npm 12, offline. */
+function installAdopterApp(project: string, tarball: string, versions: CdkVersions): SpawnSyncReturns<string> {
+  for (const file of ['app.ts', 'cdk.json', 'tsconfig.json']) copyFileSync(join(EXAMPLE, file), join(project, file));
+  const manifest = adopterManifest(tarball, versions);
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(project, 'package-lock.json'), `${JSON.stringify(adopterLockfile(manifest, versions), null, 2)}\n`);
+  return run(process.execPath, [NPM12, 'install', '--offline', '--no-audit', '--no-fund'], project);
 }
 
 /**
- * The adopter project's lockfile: this repository's resolved tree under the project's own root entry. The
- * package itself has no entry, so npm reads the tarball as any install does (its manifest, its install scripts)
- * and finds every dependency it declares already resolved.
+ * Synthesizes `file` as the CDK CLI runs an app (its output folder and context in the environment), without
+ * bundling the handlers: the pinned app's `cdk synth` proves the bundles; this proves the props and calls.
  */
-function adopterLockfile(manifest: PackageJson & { version: string }): Lockfile & Record<string, unknown> {
-  const lock = readJson<Lockfile & Record<string, unknown>>(join(REPO, 'package-lock.json'));
-  const { '': _repository, ...resolved } = lock.packages;
-  return {
-    ...lock,
-    name: manifest.name,
-    version: manifest.version,
-    packages: {
-      '': { name: manifest.name, version: manifest.version, dependencies: manifest.dependencies, devDependencies: manifest.devDependencies },
-      ...resolved,
+function synthWithoutBundling(project: string, file: string, outdir: string, context: Record<string, unknown> = {}): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, ['--import', 'tsx', file], {
+    cwd: project,
+    encoding: 'utf8',
+    timeout: 240_000,
+    env: {
+      ...adopterEnv(),
+      CDK_OUTDIR: join(project, outdir),
+      CDK_CONTEXT_JSON: JSON.stringify({ ...context, 'aws:cdk:bundling-stacks': [] }),
     },
-  };
+  });
 }
 
 let project: string;
@@ -106,20 +94,30 @@ const snippetSynths = new Map<string, SpawnSyncReturns<string>>();
 
 const bin = (name: string): string => join(project, 'node_modules', '.bin', name);
 
+/** The same app with the CDK peers at the lowest versions the package's peerDependencies accept. */
+let floorProject: string;
+let floorInstall: SpawnSyncReturns<string>;
+let floorTypecheck: SpawnSyncReturns<string>;
+let floorSynth: SpawnSyncReturns<string>;
+/** `npm publish --dry-run` of the built repository, as the owner would run it before publishing. */
+let publishDryRun: SpawnSyncReturns<string>;
+
+/** The example's cdk.json context, which the CDK CLI hands an app it runs. */
+const exampleContext = (): Record<string, unknown> =>
+  readJson<{ context: Record<string, unknown> }>(join(EXAMPLE, 'cdk.json')).context;
+
 beforeAll(() => {
   project = tempDir('notifier-adopter-');
+  floorProject = tempDir('notifier-adopter-floor-');
   ok(run('npm', ['run', 'build', '--silent'], REPO), 'npm run build');
   // The build just ran; --ignore-scripts only stops prepack from running it again.
   const pack = ok(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', project], REPO), 'npm pack');
   [packed] = JSON.parse(pack.stdout) as [PackResult];
+  copyFileSync(join(project, packed.filename), join(floorProject, packed.filename));
+  // --offline: nothing leaves loopback (npm says a real publish would need a login; that is all it may say).
+  publishDryRun = run(process.execPath, [NPM12, 'publish', '--dry-run', '--json', '--ignore-scripts', '--offline'], REPO);
 
-  for (const file of ['app.ts', 'cdk.json', 'tsconfig.json']) copyFileSync(join(EXAMPLE, file), join(project, file));
-  const example = readJson<PackageJson & { version: string }>(join(EXAMPLE, 'package.json'));
-  const manifest = { ...example, dependencies: { ...example.dependencies, [PACKAGE]: `file:./${packed.filename}` } };
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  writeFileSync(join(project, 'package-lock.json'), `${JSON.stringify(adopterLockfile(manifest), null, 2)}\n`);
-
-  install = run(process.execPath, [NPM12, 'install', '--offline', '--no-audit', '--no-fund'], project);
+  install = installAdopterApp(project, packed.filename, 'pinned');
   if (install.status !== 0) return;
   typecheck = run(bin('tsc'), ['-p', project], project);
   synth = run(bin('cdk'), ['synth', '--quiet', '--no-notices', '-o', 'cdk.out'], project);
@@ -129,20 +127,13 @@ beforeAll(() => {
   const tsconfig = readJson<{ compilerOptions: object }>(join(project, 'tsconfig.json'));
   writeFileSync(join(project, 'tsconfig.docs.json'), JSON.stringify({ ...tsconfig, include: snippets.map((s) => s.file) }));
   snippetTypecheck = run(bin('tsc'), ['-p', join(project, 'tsconfig.docs.json')], project);
-  // Synthesized as the CDK CLI runs an app (its output folder and context in the environment), without bundling
-  // the handlers again: the app above proved the bundles; the snippets prove their props and calls.
-  for (const { file } of snippets) {
-    snippetSynths.set(
-      file,
-      spawnSync(process.execPath, ['--import', 'tsx', file], {
-        cwd: project,
-        encoding: 'utf8',
-        timeout: 240_000,
-        env: { ...adopterEnv(), CDK_OUTDIR: join(project, `cdk.out.${file}`), CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [] }) },
-      }),
-    );
-  }
-}, 900_000);
+  for (const { file } of snippets) snippetSynths.set(file, synthWithoutBundling(project, file, `cdk.out.${file}`));
+
+  floorInstall = installAdopterApp(floorProject, packed.filename, 'floor');
+  if (floorInstall.status !== 0) return;
+  floorTypecheck = run(join(floorProject, 'node_modules', '.bin', 'tsc'), ['-p', floorProject], floorProject);
+  floorSynth = synthWithoutBundling(floorProject, 'app.ts', 'cdk.out', exampleContext());
+}, 1_200_000);
 
 describe('the package an adopter installs', () => {
   it('installs with a plain npm 12 install of the tarball, every install script in the tree reviewed by the app', () => {
@@ -193,6 +184,75 @@ describe('the package an adopter installs', () => {
     for (const [name, version] of Object.entries({ ...example.dependencies, ...example.devDependencies })) {
       if (name !== PACKAGE) expect(`${name}@${version}`).toBe(`${name}@${rootVersions[name]}`);
     }
+  });
+});
+
+describe('the package\'s place in an adopter\'s app', () => {
+  const root = readJson<PackageJson>(join(REPO, 'package.json'));
+
+  it('takes aws-cdk-lib and constructs from the app (peers from the floor up), building this repository with the pinned ones', () => {
+    for (const peer of CDK_PEERS) {
+      expect(root.dependencies?.[peer], `${peer} is the app's, not the package's`).toBeUndefined();
+      const range = root.peerDependencies?.[peer] ?? '';
+      expect(lowestOf(range), `${peer} ${range}: its floor is what the adopter test installs`).toBe(cdkVersion(peer, 'floor'));
+      expect(root.devDependencies?.[peer]).toBe(cdkVersion(peer, 'pinned'));
+      expect(semver.satisfies(cdkVersion(peer, 'pinned'), range)).toBe(true);
+    }
+  });
+
+  it('installs without one npm warning on a supported Node, with the pinned CDK and with the floor', () => {
+    expect(npmWarnings(`${install.stdout}\n${install.stderr}`)).toEqual([]);
+    expect(npmWarnings(`${floorInstall.stdout}\n${floorInstall.stderr}`)).toEqual([]);
+  });
+
+  it('supports no Node that a package it installs refuses (engines), so no Node it supports sees EBADENGINE', () => {
+    const ours = root.engines?.node ?? '*';
+    const refusing: string[] = [];
+    for (const dir of [project, floorProject]) {
+      for (const manifest of installedManifests(join(dir, 'node_modules'))) {
+        const theirs = manifest.engines?.node;
+        if (theirs && semver.validRange(theirs) && !semver.subset(ours, theirs)) refusing.push(`${manifest.name}@${manifest.version}: ${theirs}`);
+      }
+    }
+    expect([...new Set(refusing)], `package.json engines.node (${ours}) admits Nodes these refuse`).toEqual([]);
+  });
+
+  it('publishes cleanly (npm publish --dry-run): the CLI bin, the exports and their types in the tarball, no warning', () => {
+    const output = `${publishDryRun.stdout}\n${publishDryRun.stderr}`;
+    expect(publishDryRun.status, output).toBe(0);
+    // The one warning a dry run gives without a login; the owner logs in to publish (README, "Publishing").
+    expect(npmWarnings(output).filter((line) => !/requires you to be logged in/.test(line))).toEqual([]);
+    const report = JSON.parse(publishDryRun.stdout) as PackResult | Record<string, PackResult>;
+    const files = new Set(('files' in report ? (report as PackResult) : Object.values(report)[0])?.files.map((f) => f.path));
+    const exported = readJson<{ exports: Record<string, { types?: string; default?: string } | string> }>(join(REPO, 'package.json')).exports;
+    const targets = Object.values(exported).flatMap((target) => (typeof target === 'string' ? [target] : [target.types, target.default]));
+    for (const target of [...targets, ...Object.values(root.bin ?? {})]) {
+      if (target) expect(files, target).toContain(target.replace(/^\.\//, ''));
+    }
+  });
+});
+
+describe('examples/adopter-app with the lowest aws-cdk-lib and constructs the package accepts', () => {
+  it('installs the floor versions', () => {
+    expect(floorInstall.status, `${floorInstall.stdout}\n${floorInstall.stderr}`).toBe(0);
+    for (const peer of CDK_PEERS) {
+      expect(readJson<PackageJson>(join(floorProject, 'node_modules', peer, 'package.json')).version).toBe(cdkVersion(peer, 'floor'));
+    }
+  });
+
+  it('type-checks against the floor\'s declarations', () => {
+    expect(floorTypecheck?.status, `${floorTypecheck?.stdout}\n${floorTypecheck?.stderr}`).toBe(0);
+  });
+
+  it('synthesizes the same resources as with the pinned CDK', () => {
+    expect(floorSynth?.status, `${floorSynth?.stdout}\n${floorSynth?.stderr}`).toBe(0);
+    const resourcesOf = (dir: string): string[] =>
+      Object.entries(readJson<{ Resources: Record<string, { Type: string }> }>(join(dir, 'cdk.out', 'ShopNotifications.template.json')).Resources)
+        // The CLI adds CDKMetadata (version reporting); the floor's app runs without the CLI.
+        .filter(([, r]) => r.Type !== 'AWS::CDK::Metadata')
+        .map(([id, r]) => `${id} ${r.Type}`)
+        .sort();
+    expect(resourcesOf(floorProject)).toEqual(resourcesOf(project));
   });
 });
 

@@ -8,6 +8,7 @@ import { InMemoryMetrics } from '../../functions/core/observability/metrics-reco
 import type { OutcomeEventDetail } from '../../functions/core/outcome/outcome-event';
 import { OUTCOME_STREAM_FILTERS } from '../../lib/outcome-stream-filter';
 import { createOutcomePublisher } from '../../functions/outcomes/create-outcome-publisher';
+import { asFunction } from '../../local/aws/calling-function';
 import { createDynamoStreamEventSource, type DynamoStreamEventSource } from '../../local/aws/dynamo-stream-event-source';
 import { startLocalDynamoStream, type LocalDynamoStream } from '../../local/aws/local-dynamo-stream';
 import { startLocalEventBridge, type LocalEventBridge, type LocalEventBridgeOptions } from '../../local/aws/local-eventbridge';
@@ -41,7 +42,8 @@ export async function startOutcomeFeed(db: TestLedger, busOptions: Omit<LocalEve
   mapping = createDynamoStreamEventSource({
     stream,
     filters: OUTCOME_STREAM_FILTERS,
-    handler: (event) => publisher(event, {} as never),
+    // Each invocation runs as the outcome publisher: its AWS requests are told apart from the rig's own (test/iam/).
+    handler: asFunction('outcomes', (event) => publisher(event, {} as never)),
     afterKill: () => bus.revive(),
     clock,
   });

@@ -1,15 +1,15 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as lambdaEventSources from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV } from '../functions/core/sender-config';
 import { FALLBACK_ENV, loadFallbackConfig } from '../functions/fallback/fallback-config';
 import { FALLBACK_STREAM_FILTERS } from './fallback-stream-filter';
+import { consumeLedgerStream } from './ledger-stream-consumer';
 import type { NotifierRuntime } from './lambda-runtime';
 import { createNotifierFunction } from './notifier-function';
 
@@ -34,11 +34,6 @@ export interface ChannelFallbackProps {
   /** KMS key of the on-failure queue. @default - SQS-managed server-side encryption (SSE-SQS) */
   readonly queueEncryptionKey?: kms.IKey;
 }
-
-/** As the outcome feed's mapping (lib/notifier-outcomes.ts): a request the queue did not take is retried, then parked. */
-export const FALLBACK_BATCH_SIZE = 100;
-export const FALLBACK_RETRY_ATTEMPTS = 20;
-export const FALLBACK_MAX_RECORD_AGE = Duration.hours(6);
 
 /**
  * Channel fallback's trigger: the ledger's stream, filtered to writes of rows that name a next channel
@@ -82,47 +77,18 @@ export class ChannelFallback extends Construct {
     this.fn = trigger.fn;
     this.logGroup = trigger.logGroup;
 
-    this.failedBatchQueue = new sqs.Queue(this, 'FailedBatches', {
-      encryption: props.queueEncryptionKey ? sqs.QueueEncryption.KMS : sqs.QueueEncryption.SQS_MANAGED,
-      encryptionMasterKey: props.queueEncryptionKey,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      // What it holds points at fallbacks not yet asked for: it outlives `cdk destroy`, like the ledger.
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    Validations.of(this.failedBatchQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the on-failure destination of the fallback stream mapping; it has an alarm and a runbook entry.',
-    });
-    this.fn.addEventSource(
-      new lambdaEventSources.DynamoEventSource(props.table, {
-        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-        batchSize: FALLBACK_BATCH_SIZE,
-        bisectBatchOnError: true,
-        reportBatchItemFailures: true,
-        retryAttempts: FALLBACK_RETRY_ATTEMPTS,
-        maxRecordAge: FALLBACK_MAX_RECORD_AGE,
-        onFailure: new lambdaEventSources.SqsDlq(this.failedBatchQueue),
-        filters: FALLBACK_STREAM_FILTERS.map((pattern) => lambda.FilterCriteria.filter({ ...pattern })),
-      }),
-    );
-    Validations.of(this.fn.role ?? this.fn).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'dynamodb:ListStreams (granted by the DynamoDB event source) supports no resource-level permissions; the stream reads are on the table stream ARN.',
-    });
+    // A request the queue did not take is retried, then parked, as the outcome feed's are.
+    this.failedBatchQueue = consumeLedgerStream(this, this.fn, {
+      table: props.table,
+      filters: FALLBACK_STREAM_FILTERS,
+      consumerName: 'fallback',
+      queueEncryptionKey: props.queueEncryptionKey,
+    }).failedBatchQueue;
     // One strongly consistent read (was the fallback sent when the primary proved delivered?) and the sends.
     // The table alone, not its indexes (Table.grant would add `index/*`).
     this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [props.table.tableArn] }));
     props.table.encryptionKey?.grantDecrypt(this.fn);
     queues.urgent.grantSendMessages(this.fn);
     queues.bulk?.grantSendMessages(this.fn);
-    if (props.queueEncryptionKey) {
-      Validations.of(this.fn.role ?? this.fn).acknowledge(
-        ...['kms:GenerateDataKey*', 'kms:ReEncrypt*'].map((action) => ({
-          id: `AwsSolutions-IAM5[Action::${action}]`,
-          reason: "CDK grants the queues' customer-managed key to their sender; KMS names these action families with a wildcard (GenerateDataKey, GenerateDataKeyWithoutPlaintext, ...).",
-        })),
-      );
-    }
   }
 }

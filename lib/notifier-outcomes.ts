@@ -1,12 +1,13 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import type * as kms from 'aws-cdk-lib/aws-kms';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as lambdaEventSources from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as lambdaEventSources from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as logs from 'aws-cdk-lib/aws-logs';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { consumeLedgerStream, LEDGER_STREAM_MAX_RECORD_AGE, LEDGER_STREAM_RETRY_ATTEMPTS } from './ledger-stream-consumer';
 import { OUTCOME_STREAM_FILTERS } from './outcome-stream-filter';
 import { ENV } from '../functions/core/sender-config';
 import { loadOutcomesConfig, OUTCOMES_ENV } from '../functions/outcomes/outcomes-config';
@@ -33,18 +34,9 @@ export interface OutcomeEventsProps {
   readonly queueEncryptionKey?: kms.IKey;
 }
 
-/**
- * How the event source mapping reads the ledger's stream:
- * - from the oldest record kept (`TRIM_HORIZON`): a write made before the mapping existed is still published;
- * - a record whose events the bus did not take is handed back alone (`reportBatchItemFailures`), a failed
- *   invocation is split in two (`bisectBatchOnError`), so one bad record never holds back its shard for long;
- * - retried for at most {@link OUTCOME_MAX_RECORD_AGE} or {@link OUTCOME_RETRY_ATTEMPTS} times, then the batch's
- *   place in the stream goes to the on-failure queue (retained, alarmed): the stream keeps the records 24 hours,
- *   so well within that an operator can read them again (docs/operations.md, OutcomeFailedBatches).
- */
-export const OUTCOME_BATCH_SIZE = 100;
-export const OUTCOME_RETRY_ATTEMPTS = 20;
-export const OUTCOME_MAX_RECORD_AGE = Duration.hours(6);
+/** How the publisher reads the ledger's stream: as every stream consumer does (lib/ledger-stream-consumer.ts). */
+export const OUTCOME_RETRY_ATTEMPTS = LEDGER_STREAM_RETRY_ATTEMPTS;
+export const OUTCOME_MAX_RECORD_AGE = LEDGER_STREAM_MAX_RECORD_AGE;
 
 /**
  * The outcome feed: the ledger table's change stream, filtered to writes that may change what a producer sees,
@@ -85,43 +77,14 @@ export class OutcomeEvents extends Construct {
     this.fn = publisher.fn;
     this.logGroup = publisher.logGroup;
 
-    this.failedBatchQueue = new sqs.Queue(this, 'FailedBatches', {
-      encryption: props.queueEncryptionKey ? sqs.QueueEncryption.KMS : sqs.QueueEncryption.SQS_MANAGED,
-      encryptionMasterKey: props.queueEncryptionKey,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      // What it holds points at outcomes producers have not heard of: it outlives `cdk destroy`, like the ledger.
-      removalPolicy: RemovalPolicy.RETAIN,
+    const stream = consumeLedgerStream(this, this.fn, {
+      table: props.table,
+      filters: OUTCOME_STREAM_FILTERS,
+      consumerName: 'outcome feed',
+      queueEncryptionKey: props.queueEncryptionKey,
     });
-    Validations.of(this.failedBatchQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the on-failure destination of the outcome stream mapping; it has an alarm and a runbook entry.',
-    });
-
-    this.eventSource = new lambdaEventSources.DynamoEventSource(props.table, {
-      startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-      batchSize: OUTCOME_BATCH_SIZE,
-      bisectBatchOnError: true,
-      reportBatchItemFailures: true,
-      retryAttempts: OUTCOME_RETRY_ATTEMPTS,
-      maxRecordAge: OUTCOME_MAX_RECORD_AGE,
-      onFailure: new lambdaEventSources.SqsDlq(this.failedBatchQueue),
-      filters: OUTCOME_STREAM_FILTERS.map((pattern) => lambda.FilterCriteria.filter({ ...pattern })),
-    });
-    this.fn.addEventSource(this.eventSource);
-    Validations.of(this.fn.role ?? this.fn).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'dynamodb:ListStreams (granted by the DynamoDB event source) supports no resource-level permissions; the stream reads are on the table stream ARN.',
-    });
+    this.failedBatchQueue = stream.failedBatchQueue;
+    this.eventSource = stream.eventSource;
     this.eventBus.grantPutEventsTo(this.fn);
-    if (props.queueEncryptionKey) {
-      // The on-failure destination's grant on the queue's key (CDK's grantEncryptDecrypt through the queue).
-      Validations.of(this.fn.role ?? this.fn).acknowledge(
-        ...['kms:GenerateDataKey*', 'kms:ReEncrypt*'].map((action) => ({
-          id: `AwsSolutions-IAM5[Action::${action}]`,
-          reason: 'CDK grants the on-failure queue\'s customer-managed key to its sender; KMS names these action families with a wildcard (GenerateDataKey, GenerateDataKeyWithoutPlaintext, ...).',
-        })),
-      );
-    }
   }
 }

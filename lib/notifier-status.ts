@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
@@ -8,12 +8,13 @@ import * as lambdaDestinations from 'aws-cdk-lib/aws-lambda-destinations';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as ses from 'aws-cdk-lib/aws-ses';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { LEDGER_TABLE } from '../functions/core/ledger/ledger-table';
 import { ENV } from '../functions/core/sender-config';
 import { loadStatusConfig } from '../functions/status/status-config';
 import type { NotifierRuntime } from './lambda-runtime';
+import { retainedFailureQueue } from './ledger-stream-consumer';
 import { createNotifierFunction } from './notifier-function';
 import { SesEventQueue } from './ses-event-queue';
 import { SmsDeliveryStatusLogs } from './sms-delivery-status';
@@ -145,18 +146,7 @@ export class DeliveryStatus extends Construct {
 
     // EventBridge and CloudWatch Logs invoke asynchronously: without a destination, an event that still
     // fails after Lambda's retries is dropped, and its row loses the evidence. Kept 14 days for a redrive.
-    this.failedEventQueue = new sqs.Queue(this, 'FailedEvents', {
-      encryption: props.queueEncryptionKey ? sqs.QueueEncryption.KMS : sqs.QueueEncryption.SQS_MANAGED,
-      encryptionMasterKey: props.queueEncryptionKey,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      // Unrecorded delivery evidence outlives `cdk destroy`, like the ledger it belongs to.
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    Validations.of(this.failedEventQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter destination of the status function; it has an alarm and a runbook entry.',
-    });
+    this.failedEventQueue = retainedFailureQueue(this, 'FailedEvents', { queueEncryptionKey: props.queueEncryptionKey, destinationOf: 'the status function' });
     status.fn.configureAsyncInvoke({
       onFailure: new lambdaDestinations.SqsDestination(this.failedEventQueue),
       retryAttempts: STATUS_ASYNC_RETRY_ATTEMPTS,
@@ -212,17 +202,7 @@ export class DeliveryStatus extends Construct {
   private eventBridgeRoute(fn: lambda.Function, props: DeliveryStatusProps) {
     // EventBridge hands an event to Lambda (which then retries it itself); one it cannot hand over (the function
     // deleted, its permission removed, the invoke throttled past EventBridge's 24 hours) lands here with its reason.
-    const deadLetterQueue = new sqs.Queue(this, 'SesEventRuleDeadLetters', {
-      encryption: props.queueEncryptionKey ? sqs.QueueEncryption.KMS : sqs.QueueEncryption.SQS_MANAGED,
-      encryptionMasterKey: props.queueEncryptionKey,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    Validations.of(deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: "This queue is itself the dead-letter queue of the SES event rule's target; it has an alarm and a runbook entry.",
-    });
+    const deadLetterQueue = retainedFailureQueue(this, 'SesEventRuleDeadLetters', { queueEncryptionKey: props.queueEncryptionKey, destinationOf: "the SES event rule's target" });
     // EventBridge encrypts what it dead-letters with the queue's key: a key of this app lets it, for this rule only.
     props.queueEncryptionKey?.addToResourcePolicy(
       new iam.PolicyStatement({

@@ -298,8 +298,9 @@ describe('SES configuration-set events (SES -> SNS -> SQS -> status, in batches)
     const { stack: s, template: t } = synth({ sesConfigurationSetName: 'prod-set', sesEventDestination: false });
     t.resourceCountIs('AWS::SES::ConfigurationSetEventDestination', 0);
     expect(s.notifier.deliveryStatus.sesEvents.eventDestinations).toEqual([]);
-    // Each lane's sender, the status function on the SES events queue, and the outcome publisher on the ledger's stream.
-    t.resourceCountIs('AWS::Lambda::EventSourceMapping', 4);
+    // Each lane's sender, the status function on the SES events queue, the outcome publisher and the fallback
+    // trigger on the ledger's stream.
+    t.resourceCountIs('AWS::Lambda::EventSourceMapping', 5);
   });
 });
 

@@ -1,14 +1,14 @@
-import { Aws, Duration, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, type Duration, Names, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as smsvoice from 'aws-cdk-lib/aws-smsvoice';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { IdempotentNotifierProps } from './notifier-props';
+import { addEventTopicQueue } from './event-topic-queue';
 
 /** The SMS props End User Messaging needs, each refused with the value given. */
 export function endUserMessagingViolations(
@@ -92,20 +92,16 @@ export class EndUserMessagingSms extends Construct {
   constructor(scope: Construct, id: string, props: EndUserMessagingSmsProps) {
     super(scope, id);
     const account = Stack.of(this).account;
-    const topicKey =
-      props.topicEncryptionKey ?? new kms.Key(this, 'EventTopicKey', { enableKeyRotation: true, description: 'End User Messaging SMS events topic of the notifier' });
-    // End User Messaging publishes to an encrypted topic only if it may use the topic's key (for this account only).
-    topicKey.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'AllowEndUserMessagingToPublishEvents',
-        principals: [new iam.ServicePrincipal('sms-voice.amazonaws.com')],
-        actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
-        resources: ['*'],
-        conditions: { StringEquals: { 'aws:SourceAccount': account } },
-      }),
-      /* allowNoOp */ true,
-    );
-    this.topic = new sns.Topic(this, 'EventTopic', { masterKey: topicKey, enforceSSL: true, displayName: 'End User Messaging SMS events of the notifier' });
+    ({ topic: this.topic, queue: this.queue, deadLetterQueue: this.deadLetterQueue } = addEventTopicQueue(this, {
+      publisher: 'sms-voice.amazonaws.com',
+      keyStatementSid: 'AllowEndUserMessagingToPublishEvents',
+      description: 'End User Messaging SMS events',
+      deadLetterQueueOf: 'End User Messaging events queue',
+      maxReceiveCount: EUM_EVENTS_MAX_RECEIVE_COUNT,
+      statusTimeout: props.statusTimeout,
+      topicEncryptionKey: props.topicEncryptionKey,
+      queueEncryptionKey: props.queueEncryptionKey,
+    }));
     this.configurationSetName = Names.uniqueResourceName(this, { maxLength: 64, separator: '-' });
     this.configurationSetArn = Stack.of(this).formatArn({ service: 'sms-voice', resource: 'configuration-set', resourceName: this.configurationSetName });
     this.topic.addToResourcePolicy(
@@ -118,29 +114,6 @@ export class EndUserMessagingSms extends Construct {
       }),
     );
 
-    const encryption = props.queueEncryptionKey ? sqs.QueueEncryption.KMS : sqs.QueueEncryption.SQS_MANAGED;
-    this.deadLetterQueue = new sqs.Queue(this, 'EventDeadLetters', {
-      encryption,
-      encryptionMasterKey: props.queueEncryptionKey,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      // Unrecorded delivery evidence outlives `cdk destroy`, like the ledger it belongs to.
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the End User Messaging events queue; it has an alarm and a runbook entry.',
-    });
-    this.queue = new sqs.Queue(this, 'Events', {
-      encryption,
-      encryptionMasterKey: props.queueEncryptionKey,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(4),
-      visibilityTimeout: Duration.seconds(props.statusTimeout.toSeconds() * 6),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: EUM_EVENTS_MAX_RECEIVE_COUNT },
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    this.topic.addSubscription(new SqsSubscription(this.queue, { rawMessageDelivery: true }));
 
     this.configurationSet = new smsvoice.CfnConfigurationSet(this, 'ConfigurationSet', {
       configurationSetName: this.configurationSetName,

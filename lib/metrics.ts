@@ -83,6 +83,31 @@ export class NotifierMetrics {
   }
 
   /**
+   * A per-message count of e-mails of `messageClasses`, summed over the two functions that send (the sender and the
+   * reclaimer): the metrics with the `channel`, `messageClass` and `service` dimensions. `id` prefixes the metric ids.
+   */
+  emailOfClasses(metricName: MetricName, messageClasses: readonly string[], id: string, label: string = metricName): cloudwatch.MathExpression {
+    const usingMetrics: Record<string, cloudwatch.IMetric> = {};
+    messageClasses.forEach((messageClass, i) => {
+      for (const service of [SERVICE.sender, SERVICE.reclaimer]) {
+        usingMetrics[`${id}${i}${service === SERVICE.sender ? 'S' : 'R'}`] = new cloudwatch.Metric({
+          namespace: this.namespace,
+          metricName,
+          dimensionsMap: { [DIMENSION.channel]: 'email', [DIMENSION.messageClass]: messageClass, [DIMENSION.service]: service },
+          statistic: cloudwatch.Stats.SUM,
+          period: this.period,
+        });
+      }
+    });
+    return new cloudwatch.MathExpression({
+      expression: Object.keys(usingMetrics).map((metricId) => `FILL(${metricId}, 0)`).join(' + '),
+      usingMetrics,
+      label,
+      period: this.period,
+    });
+  }
+
+  /**
    * One line per channel the status Lambda reports (`email` from SES events, `sms` from SNS delivery
    * logs): its per-channel counts carry the `channel` and `service` dimensions only.
    */

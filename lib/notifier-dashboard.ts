@@ -2,6 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import type { ResolvedLanes } from './notifier-lanes';
 import { DIMENSION, METRIC, type MetricName } from '../functions/core/observability/metric-names';
 import type { AlarmLane, NotifierFunctions } from './alarm-table';
 import { type NotifierMetrics, SERVICE, type ServiceName } from './metrics';
@@ -20,10 +21,38 @@ export interface NotifierDashboardProps {
   /** The reclaimer and the status function. */
   readonly functions: NotifierFunctions;
   /**
+   * The SES tenants, one per lane: the configuration set whose reputation metrics are the tenant's, and, for the bulk
+   * tenant, the message classes whose e-mail it sends.
+   * @default - no tenant row
+   */
+  readonly sesTenants?: readonly SesTenantView[];
+  /**
    * Alarms shown in an alarm-status widget.
    * @default - no alarm widget
    */
   readonly alarms?: readonly cloudwatch.IAlarm[];
+}
+
+/** One SES tenant on the dashboard. */
+export interface SesTenantView {
+  /** The lane whose e-mail it sends: `urgent`, `bulk` or `single`. */
+  readonly lane: string;
+  /** The configuration set the lane sends with (reputation metrics on). */
+  readonly configurationSetName: string;
+  /** The message classes of its e-mail, to graph the sends SES refused for it. @default - not graphed */
+  readonly messageClasses?: readonly string[];
+}
+
+/**
+ * The tenants the dashboard shows: with lanes, the urgent tenant on the urgent set and the bulk tenant on the bulk set
+ * (the urgent one when the owner gave one set for both) with the bulk classes; without, the one tenant.
+ */
+export function sesTenantViews(lanes: Pick<ResolvedLanes, 'enabled' | 'bulkClasses'>, sets: { readonly urgent: string; readonly bulk?: string }): SesTenantView[] {
+  if (!lanes.enabled) return [{ lane: 'single', configurationSetName: sets.urgent }];
+  return [
+    { lane: 'urgent', configurationSetName: sets.urgent },
+    { lane: 'bulk', configurationSetName: sets.bulk ?? sets.urgent, messageClasses: lanes.bulkClasses },
+  ];
 }
 
 const WIDTH = 8;
@@ -182,6 +211,30 @@ export class NotifierDashboard extends Construct {
         ...statusByChannel(METRIC.DeliveryStatusUnmatched),
       ]),
     );
+    if (props.sesTenants?.length) {
+      // Each tenant's reputation (its configuration set's rates) and its sending status as the senders meet it: SES
+      // publishes no metric of a tenant's status, and a paused tenant refuses every send (ProviderConfigurationFault).
+      const rate = (configurationSetName: string, metricName: string, label: string) =>
+        new cloudwatch.Metric({
+          namespace: 'AWS/SES',
+          metricName,
+          dimensionsMap: { 'ses:configuration-set': configurationSetName },
+          statistic: cloudwatch.Stats.MAXIMUM,
+          period: Duration.hours(1),
+          label,
+        });
+      this.dashboard.addWidgets(
+        ...props.sesTenants.map((tenant) =>
+          graph(
+            `SES tenant of the ${tenant.lane} lane: bounce and complaint rates, e-mails refused`,
+            [rate(tenant.configurationSetName, 'Reputation.BounceRate', 'bounce rate'), rate(tenant.configurationSetName, 'Reputation.ComplaintRate', 'complaint rate')],
+            tenant.messageClasses?.length
+              ? [metrics.emailOfClasses(METRIC.ProviderConfigurationFault, tenant.messageClasses, `refused${tenant.lane}`, 'e-mails refused for configuration (a paused tenant)')]
+              : undefined,
+          ),
+        ),
+      );
+    }
     if (props.alarms?.length) {
       this.dashboard.addWidgets(
         new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: 3 * WIDTH, height: HEIGHT }),

@@ -120,6 +120,11 @@ function grantDelivery(
     id: 'AwsSolutions-IAM5[Resource::*]',
     reason: 'ses:GetAccount reads the account sending quota and supports no resource-level permissions; it is the only statement of this policy.',
   });
+  // No tenant ARN here although every send names a `TenantName`: the Service Authorization Reference for SES v2
+  // ("Actions, resources, and condition keys for Amazon Simple Email Service v2",
+  // https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsimpleemailservicev2.html) lists
+  // SendEmail's resource types as configuration-set, identity (required) and template; the tenant is not one of them,
+  // it is the condition key `ses:TenantName`.
   fn.addToRolePolicy(
     new iam.PolicyStatement({
       sid: 'SendEmailAsIdentityWithConfigurationSet',

@@ -19,7 +19,7 @@ import { allowLogsToUse } from './logs-key-policy';
 import { NotifierMetrics } from './metrics';
 import { NotResourceCheck } from './not-resource-check';
 import { type AlarmName, NotifierAlarms } from './notifier-alarms';
-import { NotifierDashboard } from './notifier-dashboard';
+import { NotifierDashboard, sesTenantViews } from './notifier-dashboard';
 import { laneSenders } from './notifier-environment';
 import { createLedgerTable } from './notifier-ledger-table';
 import { defaultMetricsNamespace } from './notifier-metrics-namespace';
@@ -333,8 +333,8 @@ export class IdempotentNotifier extends Construct {
       ledgerIndexNames: [LEDGER_TABLE.pendingIndex.name, LEDGER_TABLE.smsMessageIndex.name],
       configurationSetName: this.configurationSetName,
       bulkConfigurationSetName: this.bulkConfigurationSet?.configurationSetName,
-      smsEnabled: settings.smsEnabled,
-      smsProvider: settings.smsProvider,
+      bulkEmailClasses: settings.lanes.enabled ? settings.lanes.bulkClasses : undefined,
+      smsEnabled: settings.smsEnabled, smsProvider: settings.smsProvider,
       smsEventDeadLetterQueue: this.endUserMessaging?.deadLetterQueue,
     });
     this.alarmTopic = alarms.topic;
@@ -342,8 +342,8 @@ export class IdempotentNotifier extends Construct {
     this.dashboard = new NotifierDashboard(this, 'Dashboard', {
       dashboardName: props.dashboardName,
       metrics: new NotifierMetrics(settings.metricsNamespace),
-      lanes,
-      functions,
+      lanes, functions,
+      sesTenants: sesTenantViews(settings.lanes, { urgent: this.configurationSetName, bulk: this.bulkConfigurationSet?.configurationSetName }),
       alarms: Object.values(alarms.alarms).filter((alarm) => alarm !== undefined),
     }).dashboard;
   }

@@ -1,13 +1,13 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { type Duration, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { addEventTopicQueue } from './event-topic-queue';
 
 /** Receives of one SES events batch before it is dead-lettered: a ledger outage is retried for minutes first. */
 export const SES_EVENTS_MAX_RECEIVE_COUNT = 10;
@@ -54,19 +54,16 @@ export class SesEventQueue extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
     const account = stack.account;
-    const topicKey = props.topicEncryptionKey ?? new kms.Key(this, 'EventTopicKey', { enableKeyRotation: true, description: 'SES events topic of the notifier' });
-    // SES publishes to an encrypted topic only if it may use the topic's key (for this account only).
-    topicKey.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'AllowSesToPublishEvents',
-        principals: [new iam.ServicePrincipal('ses.amazonaws.com')],
-        actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
-        resources: ['*'],
-        conditions: { StringEquals: { 'aws:SourceAccount': account } },
-      }),
-      /* allowNoOp */ true,
-    );
-    this.topic = new sns.Topic(this, 'EventTopic', { masterKey: topicKey, enforceSSL: true, displayName: 'SES events of the notifier' });
+    ({ topic: this.topic, queue: this.queue, deadLetterQueue: this.deadLetterQueue } = addEventTopicQueue(this, {
+      publisher: 'ses.amazonaws.com',
+      keyStatementSid: 'AllowSesToPublishEvents',
+      description: 'SES events',
+      deadLetterQueueOf: 'SES events queue',
+      maxReceiveCount: SES_EVENTS_MAX_RECEIVE_COUNT,
+      statusTimeout: props.statusTimeout,
+      topicEncryptionKey: props.topicEncryptionKey,
+      queueEncryptionKey: props.queueEncryptionKey,
+    }));
     this.topic.addToResourcePolicy(
       new iam.PolicyStatement({
         sid: 'SesPublishesTheseConfigurationSetsEvents',
@@ -84,29 +81,6 @@ export class SesEventQueue extends Construct {
       }),
     );
 
-    const encryption = props.queueEncryptionKey ? sqs.QueueEncryption.KMS : sqs.QueueEncryption.SQS_MANAGED;
-    this.deadLetterQueue = new sqs.Queue(this, 'EventDeadLetters', {
-      encryption,
-      encryptionMasterKey: props.queueEncryptionKey,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      // Unrecorded delivery evidence outlives `cdk destroy`, like the ledger it belongs to.
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the SES events queue; it has an alarm and a runbook entry.',
-    });
-    this.queue = new sqs.Queue(this, 'Events', {
-      encryption,
-      encryptionMasterKey: props.queueEncryptionKey,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(4),
-      visibilityTimeout: Duration.seconds(props.statusTimeout.toSeconds() * 6),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: SES_EVENTS_MAX_RECEIVE_COUNT },
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    this.topic.addSubscription(new SqsSubscription(this.queue, { rawMessageDelivery: true }));
 
     this.eventDestinations = props.addEventDestinations
       ? props.configurationSets.map((configurationSet, index) => {

@@ -18,6 +18,7 @@ import { resolveLocalStack, type LocalStack } from './local-stack';
 import { PrintingProvider } from './printing-provider';
 import { LOCAL_TABLE_NAME } from './local-table';
 import { LocalStatus } from './local-status';
+import { startLocalSesEvents, type LocalSesEvents } from './aws/local-ses-events';
 import { startLedgerPage, type LedgerPage } from './ledger-page';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
@@ -127,9 +128,11 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
   const stack = resolveLocalStack(options.smsProvider === 'end-user-messaging' ? localStackThroughEndUserMessaging() : LOCAL_STACK);
   // The status Lambda: the local SES's and SNS's events reach it once the environment is set.
   let status: LocalStatus | undefined;
+  // SES's events (each e-mail's Send and Delivery, the contact list's) take the stack's path: topic -> queue -> status.
+  let sesEvents: LocalSesEvents | undefined;
   const aws = await startLocalAws({
     dynamo: options.dataDir ? { dataDir: options.dataDir } : {},
-    ses: { suppressions, contactListName: stack.settings.consent.contactListName, events: (event) => status?.sesEvent(event) },
+    ses: { suppressions, contactListName: stack.settings.consent.contactListName, events: (event) => sesEvents?.publish(event), sendingEvents: {} },
     sns: { suppressions, deliveryLogs: (line, at) => status?.smsLog(line, at) },
     sqs: stack.queue,
   });
@@ -148,6 +151,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     const quietHeld = new Set<string>();
     const log = heldRecords(noteSuppressions(options.verbose ? jsonLog(err) : compactLog(err), suppressions), quietHeld);
     status = new LocalStatus({ tableName }, { metrics, log });
+    sesEvents = await startLocalSesEvents({ sqs: aws.sqs, tableName, metrics, log, clock: systemClock, settled: () => aws.ses.settled() });
     for (const { address, topic } of options.withdrawnConsent?.unsubscribed ?? []) aws.ses.contactList.unsubscribeDirectly(address, topic);
     for (const number of options.withdrawnConsent?.optedOut ?? []) aws.sns.optOuts.reply(number, 'STOP');
     // Each lane's cold start: the variables synth writes for it, the same validation.
@@ -222,6 +226,8 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       for (const lane of lanes) lane.source.stop();
       await reclaimer.stop();
       await status.stop();
+      // Every e-mail's events reach the ledger before the summary reads it, as do the texts'.
+      await sesEvents.stop();
       // Every event of the texts reaches the ledger before the summary reads it.
       await smsEvents?.stop();
     }
@@ -248,6 +254,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     await options.beforeStop?.(summary);
     return summary;
   } finally {
+    sesEvents?.source.stop();
     restoreEnvironment();
     await ledgerPage?.stop();
     await aws.stop();

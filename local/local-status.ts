@@ -11,14 +11,12 @@ import { lambdaContext } from './lambda-event-source';
 const STATUS_TIMEOUT_MS = 30_000;
 
 /**
- * The status Lambda of a local run: what the local SES publishes (its contact list's `Subscription` and
- * `Bounce` events, as an event destination would) and what the local SNS logs (SMS delivery status, as the log
- * subscription would) go through the real status handler onto the local ledger, every `intervalMs` and once
- * more when asked (`drain`), in the envelopes Lambda gets them in.
+ * The status Lambda of a local run for what the local SNS logs (SMS delivery status, as the log subscription would):
+ * through the real status handler onto the local ledger, every `intervalMs` and once more when asked (`drain`), in
+ * the envelope Lambda gets them in. SES's events take the stack's own path (local/aws/local-ses-events.ts).
  */
 export class LocalStatus {
   private readonly handler: StatusHandler;
-  private readonly sesEvents: Record<string, unknown>[] = [];
   private readonly smsLogs: { message: string; timestamp: number }[] = [];
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
@@ -27,11 +25,6 @@ export class LocalStatus {
     // Each hand-over runs as the status function: its AWS requests are told apart from the run's own (test/iam/).
     this.handler = asFunction('status', createStatusHandler({ store: createLedger(config), consent: createConsentStore(config), ...observability, clock: Date.now }));
   }
-
-  /** An SES event publishing record, as the configuration set's event destination passes it on. */
-  readonly sesEvent = (event: Record<string, unknown>): void => {
-    this.sesEvents.push(event);
-  };
 
   /** An SNS SMS delivery-status log line. */
   readonly smsLog = (message: string, timestamp: number): void => {
@@ -45,9 +38,7 @@ export class LocalStatus {
   /** Hands everything published so far to the handler; one hand-over at a time. */
   drain(): Promise<void> {
     this.running = this.running.then(async () => {
-      const events = this.sesEvents.splice(0);
       const logs = this.smsLogs.splice(0);
-      if (events.length > 0) await this.handler({ Records: events.map(snsEnvelope) }, lambdaContext(Date.now() + STATUS_TIMEOUT_MS));
       if (logs.length > 0) await this.handler(cloudWatchLogsPayload(logs), lambdaContext(Date.now() + STATUS_TIMEOUT_MS));
     });
     return this.running;

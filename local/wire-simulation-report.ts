@@ -15,7 +15,7 @@ export function formatWireReport(report: WireSimulationReport): string {
     `wire simulation: ${s.events} queue messages (${Math.round(s.duplicateRate * 100)}% duplicates), seed ${s.seed}, ` +
       `${report.lanes.map((lane) => `${lane.name} lane ${lane.maxConcurrency}`).join(' + ')} concurrent invocations x batch ${s.batchSize}, ` +
       `${s.sendsPerInvocation} sends in flight each, maxReceiveCount ${s.maxReceiveCount}`,
-    `real SDK clients -> fault proxy -> dynalite / local SES v2 / local SNS; queue on fauxqs; ${Math.round(report.wallMs / 1000)} s, ${report.invocations} invocations`,
+    `real SDK clients -> fault proxy -> dynalite / local SES v2 / local SNS; queues on fauxqs; SES events -> SNS topic -> SQS -> status event source; ${Math.round(report.wallMs / 1000)} s, ${report.invocations} invocations`,
     '',
     textTable(
       ['verdict (from the providers\' own counts)', 'value'],
@@ -41,6 +41,12 @@ export function formatWireReport(report: WireSimulationReport): string {
         ],
         [`SMS through ${s.smsProvider}: possible duplicates (ResentAfterAmbiguity) / UNKNOWN rows`, `${report.sms.possibleDuplicates} / ${report.sms.unknown}`],
         ...(s.smsProvider === 'end-user-messaging' ? [['texts whose events came late / were lost', `${report.sms.eventsLate} / ${report.sms.eventsLost}`] as [string, string]] : []),
+        ['e-mails whose SES events came late / were lost (the fault plan\'s draw)', `${report.email.eventsLate} / ${report.email.eventsLost}`],
+        [
+          'SES events: published to the topic / received by the status event source (redeliveries) / dead-lettered',
+          `${report.email.published} / ${report.email.received} (${report.email.redeliveries}) / ${report.email.deadLettered}`,
+        ],
+        ['ambiguous e-mails settled by evidence / by the wait (SentByEvidence / SettledByWait)', `${report.email.settledByEvidence} / ${report.email.settledByWait}`],
       ],
     ),
     '',
@@ -99,6 +105,7 @@ function formatLanes(report: WireSimulationReport): string {
     ['throttling answers its governors heard / pace cuts (yields)', ...report.lanes.map(({ pace }) => `${pace.throttlingAnswers} / ${pace.cuts}`)],
     ['throttled / rate-limited deferrals / records backed off', ...report.lanes.map(({ metrics: m }) => `${m[METRIC.ProviderThrottled] ?? 0} / ${m[METRIC.RateLimitedDeferral] ?? 0} / ${m[METRIC.RecordBackedOff] ?? 0}`)],
     ['invocations (killed at the timeout) / dead-lettered', ...report.lanes.map((lane) => `${lane.invocations} (${lane.killedInvocations}) / ${lane.deadLettered}`)],
+    ['ambiguous e-mails settled by evidence / by the wait', ...report.lanes.map(({ email }) => `${email.settledByEvidence} / ${email.settledByWait}`)],
   ];
   return textTable(['per lane', ...report.lanes.map((lane) => lane.name)], rows);
 }

@@ -26,6 +26,8 @@ import { systemClock } from '../functions/core/clock';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
 import { generateWorkload } from './workload';
+import { emailEvidenceReport, emailSettlement, startWireEmailEvidence, wireSesEventOptions, type EmailEventFaults, type EmailEvidenceReport, type EmailSettlement } from './wire-email-evidence';
+import type { LocalSesEvents } from './aws/local-ses-events';
 
 /** Knobs of one wire-level simulation. */
 export interface WireSimulationOptions extends WireStackOptions {
@@ -41,6 +43,8 @@ export interface WireSimulationOptions extends WireStackOptions {
   readonly ledgerOutage?: LedgerOutageOptions;
   /** With End User Messaging: share of texts whose events come past the evidence windows, and that are lost. @default 0.01 each */
   readonly smsEventFaults?: { readonly late: number; readonly lost: number };
+  /** Share of e-mails whose SES events come past the evidence windows, and that are lost. @default 0.01 each */
+  readonly emailEventFaults?: EmailEventFaults;
   /** @default silent */
   readonly log?: LogPort;
   /** Called once the lanes have started, with each lane's environment (the IAM check maps its resources). @default none */
@@ -54,6 +58,8 @@ export interface WireSimulationReport {
   readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'onLanes' | 'faults'>> & { readonly faults: WireFaultRates };
   /** SMS messages whose text may have gone out twice (`ResentAfterAmbiguity`) and SMS rows left `UNKNOWN`; events held or lost. */
   readonly sms: { readonly possibleDuplicates: number; readonly unknown: number; readonly eventsLate: number; readonly eventsLost: number };
+  /** SES's events on their path (topic -> queue -> status event source), and how ambiguous e-mails were settled. */
+  readonly email: EmailEvidenceReport & EmailSettlement;
   readonly verdict: WireVerdict;
   /** Push duplicates as SNS accepted them (each billed, each waking a device) and as the devices would show them. */
   readonly pushDuplicates: PushDuplicateCounts;
@@ -90,6 +96,8 @@ export interface WireLaneReport {
   readonly inPlaceRetries: number;
   /** What the lane's governors did: the throttling answers they heard, and how many of those cut their pace (a yield). */
   readonly pace: { readonly throttlingAnswers: number; readonly cuts: number };
+  /** The lane's ambiguous e-mails settled by SES's evidence, and by their class's wait. */
+  readonly email: EmailSettlement;
 }
 
 /**
@@ -114,10 +122,17 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     ledgerOutage: options.ledgerOutage ?? { seconds: 0, everySeconds: 30 },
     smsProvider: options.smsProvider ?? 'sns',
     smsEventFaults: options.smsEventFaults ?? { late: 0.01, lost: 0.01 },
+    emailEventFaults: options.emailEventFaults ?? { late: 0.01, lost: 0.01 },
   };
   const started = Date.now();
-  const aws = await startLocalAws({ dynamo: { separateProcess: true }, ses: { contactListName: stack.settings.consent.contactListName }, sqs: stack.queue });
   const plan = new WireFaultPlan(settings.seed, settings.faults, { clientTimeoutMs: LEDGER_REQUEST_TIMEOUT_MS });
+  // SES's events reach the status function as on AWS: topic -> queue -> event source; lost only where the plan says.
+  let sesEvents: LocalSesEvents | undefined;
+  const aws = await startLocalAws({
+    dynamo: { separateProcess: true },
+    ses: { contactListName: stack.settings.consent.contactListName, ...wireSesEventOptions(plan, settings.emailEventFaults, () => sesEvents) },
+    sqs: stack.queue,
+  });
   const outage = new LedgerOutageSchedule(settings.seed, settings.ledgerOutage);
   const [dynamoProxy, sesProxy, snsProxy] = await Promise.all([
     startWireFaultProxy({ service: 'dynamodb', target: aws.dynamo.endpoint, decide: outage.decider(plan.deciderFor('dynamodb')) }),
@@ -139,6 +154,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
           clock: systemClock,
         })
       : undefined;
+  sesEvents = await startWireEmailEvidence(aws, { tableName, metrics: statusMetrics, log: options.log ?? silentLog, clock: systemClock });
   const restoreEnvironment = applyLocalSdkEnvironment(aws, {
     AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
     AWS_ENDPOINT_URL_SESV2: sesProxy.endpoint,
@@ -213,6 +229,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       for (const lane of lanes) lane.source.stop();
       await reclaimer.stop();
       await smsEvents?.stop();
+      await sesEvents.stop();
     }
 
     const rows = await scanLedger({ adminClient: admin }, tableName);
@@ -272,6 +289,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         killedInvocations: lane.source.invocations.filter(killedByTimeout).length,
         inPlaceRetries: timeouts.inPlacePerLane.get(lane.name) ?? 0,
         pace: pace.of(lane.name),
+        email: emailSettlement(metricsOf.get(lane.name)),
       });
     }
     const named = [...new Set(Object.values(verdict.examples).flat())].slice(0, 5);
@@ -298,6 +316,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         eventsLate: plan.events.late,
         eventsLost: plan.events.lost,
       },
+      email: { ...(await emailEvidenceReport(plan, sesEvents, aws)), ...emailSettlement(mergedDimensions(metricsOf.values())) },
       verdict,
       pushDuplicates: pushDuplicateCounts(aws.sns.accepted()),
       traces,
@@ -318,6 +337,8 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       lanes: laneReports,
     };
   } finally {
+    // After a failure before the events path was drained: its pollers end with the run.
+    sesEvents.source.stop();
     restoreEnvironment();
     await Promise.all([dynamoProxy.stop(), sesProxy.stop(), snsProxy.stop()]);
     await aws.stop();
@@ -336,6 +357,13 @@ export function wireRunHolds(report: Pick<WireSimulationReport, 'verdict' | 'lan
 export function paceAsConfigured(lane: Pick<WireLaneReport, 'environment' | 'pace'>): boolean {
   const yields = lane.environment[ENV.sendRateYieldsToThrottling] === 'true';
   return yields ? lane.pace.throttlingAnswers === 0 || lane.pace.cuts > 0 : lane.pace.cuts === 0;
+}
+
+/** Every lane's counts by dimensions, summed. */
+function mergedDimensions(all: Iterable<InMemoryMetrics>): Pick<InMemoryMetrics, 'byDimensions'> {
+  const byDimensions = new Map<string, number>();
+  for (const m of all) for (const [key, n] of m.byDimensions) byDimensions.set(key, (byDimensions.get(key) ?? 0) + n);
+  return { byDimensions };
 }
 
 /** The metrics a run counted, those above 0. */

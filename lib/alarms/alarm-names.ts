@@ -35,6 +35,7 @@ export const ALARM = {
   sesComplaintRate: 'SesComplaintRate',
   sesBulkBounceRate: 'SesBulkBounceRate',
   sesBulkComplaintRate: 'SesBulkComplaintRate',
+  sesBulkTenantRefusing: 'SesBulkTenantRefusing',
   settledByWait: 'SettledByWait',
   lateBounces: 'LateBounces',
   lateComplaints: 'LateComplaints',

@@ -65,6 +65,11 @@ export interface AlarmSources {
    * @default - none (no lanes, or one configuration set given)
    */
   readonly bulkConfigurationSetName?: string;
+  /**
+   * The message classes whose e-mail the bulk SES tenant sends (the bulk lane's classes: functions/core/policy/email-route.ts).
+   * @default - none (no lanes: one tenant)
+   */
+  readonly bulkEmailClasses?: readonly string[];
   /** Whether the notifier sends SMS (the SMS alarms exist only then). */
   readonly smsEnabled: boolean;
   /** Which service sends SMS: the spend and success alarms read that service's metrics. @default 'sns' */

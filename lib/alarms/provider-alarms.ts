@@ -93,6 +93,15 @@ export const PROVIDER_ALARMS = {
     threshold: (s) => s.settings.sesComplaintRatePercent / 100,
     when: (s) => s.bulkConfigurationSetName !== undefined,
   },
+  [ALARM.sesBulkTenantRefusing]: {
+    description:
+      "SES refused the bulk tenant's e-mail until an operator acts (its sending paused by its reputation policy or by hand, or a resource not associated with it): marketing e-mail backs off and is retried; login codes and order updates send from the urgent tenant.",
+    // The bulk tenant's sending status as the senders meet it: SES publishes no CloudWatch metric of a tenant's status,
+    // and a paused tenant's every send is refused (SendingPausedException), counted per message class.
+    metric: (s) => s.metrics.emailOfClasses(METRIC.ProviderConfigurationFault, s.bulkEmailClasses ?? [], 'bulk', 'Bulk tenant e-mails refused for configuration'),
+    threshold: anyOccurrence,
+    when: (s) => (s.bulkEmailClasses ?? []).length > 0,
+  },
   [ALARM.settledByWait]: {
     description:
       'Ambiguous messages were settled by their class\'s evidence wait running out, not by evidence (resent: possible duplicates; or given up), more than 10 in an hour: the provider\'s events are not reaching the ledger (see the SES and SMS events queues).',

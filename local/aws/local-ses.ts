@@ -10,6 +10,7 @@ import { closeServer, forwardToLoopback, listenOnLoopback, readBody, replay } fr
 import { type SuppressionBoard, withIntro, withSection, withSuppressions } from './suppression-board';
 import { SendLimits, type SendLimitOptions } from './send-limits';
 import { LocalSesTenants, type LocalSesTenant, type TenantRefusal } from './local-ses-tenants';
+import { sesSendingEvents, type SesEventFate } from './ses-sending-events';
 
 /** Options of the local SES v2 server. */
 export interface LocalSesOptions {
@@ -39,6 +40,12 @@ export interface LocalSesOptions {
    * hold, is refused (local-ses-tenants.ts). @default none checked: any `TenantName` is accepted
    */
   readonly tenants?: readonly LocalSesTenant[];
+  /**
+   * Publish the sending events of every accepted e-mail to `events` as well (`Send`, `Delivery`, and the mailbox
+   * simulator's `Bounce` or `Complaint`: ses-sending-events.ts), as a configuration set's event destination does; `fate`
+   * decides, per e-mail, whether they are published, lost or late. @default off: only the contact list's events
+   */
+  readonly sendingEvents?: { readonly fate?: (key: string | undefined, messageId: string) => SesEventFate };
 }
 
 /** One SendEmail the server accepted. */
@@ -74,6 +81,8 @@ export interface LocalSes {
   readonly contactList: LocalContactList;
   /** The tenants and their sending status (pause one to see SES refuse its sends). */
   readonly tenants: LocalSesTenants;
+  /** Resolves once every sending event scheduled so far (a late one included) has been handed to `events`. */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -105,6 +114,22 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
   const tenants = new LocalSesTenants(options.tenants);
   const contactList = new LocalContactList(options.contactListName ?? 'notifier', options.events ?? (() => undefined));
   let endpoint = '';
+  const scheduled = new Set<Promise<void>>();
+  // `sendOnly`: an e-mail the contact list bounces has its `Send` here; its `Bounce` is the contact list's.
+  const publishSendingEvents = (email: AcceptedEmail, mail: SesMail, { sendOnly = false } = {}) => {
+    const sink = options.events;
+    if (!options.sendingEvents || !sink) return;
+    const fate = options.sendingEvents.fate?.(email.key, mail.messageId) ?? 'deliver';
+    if (fate === 'drop') return;
+    const lateMs = fate === 'deliver' ? 0 : fate.delayMs;
+    for (const { afterMs, event } of sesSendingEvents(mail, email.configurationSetName).filter((e) => !sendOnly || e.event.eventType === 'Send')) {
+      const done: Promise<void> = new Promise<void>((resolve) => setTimeout(resolve, afterMs + lateMs)).then(() => {
+        sink(event);
+        scheduled.delete(done);
+      });
+      scheduled.add(done);
+    }
+  };
 
   const front = createServer((req, res) => {
     void (async () => {
@@ -124,6 +149,7 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
           // Accepted, then bounced: SES refuses later sends to an unsubscribed contact with an event, not an error.
           const email = acceptedEmail(body, JSON.stringify({ MessageId: managed.mail.messageId }));
           if (email) accepted.push(email);
+          if (email) publishSendingEvents(email, managed.mail, { sendOnly: true });
           contactList.bounce(managed.mail, managed.address);
           const answer = JSON.stringify({ MessageId: managed.mail.messageId });
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
@@ -135,6 +161,7 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
       if (isSend && answer.status === 200) {
         const email = acceptedEmail(body, answer.body.toString('utf8'));
         if (email) accepted.push(email);
+        if (email) publishSendingEvents(email, mailOf(email));
       }
       const isPage = req.method === 'GET' && (req.url === '/' || req.url === '') && String(answer.headers['content-type'] ?? '').includes('text/html');
       if (isPage) {
@@ -158,6 +185,9 @@ export async function startLocalSes(options: LocalSesOptions = {}): Promise<Loca
     accepted: () => [...accepted],
     contactList,
     tenants,
+    async settled() {
+      while (scheduled.size > 0) await Promise.all([...scheduled]);
+    },
     async stop() {
       await Promise.all([closeServer(front), closeServer(inner)]);
     },
@@ -260,6 +290,17 @@ function tenantRefusal(body: string, tenants: LocalSesTenants): TenantRefusal | 
   } catch {
     return undefined;
   }
+}
+
+/** The `mail` object of an accepted e-mail's events: its id, time, sender, recipients and tags. */
+function mailOf(email: AcceptedEmail): SesMail {
+  return {
+    timestamp: new Date(email.acceptedAt).toISOString(),
+    messageId: email.messageId,
+    source: email.from,
+    destination: email.to,
+    tags: Object.fromEntries(Object.entries(email.tags).map(([name, value]) => [name, [value]])),
+  };
 }
 
 function replaceFirstTwo(text: string, placeholder: string, value: string): string {

@@ -47,8 +47,8 @@ export interface LocalSqs {
   readonly redrive: LocalQueueRedrive;
   /** An SQS client with the loopback endpoint, region and dummy credentials set explicitly. */
   client(): SQSClient;
-  /** Another queue and its DLQ (`${name}-dlq`), with the same redrive settings (a second lane). */
-  createQueuePair(name: string): Promise<LocalQueuePair>;
+  /** Another queue and its DLQ (`${name}-dlq`), with the same redrive settings (a second lane) or those given. */
+  createQueuePair(name: string, redrive?: Partial<LocalQueueRedrive>): Promise<LocalQueuePair>;
   stop(): Promise<void>;
 }
 
@@ -105,7 +105,7 @@ export async function startLocalSqs(options: LocalSqsOptions = {}): Promise<Loca
       ...main,
       redrive,
       client,
-      createQueuePair: (name) => createQueuePair(admin, { queueName: name, deadLetterQueueName: `${name}-dlq`, redrive }),
+      createQueuePair: (name, own) => createQueuePair(admin, { queueName: name, deadLetterQueueName: `${name}-dlq`, redrive: { ...redrive, ...own } }),
       async stop() {
         for (const c of clients) c.destroy();
         await app.close();

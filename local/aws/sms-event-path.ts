@@ -1,64 +1,11 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { CreateTopicCommand, PublishCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
-import type { SQSEvent } from 'aws-lambda';
-import { LOCAL_REGION, LOOPBACK_CREDENTIALS } from '../local-dynamo';
-import type { LocalQueuePair, LocalSqs } from './local-sqs';
-import { toSqsRecord } from './sqs-record';
+import type { LocalSqs } from './local-sqs';
+import { startEventTopicQueue, type EventTopicQueue } from './event-topic-queue';
 
-/** What the status Lambda is to the path: it takes an SQS event and throws when it must see the batch again. */
-export type StatusConsumer = (event: SQSEvent) => Promise<unknown>;
+export type { StatusConsumer } from './event-topic-queue';
 
-/**
- * End User Messaging's events on the stack's own path, on the local SNS/SQS emulator: the configuration set's
- * event destination is an SNS topic, subscribed by the status queue with raw message delivery (so each body
- * is the event record), the queue with its dead-letter queue as the stack's.
- */
-export interface SmsEventPath {
-  readonly topicArn: string;
-  readonly queue: LocalQueuePair;
-  /** Publishes one event record to the topic, as the event destination does. */
-  publish(event: object): Promise<void>;
-  /**
-   * Hands what the queue holds to the status consumer, batch by batch, until a receive finds nothing:
-   * a batch it took is deleted, one it threw on stays for the visibility timeout (as Lambda's event source).
-   * @returns the events handed over
-   */
-  drain(consumer: StatusConsumer): Promise<number>;
-  stop(): void;
-}
+/** End User Messaging's events on the stack's own path: the configuration set's SNS topic, its status queue (raw delivery) and DLQ. */
+export type SmsEventPath = EventTopicQueue;
 
-export async function startSmsEventPath(sqs: LocalSqs, name = 'notifier-sms-events'): Promise<SmsEventPath> {
-  const sns = new SNSClient({ endpoint: sqs.endpoint, region: LOCAL_REGION, credentials: LOOPBACK_CREDENTIALS });
-  const client: SQSClient = sqs.client();
-  const queue = await sqs.createQueuePair(name);
-  const topicArn = (await sns.send(new CreateTopicCommand({ Name: name }))).TopicArn;
-  if (!topicArn) throw new Error('local SNS answered CreateTopic without a TopicArn');
-  await sns.send(new SubscribeCommand({ TopicArn: topicArn, Protocol: 'sqs', Endpoint: queue.queueArn, Attributes: { RawMessageDelivery: 'true' } }));
-  return {
-    topicArn,
-    queue,
-    async publish(event) {
-      await sns.send(new PublishCommand({ TopicArn: topicArn, Message: JSON.stringify(event) }));
-    },
-    async drain(consumer) {
-      let handed = 0;
-      for (;;) {
-        const answer = await client.send(new ReceiveMessageCommand({ QueueUrl: queue.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] }));
-        const messages = answer.Messages ?? [];
-        if (messages.length === 0) return handed;
-        const records = messages.map((m) => toSqsRecord(m, queue.queueArn, LOCAL_REGION));
-        try {
-          await consumer({ Records: records });
-        } catch {
-          return handed;
-        }
-        handed += records.length;
-        await client.send(new DeleteMessageBatchCommand({ QueueUrl: queue.queueUrl, Entries: records.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })) }));
-      }
-    },
-    stop() {
-      sns.destroy();
-      client.destroy();
-    },
-  };
+export function startSmsEventPath(sqs: LocalSqs, name = 'notifier-sms-events'): Promise<SmsEventPath> {
+  return startEventTopicQueue(sqs, name);
 }

@@ -75,7 +75,10 @@ export class WireFaultPlan {
   readonly providerRequests: ProviderRequestRecord[] = [];
   /** End User Messaging texts whose events were held past the evidence windows, or lost (see {@link eventFate}). */
   readonly events = { late: 0, lost: 0 };
+  /** E-mails whose SES events were held past the evidence windows, or lost (see {@link emailEventFate}). */
+  readonly emailEvents = { late: 0, lost: 0 };
   private readonly textFates = new Map<string, 'deliver' | 'late' | 'lost'>();
+  private readonly emailFates = new Map<string, 'deliver' | 'late' | 'lost'>();
 
   constructor(
     readonly seed: number,
@@ -145,13 +148,31 @@ export class WireFaultPlan {
    * text's message id, so a resend's events draw again.
    */
   eventFate(key: string | undefined, messageId: string, rates: { readonly late: number; readonly lost: number }, lateMs: number): 'deliver' | 'drop' | { readonly delayMs: number } {
-    const text = `${key ?? 'no-key'}|${messageId}`;
-    let fate = this.textFates.get(text);
+    return this.fateOf({ stream: 'eum-events', fates: this.textFates, counts: this.events }, key, messageId, rates, lateMs);
+  }
+
+  /**
+   * The fate of one e-mail's SES events (all of an e-mail's events share it: SES publishes them to one destination),
+   * drawn as a text's are but from their own stream, so adding e-mail events shifts no text's fate.
+   */
+  emailEventFate(key: string | undefined, messageId: string, rates: { readonly late: number; readonly lost: number }, lateMs: number): 'deliver' | 'drop' | { readonly delayMs: number } {
+    return this.fateOf({ stream: 'ses-events', fates: this.emailFates, counts: this.emailEvents }, key, messageId, rates, lateMs);
+  }
+
+  private fateOf(
+    where: { readonly stream: string; readonly fates: Map<string, 'deliver' | 'late' | 'lost'>; readonly counts: { late: number; lost: number } },
+    key: string | undefined,
+    messageId: string,
+    rates: { readonly late: number; readonly lost: number },
+    lateMs: number,
+  ): 'deliver' | 'drop' | { readonly delayMs: number } {
+    const message = `${key ?? 'no-key'}|${messageId}`;
+    let fate = where.fates.get(message);
     if (!fate) {
-      const draw = uniformOf(this.seed, 'eum-events', text);
+      const draw = uniformOf(this.seed, where.stream, message);
       fate = draw < rates.lost ? 'lost' : draw < rates.lost + rates.late ? 'late' : 'deliver';
-      this.textFates.set(text, fate);
-      if (fate !== 'deliver') this.events[fate] += 1;
+      where.fates.set(message, fate);
+      if (fate !== 'deliver') where.counts[fate] += 1;
     }
     return fate === 'lost' ? 'drop' : fate === 'late' ? { delayMs: lateMs } : 'deliver';
   }

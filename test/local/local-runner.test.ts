@@ -5,6 +5,7 @@ import type { LocalLane } from '../../local/local-lanes';
 import { EXAMPLE_WITHDRAWN_CONSENT, formatLocalSummary, LOCAL_STACK, runLocal, type LocalRunSummary } from '../../local/local-runner';
 import { localLaneSenders, resolveLocalStack } from '../../local/local-stack';
 import { LOCAL_TABLE_NAME } from '../../local/local-table';
+import { scanLedger } from '../../local/senders/this-sender';
 
 /** SENT + FAILED + UNKNOWN + SUPPRESSED + PENDING: each ledger row in exactly one. */
 function finalStateTotal(s: LocalRunSummary): number {
@@ -20,6 +21,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
     let lanes: readonly LocalLane[] = [];
     let ledgerUrl = '';
     const pages: string[] = [];
+    let rows: readonly { readonly channel: string; readonly state: string; readonly deliveryStatus?: string; readonly deliveryStatusSource?: string }[] = [];
     const summary = await runLocal({
       lines,
       rate: 500,
@@ -37,6 +39,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
       },
       beforeStop: async () => {
         for (const url of [aws!.ses.mailboxUrl, aws!.sns.outboxUrl, ledgerUrl]) pages.push(await (await fetch(url)).text());
+        rows = [...(await scanLedger({ adminClient: aws!.dynamo.client() }, LOCAL_TABLE_NAME)).values()];
       },
     });
 
@@ -76,6 +79,10 @@ describe('npm start (the local runner) on the bundled example stream, over local
     // Each e-mail in its lane's configuration set (issue 48: the bulk tenant's own reputation metrics and events).
     expect(aws?.ses.accepted().every((e) => e.from === 'notifications@mail.shop-notifier.dev' && ['notifier-local', 'notifier-local-bulk'].includes(e.configurationSetName ?? ''))).toBe(true);
     expect(new Set(aws?.sns.accepted().map((p) => p.channel))).toEqual(new Set(['sms', 'push']));
+    // SES's events took the stack's path (topic -> queue -> status event source): every e-mail SENT carries its Delivery.
+    const sentEmails = rows.filter((row) => row.channel === 'email' && row.state === 'SENT');
+    expect(sentEmails.length).toBeGreaterThan(0);
+    expect(sentEmails.map((row) => [row.deliveryStatus, row.deliveryStatusSource])).toEqual(sentEmails.map(() => ['Delivery', 'ses']));
     // Order 1007 to a German, an Austrian and a Canadian French buyer: German twice, and English for the tag with no variant.
     const subjects = new Map(aws?.ses.accepted().filter((e) => e.subject.includes('1007')).map((e) => [e.to.join(','), e.subject]));
     expect(subjects).toEqual(

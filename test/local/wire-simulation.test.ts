@@ -5,6 +5,7 @@ import { ENV } from '../../functions/core/sender-config';
 import { localLaneSenders, resolveLocalStack } from '../../local/local-stack';
 import { paceAsConfigured, runWireSimulation, wireRunHolds } from '../../local/wire-simulation';
 import { wireStack } from '../../local/wire-stack';
+import { formatWireReport } from '../../local/wire-simulation-report';
 
 describe('a wire run\'s pace, per lane, against what the lane\'s environment says', () => {
   const lane = (yields: boolean, throttlingAnswers: number, cuts: number) => ({
@@ -79,6 +80,27 @@ describe('the wire-level simulation', () => {
       // Texts went through the stand-in (its requests crossed the proxy), and some ambiguity was settled by its events.
       expect(report.metrics['SentByEvidence'] ?? 0).toBeGreaterThan(0);
       expect(wireVerdictHolds(report.verdict)).toBe(true);
+    },
+    240_000,
+  );
+
+  it(
+    'carries SES\'s events through topic, queue and the status event source, loses them only where the plan says, and reports per lane how ambiguous e-mails were settled',
+    async () => {
+      const report = await runWireSimulation({ events: 150, seed: 5, faults: wireFaults(0.04), emailEventFaults: { late: 0.1, lost: 0.1 } });
+      expect(report.verdict.unexplainedDuplicates, JSON.stringify(report.traces)).toBe(0);
+      expect(report.verdict.lost).toBe(0);
+      expect(wireVerdictHolds(report.verdict)).toBe(true);
+      // Every published event reached the status function through the queue (a redelivered one more than once).
+      expect(report.email.published).toBeGreaterThan(0);
+      expect(report.email.received).toBeGreaterThanOrEqual(report.email.published);
+      expect(report.email.deadLettered).toBe(0);
+      expect(report.email.eventsLate + report.email.eventsLost).toBeGreaterThan(0);
+      // Some lost SendEmail answers were settled by the events; the lanes' figures add up to the run's.
+      expect(report.email.settledByEvidence).toBeGreaterThan(0);
+      expect(report.lanes.reduce((sum, lane) => sum + lane.email.settledByEvidence, 0)).toBe(report.email.settledByEvidence);
+      expect(report.lanes.reduce((sum, lane) => sum + lane.email.settledByWait, 0)).toBe(report.email.settledByWait);
+      expect(formatWireReport(report)).toContain('ambiguous e-mails settled by evidence / by the wait');
     },
     240_000,
   );

@@ -47,6 +47,26 @@ export const OUTCOME_RETRY_ATTEMPTS = 20;
 export const OUTCOME_MAX_RECORD_AGE = Duration.hours(6);
 
 /**
+ * The publisher's variables as synth writes them; the local runs (local/outcome-feed.ts) start the publisher from
+ * the same function, with the local bus's name, so the two cannot drift apart. Checked as at a cold start.
+ * @throws ConfigurationError when the publisher would refuse them
+ */
+export function outcomePublisherEnvironment(targets: {
+  readonly eventBusName: string;
+  readonly metricsNamespace: string;
+  /** @default - no lane in the events */
+  readonly bulkClasses?: readonly string[];
+}): Record<string, string> {
+  const environment: Record<string, string> = {
+    [OUTCOMES_ENV.eventBusName]: targets.eventBusName,
+    [ENV.metricsNamespace]: targets.metricsNamespace,
+    ...(targets.bulkClasses ? { [OUTCOMES_ENV.bulkClasses]: targets.bulkClasses.join(',') } : {}),
+  };
+  loadOutcomesConfig(environment);
+  return environment;
+}
+
+/**
  * The outcome feed: the ledger table's change stream, filtered to writes that may change what a producer sees,
  * through the publisher Lambda onto an EventBridge bus. The ledger write itself is the outbox: no crash between a
  * write and its event can lose the event, and the happy path writes nothing more.
@@ -66,12 +86,7 @@ export class OutcomeEvents extends Construct {
   constructor(scope: Construct, id: string, props: OutcomeEventsProps) {
     super(scope, id);
     this.eventBus = props.eventBus ?? new events.EventBus(this, 'Bus', { description: 'Idempotent notifier: one event per message outcome (docs/outcome-events.md)' });
-    const environment: Record<string, string> = {
-      [OUTCOMES_ENV.eventBusName]: this.eventBus.eventBusArn,
-      [ENV.metricsNamespace]: props.metricsNamespace,
-      ...(props.bulkClasses ? { [OUTCOMES_ENV.bulkClasses]: props.bulkClasses.join(',') } : {}),
-    };
-    loadOutcomesConfig(environment);
+    const environment = outcomePublisherEnvironment({ eventBusName: this.eventBus.eventBusArn, metricsNamespace: props.metricsNamespace, bulkClasses: props.bulkClasses });
     const publisher = createNotifierFunction(this, 'Publisher', {
       entry: props.entry,
       description: 'Idempotent notification outcomes: ledger stream -> one event per state change on the event bus',

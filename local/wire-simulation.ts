@@ -26,6 +26,10 @@ import { systemClock } from '../functions/core/clock';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
 import { generateWorkload } from './workload';
+import { DEFAULT_OUTCOME_FAULTS, startWireOutcomeFeed, type WireOutcomeFeedReport } from './wire-outcome-feed';
+import type { OutcomeFaultRates } from './aws/outcome-fault-plan';
+import type { OutcomePublisher } from '../functions/outcomes/create-outcome-publisher';
+import { outcomeFeedHolds } from './outcome-feed-check';
 
 /** Knobs of one wire-level simulation. */
 export interface WireSimulationOptions extends WireStackOptions {
@@ -41,6 +45,10 @@ export interface WireSimulationOptions extends WireStackOptions {
   readonly ledgerOutage?: LedgerOutageOptions;
   /** With End User Messaging: share of texts whose events come past the evidence windows, and that are lost. @default 0.01 each */
   readonly smsEventFaults?: { readonly late: number; readonly lost: number };
+  /** The outcome publisher's faults (kills around PutEvents, failed entries). @default DEFAULT_OUTCOME_FAULTS */
+  readonly outcomeFaults?: Partial<OutcomeFaultRates>;
+  /** Wraps the outcome publisher (a test's deliberate defect: an event dropped). @default the publisher as is */
+  readonly wrapOutcomePublisher?: (publisher: OutcomePublisher) => OutcomePublisher;
   /** @default silent */
   readonly log?: LogPort;
   /** About once a second. */
@@ -49,7 +57,9 @@ export interface WireSimulationOptions extends WireStackOptions {
 
 /** What one wire-level run did and how it is judged. */
 export interface WireSimulationReport {
-  readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'faults'>> & { readonly faults: WireFaultRates };
+  readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'faults' | 'outcomeFaults' | 'wrapOutcomePublisher'>> & { readonly faults: WireFaultRates };
+  /** The outcome feed (the ledger's stream -> the publisher -> the bus) under its faults: nothing missing, every copy explained. */
+  readonly outcomeFeed: WireOutcomeFeedReport;
   /** SMS messages whose text may have gone out twice (`ResentAfterAmbiguity`) and SMS rows left `UNKNOWN`; events held or lost. */
   readonly sms: { readonly possibleDuplicates: number; readonly unknown: number; readonly eventsLate: number; readonly eventsLost: number };
   readonly verdict: WireVerdict;
@@ -117,8 +127,17 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
   const aws = await startLocalAws({ dynamo: { separateProcess: true }, ses: { contactListName: stack.settings.consent.contactListName }, sqs: stack.queue });
   const plan = new WireFaultPlan(settings.seed, settings.faults, { clientTimeoutMs: LEDGER_REQUEST_TIMEOUT_MS });
   const outage = new LedgerOutageSchedule(settings.seed, settings.ledgerOutage);
+  // The ledger's stream sits behind the fault proxy, in front of DynamoDB: what executes there reaches it.
+  const outcomeFeed = await startWireOutcomeFeed({
+    dynamoEndpoint: aws.dynamo.endpoint,
+    stack,
+    seed: settings.seed,
+    faults: { ...DEFAULT_OUTCOME_FAULTS, ...options.outcomeFaults },
+    log: options.log ?? silentLog,
+    ...(options.wrapOutcomePublisher ? { wrapPublisher: options.wrapOutcomePublisher } : {}),
+  });
   const [dynamoProxy, sesProxy, snsProxy] = await Promise.all([
-    startWireFaultProxy({ service: 'dynamodb', target: aws.dynamo.endpoint, decide: outage.decider(plan.deciderFor('dynamodb')) }),
+    startWireFaultProxy({ service: 'dynamodb', target: outcomeFeed.dynamoEndpoint, decide: outage.decider(plan.deciderFor('dynamodb')) }),
     startWireFaultProxy({ service: 'sesv2', target: aws.ses.endpoint, decide: plan.deciderFor('sesv2') }),
     startWireFaultProxy({ service: 'sns', target: aws.sns.endpoint, decide: plan.deciderFor('sns') }),
   ]);
@@ -138,6 +157,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         })
       : undefined;
   const restoreEnvironment = applyLocalSdkEnvironment(aws, {
+    ...outcomeFeed.sdkEnvironment,
     AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
     AWS_ENDPOINT_URL_SESV2: sesProxy.endpoint,
     AWS_ENDPOINT_URL_SNS: snsProxy.endpoint,
@@ -213,6 +233,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     }
 
     const rows = await scanLedger({ adminClient: admin }, tableName);
+    const outcomeFeedReport = await outcomeFeed.finish(rows.values());
     const finalStates = new Map<string, LedgerState>([...rows].map(([key, row]) => [key, row.state]));
     const accepted = new Map<string, number>();
     for (const counts of [aws.ses.acceptedPerKey(), aws.sns.acceptedPerKey(), smsEvents?.eum.acceptedPerKey() ?? new Map<string, number>()]) {
@@ -296,6 +317,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         eventsLost: plan.events.lost,
       },
       verdict,
+      outcomeFeed: outcomeFeedReport,
       pushDuplicates: pushDuplicateCounts(aws.sns.accepted()),
       traces,
       plannedFailures: {
@@ -317,16 +339,18 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
   } finally {
     restoreEnvironment();
     await Promise.all([dynamoProxy.stop(), sesProxy.stop(), snsProxy.stop()]);
+    await outcomeFeed.stop();
     await aws.stop();
   }
 }
 
 /**
- * Whether the run kept every promise: the verdict holds, and each lane's governors did what its environment
- * says: a lane that yields to throttling cut its pace on the throttling answers it heard, one that does not never did.
+ * Whether the run kept every promise: the verdict holds, each lane's governors did what its environment says (a
+ * lane that yields to throttling cut its pace on the throttling answers it heard, one that does not never did),
+ * and every row that reached a producer-visible state produced its event (none missing, every copy explained).
  */
-export function wireRunHolds(report: Pick<WireSimulationReport, 'verdict' | 'lanes'>): boolean {
-  return wireVerdictHolds(report.verdict) && report.lanes.every((lane) => paceAsConfigured(lane));
+export function wireRunHolds(report: Pick<WireSimulationReport, 'verdict' | 'lanes' | 'outcomeFeed'>): boolean {
+  return wireVerdictHolds(report.verdict) && report.lanes.every((lane) => paceAsConfigured(lane)) && outcomeFeedHolds(report.outcomeFeed);
 }
 
 /** A lane's governors cut their pace only if the lane yields to throttling, and then on the first throttling answer at least. */

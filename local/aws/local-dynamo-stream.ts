@@ -42,9 +42,10 @@ const UNMODELLED = new Set(['DynamoDB_20120810.BatchWriteItem', 'DynamoDB_201208
 
 /**
  * A DynamoDB stream (`NEW_AND_OLD_IMAGES`) over the local DynamoDB, which has none (dynalite implements no
- * streams): a loopback proxy in front of it that, for every PutItem, UpdateItem and DeleteItem, reads the item
- * before and after the write (strongly consistent, the item's writes serialized so the images are exact) and
- * appends one record when the item changed, as DynamoDB Streams does: none for a write that changed nothing or
+ * streams): a loopback proxy in front of it that, for every PutItem, UpdateItem and DeleteItem, knows the item
+ * before and after the write (the image its last write left, or a strongly consistent read the first time; the
+ * write's own return values, asked of dynalite and taken out of the caller's answer; the item's writes serialized
+ * so the images are exact) and appends one record when the item changed, as DynamoDB Streams does: none for a write that changed nothing or
  * whose condition failed, the records of one item in the order of its writes, sequence numbers that only grow,
  * kept 24 hours. Delivery (at least once, again after a failed invocation) is the local event source mapping's
  * (local/aws/dynamo-stream-event-source.ts). Hand-written because no package emulates DynamoDB Streams over

@@ -58,14 +58,23 @@ export function attachStreamConsumer(stream: LocalDynamoStream, options: AttachS
   };
   const mapping = createDynamoStreamEventSource({ ...options, stream, handler });
   let reading: Promise<void> = Promise.resolve();
+  let busy = false;
   let stopped = false;
   const drain = () => {
     // One reader at a time, as one shard has: a drain asked for while one runs follows it.
-    reading = reading.then(async () => void (await mapping.drain()));
+    reading = reading.then(async () => {
+      busy = true;
+      try {
+        await mapping.drain();
+      } finally {
+        busy = false;
+      }
+    });
     return reading;
   };
   const timer = setInterval(() => {
-    if (!stopped) void drain().catch(() => undefined);
+    // A poll while the reader is busy is no new work: it reads on until the stream is empty anyway.
+    if (!stopped && !busy) void drain().catch(() => undefined);
   }, options.pollIntervalMs ?? STREAM_POLL_INTERVAL_MS);
   return {
     mapping,

@@ -144,6 +144,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
   try {
     outcomeFeed = await startRunOutcomeFeed({ dynamoEndpoint: aws.dynamo.endpoint, stack, file: options.outcomeFeedFile ?? DEFAULT_OUTCOME_FEED_FILE, log: runLog });
   } catch (error) {
+    await smsEvents?.stop();
     await aws.stop();
     throw error;
   }

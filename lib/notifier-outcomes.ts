@@ -7,7 +7,7 @@ import type * as lambdaEventSources from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { consumeLedgerStream, LEDGER_STREAM_MAX_RECORD_AGE, LEDGER_STREAM_RETRY_ATTEMPTS } from './ledger-stream-consumer';
+import { consumeLedgerStream, LEDGER_STREAM_BATCH_SIZE, LEDGER_STREAM_MAX_RECORD_AGE, LEDGER_STREAM_RETRY_ATTEMPTS } from './ledger-stream-consumer';
 import { OUTCOME_STREAM_FILTERS } from './outcome-stream-filter';
 import { ENV } from '../functions/core/sender-config';
 import { loadOutcomesConfig, OUTCOMES_ENV } from '../functions/outcomes/outcomes-config';
@@ -35,8 +35,29 @@ export interface OutcomeEventsProps {
 }
 
 /** How the publisher reads the ledger's stream: as every stream consumer does (lib/ledger-stream-consumer.ts). */
+export const OUTCOME_BATCH_SIZE = LEDGER_STREAM_BATCH_SIZE;
 export const OUTCOME_RETRY_ATTEMPTS = LEDGER_STREAM_RETRY_ATTEMPTS;
 export const OUTCOME_MAX_RECORD_AGE = LEDGER_STREAM_MAX_RECORD_AGE;
+
+/**
+ * The publisher's variables as synth writes them; the local runs (local/outcome-feed.ts) start the publisher from
+ * the same function, with the local bus's name, so the two cannot drift apart. Checked as at a cold start.
+ * @throws ConfigurationError when the publisher would refuse them
+ */
+export function outcomePublisherEnvironment(targets: {
+  readonly eventBusName: string;
+  readonly metricsNamespace: string;
+  /** @default - no lane in the events */
+  readonly bulkClasses?: readonly string[];
+}): Record<string, string> {
+  const environment: Record<string, string> = {
+    [OUTCOMES_ENV.eventBusName]: targets.eventBusName,
+    [ENV.metricsNamespace]: targets.metricsNamespace,
+    ...(targets.bulkClasses ? { [OUTCOMES_ENV.bulkClasses]: targets.bulkClasses.join(',') } : {}),
+  };
+  loadOutcomesConfig(environment);
+  return environment;
+}
 
 /**
  * The outcome feed: the ledger table's change stream, filtered to writes that may change what a producer sees,
@@ -58,12 +79,7 @@ export class OutcomeEvents extends Construct {
   constructor(scope: Construct, id: string, props: OutcomeEventsProps) {
     super(scope, id);
     this.eventBus = props.eventBus ?? new events.EventBus(this, 'Bus', { description: 'Idempotent notifier: one event per message outcome (docs/outcome-events.md)' });
-    const environment: Record<string, string> = {
-      [OUTCOMES_ENV.eventBusName]: this.eventBus.eventBusArn,
-      [ENV.metricsNamespace]: props.metricsNamespace,
-      ...(props.bulkClasses ? { [OUTCOMES_ENV.bulkClasses]: props.bulkClasses.join(',') } : {}),
-    };
-    loadOutcomesConfig(environment);
+    const environment = outcomePublisherEnvironment({ eventBusName: this.eventBus.eventBusArn, metricsNamespace: props.metricsNamespace, bulkClasses: props.bulkClasses });
     const publisher = createNotifierFunction(this, 'Publisher', {
       entry: props.entry,
       description: 'Idempotent notification outcomes: ledger stream -> one event per state change on the event bus',

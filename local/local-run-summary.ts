@@ -31,6 +31,8 @@ export interface LocalRunSummary {
   readonly suppressedDuplicates: number;
   readonly retried: number;
   readonly deadLettered: Readonly<Record<string, number>>;
+  /** The outcome events the run put on the local bus, and the JSON-lines file they are in. @default none (no feed) */
+  readonly outcomeFeed?: { readonly events: number; readonly file: string };
 }
 
 /** The message counts of a summary: each ledger row once, in its final state. */
@@ -99,6 +101,7 @@ export function formatLocalSummary(s: LocalRunSummary): string {
       ['retried (queue redeliveries)', s.retried],
       ['DLQ (whole events, no ledger row)', total(s.deadLettered)],
       ...Object.entries(s.deadLettered).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
+      ...(s.outcomeFeed ? [[`outcome events (one per state change a producer sees; in ${s.outcomeFeed.file})`, s.outcomeFeed.events] as [string, number]] : []),
     ],
   );
 }

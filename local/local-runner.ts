@@ -24,6 +24,8 @@ import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
 import { bump } from './stats';
 import { finalStates, type LocalRunSummary } from './local-run-summary';
+import { startRunOutcomeFeed, type RunOutcomeFeed } from './run-outcome-feed';
+import { DEFAULT_OUTCOME_FEED_FILE } from './outcome-feed';
 
 export { formatLocalSummary, type LocalRunSummary } from './local-run-summary';
 
@@ -55,7 +57,7 @@ export interface LocalRunOptions {
    * Called with the local services and the lanes' senders once they are up, before any event is sent.
    * The services' counts of accepted sends stay readable after the run stops them. @default none
    */
-  readonly onStarted?: (aws: LocalAws, lanes: readonly LocalLane[], ledgerPage: LedgerPage) => void;
+  readonly onStarted?: (aws: LocalAws, lanes: readonly LocalLane[], ledgerPage: LedgerPage, outcomeFeed: RunOutcomeFeed) => void;
   /**
    * Called with the summary while the local services still run (npm start prints it there and
    * may keep the mailbox open until Ctrl-C); they stop when it settles. @default none
@@ -67,6 +69,8 @@ export interface LocalRunOptions {
    * that replied STOP to the local SNS. `npm start` seeds one of each for the example events. @default none
    */
   readonly withdrawnConsent?: { readonly unsubscribed?: readonly { readonly address: string; readonly topic: string }[]; readonly optedOut?: readonly string[] };
+  /** Where the outcome feed is written, one event a JSON line (emptied at the start). @default DEFAULT_OUTCOME_FEED_FILE */
+  readonly outcomeFeedFile?: string;
   /** @default process.stdout */
   readonly out?: (line: string) => void;
   /** Progress and log lines. @default process.stderr */
@@ -140,16 +144,26 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     options.smsProvider === 'end-user-messaging'
       ? await startLocalSmsEvents({ sqs: aws.sqs, tableName, metrics: new InMemoryMetrics(), log: silentLog, clock: systemClock })
       : undefined;
-  const restoreEnvironment = applyLocalSdkEnvironment(
-    aws,
-    smsEvents ? { AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: smsEvents.environment.AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2! } : {},
-  );
+  const runLog = options.verbose ? jsonLog(err) : compactLog(err);
+  // The outcome feed: every ledger writer below writes through the local stream, which the publisher reads.
+  let outcomeFeed: RunOutcomeFeed | undefined;
+  try {
+    outcomeFeed = await startRunOutcomeFeed({ dynamoEndpoint: aws.dynamo.endpoint, stack, file: options.outcomeFeedFile ?? DEFAULT_OUTCOME_FEED_FILE, log: runLog });
+  } catch (error) {
+    await smsEvents?.stop();
+    await aws.stop();
+    throw error;
+  }
+  const restoreEnvironment = applyLocalSdkEnvironment(aws, {
+    ...outcomeFeed.sdkEnvironment,
+    ...(smsEvents ? { AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: smsEvents.environment.AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2! } : {}),
+  });
   let ledgerPage: LedgerPage | undefined;
   try {
     const metrics = new InMemoryMetrics();
     // Records backed off for quiet hours, by SQS message id: the run does not wait hours for them.
     const quietHeld = new Set<string>();
-    const log = heldRecords(noteSuppressions(options.verbose ? jsonLog(err) : compactLog(err), suppressions), quietHeld);
+    const log = heldRecords(noteSuppressions(runLog, suppressions), quietHeld);
     status = new LocalStatus({ tableName }, { metrics, log });
     sesEvents = await startLocalSesEvents({ sqs: aws.sqs, tableName, metrics, log, clock: systemClock, settled: () => aws.ses.settled() });
     for (const { address, topic } of options.withdrawnConsent?.unsubscribed ?? []) aws.ses.contactList.unsubscribeDirectly(address, topic);
@@ -169,11 +183,12 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     const admin = aws.dynamo.client();
     await ensureLedgerTable(admin, tableName);
     ledgerPage = await startLedgerPage(async () => (await scanLedger({ adminClient: admin }, tableName)).values());
-    options.onStarted?.(aws, lanes, ledgerPage);
+    options.onStarted?.(aws, lanes, ledgerPage, outcomeFeed);
     out(`Mailbox: ${aws.ses.mailboxUrl} — open it to see what went out`);
     out(`SMS and push: ${aws.sns.outboxUrl}`);
     if (smsEvents) out(`SMS through End User Messaging, and the events it published: ${smsEvents.eum.outboxUrl}`);
     out(`Ledger: ${ledgerPage.url} — each message's state and reason, as npx notifier ledger show gives them`);
+    out(`Outcome feed: ${outcomeFeed.page.url} — the events producers hear back, newest first; also written to ${outcomeFeed.file} (one JSON line per event)`);
     out(
       `ledger table ${tableName} on dynalite (${options.dataDir ? `persisted in ${options.dataDir}` : 'in memory'}); ` +
         `${lanes.map((lane) => `the ${lane.name} lane's queue and DLQ`).join(', ')} on fauxqs; e-mail via local SES v2, SMS and push via local SNS`,
@@ -230,6 +245,8 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       await sesEvents.stop();
       // Every event of the texts reaches the ledger before the summary reads it.
       await smsEvents?.stop();
+      // Every ledger write is done: the publisher puts what the stream still holds on the bus.
+      await outcomeFeed.settle();
     }
 
     const states = finalStates((await scanLedger({ adminClient: admin }, tableName)).values());
@@ -250,6 +267,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       suppressedDuplicates: metrics.get(METRIC.DuplicateSuppressed),
       retried: lanes.reduce((sum, lane) => sum + lane.source.stats.redeliveries, 0),
       deadLettered: Object.fromEntries(deadLettered),
+      outcomeFeed: { events: outcomeFeed.feed.events().length, file: outcomeFeed.file },
     };
     await options.beforeStop?.(summary);
     return summary;
@@ -257,6 +275,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     sesEvents?.source.stop();
     restoreEnvironment();
     await ledgerPage?.stop();
+    await outcomeFeed.close();
     await aws.stop();
   }
 }

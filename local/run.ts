@@ -7,6 +7,7 @@
  *   cat events.jsonl | npm start -- -          # stdin
  *   npm start -- --data .local-data/ledger     # keep the ledger between runs
  *   npm start -- --templates my-templates/     # render with another templates folder
+ *   npm start -- --outcome-feed feed.jsonl     # write the outcome feed there (default .local-data/outcome-feed.jsonl)
  */
 import { existsSync } from 'node:fs';
 import { TemplateValidationError } from '../functions/core/template-checks/template-problems';
@@ -14,12 +15,15 @@ import { integerOption, numberOption, parseCommandLine, runCommandLine, UsageErr
 import { readInputLines, rebaseTimestamps } from './input-lines';
 import { closingNote } from './closing-note';
 import { EXAMPLE_WITHDRAWN_CONSENT, formatLocalSummary, runLocal } from './local-runner';
+import { DEFAULT_OUTCOME_FEED_FILE } from './outcome-feed';
 
-const USAGE = `usage: npm start -- [file | -] [--data DIR] [--templates DIR] [--rate N] [--concurrency N] [--keep-timestamps] [--[no-]keep-open] [--sms-provider sns|end-user-messaging] [--verbose]
+const USAGE = `usage: npm start -- [file | -] [--data DIR] [--templates DIR] [--outcome-feed FILE] [--rate N] [--concurrency N] [--keep-timestamps] [--[no-]keep-open] [--sms-provider sns|end-user-messaging] [--verbose]
 
   file | -           JSON-lines events (default examples/order-events.jsonl; - reads stdin)
   --data DIR         persist the ledger in DIR (LevelDB); default in memory
   --templates DIR    template files to render (default templates/; checked as at a cold start)
+  --outcome-feed F   write the outcome events producers would receive to F, one JSON line each
+                     (default ${DEFAULT_OUTCOME_FEED_FILE}, emptied at the start; the page shows them too)
   --rate N           events sent to the local queue per second (default 20)
   --concurrency N    the event source's maximum concurrent invocations (default 4)
   --keep-timestamps  do not shift occurredAt so that the newest event is now
@@ -39,6 +43,7 @@ async function main(): Promise<void> {
     options: {
       data: { type: 'string' },
       templates: { type: 'string' },
+      'outcome-feed': { type: 'string', default: DEFAULT_OUTCOME_FEED_FILE },
       rate: { type: 'string', default: '20' },
       concurrency: { type: 'string', default: '4' },
       'keep-timestamps': { type: 'boolean', default: false },
@@ -73,9 +78,10 @@ async function main(): Promise<void> {
     verbose: values.verbose,
     ...(values.data ? { dataDir: values.data } : {}),
     ...(values.templates ? { templatesDir: values.templates } : {}),
+    outcomeFeedFile: values['outcome-feed'],
     ...(examples ? { withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT } : {}),
-    onStarted: (aws, _lanes, ledgerPage) => {
-      pages = [`mailbox ${aws.ses.mailboxUrl}`, `SMS and push ${aws.sns.outboxUrl}`, `ledger ${ledgerPage.url}`];
+    onStarted: (aws, _lanes, ledgerPage, outcomeFeed) => {
+      pages = [`mailbox ${aws.ses.mailboxUrl}`, `SMS and push ${aws.sns.outboxUrl}`, `ledger ${ledgerPage.url}`, `outcome feed ${outcomeFeed.page.url}`];
     },
     beforeStop: async (summary) => {
       process.stdout.write(`\n${formatLocalSummary(summary)}\n`);

@@ -4,6 +4,7 @@ import { ENV } from '../functions/core/sender-config';
 import { throttleRetryPausesMs } from '../functions/core/policy/send-lanes';
 import { METRIC } from '../functions/core/observability/metric-names';
 import { textTable } from './text-table';
+import { formatWireOutcomeFeed } from './wire-outcome-feed-report';
 import { paceAsConfigured, type WireSimulationReport } from './wire-simulation';
 
 /** The wire run for a person: the verdict first, then what was injected and what the sender counted. */
@@ -51,6 +52,8 @@ export function formatWireReport(report: WireSimulationReport): string {
     ),
     '',
     formatLanes(report),
+    '',
+    formatWireOutcomeFeed(report.outcomeFeed),
     '',
     textTable(
       ['fault injected on the wire', 'count'],

@@ -28,6 +28,10 @@ import { scanLedger } from './senders/this-sender';
 import { generateWorkload } from './workload';
 import { emailEvidenceReport, emailSettlement, startWireEmailEvidence, wireSesEventOptions, type EmailEventFaults, type EmailEvidenceReport, type EmailSettlement } from './wire-email-evidence';
 import type { LocalSesEvents } from './aws/local-ses-events';
+import { DEFAULT_OUTCOME_FAULTS, startWireOutcomeFeed, type WireOutcomeFeedReport } from './wire-outcome-feed';
+import type { OutcomeFaultRates } from './aws/outcome-fault-plan';
+import type { OutcomePublisher } from '../functions/outcomes/create-outcome-publisher';
+import { outcomeFeedHolds } from './outcome-feed-check';
 
 /** Knobs of one wire-level simulation. */
 export interface WireSimulationOptions extends WireStackOptions {
@@ -45,6 +49,10 @@ export interface WireSimulationOptions extends WireStackOptions {
   readonly smsEventFaults?: { readonly late: number; readonly lost: number };
   /** Share of e-mails whose SES events come past the evidence windows, and that are lost. @default 0.01 each */
   readonly emailEventFaults?: EmailEventFaults;
+  /** The outcome publisher's faults (kills around PutEvents, failed entries). @default DEFAULT_OUTCOME_FAULTS */
+  readonly outcomeFaults?: Partial<OutcomeFaultRates>;
+  /** Wraps the outcome publisher (a test's deliberate defect: an event dropped). @default the publisher as is */
+  readonly wrapOutcomePublisher?: (publisher: OutcomePublisher) => OutcomePublisher;
   /** @default silent */
   readonly log?: LogPort;
   /** Called once the lanes have started, with each lane's environment (the IAM check maps its resources). @default none */
@@ -55,7 +63,9 @@ export interface WireSimulationOptions extends WireStackOptions {
 
 /** What one wire-level run did and how it is judged. */
 export interface WireSimulationReport {
-  readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'onLanes' | 'faults'>> & { readonly faults: WireFaultRates };
+  readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'onLanes' | 'faults' | 'outcomeFaults' | 'wrapOutcomePublisher'>> & { readonly faults: WireFaultRates };
+  /** The outcome feed (the ledger's stream -> the publisher -> the bus) under its faults: nothing missing, every copy explained. */
+  readonly outcomeFeed: WireOutcomeFeedReport;
   /** SMS messages whose text may have gone out twice (`ResentAfterAmbiguity`) and SMS rows left `UNKNOWN`; events held or lost. */
   readonly sms: { readonly possibleDuplicates: number; readonly unknown: number; readonly eventsLate: number; readonly eventsLost: number };
   /** SES's events on their path (topic -> queue -> status event source), and how ambiguous e-mails were settled. */
@@ -134,8 +144,17 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     sqs: stack.queue,
   });
   const outage = new LedgerOutageSchedule(settings.seed, settings.ledgerOutage);
+  // The ledger's stream sits behind the fault proxy, in front of DynamoDB: what executes there reaches it.
+  const outcomeFeed = await startWireOutcomeFeed({
+    dynamoEndpoint: aws.dynamo.endpoint,
+    stack,
+    seed: settings.seed,
+    faults: { ...DEFAULT_OUTCOME_FAULTS, ...options.outcomeFaults },
+    log: options.log ?? silentLog,
+    ...(options.wrapOutcomePublisher ? { wrapPublisher: options.wrapOutcomePublisher } : {}),
+  });
   const [dynamoProxy, sesProxy, snsProxy] = await Promise.all([
-    startWireFaultProxy({ service: 'dynamodb', target: aws.dynamo.endpoint, decide: outage.decider(plan.deciderFor('dynamodb')) }),
+    startWireFaultProxy({ service: 'dynamodb', target: outcomeFeed.dynamoEndpoint, decide: outage.decider(plan.deciderFor('dynamodb')) }),
     startWireFaultProxy({ service: 'sesv2', target: aws.ses.endpoint, decide: plan.deciderFor('sesv2') }),
     startWireFaultProxy({ service: 'sns', target: aws.sns.endpoint, decide: plan.deciderFor('sns') }),
   ]);
@@ -156,6 +175,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       : undefined;
   sesEvents = await startWireEmailEvidence(aws, { tableName, metrics: statusMetrics, log: options.log ?? silentLog, clock: systemClock });
   const restoreEnvironment = applyLocalSdkEnvironment(aws, {
+    ...outcomeFeed.sdkEnvironment,
     AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
     AWS_ENDPOINT_URL_SESV2: sesProxy.endpoint,
     AWS_ENDPOINT_URL_SNS: snsProxy.endpoint,
@@ -233,6 +253,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     }
 
     const rows = await scanLedger({ adminClient: admin }, tableName);
+    const outcomeFeedReport = await outcomeFeed.finish(rows.values());
     const finalStates = new Map<string, LedgerState>([...rows].map(([key, row]) => [key, row.state]));
     const accepted = new Map<string, number>();
     for (const counts of [aws.ses.acceptedPerKey(), aws.sns.acceptedPerKey(), smsEvents?.eum.acceptedPerKey() ?? new Map<string, number>()]) {
@@ -318,6 +339,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       },
       email: { ...(await emailEvidenceReport(plan, sesEvents, aws)), ...emailSettlement(mergedDimensions(metricsOf.values())) },
       verdict,
+      outcomeFeed: outcomeFeedReport,
       pushDuplicates: pushDuplicateCounts(aws.sns.accepted()),
       traces,
       plannedFailures: {
@@ -341,16 +363,18 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     sesEvents.source.stop();
     restoreEnvironment();
     await Promise.all([dynamoProxy.stop(), sesProxy.stop(), snsProxy.stop()]);
+    await outcomeFeed.stop();
     await aws.stop();
   }
 }
 
 /**
- * Whether the run kept every promise: the verdict holds, and each lane's governors did what its environment
- * says: a lane that yields to throttling cut its pace on the throttling answers it heard, one that does not never did.
+ * Whether the run kept every promise: the verdict holds, each lane's governors did what its environment says (a
+ * lane that yields to throttling cut its pace on the throttling answers it heard, one that does not never did),
+ * and every row that reached a producer-visible state produced its event (none missing, every copy explained).
  */
-export function wireRunHolds(report: Pick<WireSimulationReport, 'verdict' | 'lanes'>): boolean {
-  return wireVerdictHolds(report.verdict) && report.lanes.every((lane) => paceAsConfigured(lane));
+export function wireRunHolds(report: Pick<WireSimulationReport, 'verdict' | 'lanes' | 'outcomeFeed'>): boolean {
+  return wireVerdictHolds(report.verdict) && report.lanes.every((lane) => paceAsConfigured(lane)) && outcomeFeedHolds(report.outcomeFeed);
 }
 
 /** A lane's governors cut their pace only if the lane yields to throttling, and then on the first throttling answer at least. */

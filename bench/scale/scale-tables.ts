@@ -238,6 +238,16 @@ function bindingTable(): string {
   );
 }
 
+/**
+ * The outcome publisher's duration for a full batch (100 stream records, 10 PutEvents calls one after another):
+ * its own time measured by `npx tsx bench/scale/outcome-publisher-cpu.ts` (10 to 19 ms on this 2-core machine
+ * under load; 15 taken), and each PutEvents round trip at the model's typical provider median (60 ms: AWS documents
+ * no PutEvents latency, so this is our assumption, not a measurement). At the stack's 512 MB.
+ */
+export const OUTCOME_PUBLISHER_MS_PER_BATCH = 15 + 10 * 60;
+const OUTCOME_RECORDS_PER_BATCH = 100;
+const OUTCOME_PUBLISHER_MEMORY_GB = 512 / 1024;
+
 /** Cost per million messages by kind at the default instance, 10,000/s (the rate changes only the fixed per-month lines). */
 function costTable(logBytes: LogBytesPerInvocation): string {
   const p = LIST_PRICES;
@@ -260,10 +270,12 @@ function costTable(logBytes: LogBytesPerInvocation): string {
     // The sender's invocations, and the status function's (one per SES event).
     const platform = platformGb(1_000_000 / r.messagesPerInvocation + statusInvocations * 1_000_000) * perGb;
     // The outcome feed: one event per producer-visible state change (SENT, then DELIVERED where the provider reports
-    // it: SES, SNS's SMS logs; a push has no delivery evidence), and the publisher's requests at 100 records a batch.
-    // Its duration is not measured and not priced; the stream's reads by the Lambda trigger are free.
+    // it: SES, SNS's SMS logs; a push has no delivery evidence), and the publisher's requests and duration at 100
+    // records (one per event) a batch; the stream's reads by the Lambda trigger are free.
     const outcomeEvents = k.channel === 'push' ? 1 : 2;
-    const outcomes = outcomeEvents * p.eventBridgeCustomEventPerMillion + (outcomeEvents / 100) * p.lambdaRequestPerMillion;
+    const publisherInvocations = outcomeEvents / OUTCOME_RECORDS_PER_BATCH;
+    const publisherGbSeconds = publisherInvocations * 1_000_000 * (OUTCOME_PUBLISHER_MS_PER_BATCH / 1000) * OUTCOME_PUBLISHER_MEMORY_GB;
+    const outcomes = outcomeEvents * p.eventBridgeCustomEventPerMillion + publisherInvocations * p.lambdaRequestPerMillion + publisherGbSeconds * p.lambdaGbSecondArm64;
     const aws = lambda + dynamo + sqs + p.snsPublishPerMillion + logs + platform + statusLambda + outcomes;
     return [
       k.label,
@@ -279,7 +291,7 @@ function costTable(logBytes: LogBytesPerInvocation): string {
     ];
   });
   return table(
-    ['per million messages', 'Lambda (sender)', 'DynamoDB (with status events)', 'SQS + SNS topic', 'CloudWatch Logs, sender (measured)', 'CloudWatch Logs, platform lines (documented records)', 'status Lambda requests', 'outcome events (bus + publisher requests)', 'AWS before the provider', 'provider'],
+    ['per million messages', 'Lambda (sender)', 'DynamoDB (with status events)', 'SQS + SNS topic', 'CloudWatch Logs, sender (measured)', 'CloudWatch Logs, platform lines (documented records)', 'status Lambda requests', 'outcome events (bus + publisher)', 'AWS before the provider', 'provider'],
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     rows,
   );

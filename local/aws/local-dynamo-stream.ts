@@ -5,7 +5,8 @@ import type { Socket } from 'node:net';
 import { type AttributeValue, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { LEDGER_TABLE } from '../../functions/core/ledger/ledger-table';
-import { closeServer, forwardToLoopback, listenOnLoopback, readBody, replay } from './loopback-http';
+import { crc32 } from 'node:zlib';
+import { closeServer, forwardToLoopback, listenOnLoopback, readBody, replay, type BufferedAnswer } from './loopback-http';
 
 /** DynamoDB Streams keeps a stream record for 24 hours (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html). */
 export const STREAM_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -41,9 +42,10 @@ const UNMODELLED = new Set(['DynamoDB_20120810.BatchWriteItem', 'DynamoDB_201208
 
 /**
  * A DynamoDB stream (`NEW_AND_OLD_IMAGES`) over the local DynamoDB, which has none (dynalite implements no
- * streams): a loopback proxy in front of it that, for every PutItem, UpdateItem and DeleteItem, reads the item
- * before and after the write (strongly consistent, the item's writes serialized so the images are exact) and
- * appends one record when the item changed, as DynamoDB Streams does: none for a write that changed nothing or
+ * streams): a loopback proxy in front of it that, for every PutItem, UpdateItem and DeleteItem, knows the item
+ * before and after the write (the image its last write left, or a strongly consistent read the first time; the
+ * write's own return values, asked of dynalite and taken out of the caller's answer; the item's writes serialized
+ * so the images are exact) and appends one record when the item changed, as DynamoDB Streams does: none for a write that changed nothing or
  * whose condition failed, the records of one item in the order of its writes, sequence numbers that only grow,
  * kept 24 hours. Delivery (at least once, again after a failed invocation) is the local event source mapping's
  * (local/aws/dynamo-stream-event-source.ts). Hand-written because no package emulates DynamoDB Streams over
@@ -55,6 +57,9 @@ export async function startLocalDynamoStream(options: LocalDynamoStreamOptions):
   const reader = new DynamoDBClient({ endpoint: options.target, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const log: StoredStreamRecord[] = [];
   const locks = new Map<string, Promise<void>>();
+  // Each item as its last write through here left it (every write passes here): with the write's own return
+  // values, a write costs no extra read once its item is known, so a local run's invocations keep their time.
+  const current = new Map<string, WireItem | undefined>();
   const sockets = new Set<Socket>();
   let sequence = 100_000_000_000_000_000_000n;
 
@@ -66,24 +71,38 @@ export async function startLocalDynamoStream(options: LocalDynamoStreamOptions):
       return void res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ValidationException', message: `${operation} is not recorded by the local stream` }));
     }
     if (!WRITES.has(operation)) return replay(res, await forwardToLoopback(Number(target.port), req, body));
-    const request = JSON.parse(body) as { TableName: string; Key?: Record<string, AttributeValue>; Item?: Record<string, AttributeValue> };
+    const request = JSON.parse(body) as WriteRequest;
     const source = request.Key ?? request.Item ?? {};
     const key = { [LEDGER_TABLE.partitionKey]: source[LEDGER_TABLE.partitionKey]!, [LEDGER_TABLE.sortKey]: source[LEDGER_TABLE.sortKey]! };
-    await serialized(`${request.TableName}|${JSON.stringify(key)}`, async () => {
-      const before = await itemOf(request.TableName, key);
-      const answer = await forwardToLoopback(Number(target.port), req, body);
-      if (answer.status === 200) {
-        const after = await itemOf(request.TableName, key);
-        if (!isDeepStrictEqual(before, after)) append(key, before, after);
+    const item = `${request.TableName}|${JSON.stringify(key)}`;
+    await serialized(item, async () => {
+      // A write that asks for no values is asked for the image it lacks (the new one of an update, the old one of
+      // a put or delete), and answered without it, as its caller asked.
+      const borrowed = request.ReturnValues === undefined || request.ReturnValues === 'NONE';
+      const asked = operation === 'DynamoDB_20120810.UpdateItem' ? 'ALL_NEW' : 'ALL_OLD';
+      const forwarded = borrowed ? JSON.stringify({ ...request, ReturnValues: asked }) : body;
+      const knownBefore = current.has(item) || (borrowed && asked === 'ALL_OLD');
+      const before = knownBefore ? current.get(item) : await itemOf(request.TableName, key);
+      const answer = await forwardToLoopback(Number(target.port), req, forwarded);
+      if (answer.status !== 200) {
+        // A server error may or may not have written: read the item again next time.
+        if (answer.status >= 500) current.delete(item);
+        return replay(res, answer);
       }
-      replay(res, answer);
+      const returned = borrowed ? (JSON.parse(answer.body.toString('utf8')) as { Attributes?: WireItem }).Attributes : undefined;
+      const old = borrowed && asked === 'ALL_OLD' ? returned : before;
+      const after = !borrowed
+        ? await itemOf(request.TableName, key)
+        : operation === 'DynamoDB_20120810.UpdateItem'
+          ? returned
+          : operation === 'DynamoDB_20120810.PutItem'
+            ? (request.Item as WireItem)
+            : undefined;
+      current.set(item, after);
+      if (!isDeepStrictEqual(old, after)) append(key, old, after);
+      replay(res, borrowed ? withoutAttributes(answer) : answer);
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-
   async function serialized(item: string, work: () => Promise<void>): Promise<void> {
     const previous = locks.get(item) ?? Promise.resolve();
     const mine = previous.then(work, work);
@@ -91,15 +110,15 @@ export async function startLocalDynamoStream(options: LocalDynamoStreamOptions):
     await mine;
   }
 
-  async function itemOf(tableName: string, key: Record<string, AttributeValue>): Promise<Record<string, AttributeValue> | undefined> {
+  async function itemOf(tableName: string, key: Record<string, AttributeValue>): Promise<WireItem | undefined> {
     const result = await reader.send(new GetItemCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
-    return result.Item;
+    return result.Item ? (wire(result.Item) as WireItem) : undefined;
   }
 
-  function append(key: Record<string, AttributeValue>, before: Record<string, AttributeValue> | undefined, after: Record<string, AttributeValue> | undefined): void {
+  function append(key: Record<string, AttributeValue>, before: WireItem | undefined, after: WireItem | undefined): void {
     sequence += 1n;
     const now = clock();
-    const image = (item: Record<string, AttributeValue> | undefined) => (item ? (wire(item) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage']) : undefined);
+    const image = (item: WireItem | Record<string, AttributeValue> | undefined) => (item ? (wire(item) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage']) : undefined);
     log.push({
       writtenAtMs: now,
       record: {
@@ -141,7 +160,25 @@ export async function startLocalDynamoStream(options: LocalDynamoStreamOptions):
   };
 }
 
+/** An item as DynamoDB's JSON protocol carries it (binary attributes as base64 text). */
+type WireItem = Readonly<Record<string, unknown>>;
+
+/** A write request's fields the stream reads. */
+interface WriteRequest {
+  readonly TableName: string;
+  readonly Key?: Record<string, AttributeValue>;
+  readonly Item?: Record<string, AttributeValue>;
+  readonly ReturnValues?: string;
+}
+
+/** The answer without the `Attributes` the stream asked for, its CRC32 header made right again. */
+function withoutAttributes(answer: BufferedAnswer): BufferedAnswer {
+  const { Attributes: _attributes, ...rest } = JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>;
+  const body = Buffer.from(JSON.stringify(rest));
+  return { ...answer, body, headers: { ...answer.headers, ...(answer.headers['x-amz-crc32'] ? { 'x-amz-crc32': String(crc32(body)) } : {}) } };
+}
+
 /** An item as the stream's JSON carries it: binary attributes as base64 text, as in a Lambda event. */
-function wire(item: Record<string, AttributeValue>): unknown {
+function wire(item: WireItem | Record<string, AttributeValue>): unknown {
   return JSON.parse(JSON.stringify(item, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value)));
 }

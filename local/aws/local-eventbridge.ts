@@ -44,6 +44,8 @@ export interface LocalEventBridgeOptions {
   readonly entryFate?: (entry: PutEventsEntry, call: number) => string | undefined;
   /** Called when a call's fate kills its invocation (the local event source mapping ends it). @default nothing */
   readonly onKill?: () => void;
+  /** Called with each event as the bus takes it (the local outcome feed's page and file). @default nothing */
+  readonly onTaken?: (event: BusEvent) => void;
 }
 
 export interface LocalEventBridge {
@@ -126,7 +128,9 @@ export async function startLocalEventBridge(options: LocalEventBridgeOptions = {
     if (code) return { ErrorCode: code, ErrorMessage: `${code} (local fault)` };
     const eventId = randomUUID();
     const time = entry.Time === undefined ? undefined : new Date(typeof entry.Time === 'number' ? entry.Time * 1000 : entry.Time).toISOString();
-    taken.push({ eventId, eventBusName: busName, source: entry.Source, detailType: entry.DetailType, detail, time, call });
+    const event = { eventId, eventBusName: busName, source: entry.Source, detailType: entry.DetailType, detail, time, call };
+    taken.push(event);
+    options.onTaken?.(event);
     return { EventId: eventId };
   }
 

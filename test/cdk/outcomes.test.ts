@@ -7,6 +7,7 @@ import { OUTCOMES_ENV } from '../../functions/outcomes/outcomes-config';
 import { NotifierStack } from '../../lib/notifier-stack';
 import { OUTCOME_MAX_RECORD_AGE, OUTCOME_RETRY_ATTEMPTS } from '../../lib/notifier-outcomes';
 import { BASE_PROPS, logicalId, newApp, synth } from './helpers';
+import { DIMENSION, METRIC, SERVICE } from '../../functions/core/observability/metric-names';
 
 const { stack, template } = synth();
 const n = stack.notifier;
@@ -82,6 +83,25 @@ describe('the outcome feed', () => {
       expect(n.alarms[name], name).toBeDefined();
     }
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'IteratorAge', Statistic: 'Maximum', Threshold: 600_000 });
+  });
+
+  it('each outcome alarm watches its own signal: the publisher\'s iterator age and errors, its failed entries, the on-failure queue', () => {
+    const alarms = template.findResources('AWS::CloudWatch::Alarm');
+    const props = (name: 'OutcomeIteratorAge' | 'OutcomePublisherErrors' | 'OutcomeEntriesFailed' | 'OutcomeFailedBatches') =>
+      (alarms[logicalId(n.alarms[name]!)] as { Properties: Record<string, unknown> }).Properties;
+    const publisher = [{ Name: 'FunctionName', Value: { Ref: logicalId(n.outcomeEvents.fn) } }];
+    expect(props('OutcomeIteratorAge')).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'IteratorAge', Dimensions: publisher, Statistic: 'Maximum' });
+    expect(props('OutcomePublisherErrors')).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: publisher, Statistic: 'Sum' });
+    expect(props('OutcomeEntriesFailed')).toMatchObject({
+      MetricName: METRIC.OutcomeEntryFailed,
+      Dimensions: [{ Name: DIMENSION.service, Value: SERVICE.outcomes }],
+      Statistic: 'Sum',
+    });
+    expect(props('OutcomeFailedBatches')).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(n.outcomeEvents.failedBatchQueue), 'QueueName'] } }],
+    });
   });
 
   it('puts the events on an existing bus when one is given, and creates none', () => {

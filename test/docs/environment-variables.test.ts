@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient, ListEventBusesCommand } from '@aws-sdk/client-eventbridge';
 import { GetAccountCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { ListTopicsCommand, SNSClient } from '@aws-sdk/client-sns';
 import { ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -28,6 +29,7 @@ const ENDPOINT_PROBES: Readonly<Record<string, () => Promise<unknown>>> = {
   AWS_ENDPOINT_URL_SQS: () => new SQSClient({ maxAttempts: 1 }).send(new ListQueuesCommand({})),
   AWS_ENDPOINT_URL_SESV2: () => new SESv2Client({ maxAttempts: 1 }).send(new GetAccountCommand({})),
   AWS_ENDPOINT_URL_SNS: () => new SNSClient({ maxAttempts: 1 }).send(new ListTopicsCommand({})),
+  AWS_ENDPOINT_URL_EVENTBRIDGE: () => new EventBridgeClient({ maxAttempts: 1 }).send(new ListEventBusesCommand({})),
 };
 
 function variablesNamedInDocs(): string[] {

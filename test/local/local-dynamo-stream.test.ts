@@ -1,3 +1,4 @@
+import { DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { STREAM_RETENTION_MS } from '../../local/aws/local-dynamo-stream';
 import { createDynamoStreamEventSource } from '../../local/aws/dynamo-stream-event-source';
@@ -20,6 +21,31 @@ describe('the local DynamoDB stream', () => {
       const sequences = mine.map((r) => BigInt(r.dynamodb!.SequenceNumber!));
       expect([...sequences].sort((a, b) => (a < b ? -1 : 1))).toEqual(sequences);
     } finally {
+      await feed.stop();
+    }
+  });
+
+  it('answers a write as its caller asked (no values it did not ask for), though it borrows the write\'s return values for its images', async () => {
+    const feed = await startOutcomeFeed(db);
+    const client = new DynamoDBClient({ endpoint: feed.stream.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    try {
+      const Key = { pk: { S: 'limit#stream-test' }, sk: { S: 'counter' } };
+      const put = await client.send(new PutItemCommand({ TableName: db.tableName, Item: { ...Key, n: { N: '1' } } }));
+      expect(put.Attributes).toBeUndefined();
+      const update = await client.send(new UpdateItemCommand({ TableName: db.tableName, Key, UpdateExpression: 'SET n = n + :one', ExpressionAttributeValues: { ':one': { N: '1' } } }));
+      expect(update.Attributes).toBeUndefined();
+      const asked = await client.send(
+        new UpdateItemCommand({ TableName: db.tableName, Key, UpdateExpression: 'SET n = n + :one', ExpressionAttributeValues: { ':one': { N: '1' } }, ReturnValues: 'UPDATED_OLD' }),
+      );
+      expect(asked.Attributes).toEqual({ n: { N: '2' } });
+      const mine = feed.stream.all().map((s) => s.record).filter((r) => r.dynamodb?.Keys?.pk?.S === 'limit#stream-test');
+      expect(mine.map((r) => [r.eventName, r.dynamodb?.OldImage?.n?.N, r.dynamodb?.NewImage?.n?.N])).toEqual([
+        ['INSERT', undefined, '1'],
+        ['MODIFY', '1', '2'],
+        ['MODIFY', '2', '3'],
+      ]);
+    } finally {
+      client.destroy();
       await feed.stop();
     }
   });

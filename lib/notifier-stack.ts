@@ -76,6 +76,11 @@ export class NotifierStack extends Stack {
       n.outcomeEvents.failedBatchQueue.queueUrl,
       `Stream batches the outcome publisher gave up on (runbook: ${runbookLink(ALARM.outcomeFailedBatches)})`,
     );
+    output(
+      'FallbackFailedBatchQueueUrl',
+      n.channelFallback.failedBatchQueue.queueUrl,
+      `Stream batches the fallback trigger gave up on (runbook: ${runbookLink(ALARM.fallbackFailedBatches)})`,
+    );
     if (n.endUserMessaging) {
       const eum = n.endUserMessaging;
       output('SmsConfigurationSetName', eum.configurationSetName, 'End User Messaging configuration set every text is sent with');

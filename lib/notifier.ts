@@ -97,6 +97,8 @@ export class IdempotentNotifier extends Construct {
   public readonly outcomeEvents: OutcomeEvents;
   /** The bus every message's outcome is put on (created, or `outcomeEventBus`). */
   public readonly outcomeEventBus: events.IEventBus;
+  /** Channel fallback's trigger on the ledger's stream (docs/design/fallback.md). */
+  public readonly channelFallback: ChannelFallback;
   /** End User Messaging SMS's configuration set and events path, when SMS goes through it (`smsProvider`). */
   public readonly endUserMessaging?: EndUserMessagingSms;
   /** The schedule that invokes the reclaimer. */
@@ -282,18 +284,12 @@ export class IdempotentNotifier extends Construct {
     this.statusLogGroup = this.deliveryStatus.logGroup;
 
     // ---- Outcome events (the ledger's stream -> the bus) ----
-    this.outcomeEvents = new OutcomeEvents(this, 'OutcomeEvents', {
-      ...functionSettings,
-      table: this.table,
-      eventBus: props.outcomeEventBus,
-      bulkClasses: settings.lanes.enabled ? settings.lanes.bulkClasses : undefined,
-      entry: settings.entries.outcomes,
-      metricsNamespace: settings.metricsNamespace,
-      queueEncryptionKey: queueKey,
-    });
+    // The consumers of the ledger's stream: the outcome feed and channel fallback.
+    const streamConsumer = { ...functionSettings, table: this.table, metricsNamespace: settings.metricsNamespace, queueEncryptionKey: queueKey,
+      bulkClasses: settings.lanes.enabled ? settings.lanes.bulkClasses : undefined };
+    this.outcomeEvents = new OutcomeEvents(this, 'OutcomeEvents', { ...streamConsumer, eventBus: props.outcomeEventBus, entry: settings.entries.outcomes });
     this.outcomeEventBus = this.outcomeEvents.eventBus;
-    const fallback = new ChannelFallback(this, 'ChannelFallback', { ...functionSettings, table: this.table, lanes: this.lanes, senderEnvironment: this.environment,
-      bulkClasses: settings.lanes.enabled ? settings.lanes.bulkClasses : undefined, entry: settings.entries.fallback, metricsNamespace: settings.metricsNamespace, queueEncryptionKey: queueKey });
+    const fallback = (this.channelFallback = new ChannelFallback(this, 'ChannelFallback', { ...streamConsumer, lanes: this.lanes, senderEnvironment: this.environment, entry: settings.entries.fallback }));
 
     // ---- Least-privilege IAM ----
     // cdk-nag's IAM5 does not read NotResource: every such grant in the notifier must be the reviewed one.

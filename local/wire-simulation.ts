@@ -1,4 +1,3 @@
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { LEDGER_REQUEST_TIMEOUT_MS } from '../functions/adapters/ledger-client-config';
 import { ensureLedgerTable } from '../functions/adapters/ledger-table-setup';
 import type { LedgerState } from '../functions/core/ledger/ledger-record';
@@ -10,7 +9,7 @@ import { ENV } from '../functions/core/sender-config';
 import { repositoryTemplates } from '../functions/adapters/template-directory';
 import { planMessages } from '../functions/delivery/message-plan';
 import { startLocalAws } from './aws/local-aws';
-import { queueDepth, queueIsEmpty } from './aws/queue-inspection';
+import { queueDepth } from './aws/queue-inspection';
 import { LedgerOutageSchedule, type LedgerOutageCounts, type LedgerOutageOptions } from './aws/ledger-outage';
 import { pushDuplicateCounts, type PushDuplicateCounts } from './aws/push-device-view';
 import { startWireFaultProxy } from './aws/wire-fault-proxy';
@@ -26,6 +25,9 @@ import { systemClock } from '../functions/core/clock';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
 import { generateWorkload } from './workload';
+import { claimOf } from './ledger-request-claim';
+import { sendBatch } from './sqs-send-batch';
+import { countsOf, mergedDimensions } from './wire-run-metrics';
 import { emailEvidenceReport, emailSettlement, startWireEmailEvidence, wireSesEventOptions, type EmailEventFaults, type EmailEvidenceReport, type EmailSettlement } from './wire-email-evidence';
 import type { LocalSesEvents } from './aws/local-ses-events';
 import { DEFAULT_OUTCOME_FAULTS, startWireOutcomeFeed, type WireOutcomeFeedReport } from './wire-outcome-feed';
@@ -381,42 +383,4 @@ export function wireRunHolds(report: Pick<WireSimulationReport, 'verdict' | 'lan
 export function paceAsConfigured(lane: Pick<WireLaneReport, 'environment' | 'pace'>): boolean {
   const yields = lane.environment[ENV.sendRateYieldsToThrottling] === 'true';
   return yields ? lane.pace.throttlingAnswers === 0 || lane.pace.cuts > 0 : lane.pace.cuts === 0;
-}
-
-/** Every lane's counts by dimensions, summed. */
-function mergedDimensions(all: Iterable<InMemoryMetrics>): Pick<InMemoryMetrics, 'byDimensions'> {
-  const byDimensions = new Map<string, number>();
-  for (const m of all) for (const [key, n] of m.byDimensions) byDimensions.set(key, (byDimensions.get(key) ?? 0) + n);
-  return { byDimensions };
-}
-
-/** The metrics a run counted, those above 0. */
-function countsOf(get: (name: MetricName) => number): Record<string, number> {
-  return Object.fromEntries(Object.values(METRIC).map((name) => [name, get(name)]).filter(([, n]) => Number(n) > 0));
-}
-
-async function sendBatch(sqs: SQSClient, queueUrl: string, bodies: readonly string[], bodyOfMessage: Map<string, string>): Promise<void> {
-  const answer = await sqs.send(
-    new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: bodies.map((body, i) => ({ Id: String(i), MessageBody: body })) }),
-  );
-  if (answer.Failed?.length) throw new Error(`SendMessageBatch refused ${answer.Failed.length} messages: ${answer.Failed[0]?.Message ?? ''}`);
-  for (const entry of answer.Successful ?? []) {
-    const body = bodies[Number(entry.Id)];
-    if (entry.MessageId && body !== undefined) bodyOfMessage.set(entry.MessageId, body);
-  }
-}
-
-/** The owner token and claim version a ledger request carries, for traces. */
-function claimOf(body: string): string {
-  try {
-    const b = JSON.parse(body) as {
-      Item?: Record<string, { S?: string; N?: string }>;
-      ExpressionAttributeValues?: Record<string, { S?: string; N?: string }>;
-    };
-    const owner = b.Item?.ownerToken?.S ?? b.ExpressionAttributeValues?.[':owner']?.S;
-    const version = b.Item?.claimVersion?.N ?? b.ExpressionAttributeValues?.[':version']?.N;
-    return owner ? ` [${owner.slice(0, 8)} v${version ?? '?'}]` : '';
-  } catch {
-    return '';
-  }
 }

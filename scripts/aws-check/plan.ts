@@ -212,7 +212,7 @@ function countryOfTestNumber(phone: string): string {
 
 /**
  * Outputs naming the queues the stack RETAINs on destroy (dead-lettered notifications, failed delivery-status
- * events, SES events the rule could not deliver, outcome batches given up on): the runner deletes them after `cdk destroy`, with the table and log groups.
+ * events, SES events the rule could not deliver, outcome and fallback batches given up on): the runner deletes them after `cdk destroy`, with the table and log groups.
  */
 export const RETAINED_QUEUE_OUTPUTS = [
   'DeadLetterQueueUrl',
@@ -225,6 +225,8 @@ export const RETAINED_QUEUE_OUTPUTS = [
   'SesEventRuleDeadLetterQueueUrl',
   // Stream batches the outcome publisher gave up on.
   'OutcomeFailedBatchQueueUrl',
+  // Stream batches the fallback trigger gave up on.
+  'FallbackFailedBatchQueueUrl',
   // With End User Messaging (absent otherwise).
   'SmsEventQueueUrl',
   'SmsEventDeadLetterQueueUrl',

@@ -19,13 +19,14 @@ function runtimes(runtime?: NotifierRuntime): Record<string, unknown> {
 describe('the Lambda runtime', () => {
   it('runs every function on Node.js 24 by default, the account-setting calls included', () => {
     const all = runtimes();
-    // Two senders, the reclaimer, the status function and the outcome publisher; eight account-setting calls (the spend limit, account
+    // Two senders, the reclaimer, the status function, the outcome publisher and the fallback trigger; eight account-setting calls (the spend limit, account
     // logging, and three calls on each SMS delivery-status log group). No function of CDK's own is in the stack.
     const ids = Object.keys(all);
     expect(ids.filter((id) => /(Sender|Reclaimer|DeliveryStatus)[0-9A-F]{8}$/.test(id))).toHaveLength(4);
     expect(ids.filter((id) => /(LogGroup|AccountLogging|SmsMonthlySpendLimit)Function[0-9A-F]{8}$/.test(id))).toHaveLength(8);
     expect(ids.filter((id) => /Outcome/.test(id))).toHaveLength(1);
-    expect(ids).toHaveLength(13);
+    expect(ids.filter((id) => /ChannelFallback/.test(id))).toHaveLength(1);
+    expect(ids).toHaveLength(14);
     expect(new Set(Object.values(all))).toEqual(new Set(['nodejs24.x']));
   });
 

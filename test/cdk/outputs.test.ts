@@ -47,13 +47,13 @@ describe('what npm run test:aws deletes after destroy', () => {
   it('names, among the outputs, exactly the queues the default stack retains on destroy', () => {
     const { retained, named } = retainedAndNamed({ template });
     expect(named).toEqual(retained);
-    // The lanes' two dead-letter queues, the failed status events, the SES events queue and its dead letters, the outcome batches given up on.
-    expect(retained).toHaveLength(6);
+    // The lanes' two dead-letter queues, the failed status events, the SES events queue and its dead letters, the outcome and the fallback batches given up on.
+    expect(retained).toHaveLength(7);
   });
 
   it('and those of a stack that texts through End User Messaging, its events queue and their dead letters too', () => {
     const { retained, named } = retainedAndNamed(synth(EUM_PROPS));
     expect(named).toEqual(retained);
-    expect(retained).toHaveLength(8);
+    expect(retained).toHaveLength(9);
   });
 });

@@ -271,6 +271,7 @@ describe('examples/adopter-app, depending on the installed package', () => {
     );
     expect(functions.map((f) => f.Properties.Description).sort()).toEqual([
       'Idempotent notification delivery status: SES events and SNS SMS delivery logs -> ledger',
+      'Idempotent notification fallback: ledger stream -> a request for the next channel on the sender queue',
       'Idempotent notification outcomes: ledger stream -> one event per state change on the event bus',
       'Idempotent notification reclaimer: resolves stale PENDING ledger rows',
       'Idempotent notification sender (bulk lane): SQS -> ledger claim -> SES/SNS',

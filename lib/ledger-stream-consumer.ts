@@ -5,6 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as lambdaEventSources from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import type { NotifierFunctionOptions } from './notifier-function';
 
 /**
  * How a consumer of the ledger's stream (the outcome publisher, the fallback trigger) reads it:
@@ -18,6 +19,25 @@ import type { Construct } from 'constructs';
 export const LEDGER_STREAM_BATCH_SIZE = 100;
 export const LEDGER_STREAM_RETRY_ATTEMPTS = 20;
 export const LEDGER_STREAM_MAX_RECORD_AGE = Duration.hours(6);
+
+/** What a function on the ledger's stream is built with (the outcome publisher, the fallback trigger). */
+export interface LedgerStreamFunctionProps
+  extends Pick<NotifierFunctionOptions, 'entry' | 'timeout' | 'memorySize' | 'runtime' | 'logRetention' | 'logEncryptionKey'> {
+  /** The send ledger; its stream carries new and old images (lib/notifier-ledger-table.ts turns it on). */
+  readonly table: dynamodb.ITable;
+  /** The classes of the bulk lane, when the stack has lanes. @default - none */
+  readonly bulkClasses?: readonly string[];
+  /** The CloudWatch namespace its metrics go to. */
+  readonly metricsNamespace: string;
+  /** KMS key of the on-failure queue. @default - SQS-managed server-side encryption (SSE-SQS) */
+  readonly queueEncryptionKey?: kms.IKey;
+}
+
+/** The function settings of {@link LedgerStreamFunctionProps}, as createNotifierFunction takes them. */
+export function streamFunctionOptions(props: LedgerStreamFunctionProps): Pick<NotifierFunctionOptions, 'entry' | 'timeout' | 'memorySize' | 'runtime' | 'logRetention' | 'logEncryptionKey'> {
+  const { entry, timeout, memorySize, runtime, logRetention, logEncryptionKey } = props;
+  return { entry, timeout, memorySize, runtime, logRetention, logEncryptionKey };
+}
 
 /** What {@link consumeLedgerStream} wires. */
 export interface LedgerStreamConsumerProps {

@@ -1,7 +1,4 @@
-import type { Duration } from 'aws-cdk-lib';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -9,30 +6,17 @@ import { Construct } from 'constructs';
 import { ENV } from '../functions/core/sender-config';
 import { FALLBACK_ENV, loadFallbackConfig } from '../functions/fallback/fallback-config';
 import { FALLBACK_STREAM_FILTERS } from './fallback-stream-filter';
-import { consumeLedgerStream } from './ledger-stream-consumer';
-import type { NotifierRuntime } from './lambda-runtime';
+import { consumeLedgerStream, streamFunctionOptions, type LedgerStreamFunctionProps } from './ledger-stream-consumer';
 import { createNotifierFunction } from './notifier-function';
 
 /** What {@link ChannelFallback} wires. */
-export interface ChannelFallbackProps {
-  /** The send ledger; its stream carries new and old images (lib/notifier-ledger-table.ts). */
-  readonly table: dynamodb.ITable;
+export interface ChannelFallbackProps extends LedgerStreamFunctionProps {
   /** The sender lanes (one without lanes): a request goes to the queue of its class's lane. */
   readonly lanes: readonly { readonly name: string; readonly queue: sqs.IQueue }[];
   /** The urgent lane's sender environment: the trigger reads the classes (`MESSAGE_CLASSES`) as the sender does. */
   readonly senderEnvironment: Readonly<Record<string, string>>;
   /** The classes of the bulk lane. @default - none: every request goes to the urgent lane's queue */
   readonly bulkClasses?: readonly string[];
-  readonly entry: string;
-  readonly metricsNamespace: string;
-  readonly timeout: Duration;
-  readonly memorySize: number;
-  readonly runtime: NotifierRuntime;
-  readonly logRetention: logs.RetentionDays;
-  /** @default - CloudWatch Logs' own encryption */
-  readonly logEncryptionKey?: kms.IKey;
-  /** KMS key of the on-failure queue. @default - SQS-managed server-side encryption (SSE-SQS) */
-  readonly queueEncryptionKey?: kms.IKey;
 }
 
 /**
@@ -65,13 +49,8 @@ export class ChannelFallback extends Construct {
     // At synth as at cold start: the class settings (fallback windows of at most 900 s) are the sender's own check.
     loadFallbackConfig({ ...environment, [ENV.tableName]: 'synth-table', [FALLBACK_ENV.urgentQueueUrl]: 'https://sqs.synth/q', ...(queues.bulk ? { [FALLBACK_ENV.bulkQueueUrl]: 'https://sqs.synth/b' } : {}) });
     const trigger = createNotifierFunction(this, 'Trigger', {
-      entry: props.entry,
+      ...streamFunctionOptions(props),
       description: 'Idempotent notification fallback: ledger stream -> a request for the next channel on the sender queue',
-      timeout: props.timeout,
-      memorySize: props.memorySize,
-      runtime: props.runtime,
-      logRetention: props.logRetention,
-      logEncryptionKey: props.logEncryptionKey,
       environment,
     });
     this.fn = trigger.fn;

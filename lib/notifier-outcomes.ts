@@ -1,37 +1,21 @@
-import type { Duration } from 'aws-cdk-lib';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
-import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as lambdaEventSources from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { consumeLedgerStream, LEDGER_STREAM_BATCH_SIZE, LEDGER_STREAM_MAX_RECORD_AGE, LEDGER_STREAM_RETRY_ATTEMPTS } from './ledger-stream-consumer';
+import { consumeLedgerStream, streamFunctionOptions, type LedgerStreamFunctionProps, LEDGER_STREAM_BATCH_SIZE, LEDGER_STREAM_MAX_RECORD_AGE, LEDGER_STREAM_RETRY_ATTEMPTS } from './ledger-stream-consumer';
 import { OUTCOME_STREAM_FILTERS } from './outcome-stream-filter';
 import { ENV } from '../functions/core/sender-config';
 import { loadOutcomesConfig, OUTCOMES_ENV } from '../functions/outcomes/outcomes-config';
-import type { NotifierRuntime } from './lambda-runtime';
 import { createNotifierFunction } from './notifier-function';
 
 /** What {@link OutcomeEvents} wires. */
-export interface OutcomeEventsProps {
-  /** The send ledger; its stream must carry new and old images (lib/notifier-ledger-table.ts turns it on). */
-  readonly table: dynamodb.ITable;
+export interface OutcomeEventsProps extends LedgerStreamFunctionProps {
   /** @default - a bus created here */
   readonly eventBus?: events.IEventBus;
   /** The classes of the bulk lane, when the stack has lanes (events then name their lane). @default - no lane in the events */
   readonly bulkClasses?: readonly string[];
-  readonly entry: string;
-  readonly metricsNamespace: string;
-  readonly timeout: Duration;
-  readonly memorySize: number;
-  readonly runtime: NotifierRuntime;
-  readonly logRetention: logs.RetentionDays;
-  /** @default - CloudWatch Logs' own encryption */
-  readonly logEncryptionKey?: kms.IKey;
-  /** KMS key of the on-failure queue. @default - SQS-managed server-side encryption (SSE-SQS) */
-  readonly queueEncryptionKey?: kms.IKey;
 }
 
 /** How the publisher reads the ledger's stream: as every stream consumer does (lib/ledger-stream-consumer.ts). */
@@ -81,13 +65,8 @@ export class OutcomeEvents extends Construct {
     this.eventBus = props.eventBus ?? new events.EventBus(this, 'Bus', { description: 'Idempotent notifier: one event per message outcome (docs/outcome-events.md)' });
     const environment = outcomePublisherEnvironment({ eventBusName: this.eventBus.eventBusArn, metricsNamespace: props.metricsNamespace, bulkClasses: props.bulkClasses });
     const publisher = createNotifierFunction(this, 'Publisher', {
-      entry: props.entry,
+      ...streamFunctionOptions(props),
       description: 'Idempotent notification outcomes: ledger stream -> one event per state change on the event bus',
-      timeout: props.timeout,
-      memorySize: props.memorySize,
-      runtime: props.runtime,
-      logRetention: props.logRetention,
-      logEncryptionKey: props.logEncryptionKey,
       environment,
     });
     this.fn = publisher.fn;

@@ -1,4 +1,3 @@
-import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { METRIC } from '../../functions/core/observability/metric-names';
 import { ALARM } from './alarm-names';

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
 import type { LocalLane } from '../../local/local-lanes';
-import { EXAMPLE_WITHDRAWN_CONSENT, LOCAL_STACK, runLocal } from '../../local/local-runner';
+import { EXAMPLE_DISABLED_PUSH_ENDPOINTS, EXAMPLE_WITHDRAWN_CONSENT, LOCAL_STACK, runLocal } from '../../local/local-runner';
 import type { LocalStack } from '../../local/local-stack';
 import { wireFaults } from '../../local/aws/wire-fault-plan';
 import { runWireSimulation } from '../../local/wire-simulation';
@@ -139,6 +139,7 @@ beforeAll(async () => {
       rate: 500,
       concurrency: 1,
       withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
+      disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS,
       out: () => undefined,
       err: () => undefined,
       onStarted: (_aws, lanes) => {

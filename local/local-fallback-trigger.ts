@@ -7,6 +7,7 @@ import { SqsFallbackQueue } from '../functions/adapters/sqs-fallback-queue';
 import type { Clock } from '../functions/core/clock';
 import type { LogPort } from '../functions/core/observability/log-port';
 import type { MetricsRecorder } from '../functions/core/observability/metrics-recorder';
+import { buildMessageClassRegistry, DEFAULT_FALLBACK_POLICY } from '../functions/core/policy/message-class';
 import { ENV } from '../functions/core/sender-config';
 import { createFallbackTrigger, type FallbackTrigger } from '../functions/fallback/create-fallback-trigger';
 import { FALLBACK_ENV, loadFallbackConfig } from '../functions/fallback/fallback-config';
@@ -59,7 +60,10 @@ export interface LocalFallbackTrigger {
 export function attachLocalFallbackTrigger(options: LocalFallbackTriggerOptions): LocalFallbackTrigger {
   const urgent = options.lanes.find((lane) => lane.name !== 'bulk');
   if (!urgent) throw new Error('attachLocalFallbackTrigger: no urgent lane (or single queue) to send requests to');
-  const bulk = options.lanes.find((lane) => lane.name === 'bulk');
+  // As synth: the bulk lane's queue only when one of its classes falls back (lib/notifier-fallback.ts).
+  const classes = buildMessageClassRegistry(options.messageClassesJson);
+  const bulkFallsBack = (options.bulkClasses ?? []).some((name) => (classes.get(name)?.fallback ?? DEFAULT_FALLBACK_POLICY).enabled);
+  const bulk = bulkFallsBack ? options.lanes.find((lane) => lane.name === 'bulk') : undefined;
   const environment: Record<string, string> = {
     [ENV.tableName]: options.tableName,
     [FALLBACK_ENV.urgentQueueUrl]: urgent.queueUrl,

@@ -199,7 +199,7 @@ beforeAll(async () => {
 
 /** The stack a run deployed, synthesized (the handlers' code is not what is checked, so not bundled). */
 function synthesized(stack: LocalStack): { template: TemplateJson; notifier: NotifierStack['notifier'] } {
-  const entries = { senderEntry: STUB_ENTRY, reclaimerEntry: STUB_ENTRY, statusEntry: STUB_ENTRY, outcomesEntry: STUB_ENTRY };
+  const entries = { senderEntry: STUB_ENTRY, reclaimerEntry: STUB_ENTRY, statusEntry: STUB_ENTRY, outcomesEntry: STUB_ENTRY, fallbackEntry: STUB_ENTRY };
   const built = new NotifierStack(newApp(), 'Iam', { notifier: { ...stack.props, ...entries } });
   return { template: Template.fromStack(built).toJSON() as TemplateJson, notifier: built.notifier };
 }
@@ -211,6 +211,7 @@ function functionNames(notifier: NotifierStack['notifier']): Map<string, IConstr
     ['reclaimer', notifier.reclaimerFunction],
     ['status', notifier.statusFunction],
     ['outcomes', notifier.outcomeEvents.fn],
+    ['fallback', notifier.channelFallback.fn],
   ]);
 }
 

@@ -8,10 +8,10 @@ import { LOCAL_TABLE_NAME } from '../../local/local-table';
 import type { RunOutcomeFeed } from '../../local/run-outcome-feed';
 import { scanLedger } from '../../local/senders/this-sender';
 
-const keyOf = (channel: 'push' | 'email') => idempotencyKey({ eventId: 'ord-1008-shipped', recipientId: 'buyer-60', channel, templateId: 'order-shipped' });
+const keyOf = (channel: 'push' | 'email' | 'sms', recipientId = 'buyer-60') => idempotencyKey({ eventId: 'ord-1008-shipped', recipientId, channel, templateId: 'order-shipped' });
 
 describe('npm start\'s channel fallback (the real trigger on the run\'s stream, the lanes\' real queues)', () => {
-  it('buyer-60\'s push endpoint is disabled: the push FAILED, the e-mail sent once in its place, on the mailbox, the ledger page and the outcome feed', async () => {
+  it('buyer-60\'s push endpoint is disabled: the push FAILED, the e-mail sent once in its place, on the mailbox, the ledger page and the outcome feed; buyer-61\'s e-mail was delivered: no text', async () => {
     const lines = rebaseTimestamps(await readInputLines('examples/order-events.jsonl'), Date.now());
     let aws: LocalAws | undefined;
     let feed: RunOutcomeFeed | undefined;
@@ -53,9 +53,14 @@ describe('npm start\'s channel fallback (the real trigger on the run\'s stream, 
     expect(pages.mailbox).toContain('buyer60@example.com');
     expect(pages.ledger).toContain(`<td>email (fallback, replaces ${keyPrefix(keyOf('push'))}`);
     expect(pages.ledger).toContain(`replaces             ${keyOf('push')}`);
-    const feedDetails = feed!.feed.events().map((e) => e.detail).filter((d) => d.eventId === 'ord-1008-shipped');
+    const feedDetails = feed!.feed.events().map((e) => e.detail).filter((d) => d.eventId === 'ord-1008-shipped' && d.recipientId === 'buyer-60');
     expect(feedDetails.filter((d) => d.channel === 'push').map((d) => d.state)).toEqual(['FAILED']);
     expect(feedDetails.filter((d) => d.channel === 'email' && d.state === 'SENT').map((d) => d.replaces)).toEqual([keyOf('push')]);
     expect(pages.feed).toContain('email (fallback, replaces');
+
+    // buyer-61 names e-mail, then a text: SES's Delivery came, so the text never goes (no row, nothing accepted).
+    expect(rows.find((row) => row.key === keyOf('email', 'buyer-61'))).toMatchObject({ state: 'SENT', deliveryStatus: 'Delivery', fallbackKey: keyOf('sms', 'buyer-61') });
+    expect(rows.find((row) => row.key === keyOf('sms', 'buyer-61'))).toBeUndefined();
+    expect(aws!.sns.acceptedPerKey().get(keyOf('sms', 'buyer-61'))).toBeUndefined();
   }, 120_000);
 });

@@ -57,14 +57,15 @@ describe('npm start (the local runner) on the bundled example stream, over local
     expect(summary).toMatchObject({
       events: 14,
       queueMessages: 20,
-      // buyer-60's order update is two messages: the push (refused, its endpoint disabled) and the e-mail in its place.
-      messages: 26,
+      // Order 1008 is three messages: buyer-60's push (refused, its endpoint disabled) and the e-mail in its place;
+      // buyer-61's e-mail, delivered, so no text after it.
+      messages: 27,
       // Each message once, in its final state: member-3's weekly offers is not among the SENT. SES took it and
       // bounced it (an unsubscribed contact), so the row ends SUPPRESSED Unsubscribed.
-      sent: 21,
+      sent: 22,
       suppressedAfterAcceptance: 1,
-      // What the providers accepted: the 21 SENT (buyer-60's fallback e-mail among them) and member-3's e-mail.
-      providerAccepted: 22,
+      // What the providers accepted: the 22 SENT (buyer-60's fallback e-mail among them) and member-3's e-mail.
+      providerAccepted: 23,
       suppressedDuplicates: 13,
       retried: 0,
       // buyer-60's push: SNS refused it (EndpointDisabled), certainly undelivered; the e-mail went instead.
@@ -77,7 +78,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
     // Counted by the providers themselves, independently of the ledger: every key exactly once.
     const emails = aws?.ses.acceptedPerKey() ?? new Map<string, number>();
     const publishes = aws?.sns.acceptedPerKey() ?? new Map<string, number>();
-    expect(emails.size + publishes.size).toBe(22);
+    expect(emails.size + publishes.size).toBe(23);
     expect([...emails.values(), ...publishes.values()].every((n) => n === 1)).toBe(true);
     // Each e-mail in its lane's configuration set (issue 48: the bulk tenant's own reputation metrics and events).
     expect(aws?.ses.accepted().every((e) => e.from === 'notifications@mail.shop-notifier.dev' && ['notifier-local', 'notifier-local-bulk'].includes(e.configurationSetName ?? ''))).toBe(true);
@@ -101,7 +102,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
     // The readable print masks recipients and never shows content; a line says what the provider did (accepted).
     expect(printed.filter((l) => l.startsWith('sent'))).toEqual([]);
     const sends = printed.filter((l) => l.startsWith('accepted'));
-    expect(sends).toHaveLength(22);
+    expect(sends).toHaveLength(23);
     expect(sends.join('\n')).not.toMatch(/buyer17@example\.com|\+447700900117|shipped with/);
 
     // Each page says what it shows; the ledger page has every message with its state and reason as `ledger show` words them.
@@ -132,10 +133,10 @@ describe('npm start (the local runner) on the bundled example stream, over local
       },
     });
 
-    expect(summary).toMatchObject({ messages: 26, sent: 21, providerAccepted: 22, unknown: 0, pending: 0, failed: { EndpointDisabledException: 1, InvalidAddress: 1, MissingTemplateField: 1 } });
+    expect(summary).toMatchObject({ messages: 27, sent: 22, providerAccepted: 23, unknown: 0, pending: 0, failed: { EndpointDisabledException: 1, InvalidAddress: 1, MissingTemplateField: 1 } });
     expect(finalStateTotal(summary)).toBe(summary.messages);
     const perKey = [...(aws?.ses.acceptedPerKey() ?? []), ...(aws?.sns.acceptedPerKey() ?? [])];
-    expect(perKey).toHaveLength(22);
+    expect(perKey).toHaveLength(23);
     expect(perKey.filter(([, n]) => n !== 1)).toEqual([]);
   });
 

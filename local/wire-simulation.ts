@@ -32,6 +32,9 @@ import { DEFAULT_OUTCOME_FAULTS, startWireOutcomeFeed, type WireOutcomeFeedRepor
 import type { OutcomeFaultRates } from './aws/outcome-fault-plan';
 import type { OutcomePublisher } from '../functions/outcomes/create-outcome-publisher';
 import { outcomeFeedHolds } from './outcome-feed-check';
+import type { FallbackTrigger } from '../functions/fallback/create-fallback-trigger';
+import { attachLocalFallbackTrigger } from './local-fallback-trigger';
+import { judgeWireFallbacks, wireFallbacksHold, type WireFallbackReport } from './wire-fallback-report';
 
 /** Knobs of one wire-level simulation. */
 export interface WireSimulationOptions extends WireStackOptions {
@@ -53,6 +56,8 @@ export interface WireSimulationOptions extends WireStackOptions {
   readonly outcomeFaults?: Partial<OutcomeFaultRates>;
   /** Wraps the outcome publisher (a test's deliberate defect: an event dropped). @default the publisher as is */
   readonly wrapOutcomePublisher?: (publisher: OutcomePublisher) => OutcomePublisher;
+  /** Wraps the channel fallback trigger (a test's deliberate defect: a request dropped). @default the trigger as is */
+  readonly wrapFallbackTrigger?: (trigger: FallbackTrigger) => FallbackTrigger;
   /** @default silent */
   readonly log?: LogPort;
   /** Called once the lanes have started, with each lane's environment (the IAM check maps its resources). @default none */
@@ -63,9 +68,11 @@ export interface WireSimulationOptions extends WireStackOptions {
 
 /** What one wire-level run did and how it is judged. */
 export interface WireSimulationReport {
-  readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'onLanes' | 'faults' | 'outcomeFaults' | 'wrapOutcomePublisher'>> & { readonly faults: WireFaultRates };
+  readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'onLanes' | 'faults' | 'outcomeFaults' | 'wrapOutcomePublisher' | 'wrapFallbackTrigger'>> & { readonly faults: WireFaultRates };
   /** The outcome feed (the ledger's stream -> the publisher -> the bus) under its faults: nothing missing, every copy explained. */
   readonly outcomeFeed: WireOutcomeFeedReport;
+  /** Channel fallback (the ledger's stream -> the trigger -> the senders' queues) under the run's faults: the zeros of local/wire-fallback-report.ts. */
+  readonly fallback: WireFallbackReport;
   /** SMS messages whose text may have gone out twice (`ResentAfterAmbiguity`) and SMS rows left `UNKNOWN`; events held or lost. */
   readonly sms: { readonly possibleDuplicates: number; readonly unknown: number; readonly eventsLate: number; readonly eventsLost: number };
   /** SES's events on their path (topic -> queue -> status event source), and how ambiguous e-mails were settled. */
@@ -196,6 +203,18 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       }),
     });
     options.onLanes?.(lanes);
+    // Channel fallback: the trigger as the stack deploys it, the stream's second consumer; its reads of the ledger
+    // pass the fault proxy like every other function's, its requests go to the lanes' queues.
+    const fallback = attachLocalFallbackTrigger({
+      stream: outcomeFeed.stream,
+      tableName,
+      lanes: lanes.map((lane) => ({ name: lane.name, queueUrl: lane.queue.queueUrl })),
+      messageClassesJson: lanes[0]!.environment[ENV.messageClasses],
+      ...(stack.settings.lanes.enabled ? { bulkClasses: stack.bulkClasses } : {}),
+      metrics: metricsOf.set('fallback', new InMemoryMetrics()).get('fallback')!,
+      log: options.log ?? silentLog,
+      ...(options.wrapFallbackTrigger ? { wrapTrigger: options.wrapFallbackTrigger } : {}),
+    });
     const metrics = { get: (name: MetricName) => [...metricsOf.values()].reduce((sum, m) => sum + m.get(name), 0) };
     const admin = aws.dynamo.client();
     await ensureLedgerTable(admin, tableName);
@@ -237,12 +256,24 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       producerDone = true;
     };
     try {
-      await Promise.all([produce(), ...lanes.map((lane) => lane.source.run(async () => producerDone && (await allEmpty(sqs))))]);
+      // Done when the queues are empty and the trigger has read every write, before and after: a send that ended
+      // between the two left a write whose request would land on a queue already judged empty.
+      const done = async () => {
+        if (!producerDone) return false;
+        await fallback.consumer.drain();
+        if (!(await allEmpty(sqs))) return false;
+        await fallback.consumer.drain();
+        return allEmpty(sqs);
+      };
+      await Promise.all([produce(), ...lanes.map((lane) => lane.source.run(done))]);
       // Rows a dead attempt left PENDING: the scheduled reclaimer finds them once their claims are stale.
       const pendingLeft = [...(await scanLedger({ adminClient: admin }, tableName)).values()].some((r) => r.state === 'PENDING');
       if (pendingLeft) {
         await new Promise((resolve) => setTimeout(resolve, reclaimerLane.config.claimTimeoutMs + 500));
         await reclaimer.runOnce();
+        // The reclaimer's settling writes may name a fallback: the senders take the requests they left.
+        await fallback.consumer.drain();
+        if (!(await allEmpty(sqs))) await Promise.all(lanes.map((lane) => lane.source.run(done)));
       }
     } finally {
       if (progress) clearInterval(progress);
@@ -250,6 +281,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       await reclaimer.stop();
       await smsEvents?.stop();
       await sesEvents.stop();
+      await fallback.consumer.stop();
     }
 
     const rows = await scanLedger({ adminClient: admin }, tableName);
@@ -328,6 +360,16 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         ],
       ]),
     );
+    const fallbackReport = judgeWireFallbacks({
+      rows,
+      acceptedPerKey: accepted,
+      policyOf: (name) => reclaimerLane.config.messageClasses.get(name)?.fallback ?? { enabled: false },
+      nowMs: Date.now(),
+      duplicatesOf: (keys) => {
+        const v = judge(keys);
+        return { unexplained: v.unexplainedDuplicates, explained: v.explainedDuplicates, examples: v.examples.duplicate };
+      },
+    });
     const smsRows = [...rows.values()].filter((row) => row.channel === 'sms');
     return {
       settings,
@@ -340,6 +382,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       email: { ...(await emailEvidenceReport(plan, sesEvents, aws)), ...emailSettlement(mergedDimensions(metricsOf.values())) },
       verdict,
       outcomeFeed: outcomeFeedReport,
+      fallback: fallbackReport,
       pushDuplicates: pushDuplicateCounts(aws.sns.accepted()),
       traces,
       plannedFailures: {
@@ -371,10 +414,16 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
 /**
  * Whether the run kept every promise: the verdict holds, each lane's governors did what its environment says (a
  * lane that yields to throttling cut its pace on the throttling answers it heard, one that does not never did),
- * and every row that reached a producer-visible state produced its event (none missing, every copy explained).
+ * every row that reached a producer-visible state produced its event (none missing, every copy explained), and
+ * channel fallback kept its zeros (none while the primary may have arrived, none missing, none twice).
  */
-export function wireRunHolds(report: Pick<WireSimulationReport, 'verdict' | 'lanes' | 'outcomeFeed'>): boolean {
-  return wireVerdictHolds(report.verdict) && report.lanes.every((lane) => paceAsConfigured(lane)) && outcomeFeedHolds(report.outcomeFeed);
+export function wireRunHolds(report: Pick<WireSimulationReport, 'verdict' | 'lanes' | 'outcomeFeed' | 'fallback'>): boolean {
+  return (
+    wireVerdictHolds(report.verdict) &&
+    report.lanes.every((lane) => paceAsConfigured(lane)) &&
+    outcomeFeedHolds(report.outcomeFeed) &&
+    wireFallbacksHold(report.fallback)
+  );
 }
 
 /** A lane's governors cut their pace only if the lane yields to throttling, and then on the first throttling answer at least. */

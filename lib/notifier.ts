@@ -97,8 +97,6 @@ export class IdempotentNotifier extends Construct {
   public readonly outcomeEvents: OutcomeEvents;
   /** The bus every message's outcome is put on (created, or `outcomeEventBus`). */
   public readonly outcomeEventBus: events.IEventBus;
-  /** Channel fallback: the trigger on the ledger's stream that asks the sender for the next channel (docs/design/fallback.md). */
-  public readonly channelFallback: ChannelFallback;
   /** End User Messaging SMS's configuration set and events path, when SMS goes through it (`smsProvider`). */
   public readonly endUserMessaging?: EndUserMessagingSms;
   /** The schedule that invokes the reclaimer. */
@@ -294,8 +292,8 @@ export class IdempotentNotifier extends Construct {
       queueEncryptionKey: queueKey,
     });
     this.outcomeEventBus = this.outcomeEvents.eventBus;
-    const fallback = (this.channelFallback = new ChannelFallback(this, 'ChannelFallback', { ...functionSettings, table: this.table, lanes: this.lanes, senderEnvironment: this.environment,
-      bulkClasses: settings.lanes.enabled ? settings.lanes.bulkClasses : undefined, entry: settings.entries.fallback, metricsNamespace: settings.metricsNamespace, queueEncryptionKey: queueKey }));
+    const fallback = new ChannelFallback(this, 'ChannelFallback', { ...functionSettings, table: this.table, lanes: this.lanes, senderEnvironment: this.environment,
+      bulkClasses: settings.lanes.enabled ? settings.lanes.bulkClasses : undefined, entry: settings.entries.fallback, metricsNamespace: settings.metricsNamespace, queueEncryptionKey: queueKey });
 
     // ---- Least-privilege IAM ----
     // cdk-nag's IAM5 does not read NotResource: every such grant in the notifier must be the reviewed one.

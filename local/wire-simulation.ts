@@ -1,4 +1,4 @@
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { countsOf, mergedDimensions } from './metric-counts';
 import { LEDGER_REQUEST_TIMEOUT_MS } from '../functions/adapters/ledger-client-config';
 import { ensureLedgerTable } from '../functions/adapters/ledger-table-setup';
 import type { LedgerState } from '../functions/core/ledger/ledger-record';
@@ -33,8 +33,10 @@ import type { OutcomeFaultRates } from './aws/outcome-fault-plan';
 import type { OutcomePublisher } from '../functions/outcomes/create-outcome-publisher';
 import { outcomeFeedHolds } from './outcome-feed-check';
 import type { FallbackTrigger } from '../functions/fallback/create-fallback-trigger';
-import { attachLocalFallbackTrigger } from './local-fallback-trigger';
-import { judgeWireFallbacks, wireFallbacksHold, type WireFallbackReport } from './wire-fallback-report';
+import { attachWireFallback } from './wire-fallback';
+import { wireFallbacksHold, type WireFallbackReport } from './wire-fallback-report';
+import { sendBatch } from './send-batch';
+import { claimOf } from './wire-request-trace';
 
 /** Knobs of one wire-level simulation. */
 export interface WireSimulationOptions extends WireStackOptions {
@@ -203,18 +205,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       }),
     });
     options.onLanes?.(lanes);
-    // Channel fallback: the trigger as the stack deploys it, the stream's second consumer; its reads of the ledger
-    // pass the fault proxy like every other function's, its requests go to the lanes' queues.
-    const fallback = attachLocalFallbackTrigger({
-      stream: outcomeFeed.stream,
-      tableName,
-      lanes: lanes.map((lane) => ({ name: lane.name, queueUrl: lane.queue.queueUrl })),
-      messageClassesJson: lanes[0]!.environment[ENV.messageClasses],
-      ...(stack.settings.lanes.enabled ? { bulkClasses: stack.bulkClasses } : {}),
-      metrics: metricsOf.set('fallback', new InMemoryMetrics()).get('fallback')!,
-      log: options.log ?? silentLog,
-      ...(options.wrapFallbackTrigger ? { wrapTrigger: options.wrapFallbackTrigger } : {}),
-    });
+    const fallback = attachWireFallback({ stream: outcomeFeed.stream, tableName, lanes, stack, metrics: metricsOf.set('fallback', new InMemoryMetrics()).get('fallback')!, log: options.log ?? silentLog, wrapTrigger: options.wrapFallbackTrigger });
     const metrics = { get: (name: MetricName) => [...metricsOf.values()].reduce((sum, m) => sum + m.get(name), 0) };
     const admin = aws.dynamo.client();
     await ensureLedgerTable(admin, tableName);
@@ -256,24 +247,14 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       producerDone = true;
     };
     try {
-      // Done when the queues are empty and the trigger has read every write, before and after: a send that ended
-      // between the two left a write whose request would land on a queue already judged empty.
-      const done = async () => {
-        if (!producerDone) return false;
-        await fallback.consumer.drain();
-        if (!(await allEmpty(sqs))) return false;
-        await fallback.consumer.drain();
-        return allEmpty(sqs);
-      };
+      const done = fallback.doneWhen(() => producerDone, () => allEmpty(sqs)); // the queues empty, every write read by the trigger
       await Promise.all([produce(), ...lanes.map((lane) => lane.source.run(done))]);
       // Rows a dead attempt left PENDING: the scheduled reclaimer finds them once their claims are stale.
-      const pendingLeft = [...(await scanLedger({ adminClient: admin }, tableName)).values()].some((r) => r.state === 'PENDING');
-      if (pendingLeft) {
+      if ([...(await scanLedger({ adminClient: admin }, tableName)).values()].some((r) => r.state === 'PENDING')) {
         await new Promise((resolve) => setTimeout(resolve, reclaimerLane.config.claimTimeoutMs + 500));
         await reclaimer.runOnce();
-        // The reclaimer's settling writes may name a fallback: the senders take the requests they left.
-        await fallback.consumer.drain();
-        if (!(await allEmpty(sqs))) await Promise.all(lanes.map((lane) => lane.source.run(done)));
+        // The reclaimer's settling writes may name a fallback: the senders take the requests they leave.
+        await Promise.all(lanes.map((lane) => lane.source.run(done)));
       }
     } finally {
       if (progress) clearInterval(progress);
@@ -281,7 +262,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       await reclaimer.stop();
       await smsEvents?.stop();
       await sesEvents.stop();
-      await fallback.consumer.stop();
+      await fallback.stop();
     }
 
     const rows = await scanLedger({ adminClient: admin }, tableName);
@@ -360,16 +341,6 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         ],
       ]),
     );
-    const fallbackReport = judgeWireFallbacks({
-      rows,
-      acceptedPerKey: accepted,
-      policyOf: (name) => reclaimerLane.config.messageClasses.get(name)?.fallback ?? { enabled: false },
-      nowMs: Date.now(),
-      duplicatesOf: (keys) => {
-        const v = judge(keys);
-        return { unexplained: v.unexplainedDuplicates, explained: v.explainedDuplicates, examples: v.examples.duplicate };
-      },
-    });
     const smsRows = [...rows.values()].filter((row) => row.channel === 'sms');
     return {
       settings,
@@ -382,7 +353,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       email: { ...(await emailEvidenceReport(plan, sesEvents, aws)), ...emailSettlement(mergedDimensions(metricsOf.values())) },
       verdict,
       outcomeFeed: outcomeFeedReport,
-      fallback: fallbackReport,
+      fallback: fallback.judge({ rows, acceptedPerKey: accepted, messageClasses: reclaimerLane.config.messageClasses, verdictOf: judge }),
       pushDuplicates: pushDuplicateCounts(aws.sns.accepted()),
       traces,
       plannedFailures: {
@@ -418,54 +389,12 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
  * channel fallback kept its zeros (none while the primary may have arrived, none missing, none twice).
  */
 export function wireRunHolds(report: Pick<WireSimulationReport, 'verdict' | 'lanes' | 'outcomeFeed' | 'fallback'>): boolean {
-  return (
-    wireVerdictHolds(report.verdict) &&
-    report.lanes.every((lane) => paceAsConfigured(lane)) &&
-    outcomeFeedHolds(report.outcomeFeed) &&
-    wireFallbacksHold(report.fallback)
-  );
+  const paced = report.lanes.every((lane) => paceAsConfigured(lane));
+  return wireVerdictHolds(report.verdict) && paced && outcomeFeedHolds(report.outcomeFeed) && wireFallbacksHold(report.fallback);
 }
 
 /** A lane's governors cut their pace only if the lane yields to throttling, and then on the first throttling answer at least. */
 export function paceAsConfigured(lane: Pick<WireLaneReport, 'environment' | 'pace'>): boolean {
   const yields = lane.environment[ENV.sendRateYieldsToThrottling] === 'true';
   return yields ? lane.pace.throttlingAnswers === 0 || lane.pace.cuts > 0 : lane.pace.cuts === 0;
-}
-
-/** Every lane's counts by dimensions, summed. */
-function mergedDimensions(all: Iterable<InMemoryMetrics>): Pick<InMemoryMetrics, 'byDimensions'> {
-  const byDimensions = new Map<string, number>();
-  for (const m of all) for (const [key, n] of m.byDimensions) byDimensions.set(key, (byDimensions.get(key) ?? 0) + n);
-  return { byDimensions };
-}
-
-/** The metrics a run counted, those above 0. */
-function countsOf(get: (name: MetricName) => number): Record<string, number> {
-  return Object.fromEntries(Object.values(METRIC).map((name) => [name, get(name)]).filter(([, n]) => Number(n) > 0));
-}
-
-async function sendBatch(sqs: SQSClient, queueUrl: string, bodies: readonly string[], bodyOfMessage: Map<string, string>): Promise<void> {
-  const answer = await sqs.send(
-    new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: bodies.map((body, i) => ({ Id: String(i), MessageBody: body })) }),
-  );
-  if (answer.Failed?.length) throw new Error(`SendMessageBatch refused ${answer.Failed.length} messages: ${answer.Failed[0]?.Message ?? ''}`);
-  for (const entry of answer.Successful ?? []) {
-    const body = bodies[Number(entry.Id)];
-    if (entry.MessageId && body !== undefined) bodyOfMessage.set(entry.MessageId, body);
-  }
-}
-
-/** The owner token and claim version a ledger request carries, for traces. */
-function claimOf(body: string): string {
-  try {
-    const b = JSON.parse(body) as {
-      Item?: Record<string, { S?: string; N?: string }>;
-      ExpressionAttributeValues?: Record<string, { S?: string; N?: string }>;
-    };
-    const owner = b.Item?.ownerToken?.S ?? b.ExpressionAttributeValues?.[':owner']?.S;
-    const version = b.Item?.claimVersion?.N ?? b.ExpressionAttributeValues?.[':version']?.N;
-    return owner ? ` [${owner.slice(0, 8)} v${version ?? '?'}]` : '';
-  } catch {
-    return '';
-  }
 }

@@ -1,7 +1,7 @@
 import type { LedgerRow } from '../functions/core/ledger/ledger-record';
 import type { LogPort } from '../functions/core/observability/log-port';
 import type { MetricsRecorder } from '../functions/core/observability/metrics-recorder';
-import type { MessageClassRegistry } from '../functions/core/policy/message-class';
+import { DEFAULT_FALLBACK_POLICY, type MessageClassRegistry } from '../functions/core/policy/message-class';
 import { ENV } from '../functions/core/sender-config';
 import type { FallbackTrigger } from '../functions/fallback/create-fallback-trigger';
 import type { LocalDynamoStream } from './aws/local-dynamo-stream';
@@ -67,7 +67,8 @@ export function attachWireFallback(options: {
       judgeWireFallbacks({
         rows,
         acceptedPerKey,
-        policyOf: (name) => messageClasses.get(name)?.fallback ?? { enabled: false },
+        // As the trigger reads a class (functions/fallback/fallback-of-record.ts).
+        policyOf: (name) => messageClasses.get(name)?.fallback ?? DEFAULT_FALLBACK_POLICY,
         nowMs: Date.now(),
         duplicatesOf: (keys) => {
           const v = verdictOf(keys);

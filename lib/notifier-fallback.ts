@@ -5,6 +5,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV } from '../functions/core/sender-config';
 import { FALLBACK_ENV, loadFallbackConfig } from '../functions/fallback/fallback-config';
+import { buildMessageClassRegistry, DEFAULT_FALLBACK_POLICY } from '../functions/core/policy/message-class';
 import { FALLBACK_STREAM_FILTERS } from './fallback-stream-filter';
 import { consumeLedgerStream, streamFunctionOptions, type LedgerStreamFunctionProps } from './ledger-stream-consumer';
 import { createNotifierFunction } from './notifier-function';
@@ -35,9 +36,13 @@ export class ChannelFallback extends Construct {
     super(scope, id);
     const urgent = props.lanes.find((lane) => lane.name !== 'bulk')?.queue;
     if (!urgent) throw new Error('ChannelFallback: no urgent lane (or single queue) to send requests to');
-    const bulk = props.lanes.find((lane) => lane.name === 'bulk')?.queue;
-    const queues = { urgent, ...(bulk ? { bulk } : {}) };
     const messageClassesJson = props.senderEnvironment[ENV.messageClasses];
+    // The bulk lane's queue only when one of its classes falls back (none by default: marketing never does). Its
+    // grant would be unused otherwise, and the trigger never puts a request for a class that does not fall back.
+    const classes = buildMessageClassRegistry(messageClassesJson);
+    const bulkFallsBack = (props.bulkClasses ?? []).some((name) => (classes.get(name)?.fallback ?? DEFAULT_FALLBACK_POLICY).enabled);
+    const bulk = bulkFallsBack ? props.lanes.find((lane) => lane.name === 'bulk')?.queue : undefined;
+    const queues = { urgent, ...(bulk ? { bulk } : {}) };
     const environment: Record<string, string> = {
       [ENV.tableName]: props.table.tableName,
       [ENV.metricsNamespace]: props.metricsNamespace,
@@ -67,7 +72,10 @@ export class ChannelFallback extends Construct {
     // The table alone, not its indexes (Table.grant would add `index/*`).
     this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [props.table.tableArn] }));
     props.table.encryptionKey?.grantDecrypt(this.fn);
-    queues.urgent.grantSendMessages(this.fn);
-    queues.bulk?.grantSendMessages(this.fn);
+    // SendMessage alone: grantSendMessages would add GetQueueAttributes and GetQueueUrl, which the trigger never
+    // calls (it names each queue by its URL).
+    const sendTo = [queues.urgent, ...(queues.bulk ? [queues.bulk] : [])];
+    this.fn.addToRolePolicy(new iam.PolicyStatement({ sid: 'RequestFallbacks', actions: ['sqs:SendMessage'], resources: sendTo.map((queue) => queue.queueArn) }));
+    for (const queue of sendTo) queue.encryptionMasterKey?.grantEncryptDecrypt(this.fn);
   }
 }

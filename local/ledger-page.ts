@@ -42,7 +42,7 @@ export function ledgerPageHtml(rows: readonly LedgerRow[]): string {
     .map((row) => {
       const view = ledgerRowView(row);
       return (
-        `<tr>${cell(keyPrefix(row.key))}${cell(row.eventId)}${cell(row.recipientId)}${cell(row.channel)}${cell(row.templateId)}` +
+        `<tr>${cell(keyPrefix(row.key))}${cell(row.eventId)}${cell(row.recipientId)}${cell(view.replaces ? `${row.channel} (fallback, replaces ${keyPrefix(view.replaces)})` : row.channel)}${cell(row.templateId)}` +
         `${cell(ledgerStateLine(view))}${cell(view.failureReason ?? '-')}` +
         `<td><details><summary>ledger show</summary><pre>${escapeXml(renderLedgerRow(row))}</pre></details></td></tr>`
       );

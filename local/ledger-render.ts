@@ -32,6 +32,8 @@ export interface LedgerRowView {
   readonly failureReason: string | null;
   /** Only for SUPPRESSED: which limit, destination rule or withdrawn consent stopped the message. */
   readonly suppressionReason: string | null;
+  /** Only on a fallback's row: the key of the message (the channel before it) it replaces. */
+  readonly replaces: string | null;
   /** Only for a PENDING row held by its class's quiet hours: `quiet hours until <instant> (<zone>)`. */
   readonly deferred: string | null;
   readonly lastRelease: string | null;
@@ -76,6 +78,7 @@ export function ledgerRowView(row: LedgerRow): LedgerRowView {
     sendProvenBy: row.sendProvenBy ?? null,
     failureReason: row.failureReason ?? null,
     suppressionReason: row.suppressionReason ?? null,
+    replaces: row.replaces ?? null,
     deferred: quietHoursDeferral(row),
     lastRelease: row.lastRelease ?? null,
     occurredAt: row.occurredAt,
@@ -120,6 +123,8 @@ export function renderLedgerRow(row: LedgerRow): string {
     ['key', v.key],
     ['state', ledgerStateLine(v)],
     ['message', `${v.channel}, class ${v.messageClass}, template ${v.templateId}${v.locale ? ` in ${v.locale}` : ''}`],
+    // Only a fallback's row says it: the text of every other row stays as it was.
+    ...(v.replaces ? ([['replaces', `${v.replaces} (a fallback: the channel before it certainly did not deliver)`]] as [string, string][]) : []),
     ['event', v.eventId],
     ['recipient', v.recipientId],
     ['address', v.address ?? '- (not kept once the row settles)'],

@@ -26,6 +26,8 @@ import { bump } from './stats';
 import { finalStates, type LocalRunSummary } from './local-run-summary';
 import { startRunOutcomeFeed, type RunOutcomeFeed } from './run-outcome-feed';
 import { DEFAULT_OUTCOME_FEED_FILE } from './outcome-feed';
+import { attachLocalFallbackTrigger, type LocalFallbackTrigger } from './local-fallback-trigger';
+import { ENV } from '../functions/core/sender-config';
 
 export { formatLocalSummary, type LocalRunSummary } from './local-run-summary';
 
@@ -69,6 +71,12 @@ export interface LocalRunOptions {
    * that replied STOP to the local SNS. `npm start` seeds one of each for the example events. @default none
    */
   readonly withdrawnConsent?: { readonly unsubscribed?: readonly { readonly address: string; readonly topic: string }[]; readonly optedOut?: readonly string[] };
+  /**
+   * Push endpoints the local SNS answers `EndpointDisabled` for (an app uninstalled, a token expired), as
+   * SNS does for an endpoint whose `Enabled` attribute is false. `npm start` seeds one for the example's fallback
+   * recipient. @default none
+   */
+  readonly disabledPushEndpoints?: readonly string[];
   /** Where the outcome feed is written, one event a JSON line (emptied at the start). @default DEFAULT_OUTCOME_FEED_FILE */
   readonly outcomeFeedFile?: string;
   /** @default process.stdout */
@@ -82,6 +90,13 @@ export const EXAMPLE_WITHDRAWN_CONSENT = {
   unsubscribed: [{ address: 'member3@example.com', topic: 'marketing' }],
   optedOut: ['+14155550199'],
 } as const;
+
+/**
+ * What `npm start` seeds for examples/order-events.jsonl: the push endpoint of buyer-60, whose order update names
+ * `fallback: ["push", "email"]`: the push is refused (`EndpointDisabled`, certainly undelivered), so the fallback
+ * trigger asks for the e-mail, which names the push it replaces.
+ */
+export const EXAMPLE_DISABLED_PUSH_ENDPOINTS = ['arn:aws:sns:eu-west-1:123456789012:endpoint/GCM/shop-app/0f1e2d3c-dead-bbbb-cccc-000000000060'] as const;
 
 /**
  * The stack `npm start` runs: the stack's defaults (both lanes, redrive after 100 receives), the push
@@ -137,7 +152,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
   const aws = await startLocalAws({
     dynamo: options.dataDir ? { dataDir: options.dataDir } : {},
     ses: { suppressions, contactListName: stack.settings.consent.contactListName, events: (event) => sesEvents?.publish(event), sendingEvents: {} },
-    sns: { suppressions, deliveryLogs: (line, at) => status?.smsLog(line, at) },
+    sns: { suppressions, deliveryLogs: (line, at) => status?.smsLog(line, at), disabledEndpoints: options.disabledPushEndpoints ?? [] },
     sqs: stack.queue,
   });
   const smsEvents =
@@ -159,6 +174,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     ...(smsEvents ? { AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: smsEvents.environment.AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2! } : {}),
   });
   let ledgerPage: LedgerPage | undefined;
+  let fallback: LocalFallbackTrigger | undefined;
   try {
     const metrics = new InMemoryMetrics();
     // Records backed off for quiet hours, by SQS message id: the run does not wait hours for them.
@@ -180,6 +196,17 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
         ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}),
       }),
     });
+    // Channel fallback: the trigger reads the same stream as the publisher, its requests go to the lanes' queues.
+    fallback = attachLocalFallbackTrigger({
+      stream: outcomeFeed.stream,
+      tableName,
+      lanes: lanes.map((lane) => ({ name: lane.name, queueUrl: lane.queue.queueUrl })),
+      messageClassesJson: lanes[0]!.environment[ENV.messageClasses],
+      ...(stack.settings.lanes.enabled ? { bulkClasses: stack.bulkClasses } : {}),
+      metrics,
+      log,
+    });
+    const fallbackConsumer = fallback.consumer;
     const admin = aws.dynamo.client();
     await ensureLedgerTable(admin, tableName);
     ledgerPage = await startLedgerPage(async () => (await scanLedger({ adminClient: admin }, tableName)).values());
@@ -228,12 +255,20 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     };
     try {
       // Done when every lane's queue is empty, or holds only records deferred for quiet hours (they come back hours later).
-      const done = async () => {
-        if (!producerDone) return false;
+      const settled = async () => {
         const depths = await Promise.all(lanes.map((lane) => queueDepth(sqs, lane.queue.queueUrl)));
         const waiting = depths.reduce((sum, depth) => sum + depth.visible + depth.delayed, 0);
         const inFlight = depths.reduce((sum, depth) => sum + depth.inFlight, 0);
         return waiting === 0 && inFlight <= quietHeld.size;
+      };
+      // The fallback trigger has read every write before the queues are judged empty, and again after: a send that
+      // ended between the two reads left a write whose request would land on a queue already judged empty.
+      const done = async () => {
+        if (!producerDone) return false;
+        await fallbackConsumer.drain();
+        if (!(await settled())) return false;
+        await fallbackConsumer.drain();
+        return settled();
       };
       await Promise.all([produce(), ...lanes.map((lane) => lane.source.run(done))]);
     } finally {
@@ -245,7 +280,9 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       await sesEvents.stop();
       // Every event of the texts reaches the ledger before the summary reads it.
       await smsEvents?.stop();
-      // Every ledger write is done: the publisher puts what the stream still holds on the bus.
+      // Every ledger write is done: the trigger reads the rest (a request now would find no sender), the publisher
+      // puts what the stream still holds on the bus.
+      await fallbackConsumer.stop();
       await outcomeFeed.settle();
     }
 
@@ -273,6 +310,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     return summary;
   } finally {
     sesEvents?.source.stop();
+    await fallback?.consumer.stop().catch(() => undefined);
     restoreEnvironment();
     await ledgerPage?.stop();
     await outcomeFeed.close();

@@ -47,7 +47,7 @@ export function outcomeFeedPageHtml(events: readonly FeedEvent[], filter: Outcom
   const cell = (text: string) => `<td>${escapeXml(text)}</td>`;
   const rows = shown
     .map(({ detail: d, takenAt }) =>
-      `<tr data-outcome-id="${escapeXml(d.outcomeId)}">${cell(takenAt)}${cell(d.state)}${cell(d.reason ?? '-')}${cell(d.eventId)}${cell(d.recipientId)}${cell(d.channel)}${cell(d.templateId)}` +
+      `<tr data-outcome-id="${escapeXml(d.outcomeId)}">${cell(takenAt)}${cell(d.state)}${cell(d.reason ?? '-')}${cell(d.eventId)}${cell(d.recipientId)}${cell(d.replaces ? `${d.channel} (fallback, replaces ${keyPrefix(d.replaces)})` : d.channel)}${cell(d.templateId)}` +
       `${cell(d.messageClass)}${cell(d.lane ?? '-')}${cell(keyPrefix(d.key))}${cell(d.stateAt)}${cell(d.sequence)}${cell(d.outcomeId.slice(0, 12))}` +
       `<td><details><summary>detail</summary><pre>${escapeXml(JSON.stringify(d, null, 2))}</pre></details></td></tr>`,
     )

@@ -14,7 +14,7 @@ import { TemplateValidationError } from '../functions/core/template-checks/templ
 import { integerOption, numberOption, parseCommandLine, runCommandLine, UsageError } from './command-line';
 import { readInputLines, rebaseTimestamps } from './input-lines';
 import { closingNote } from './closing-note';
-import { EXAMPLE_WITHDRAWN_CONSENT, formatLocalSummary, runLocal } from './local-runner';
+import { EXAMPLE_DISABLED_PUSH_ENDPOINTS, EXAMPLE_WITHDRAWN_CONSENT, formatLocalSummary, runLocal } from './local-runner';
 import { DEFAULT_OUTCOME_FEED_FILE } from './outcome-feed';
 
 const USAGE = `usage: npm start -- [file | -] [--data DIR] [--templates DIR] [--outcome-feed FILE] [--rate N] [--concurrency N] [--keep-timestamps] [--[no-]keep-open] [--sms-provider sns|end-user-messaging] [--verbose]
@@ -64,7 +64,8 @@ async function main(): Promise<void> {
   const rate = numberOption('rate', values.rate, { above: 0, max: 10_000 });
   const concurrency = integerOption('concurrency', values.concurrency, { min: 1, max: 1_000 });
   const raw = await readInputLines(source);
-  // The example events show consent at work: member-3 unsubscribed from marketing on SES's side, member-4's number replied STOP.
+  // The example events show consent at work (member-3 unsubscribed from marketing on SES's side, member-4's number
+  // replied STOP) and channel fallback (buyer-60's push endpoint is disabled: the e-mail instead).
   const examples = source === 'examples/order-events.jsonl';
   const lines = values['keep-timestamps'] ? raw : rebaseTimestamps(raw, Date.now());
   let pages: readonly string[] = [];
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
     ...(values.data ? { dataDir: values.data } : {}),
     ...(values.templates ? { templatesDir: values.templates } : {}),
     outcomeFeedFile: values['outcome-feed'],
-    ...(examples ? { withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT } : {}),
+    ...(examples ? { withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT, disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS } : {}),
     onStarted: (aws, _lanes, ledgerPage, outcomeFeed) => {
       pages = [`mailbox ${aws.ses.mailboxUrl}`, `SMS and push ${aws.sns.outboxUrl}`, `ledger ${ledgerPage.url}`, `outcome feed ${outcomeFeed.page.url}`];
     },

@@ -3,7 +3,7 @@ import type { LogPort } from '../functions/core/observability/log-port';
 import { InMemoryMetrics } from '../functions/core/observability/metrics-recorder';
 import { METRIC } from '../functions/core/observability/metric-names';
 import type { OutcomePublisher } from '../functions/outcomes/create-outcome-publisher';
-import { startLocalDynamoStream } from './aws/local-dynamo-stream';
+import { startLocalDynamoStream, type LocalDynamoStream } from './aws/local-dynamo-stream';
 import { DEFAULT_OUTCOME_FAULTS, OutcomeFaultPlan, type OutcomeFaultKind, type OutcomeFaultRates } from './aws/outcome-fault-plan';
 import type { ResolvedLocalStack } from './local-stack';
 import { startLocalOutcomeFeed } from './outcome-feed';
@@ -22,6 +22,8 @@ export interface WireOutcomeFeedReport extends OutcomeFeedCheck {
 export interface WireOutcomeFeed {
   /** Where the ledger's writers (through the fault proxy) must send their requests: the stream in front of DynamoDB. */
   readonly dynamoEndpoint: string;
+  /** The ledger's stream (the fallback trigger is its second consumer). */
+  readonly stream: LocalDynamoStream;
   /** AWS_ENDPOINT_URL_EVENTBRIDGE for the publisher. */
   readonly sdkEnvironment: Readonly<Record<string, string>>;
   /** Publishes what the stream still holds (every ledger write done), stops the publisher, and judges the feed. */
@@ -64,6 +66,7 @@ export async function startWireOutcomeFeed(options: {
   const stopFeed = () => (stopped ??= feed.stop());
   return {
     dynamoEndpoint: stream.endpoint,
+    stream,
     sdkEnvironment: feed.sdkEnvironment,
     async finish(finalRows) {
       await stopFeed();

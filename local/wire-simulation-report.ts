@@ -5,6 +5,7 @@ import { throttleRetryPausesMs } from '../functions/core/policy/send-lanes';
 import { METRIC } from '../functions/core/observability/metric-names';
 import { textTable } from './text-table';
 import { formatWireOutcomeFeed } from './wire-outcome-feed-report';
+import { formatWireFallbacks } from './wire-fallback-format';
 import { paceAsConfigured, type WireSimulationReport } from './wire-simulation';
 
 /** The wire run for a person: the verdict first, then what was injected and what the sender counted. */
@@ -54,6 +55,8 @@ export function formatWireReport(report: WireSimulationReport): string {
     formatLanes(report),
     '',
     formatWireOutcomeFeed(report.outcomeFeed),
+    '',
+    formatWireFallbacks(report.fallback),
     '',
     textTable(
       ['fault injected on the wire', 'count'],

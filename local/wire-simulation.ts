@@ -1,3 +1,4 @@
+import { countsOf, mergedDimensions } from './metric-counts';
 import { LEDGER_REQUEST_TIMEOUT_MS } from '../functions/adapters/ledger-client-config';
 import { ensureLedgerTable } from '../functions/adapters/ledger-table-setup';
 import type { LedgerState } from '../functions/core/ledger/ledger-record';
@@ -25,15 +26,17 @@ import { systemClock } from '../functions/core/clock';
 import { ReclaimerTimer } from './reclaimer-timer';
 import { scanLedger } from './senders/this-sender';
 import { generateWorkload } from './workload';
-import { claimOf } from './ledger-request-claim';
-import { sendBatch } from './sqs-send-batch';
-import { countsOf, mergedDimensions } from './wire-run-metrics';
 import { emailEvidenceReport, emailSettlement, startWireEmailEvidence, wireSesEventOptions, type EmailEventFaults, type EmailEvidenceReport, type EmailSettlement } from './wire-email-evidence';
 import type { LocalSesEvents } from './aws/local-ses-events';
 import { DEFAULT_OUTCOME_FAULTS, startWireOutcomeFeed, type WireOutcomeFeedReport } from './wire-outcome-feed';
 import type { OutcomeFaultRates } from './aws/outcome-fault-plan';
 import type { OutcomePublisher } from '../functions/outcomes/create-outcome-publisher';
 import { outcomeFeedHolds } from './outcome-feed-check';
+import type { FallbackTrigger } from '../functions/fallback/create-fallback-trigger';
+import { attachWireFallback } from './wire-fallback';
+import { wireFallbacksHold, type WireFallbackReport } from './wire-fallback-report';
+import { sendBatch } from './send-batch';
+import { claimOf } from './wire-request-trace';
 
 /** Knobs of one wire-level simulation. */
 export interface WireSimulationOptions extends WireStackOptions {
@@ -55,6 +58,8 @@ export interface WireSimulationOptions extends WireStackOptions {
   readonly outcomeFaults?: Partial<OutcomeFaultRates>;
   /** Wraps the outcome publisher (a test's deliberate defect: an event dropped). @default the publisher as is */
   readonly wrapOutcomePublisher?: (publisher: OutcomePublisher) => OutcomePublisher;
+  /** Wraps the channel fallback trigger (a test's deliberate defect: a request dropped). @default the trigger as is */
+  readonly wrapFallbackTrigger?: (trigger: FallbackTrigger) => FallbackTrigger;
   /** @default silent */
   readonly log?: LogPort;
   /** Called once the lanes have started, with each lane's environment (the IAM check maps its resources). @default none */
@@ -65,9 +70,11 @@ export interface WireSimulationOptions extends WireStackOptions {
 
 /** What one wire-level run did and how it is judged. */
 export interface WireSimulationReport {
-  readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'onLanes' | 'faults' | 'outcomeFaults' | 'wrapOutcomePublisher'>> & { readonly faults: WireFaultRates };
+  readonly settings: Required<Omit<WireSimulationOptions, 'log' | 'onProgress' | 'onLanes' | 'faults' | 'outcomeFaults' | 'wrapOutcomePublisher' | 'wrapFallbackTrigger'>> & { readonly faults: WireFaultRates };
   /** The outcome feed (the ledger's stream -> the publisher -> the bus) under its faults: nothing missing, every copy explained. */
   readonly outcomeFeed: WireOutcomeFeedReport;
+  /** Channel fallback (the ledger's stream -> the trigger -> the senders' queues) under the run's faults: the zeros of local/wire-fallback-report.ts. */
+  readonly fallback: WireFallbackReport;
   /** SMS messages whose text may have gone out twice (`ResentAfterAmbiguity`) and SMS rows left `UNKNOWN`; events held or lost. */
   readonly sms: { readonly possibleDuplicates: number; readonly unknown: number; readonly eventsLate: number; readonly eventsLost: number };
   /** SES's events on their path (topic -> queue -> status event source), and how ambiguous e-mails were settled. */
@@ -198,6 +205,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       }),
     });
     options.onLanes?.(lanes);
+    const fallback = attachWireFallback({ stream: outcomeFeed.stream, tableName, lanes, stack, metrics: metricsOf.set('fallback', new InMemoryMetrics()).get('fallback')!, log: options.log ?? silentLog, wrapTrigger: options.wrapFallbackTrigger });
     const metrics = { get: (name: MetricName) => [...metricsOf.values()].reduce((sum, m) => sum + m.get(name), 0) };
     const admin = aws.dynamo.client();
     await ensureLedgerTable(admin, tableName);
@@ -239,12 +247,14 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       producerDone = true;
     };
     try {
-      await Promise.all([produce(), ...lanes.map((lane) => lane.source.run(async () => producerDone && (await allEmpty(sqs))))]);
+      const done = fallback.doneWhen(() => producerDone, () => allEmpty(sqs)); // the queues empty, every write read by the trigger
+      await Promise.all([produce(), ...lanes.map((lane) => lane.source.run(done))]);
       // Rows a dead attempt left PENDING: the scheduled reclaimer finds them once their claims are stale.
-      const pendingLeft = [...(await scanLedger({ adminClient: admin }, tableName)).values()].some((r) => r.state === 'PENDING');
-      if (pendingLeft) {
+      if ([...(await scanLedger({ adminClient: admin }, tableName)).values()].some((r) => r.state === 'PENDING')) {
         await new Promise((resolve) => setTimeout(resolve, reclaimerLane.config.claimTimeoutMs + 500));
         await reclaimer.runOnce();
+        // The reclaimer's settling writes may name a fallback: the senders take the requests they leave.
+        await Promise.all(lanes.map((lane) => lane.source.run(done)));
       }
     } finally {
       if (progress) clearInterval(progress);
@@ -252,6 +262,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       await reclaimer.stop();
       await smsEvents?.stop();
       await sesEvents.stop();
+      await fallback.stop();
     }
 
     const rows = await scanLedger({ adminClient: admin }, tableName);
@@ -342,6 +353,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       email: { ...(await emailEvidenceReport(plan, sesEvents, aws)), ...emailSettlement(mergedDimensions(metricsOf.values())) },
       verdict,
       outcomeFeed: outcomeFeedReport,
+      fallback: fallback.judge({ rows, acceptedPerKey: accepted, messageClasses: reclaimerLane.config.messageClasses, verdictOf: judge }),
       pushDuplicates: pushDuplicateCounts(aws.sns.accepted()),
       traces,
       plannedFailures: {
@@ -373,10 +385,12 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
 /**
  * Whether the run kept every promise: the verdict holds, each lane's governors did what its environment says (a
  * lane that yields to throttling cut its pace on the throttling answers it heard, one that does not never did),
- * and every row that reached a producer-visible state produced its event (none missing, every copy explained).
+ * every row that reached a producer-visible state produced its event (none missing, every copy explained), and
+ * channel fallback kept its zeros (none while the primary may have arrived, none missing, none twice).
  */
-export function wireRunHolds(report: Pick<WireSimulationReport, 'verdict' | 'lanes' | 'outcomeFeed'>): boolean {
-  return wireVerdictHolds(report.verdict) && report.lanes.every((lane) => paceAsConfigured(lane)) && outcomeFeedHolds(report.outcomeFeed);
+export function wireRunHolds(report: Pick<WireSimulationReport, 'verdict' | 'lanes' | 'outcomeFeed' | 'fallback'>): boolean {
+  const paced = report.lanes.every((lane) => paceAsConfigured(lane));
+  return wireVerdictHolds(report.verdict) && paced && outcomeFeedHolds(report.outcomeFeed) && wireFallbacksHold(report.fallback);
 }
 
 /** A lane's governors cut their pace only if the lane yields to throttling, and then on the first throttling answer at least. */

@@ -34,7 +34,8 @@ export function wireStack(options: WireStackOptions = {}): LocalStack {
       // 300 s windows to 3 s (the windows apply only where the provider's events carry the key).
       messageClasses: [
         { name: 'transactional', onAmbiguous: 'lookup', lookupFallback: 'resend', evidenceWaitSeconds: 3 },
-        { name: 'otp', onAmbiguous: 'resend', lookupFallback: 'resend', evidenceWaitSeconds: 0, evidenceWindowSeconds: 3, smsTimeToLiveSeconds: 600 },
+        // otp's fallback without evidence (120 s) scaled to 3 s too: the run's queues hold the delayed requests until then.
+        { name: 'otp', onAmbiguous: 'resend', lookupFallback: 'resend', evidenceWaitSeconds: 0, evidenceWindowSeconds: 3, smsTimeToLiveSeconds: 600, fallback: { withoutEvidenceSeconds: 3 } },
         { name: 'marketing', onAmbiguous: 'give-up', evidenceWaitSeconds: 0, evidenceWindowSeconds: 3, smsType: 'Promotional', smsTimeToLiveSeconds: 86_400 },
       ],
       // The workload texts US numbers (+1 415): SMS on, as synth wants it stated, with either provider.

@@ -43,7 +43,9 @@ const KINDS: ReadonlyArray<readonly [Kind, number]> = [
 /**
  * A reproducible stream of order-platform events: shipped orders to buyers on one to three
  * channels, sold items to sellers, sign-in codes, and marketing to a few recipients, with
- * duplicates placed both right behind their original (so they race) and much later.
+ * duplicates placed both right behind their original (so they race) and much later. A quarter of the
+ * buyers name `fallback: ["push", "email"]` and a quarter of the sign-in codes `["sms", "email"]`
+ * (docs/design/fallback.md): the next channel only when the one before certainly did not arrive.
  */
 export function generateWorkload(options: WorkloadOptions): Workload {
   const random = mulberry32(options.seed);
@@ -82,9 +84,12 @@ function makeEvent(i: number, random: () => number, now: number, bad: number, se
   const occurredAt = new Date(now - Math.floor(random() * 60_000)).toISOString();
   const eventId = `evt-${seed}-${i}-${kind}`;
   const order = String(100_000 + Math.floor(random() * 900_000));
-  const person = (role: string, channels: Recipient['channels']): Recipient => {
+  // `chain`: the recipient's fallback list, taken by every fourth person (by their number: no extra draw, so the
+  // stream of random numbers is as before fallback); its channels leave `channels`.
+  const person = (role: string, channels: Recipient['channels'], chain?: NonNullable<Recipient['fallback']>): Recipient => {
     const n = Math.floor(random() * 100_000);
     const unusable = random() < bad;
+    const fallback = chain && n % 4 === 1 ? chain : undefined;
     return {
       recipientId: `${role}-${n}`,
       email: `${role}${n}@example.com`,
@@ -92,7 +97,8 @@ function makeEvent(i: number, random: () => number, now: number, bad: number, se
       phone: unusable ? '555-CALL-ME' : `+1415${200 + (n % 800)}${String(Math.floor(n / 800) % 10_000).padStart(4, '0')}`,
       // A third of the devices are iPhones: APNs merges a resend by its collapse id attribute, Android by its FCM tag.
       pushEndpointArn: `arn:aws:sns:us-east-1:123456789012:endpoint/${n % 3 === 0 ? 'APNS' : 'GCM'}/shop-app/${n.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`,
-      channels,
+      channels: fallback ? (channels ?? []).filter((channel) => !fallback.includes(channel)) : channels,
+      ...(fallback ? { fallback } : {}),
     };
   };
   const someOf = (all: Recipient['channels']): Recipient['channels'] => {
@@ -108,7 +114,7 @@ function makeEvent(i: number, random: () => number, now: number, bad: number, se
         templateId: 'order-shipped',
         messageClass: 'transactional',
         data: { orderId: order, carrier: random() < 0.5 ? 'DHL' : 'UPS', trackingNumber: `TRK${order}` },
-        recipients: [person('buyer', someOf(['email', 'sms', 'push']))],
+        recipients: [person('buyer', someOf(['email', 'sms', 'push']), ['push', 'email'])],
       };
     case 'order-sold':
       return {
@@ -126,7 +132,7 @@ function makeEvent(i: number, random: () => number, now: number, bad: number, se
         templateId: 'login-code',
         messageClass: 'otp',
         data: { code: String(100_000 + Math.floor(random() * 900_000)), expiresInMinutes: 10 },
-        recipients: [person('user', [codeChannel(random())])],
+        recipients: [person('user', [codeChannel(random())], ['sms', 'email'])],
       };
     case 'weekly-offers': {
       const count = 1 + Math.floor(random() * 3);

@@ -3,6 +3,7 @@ import type { Clock } from '../../functions/core/clock';
 import type { LogPort } from '../../functions/core/observability/log-port';
 import type { MetricsRecorder } from '../../functions/core/observability/metrics-recorder';
 import { createStatusHandler, type StatusHandler } from '../../functions/status/create-status-handler';
+import { asFunction } from './calling-function';
 import type { BatchHandler } from '../lambda-event-source';
 import { startEventTopicQueue, type EventTopicQueue } from './event-topic-queue';
 import type { LocalSqs } from './local-sqs';
@@ -77,7 +78,8 @@ export async function startLocalSesEvents(options: LocalSesEventsOptions): Promi
     client,
     queueUrl: path.queue.queueUrl,
     queueArn: path.queue.queueArn,
-    createHandler: () => handler,
+    // The status function's invocations: its AWS requests are held against its role (test/iam/).
+    createHandler: () => asFunction('status', handler),
     // Lambda wants the visibility timeout at least the function's: the scaled-down visibility scales the timeout too.
     functionTimeoutMs: visibilityTimeoutSeconds * 1000,
     batchSize: SES_EVENTS_BATCH_SIZE,

@@ -4,6 +4,7 @@ import type { Clock } from '../../functions/core/clock';
 import type { LogPort } from '../../functions/core/observability/log-port';
 import type { MetricsRecorder } from '../../functions/core/observability/metrics-recorder';
 import { createStatusHandler } from '../../functions/status/create-status-handler';
+import { asFunction } from './calling-function';
 import { lambdaContext } from '../lambda-event-source';
 import { startLocalEum, type LocalEum, type LocalEumOptions } from './local-eum';
 import type { LocalSqs } from './local-sqs';
@@ -57,7 +58,7 @@ export async function startLocalSmsEvents(options: LocalSmsEventsOptions): Promi
     return createStatusHandler({ store, metrics: options.metrics, log: options.log, clock: options.clock });
   };
   let draining = Promise.resolve(0);
-  const drain = () => (draining = draining.then(() => path.drain((event) => status()(event, lambdaContext(Date.now() + 30_000)))).catch(() => 0));
+  const drain = () => (draining = draining.then(() => path.drain(asFunction('status', (event) => status()(event, lambdaContext(Date.now() + 30_000))))).catch(() => 0));
   const timer = setInterval(() => void drain(), options.pollMs ?? 250);
   return {
     eum,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LocalAws } from '../../local/aws/local-aws';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
 import type { LocalLane } from '../../local/local-lanes';
-import { EXAMPLE_WITHDRAWN_CONSENT, formatLocalSummary, LOCAL_STACK, runLocal, type LocalRunSummary } from '../../local/local-runner';
+import { EXAMPLE_DISABLED_PUSH_ENDPOINTS, EXAMPLE_WITHDRAWN_CONSENT, formatLocalSummary, LOCAL_STACK, runLocal, type LocalRunSummary } from '../../local/local-runner';
 import { localLaneSenders, resolveLocalStack } from '../../local/local-stack';
 import { LOCAL_TABLE_NAME } from '../../local/local-table';
 import { scanLedger } from '../../local/senders/this-sender';
@@ -30,6 +30,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
       concurrency: 1,
       // As npm start runs the example file: member-3 unsubscribed, member-4's number opted out.
       withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
+      disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS,
       out: (l) => printed.push(l),
       err: () => undefined,
       onStarted: (started, startedLanes, ledgerPage) => {
@@ -54,18 +55,21 @@ describe('npm start (the local runner) on the bundled example stream, over local
     expect(lanes.every((lane) => lane.source.stats.received > 0)).toBe(true);
 
     expect(summary).toMatchObject({
-      events: 13,
-      queueMessages: 19,
-      messages: 24,
+      events: 14,
+      queueMessages: 20,
+      // Order 1008 is three messages: buyer-60's push (refused, its endpoint disabled) and the e-mail in its place;
+      // buyer-61's e-mail, delivered, so no text after it.
+      messages: 27,
       // Each message once, in its final state: member-3's weekly offers is not among the SENT. SES took it and
       // bounced it (an unsubscribed contact), so the row ends SUPPRESSED Unsubscribed.
-      sent: 20,
+      sent: 22,
       suppressedAfterAcceptance: 1,
-      // What the providers accepted: the 20 SENT and member-3's e-mail.
-      providerAccepted: 21,
+      // What the providers accepted: the 22 SENT (buyer-60's fallback e-mail among them) and member-3's e-mail.
+      providerAccepted: 23,
       suppressedDuplicates: 13,
       retried: 0,
-      failed: { InvalidAddress: 1, MissingTemplateField: 1 },
+      // buyer-60's push: SNS refused it (EndpointDisabled), certainly undelivered; the e-mail went instead.
+      failed: { EndpointDisabledException: 1, InvalidAddress: 1, MissingTemplateField: 1 },
       unknown: 0,
       suppressed: { Unsubscribed: 1, OptedOut: 1 },
       pending: 0,
@@ -74,7 +78,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
     // Counted by the providers themselves, independently of the ledger: every key exactly once.
     const emails = aws?.ses.acceptedPerKey() ?? new Map<string, number>();
     const publishes = aws?.sns.acceptedPerKey() ?? new Map<string, number>();
-    expect(emails.size + publishes.size).toBe(21);
+    expect(emails.size + publishes.size).toBe(23);
     expect([...emails.values(), ...publishes.values()].every((n) => n === 1)).toBe(true);
     // Each e-mail in its lane's configuration set (issue 48: the bulk tenant's own reputation metrics and events).
     expect(aws?.ses.accepted().every((e) => e.from === 'notifications@mail.shop-notifier.dev' && ['notifier-local', 'notifier-local-bulk'].includes(e.configurationSetName ?? ''))).toBe(true);
@@ -98,7 +102,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
     // The readable print masks recipients and never shows content; a line says what the provider did (accepted).
     expect(printed.filter((l) => l.startsWith('sent'))).toEqual([]);
     const sends = printed.filter((l) => l.startsWith('accepted'));
-    expect(sends).toHaveLength(21);
+    expect(sends).toHaveLength(23);
     expect(sends.join('\n')).not.toMatch(/buyer17@example\.com|\+447700900117|shipped with/);
 
     // Each page says what it shows; the ledger page has every message with its state and reason as `ledger show` words them.
@@ -121,6 +125,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
       lines,
       rate: 500,
       withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
+      disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS,
       out: () => undefined,
       err: () => undefined,
       onStarted: (started) => {
@@ -128,10 +133,10 @@ describe('npm start (the local runner) on the bundled example stream, over local
       },
     });
 
-    expect(summary).toMatchObject({ messages: 24, sent: 20, providerAccepted: 21, unknown: 0, pending: 0, failed: { InvalidAddress: 1, MissingTemplateField: 1 } });
+    expect(summary).toMatchObject({ messages: 27, sent: 22, providerAccepted: 23, unknown: 0, pending: 0, failed: { EndpointDisabledException: 1, InvalidAddress: 1, MissingTemplateField: 1 } });
     expect(finalStateTotal(summary)).toBe(summary.messages);
     const perKey = [...(aws?.ses.acceptedPerKey() ?? []), ...(aws?.sns.acceptedPerKey() ?? [])];
-    expect(perKey).toHaveLength(21);
+    expect(perKey).toHaveLength(23);
     expect(perKey.filter(([, n]) => n !== 1)).toEqual([]);
   });
 

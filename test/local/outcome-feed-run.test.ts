@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OutcomeEventDetail } from '../../functions/core/outcome/outcome-event';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
-import { EXAMPLE_WITHDRAWN_CONSENT, runLocal } from '../../local/local-runner';
+import { EXAMPLE_DISABLED_PUSH_ENDPOINTS, EXAMPLE_WITHDRAWN_CONSENT, runLocal } from '../../local/local-runner';
 import { checkOutcomeFeed, outcomeFeedHolds } from '../../local/outcome-feed-check';
 import type { RunOutcomeFeed } from '../../local/run-outcome-feed';
 import type { LocalAws } from '../../local/aws/local-aws';
@@ -27,6 +27,7 @@ describe('npm start\'s outcome feed (the real publisher on the local stream, ont
       rate: 500,
       concurrency: 1,
       withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
+      disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS,
       outcomeFeedFile: file,
       out: (l) => printed.push(l),
       err: () => undefined,
@@ -62,8 +63,9 @@ describe('npm start\'s outcome feed (the real publisher on the local stream, ont
     const last = new Map<string, OutcomeEventDetail>();
     for (const d of details) if ((last.get(d.key)?.sequence ?? '') < d.sequence) last.set(d.key, d);
     for (const row of rows.filter((r) => r.state !== 'SENT')) expect(last.get(row.key)?.state, row.key).toBe(row.state);
-    // The run's own counts: 2 FAILED, 2 SUPPRESSED (one of them SENT first: SES took member-3's offer, then refused it).
-    expect(details.filter((d) => d.state === 'FAILED')).toHaveLength(2);
+    // The run's own counts: 3 FAILED (buyer-60's disabled push among them), 2 SUPPRESSED (one of them SENT first: SES
+    // took member-3's offer, then refused it).
+    expect(details.filter((d) => d.state === 'FAILED')).toHaveLength(3);
     expect(details.filter((d) => d.state === 'SUPPRESSED')).toHaveLength(2);
     expect(details.filter((d) => d.state === 'SENT').length).toBe(summary.sent + 1);
     expect(summary.outcomeFeed).toEqual({ events: events.length, file });

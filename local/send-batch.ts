@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 
-/** Puts `bodies` (at most 10) on the queue in one request, remembering each message's body by the id SQS gave it. */
+/** Puts `bodies` on the queue in one batch, noting each message id's body (a run's injection). */
 export async function sendBatch(sqs: SQSClient, queueUrl: string, bodies: readonly string[], bodyOfMessage: Map<string, string>): Promise<void> {
   const answer = await sqs.send(
     new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: bodies.map((body, i) => ({ Id: String(i), MessageBody: body })) }),

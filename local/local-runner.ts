@@ -98,6 +98,9 @@ export const EXAMPLE_WITHDRAWN_CONSENT = {
  */
 export const EXAMPLE_DISABLED_PUSH_ENDPOINTS = ['arn:aws:sns:eu-west-1:123456789012:endpoint/GCM/shop-app/0f1e2d3c-dead-bbbb-cccc-000000000060'] as const;
 
+/** Both of the above, as {@link runLocal} takes them. */
+export const EXAMPLE_SEEDS = { withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT, disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS } as const;
+
 /**
  * The stack `npm start` runs: the stack's defaults (both lanes, redrive after 100 receives), the push
  * applications of the example stream's endpoints, SMS on for the countries the example texts (US, GB: a stack

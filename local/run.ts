@@ -14,7 +14,7 @@ import { TemplateValidationError } from '../functions/core/template-checks/templ
 import { integerOption, numberOption, parseCommandLine, runCommandLine, UsageError } from './command-line';
 import { readInputLines, rebaseTimestamps } from './input-lines';
 import { closingNote } from './closing-note';
-import { EXAMPLE_DISABLED_PUSH_ENDPOINTS, EXAMPLE_WITHDRAWN_CONSENT, formatLocalSummary, runLocal } from './local-runner';
+import { EXAMPLE_SEEDS, formatLocalSummary, runLocal } from './local-runner';
 import { DEFAULT_OUTCOME_FEED_FILE } from './outcome-feed';
 
 const USAGE = `usage: npm start -- [file | -] [--data DIR] [--templates DIR] [--outcome-feed FILE] [--rate N] [--concurrency N] [--keep-timestamps] [--[no-]keep-open] [--sms-provider sns|end-user-messaging] [--verbose]
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     ...(values.data ? { dataDir: values.data } : {}),
     ...(values.templates ? { templatesDir: values.templates } : {}),
     outcomeFeedFile: values['outcome-feed'],
-    ...(examples ? { withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT, disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS } : {}),
+    ...(examples ? EXAMPLE_SEEDS : {}),
     onStarted: (aws, _lanes, ledgerPage, outcomeFeed) => {
       pages = [`mailbox ${aws.ses.mailboxUrl}`, `SMS and push ${aws.sns.outboxUrl}`, `ledger ${ledgerPage.url}`, `outcome feed ${outcomeFeed.page.url}`];
     },

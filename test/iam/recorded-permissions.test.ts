@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
 import type { LocalLane } from '../../local/local-lanes';
-import { EXAMPLE_DISABLED_PUSH_ENDPOINTS, EXAMPLE_WITHDRAWN_CONSENT, LOCAL_STACK, runLocal } from '../../local/local-runner';
+import { LOCAL_STACK, runLocal } from '../../local/local-runner';
 import type { LocalStack } from '../../local/local-stack';
 import { wireFaults } from '../../local/aws/wire-fault-plan';
 import { runWireSimulation } from '../../local/wire-simulation';
@@ -22,6 +22,7 @@ import { sendAndDeliver, startOutcomeFeed } from '../local/outcome-feed-rig';
 import { iamRequestsOf, type Deployment, type IamRequest } from './iam-requests';
 import { deniedRequests, grantUse, type Grant } from './least-privilege';
 import { functionsOf, grantsOf, platformRequests, TemplateResolver, type TemplateJson } from './template-roles';
+import { EXAMPLE_RUN } from '../support/example-run';
 
 /**
  * The first deploy's permissions, proven offline (docs/iam-check.md): every AWS request the Lambdas make in a
@@ -136,10 +137,7 @@ beforeAll(async () => {
   try {
     await runLocal({
       lines: [...rebaseTimestamps(await readInputLines('examples/order-events.jsonl'), Date.now()), ...BULK_LANE_LINES()],
-      rate: 500,
-      concurrency: 1,
-      withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
-      disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS,
+      ...EXAMPLE_RUN,
       out: () => undefined,
       err: () => undefined,
       onStarted: (_aws, lanes) => {

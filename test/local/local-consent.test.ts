@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
 import type { LocalAws } from '../../local/aws/local-aws';
-import { EXAMPLE_DISABLED_PUSH_ENDPOINTS, EXAMPLE_WITHDRAWN_CONSENT, runLocal } from '../../local/local-runner';
+import { EXAMPLE_SEEDS, runLocal } from '../../local/local-runner';
 
 describe('npm start shows consent at work, one of each, on the real sender and status function', () => {
   it('member-3 (unsubscribed on SES) is SUPPRESSED Unsubscribed, member-4 (replied STOP) SUPPRESSED OptedOut; both on the pages; an unsubscribe link of the mailbox page works', async () => {
@@ -13,8 +13,7 @@ describe('npm start shows consent at work, one of each, on the real sender and s
       lines,
       rate: 200,
       concurrency: 2,
-      withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
-      disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS,
+      ...EXAMPLE_SEEDS,
       out: () => undefined,
       err: () => undefined,
       onStarted: (started) => {

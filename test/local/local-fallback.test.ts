@@ -3,10 +3,11 @@ import { idempotencyKey, keyPrefix } from '../../functions/core/event/idempotenc
 import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
 import type { LocalAws } from '../../local/aws/local-aws';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
-import { EXAMPLE_DISABLED_PUSH_ENDPOINTS, EXAMPLE_WITHDRAWN_CONSENT, runLocal } from '../../local/local-runner';
+import { runLocal } from '../../local/local-runner';
 import { LOCAL_TABLE_NAME } from '../../local/local-table';
 import type { RunOutcomeFeed } from '../../local/run-outcome-feed';
 import { scanLedger } from '../../local/senders/this-sender';
+import { EXAMPLE_RUN } from '../support/example-run';
 
 const keyOf = (channel: 'push' | 'email' | 'sms', recipientId = 'buyer-60') => idempotencyKey({ eventId: 'ord-1008-shipped', recipientId, channel, templateId: 'order-shipped' });
 
@@ -20,10 +21,7 @@ describe('npm start\'s channel fallback (the real trigger on the run\'s stream, 
     const pages: Record<'mailbox' | 'ledger' | 'feed', string> = { mailbox: '', ledger: '', feed: '' };
     await runLocal({
       lines,
-      rate: 500,
-      concurrency: 1,
-      withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
-      disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS,
+      ...EXAMPLE_RUN,
       out: () => undefined,
       err: () => undefined,
       onStarted: (started, _lanes, ledgerPage, outcomeFeed) => {

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { LocalAws } from '../../local/aws/local-aws';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
 import type { LocalLane } from '../../local/local-lanes';
-import { EXAMPLE_DISABLED_PUSH_ENDPOINTS, EXAMPLE_WITHDRAWN_CONSENT, formatLocalSummary, LOCAL_STACK, runLocal, type LocalRunSummary } from '../../local/local-runner';
+import { EXAMPLE_SEEDS, formatLocalSummary, LOCAL_STACK, runLocal, type LocalRunSummary } from '../../local/local-runner';
 import { localLaneSenders, resolveLocalStack } from '../../local/local-stack';
 import { LOCAL_TABLE_NAME } from '../../local/local-table';
 import { scanLedger } from '../../local/senders/this-sender';
+import { EXAMPLE_RUN } from '../support/example-run';
 
 /** SENT + FAILED + UNKNOWN + SUPPRESSED + PENDING: each ledger row in exactly one. */
 function finalStateTotal(s: LocalRunSummary): number {
@@ -24,13 +25,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
     let rows: readonly { readonly channel: string; readonly state: string; readonly deliveryStatus?: string; readonly deliveryStatusSource?: string }[] = [];
     const summary = await runLocal({
       lines,
-      rate: 500,
-      // One invocation at a time keeps the counts exact: with more, a producer retry right behind its
-      // original can find the claim held and come back after the visibility timeout (retried > 0).
-      concurrency: 1,
-      // As npm start runs the example file: member-3 unsubscribed, member-4's number opted out.
-      withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
-      disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS,
+      ...EXAMPLE_RUN,
       out: (l) => printed.push(l),
       err: () => undefined,
       onStarted: (started, startedLanes, ledgerPage) => {
@@ -124,8 +119,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
     const summary = await runLocal({
       lines,
       rate: 500,
-      withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
-      disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS,
+      ...EXAMPLE_SEEDS,
       out: () => undefined,
       err: () => undefined,
       onStarted: (started) => {

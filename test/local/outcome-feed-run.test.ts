@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OutcomeEventDetail } from '../../functions/core/outcome/outcome-event';
 import { readInputLines, rebaseTimestamps } from '../../local/input-lines';
-import { EXAMPLE_DISABLED_PUSH_ENDPOINTS, EXAMPLE_WITHDRAWN_CONSENT, runLocal } from '../../local/local-runner';
+import { runLocal } from '../../local/local-runner';
 import { checkOutcomeFeed, outcomeFeedHolds } from '../../local/outcome-feed-check';
 import type { RunOutcomeFeed } from '../../local/run-outcome-feed';
 import type { LocalAws } from '../../local/aws/local-aws';
@@ -12,6 +12,7 @@ import { LOCAL_TABLE_NAME } from '../../local/local-table';
 import { scanLedger } from '../../local/senders/this-sender';
 import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
 import { expectOutcomeEventSchema } from '../support/outcome-event-schema';
+import { EXAMPLE_RUN } from '../support/example-run';
 
 describe('npm start\'s outcome feed (the real publisher on the local stream, onto the local EventBridge)', () => {
   it('holds one event per producer-visible state change of the run, shows them newest first, filters by event id and state, and writes them as JSON lines', async () => {
@@ -24,10 +25,7 @@ describe('npm start\'s outcome feed (the real publisher on the local stream, ont
     const pages: Record<string, string> = {};
     const summary = await runLocal({
       lines,
-      rate: 500,
-      concurrency: 1,
-      withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT,
-      disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS,
+      ...EXAMPLE_RUN,
       outcomeFeedFile: file,
       out: (l) => printed.push(l),
       err: () => undefined,

@@ -63,16 +63,19 @@ const DELIVERED_STATUSES: ReadonlySet<string> = new Set(['Delivery', 'Open', 'Cl
 
 /**
  * Provider statuses that end a message certainly undelivered, as delivery-status-meaning.ts reads AWS's pages: an SES
- * `Bounce` of type `Permanent` (only; a transient bounce may still arrive), SNS's SMS delivery log `FAILURE`, and End
- * User Messaging's `TEXT_UNREACHABLE`, `TEXT_BLOCKED`, `TEXT_CARRIER_BLOCKED` (the handset or carrier), `TEXT_INVALID`
- * (the number), `TEXT_TTL_EXPIRED` (never handed off before its time ran out). Left out on purpose:
- * `TEXT_CARRIER_UNREACHABLE` ("a transient error"), `TEXT_UNKNOWN` (AWS: "can be temporary or permanent"), `TEXT_SPAM`,
+ * `Bounce` of type `Permanent` (only; a transient bounce may still arrive), and End User Messaging's
+ * `TEXT_UNREACHABLE`, `TEXT_BLOCKED` (the handset or carrier), `TEXT_INVALID` (the number), `TEXT_TTL_EXPIRED` (never
+ * handed off before its time ran out). Left out on purpose: SNS's SMS delivery log `FAILURE` (AWS's own example
+ * reads "Unknown error attempting to reach phone": as uncertain as `TEXT_UNKNOWN`), `TEXT_CARRIER_UNREACHABLE` ("a
+ * transient error"), `TEXT_UNKNOWN` (AWS: "can be temporary or permanent"), `TEXT_CARRIER_BLOCKED` (AWS: "typically
+ * ... when the carrier identifies the message as malicious ... or abusive": the content, as `TEXT_SPAM`), `TEXT_SPAM`,
  * `TEXT_INVALID_MESSAGE` and SES `Reject` (the content, which the next channel carries too), `TEXT_PROTECT_BLOCKED`
  * (AWS's own destination filter: a fallback would dodge it), SES `RenderingFailure` (our template).
+ * https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-types.html
  */
 function hardFailure(status: string, detail: string | undefined): boolean {
   if (status === 'Bounce') return detail !== undefined && detail.startsWith('Permanent');
-  return ['FAILURE', 'TEXT_UNREACHABLE', 'TEXT_BLOCKED', 'TEXT_CARRIER_BLOCKED', 'TEXT_INVALID', 'TEXT_TTL_EXPIRED'].includes(status);
+  return ['TEXT_UNREACHABLE', 'TEXT_BLOCKED', 'TEXT_INVALID', 'TEXT_TTL_EXPIRED'].includes(status);
 }
 
 /** The verdict on `row`. Pure. */

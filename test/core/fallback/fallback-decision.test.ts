@@ -27,14 +27,16 @@ const FAILURE_REASONS: ReadonlyArray<readonly [string, boolean]> = [
   ['ProtectBlocked: ConflictException DESTINATION_COUNTRY_BLOCKED_BY_PROTECT_CONFIGURATION: x', false],
 ];
 
-/** Provider statuses that end a message undelivered for the recipient's reason (with the bounce's detail where it matters). */
+/**
+ * Provider statuses that end a message undelivered for the recipient's reason (with the bounce's detail where it
+ * matters). Not SNS's SMS `FAILURE` (AWS's example: "Unknown error attempting to reach phone") nor
+ * `TEXT_CARRIER_BLOCKED` (the carrier judged the content): an AWS-docs review found both read as certain.
+ */
 const HARD: ReadonlyArray<readonly [string, string | undefined]> = [
   ['Bounce', 'Permanent/General'],
   ['Bounce', 'Permanent/NoEmail'],
-  ['FAILURE', undefined],
   ['TEXT_UNREACHABLE', undefined],
   ['TEXT_BLOCKED', undefined],
-  ['TEXT_CARRIER_BLOCKED', undefined],
   ['TEXT_INVALID', undefined],
   ['TEXT_TTL_EXPIRED', undefined],
 ];

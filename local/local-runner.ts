@@ -97,7 +97,6 @@ export const EXAMPLE_WITHDRAWN_CONSENT = {
  * trigger asks for the e-mail, which names the push it replaces.
  */
 export const EXAMPLE_DISABLED_PUSH_ENDPOINTS = ['arn:aws:sns:eu-west-1:123456789012:endpoint/GCM/shop-app/0f1e2d3c-dead-bbbb-cccc-000000000060'] as const;
-
 /** Both of the above, as {@link runLocal} takes them. */
 export const EXAMPLE_SEEDS = { withdrawnConsent: EXAMPLE_WITHDRAWN_CONSENT, disabledPushEndpoints: EXAMPLE_DISABLED_PUSH_ENDPOINTS } as const;
 

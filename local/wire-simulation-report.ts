@@ -42,7 +42,15 @@ export function formatWireReport(report: WireSimulationReport): string {
             (report.pushDuplicates.hiddenByOtherMessages > 0 ? ` (${report.pushDuplicates.hiddenByOtherMessages} messages hidden by another's collapse id)` : ''),
         ],
         [`SMS through ${s.smsProvider}: possible duplicates (ResentAfterAmbiguity) / UNKNOWN rows`, `${report.sms.possibleDuplicates} / ${report.sms.unknown}`],
-        ...(s.smsProvider === 'end-user-messaging' ? [['texts whose events came late / were lost', `${report.sms.eventsLate} / ${report.sms.eventsLost}`] as [string, string]] : []),
+        ...(s.smsProvider === 'end-user-messaging'
+          ? [['texts whose events came late / were lost', `${report.sms.eventsLate} / ${report.sms.eventsLost}`] as [string, string]]
+          : [
+              ['texts whose SNS delivery logs came late / were lost (the fault plan\'s draw)', `${report.sms.eventsLate} / ${report.sms.eventsLost}`] as [string, string],
+              [
+                'SNS delivery log lines: logged / handed to the status function / batches to the failure destination',
+                `${report.sms.deliveryLogs.logged} / ${report.sms.deliveryLogs.handedOver} / ${report.sms.deliveryLogs.failedBatches}`,
+              ] as [string, string],
+            ]),
         ['e-mails whose SES events came late / were lost (the fault plan\'s draw)', `${report.email.eventsLate} / ${report.email.eventsLost}`],
         [
           'SES events: published to the topic / received by the status event source (redeliveries) / dead-lettered',

@@ -28,6 +28,7 @@ import { scanLedger } from './senders/this-sender';
 import { generateWorkload } from './workload';
 import { emailEvidenceReport, emailSettlement, startWireEmailEvidence, wireSesEventOptions, type EmailEventFaults, type EmailEvidenceReport, type EmailSettlement } from './wire-email-evidence';
 import type { LocalSesEvents } from './aws/local-ses-events';
+import { wireSmsDeliveryLogs, type SmsDeliveryLogCounts } from './wire-sms-delivery-logs';
 import { DEFAULT_OUTCOME_FAULTS, startWireOutcomeFeed, type WireOutcomeFeedReport } from './wire-outcome-feed';
 import type { OutcomeFaultRates } from './aws/outcome-fault-plan';
 import type { OutcomePublisher } from '../functions/outcomes/create-outcome-publisher';
@@ -50,7 +51,7 @@ export interface WireSimulationOptions extends WireStackOptions {
   readonly faults?: Partial<WireFaultRates>;
   /** Whole-ledger outages at seeded times (every DynamoDB request fails while one lasts). @default none (seconds 0) */
   readonly ledgerOutage?: LedgerOutageOptions;
-  /** With End User Messaging: share of texts whose events come past the evidence windows, and that are lost. @default 0.01 each */
+  /** Share of texts whose evidence (End User Messaging's events, SNS's delivery logs) comes past the evidence windows, and that is lost. @default 0.01 each */
   readonly smsEventFaults?: { readonly late: number; readonly lost: number };
   /** Share of e-mails whose SES events come past the evidence windows, and that are lost. @default 0.01 each */
   readonly emailEventFaults?: EmailEventFaults;
@@ -75,8 +76,8 @@ export interface WireSimulationReport {
   readonly outcomeFeed: WireOutcomeFeedReport;
   /** Channel fallback (the ledger's stream -> the trigger -> the senders' queues) under the run's faults: the zeros of local/wire-fallback-report.ts. */
   readonly fallback: WireFallbackReport;
-  /** SMS messages whose text may have gone out twice (`ResentAfterAmbiguity`) and SMS rows left `UNKNOWN`; events held or lost. */
-  readonly sms: { readonly possibleDuplicates: number; readonly unknown: number; readonly eventsLate: number; readonly eventsLost: number };
+  /** SMS messages whose text may have gone out twice (`ResentAfterAmbiguity`) and SMS rows left `UNKNOWN`; texts whose evidence (events, SNS delivery logs) was held or lost; SNS's log lines. */
+  readonly sms: { readonly possibleDuplicates: number; readonly unknown: number; readonly eventsLate: number; readonly eventsLost: number; readonly deliveryLogs: SmsDeliveryLogCounts };
   /** SES's events on their path (topic -> queue -> status event source), and how ambiguous e-mails were settled. */
   readonly email: EmailEvidenceReport & EmailSettlement;
   readonly verdict: WireVerdict;
@@ -145,11 +146,15 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
   };
   const started = Date.now();
   const plan = new WireFaultPlan(settings.seed, settings.faults, { clientTimeoutMs: LEDGER_REQUEST_TIMEOUT_MS });
-  // SES's events reach the status function as on AWS: topic -> queue -> event source; lost only where the plan says.
+  const tableName = `notifier-ledger-wire-${settings.seed}`;
+  const statusMetrics = new InMemoryMetrics();
+  // Evidence reaches the status function as on AWS (SES: topic -> queue; SNS's SMS logs: subscription), late or lost only as the plan says.
   let sesEvents: LocalSesEvents | undefined;
+  const smsLogs = wireSmsDeliveryLogs(plan, settings.smsEventFaults, { tableName, metrics: statusMetrics, log: options.log ?? silentLog });
   const aws = await startLocalAws({
     dynamo: { separateProcess: true },
     ses: { contactListName: stack.settings.consent.contactListName, ...wireSesEventOptions(plan, settings.emailEventFaults, () => sesEvents) },
+    sns: smsLogs.snsOptions,
     sqs: stack.queue,
   });
   const outage = new LedgerOutageSchedule(settings.seed, settings.ledgerOutage);
@@ -167,8 +172,6 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
     startWireFaultProxy({ service: 'sesv2', target: aws.ses.endpoint, decide: plan.deciderFor('sesv2') }),
     startWireFaultProxy({ service: 'sns', target: aws.sns.endpoint, decide: plan.deciderFor('sns') }),
   ]);
-  const tableName = `notifier-ledger-wire-${settings.seed}`;
-  const statusMetrics = new InMemoryMetrics();
   const smsEvents: LocalSmsEvents | undefined =
     settings.smsProvider === 'end-user-messaging'
       ? await startLocalSmsEvents({
@@ -260,8 +263,7 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
       if (progress) clearInterval(progress);
       for (const lane of lanes) lane.source.stop();
       await reclaimer.stop();
-      await smsEvents?.stop();
-      await sesEvents.stop();
+      await Promise.all([smsEvents?.stop(), smsLogs.stop(), sesEvents.stop()]);
       await fallback.stop();
     }
 
@@ -341,14 +343,12 @@ export async function runWireSimulation(options: WireSimulationOptions = {}): Pr
         ],
       ]),
     );
-    const smsRows = [...rows.values()].filter((row) => row.channel === 'sms');
     return {
       settings,
       sms: {
         possibleDuplicates: [...metricsOf.values()].flatMap((m) => [...m.byDimensions]).filter(([k]) => k.startsWith(`${METRIC.ResentAfterAmbiguity}|sms|`)).reduce((n, [, v]) => n + v, 0),
-        unknown: smsRows.filter((row) => row.state === 'UNKNOWN').length,
-        eventsLate: plan.events.late,
-        eventsLost: plan.events.lost,
+        unknown: [...rows.values()].filter((row) => row.channel === 'sms' && row.state === 'UNKNOWN').length,
+        eventsLate: plan.events.late, eventsLost: plan.events.lost, deliveryLogs: { ...smsLogs.counts },
       },
       email: { ...(await emailEvidenceReport(plan, sesEvents, aws)), ...emailSettlement(mergedDimensions(metricsOf.values())) },
       verdict,

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { deliveryStatusRank, type DeliveryStatusStore, type DeliveryStatusUpdate, type RecordStatusResult } from '../core/provider/delivery-status';
-import { statusProof } from '../core/provider/delivery-status-meaning';
+import { eventProof } from '../core/provider/delivery-status-meaning';
 import { LEDGER_TABLE, ledgerItemKey } from '../core/ledger/ledger-table';
 import type { Suppression } from '../core/policy/suppression';
 import { LedgerExpression } from './ledger-expression';
@@ -13,7 +13,8 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
   async recordDeliveryStatus(key: string, update: DeliveryStatusUpdate, nowMs: number): Promise<RecordStatusResult> {
     const x = new LedgerExpression();
     const rank = deliveryStatusRank(update.status);
-    const proves = statusProof(update.status);
+    const intermediate = update.intermediate === true;
+    const proves = eventProof(update.status, { intermediate });
     const provesSent = proves === 'sent';
     // A refusal's id is of a message that was not sent: a row settled on evidence carries the id of one that was.
     const messageId = proves === 'not-sent' ? undefined : update.providerMessageId;
@@ -23,14 +24,23 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
       (update.detail ? `, ${x.is('deliveryStatusDetail', 'detail', update.detail)}` : '') +
       (messageId ? `, ${x.name('providerMessageId')} = if_not_exists(${x.name('providerMessageId')}, ${x.value('providerId', messageId)})` : '') +
       (update.claimVersion !== undefined ? `, ${x.is('deliveryStatusClaimVersion', 'claimVersion', update.claimVersion)}` : '') +
+      (intermediate ? `, ${x.is('deliveryStatusIntermediate', 'intermediate', true)}` : '') +
       // The first proof of a send stays: a later event replaces the status, never the proof.
       (provesSent ? `, ${x.name('sendProvenBy')} = if_not_exists(${x.name('sendProvenBy')}, ${x.value('status', update.status)})` : '') +
-      removed(x, [update.detail ? undefined : 'deliveryStatusDetail', update.claimVersion !== undefined ? undefined : 'deliveryStatusClaimVersion']);
-    // Later event time wins; at equal time the later stage (higher rank) wins. A duplicate fails both.
+      removed(x, [
+        update.detail ? undefined : 'deliveryStatusDetail',
+        update.claimVersion !== undefined ? undefined : 'deliveryStatusClaimVersion',
+        intermediate ? undefined : 'deliveryStatusIntermediate',
+      ]);
+    // Later event time wins; at equal time the later stage (higher rank) wins, and at an equal stage a final word
+    // replaces an intermediate one (End User Messaging's isFinal). A duplicate fails all three.
     const at = x.name('deliveryStatusAt');
+    const sameStage = `${at} = ${x.value('at', update.at)} AND ${x.name('deliveryStatusRank')}`;
     const condition =
       `attribute_exists(${x.name(LEDGER_TABLE.partitionKey)}) AND (attribute_not_exists(${at}) OR ${at} < ${x.value('at', update.at)} ` +
-      `OR (${at} = ${x.value('at', update.at)} AND ${x.name('deliveryStatusRank')} < ${x.value('rank', rank)}))`;
+      `OR (${sameStage} < ${x.value('rank', rank)})` +
+      (intermediate ? '' : ` OR (${sameStage} = ${x.value('rank', rank)} AND attribute_exists(${x.name('deliveryStatusIntermediate')}))`) +
+      ')';
     if (await this.table.conditionalUpdate(key, set, { expression: x, condition })) return 'recorded';
     // Older than the row's status, but proof of a send the row lacks (another attempt's refusal came first):
     // one more conditional write, only on this out-of-order path, keeps the proof.
@@ -81,7 +91,7 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
 }
 
 /** A REMOVE clause for the status fields this event does not carry: none may describe an earlier event. */
-function removed(x: LedgerExpression, fields: ReadonlyArray<'deliveryStatusDetail' | 'deliveryStatusClaimVersion' | undefined>): string {
+function removed(x: LedgerExpression, fields: ReadonlyArray<'deliveryStatusDetail' | 'deliveryStatusClaimVersion' | 'deliveryStatusIntermediate' | undefined>): string {
   const names = fields.filter((field) => field !== undefined).map((field) => x.name(field));
   return names.length === 0 ? '' : ` REMOVE ${names.join(', ')}`;
 }

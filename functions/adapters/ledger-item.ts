@@ -50,6 +50,7 @@ const LedgerItemSchema = v.looseObject({
   deliveryStatusSource: v.optional(text),
   deliveryStatusDetail: v.optional(text),
   deliveryStatusClaimVersion: v.optional(count),
+  deliveryStatusIntermediate: v.optional(v.literal(true)),
   deliveryStatusRecordedAt: v.optional(count),
   sendProvenBy: v.optional(text),
   resolvedAt: v.optional(count),

@@ -8,9 +8,15 @@ import type { StatusEvent } from './status-event';
 
 /**
  * The parts of an End User Messaging SMS event (the configuration set's event destination; the record format
- * of the "Messaging Events" / "Example SMS event data" pages) the ledger uses: the type, its time, the
- * message id and the `Context` the sender gave `SendTextMessage`. The destination and origination numbers,
- * prices and carrier fields are deliberately not read.
+ * of the "Messaging Events" / "Example SMS event data" pages) the ledger uses: the type, its time, whether it is
+ * final, the message id and the `Context` the sender gave `SendTextMessage`. The destination and origination
+ * numbers, prices and carrier fields are deliberately not read.
+ *
+ * `isFinal` ("True if this is the final status for the message. There are intermediate message statuses", the
+ * final one up to 72 hours later:
+ * https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-format.html) is read but not
+ * required, and only the boolean `true` makes an event final: a record without it, or with anything else, is
+ * read as intermediate, so a shape AWS does not promise can never make a text certainly undelivered.
  */
 export const EumSmsEventSchema = jsonObject({
   eventType: v.pipe(v.string(), v.minLength(1)),
@@ -19,6 +25,7 @@ export const EumSmsEventSchema = jsonObject({
   messageId: v.pipe(v.string(), v.minLength(1)),
   context: v.optional(jsonRecord(v.string(), v.string())),
   messageStatus: v.optional(v.string()),
+  isFinal: v.optional(v.unknown()),
 });
 
 const KEY = /^[0-9a-f]{64}$/;
@@ -46,6 +53,7 @@ export function statusFromEumEvent(input: unknown): StatusEvent | { readonly inv
     at: event.eventTimestamp,
     source: 'eum-sms',
     ...(event.messageStatus ? { detail: safe(event.messageStatus) } : {}),
+    ...(event.isFinal === true ? {} : { intermediate: true }),
   };
   const key = event.context?.[EUM_KEY_CONTEXT];
   if (key === undefined || !KEY.test(key)) return { channel: 'sms', ref: { kind: 'untagged', providerMessageId: event.messageId }, update };

@@ -16,6 +16,11 @@ export interface LocalEumOptions {
   readonly configurationSets?: readonly string[];
   /** Destination numbers on the opt-out list: ConflictException DESTINATION_PHONE_NUMBER_OPTED_OUT. @default none */
   readonly optedOut?: readonly string[];
+  /**
+   * Destination numbers the carrier cannot reach: a text to one is accepted, then its events end in a failure
+   * (TEXT_CARRIER_UNREACHABLE, intermediate, then TEXT_UNREACHABLE, final) instead of TEXT_DELIVERED. @default none
+   */
+  readonly unreachable?: readonly string[];
   /** Accepted texts per second and per day; above them ThrottlingException. @default no limits */
   readonly limits?: SendLimitOptions;
   /**
@@ -27,9 +32,34 @@ export interface LocalEumOptions {
   readonly eventFate?: (key: string | undefined, event: EumEventRecord) => EumEventFate;
 }
 
+/** The event types this stand-in emits. */
+export type EumEventType = 'TEXT_PENDING' | 'TEXT_DELIVERED' | 'TEXT_CARRIER_UNREACHABLE' | 'TEXT_UNREACHABLE';
+
+/**
+ * The events of one accepted text, in order, and whether each is final. AWS marks each event `isFinal` ("True if
+ * this is the final status for the message. There are intermediate message statuses", the final one up to 72 hours
+ * later: "Example SMS event data", https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-format.html):
+ * TEXT_PENDING ("in the process of being delivered") is intermediate, TEXT_DELIVERED final. For a number the
+ * carrier cannot reach, the stand-in first reports TEXT_CARRIER_UNREACHABLE as an intermediate status (the event
+ * types page calls it "a transient error ... on the carrier network") and then TEXT_UNREACHABLE as the final one:
+ * which failure types AWS sends as intermediate is not listed, so this is the shape a consumer must survive, not a
+ * promise of AWS's.
+ */
+export const EUM_TEXT_LIFE: Readonly<Record<'delivered' | 'unreachable', readonly { readonly eventType: EumEventType; readonly isFinal: boolean }[]>> = {
+  delivered: [
+    { eventType: 'TEXT_PENDING', isFinal: false },
+    { eventType: 'TEXT_DELIVERED', isFinal: true },
+  ],
+  unreachable: [
+    { eventType: 'TEXT_PENDING', isFinal: false },
+    { eventType: 'TEXT_CARRIER_UNREACHABLE', isFinal: false },
+    { eventType: 'TEXT_UNREACHABLE', isFinal: true },
+  ],
+};
+
 /** One event record in the documented SMS event format (the fields this stand-in fills). */
 export interface EumEventRecord {
-  readonly eventType: 'TEXT_PENDING' | 'TEXT_DELIVERED';
+  readonly eventType: EumEventType;
   readonly eventVersion: '1.0';
   readonly eventTimestamp: number;
   readonly isFinal: boolean;
@@ -69,24 +99,26 @@ const NO_SPACE = /^\S+$/;
 /**
  * A minimal End User Messaging SMS (`pinpoint-sms-voice-v2`) service speaking the awsJson1_0 protocol the
  * v3 SDK uses (`X-Amz-Target: PinpointSMSVoiceV2.SendTextMessage`), with the API's documented errors and
- * their modeled `Reason` / `Fields`, and the events of every accepted text (TEXT_PENDING, TEXT_DELIVERED)
+ * their modeled `Reason` / `Fields`, and the events of every accepted text (EUM_TEXT_LIFE: intermediate, then final)
  * carrying the sender's `Context`, published to the configuration set's destination. No package serves this
  * API; a test and local fixture, not product code.
  */
 export async function startLocalEum(options: LocalEumOptions = {}): Promise<LocalEum> {
   const configurationSets = new Set(options.configurationSets ?? ['notifier-sms']);
   const optedOut = new Set(options.optedOut ?? []);
+  const unreachable = new Set(options.unreachable ?? []);
   const limits = new SendLimits(options.limits);
   const accepted: AcceptedText[] = [];
   const emitted: { event: EumEventRecord; fate: 'delivered' | 'dropped' | 'failed' }[] = [];
   const inFlight = new Set<Promise<void>>();
 
-  const emit = (text: AcceptedText, eventType: EumEventRecord['eventType'], context: Readonly<Record<string, string>> | undefined) => {
+  const emit = (text: AcceptedText, step: (typeof EUM_TEXT_LIFE)['delivered'][number], at: number, context: Readonly<Record<string, string>> | undefined) => {
+    const { eventType, isFinal } = step;
     const event: EumEventRecord = {
       eventType,
       eventVersion: '1.0',
-      eventTimestamp: Date.now(),
-      isFinal: eventType === 'TEXT_DELIVERED',
+      eventTimestamp: at,
+      isFinal,
       destinationPhoneNumber: text.to,
       messageId: text.messageId,
       messageRequestTimestamp: text.acceptedAt,
@@ -130,9 +162,11 @@ export async function startLocalEum(options: LocalEumOptions = {}): Promise<Loca
       const answer = JSON.stringify({ MessageId: text.messageId });
       res.writeHead(200, { 'content-type': EUM_JSON_CONTENT_TYPE, 'x-amzn-requestid': randomUUID(), 'content-length': Buffer.byteLength(answer) });
       res.end(answer);
-      // The events follow the answer, as AWS queues and hands the text off after accepting it.
-      emit(text, 'TEXT_PENDING', checked.context);
-      emit(text, 'TEXT_DELIVERED', checked.context);
+      // The events follow the answer, as AWS queues and hands the text off after accepting it; each a millisecond
+      // after the one before (a later word never shares its predecessor's time).
+      const life = EUM_TEXT_LIFE[unreachable.has(text.to) ? 'unreachable' : 'delivered'];
+      const now = Date.now();
+      life.forEach((step, index) => emit(text, step, now + index, checked.context));
     })().catch((error: unknown) => {
       if (!res.headersSent) writeError(res, 500, { code: 'InternalServerException', message: error instanceof Error ? error.message : 'local End User Messaging failed' });
       else res.destroy();
@@ -208,7 +242,7 @@ function writeOutboxPage(res: ServerResponse, accepted: readonly AcceptedText[],
     .map((t) => `<tr><td>${new Date(t.acceptedAt).toISOString()}</td><td>${escape(t.to)}</td><td>${escape(t.key ?? '')}</td><td>${t.messageType}</td><td>${escape(t.text)}</td></tr>`)
     .join('\n');
   const rows = events
-    .map(({ event, fate }) => `<tr><td>${new Date(event.eventTimestamp).toISOString()}</td><td>${event.eventType}</td><td>${escape(event.context?.[EUM_KEY_CONTEXT] ?? '')}</td><td>${escape(event.context?.['claim-version'] ?? '')}</td><td>${fate}</td></tr>`)
+    .map(({ event, fate }) => `<tr><td>${new Date(event.eventTimestamp).toISOString()}</td><td>${event.eventType}${event.isFinal ? '' : ' (intermediate)'}</td><td>${escape(event.context?.[EUM_KEY_CONTEXT] ?? '')}</td><td>${escape(event.context?.['claim-version'] ?? '')}</td><td>${fate}</td></tr>`)
     .join('\n');
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>Local End User Messaging SMS: ${accepted.length} sent</title></head><body>
 <h1>Local End User Messaging SMS: texts sent</h1>

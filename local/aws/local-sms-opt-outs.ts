@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { escapeXml } from './sns-query-protocol';
 
+/** Receives each SMS delivery-status log line (its JSON, its time), with the text it is about. */
+export type SmsDeliveryLogSink = (line: string, at: number, text: { readonly key: string | undefined; readonly messageId: string }) => void;
+
 /**
  * SNS's SMS opt-out list, as the local SNS keeps it (https://docs.aws.amazon.com/sns/latest/dg/sms_manage.html):
  * a reply with one of SNS's opt-out keywords opts the number out of every text of the account; a Publish to
@@ -14,7 +17,7 @@ export class LocalSmsOptOuts {
   /** The keywords SNS documents for opting out (SNS developer guide, "Opting out of receiving SMS messages"). */
   static readonly KEYWORDS: readonly string[] = ['ARRET', 'CANCEL', 'END', 'OPT-OUT', 'OPTOUT', 'QUIT', 'REMOVE', 'STOP', 'TD', 'UNSUBSCRIBE'];
 
-  constructor(private readonly logs: ((line: string, at: number) => void) | undefined) {}
+  constructor(private readonly logs: SmsDeliveryLogSink | undefined) {}
 
   /** A reply from `from`: opts it out when the text is one of the keywords. True when it did. */
   reply(from: string, text: string): boolean {
@@ -27,8 +30,8 @@ export class LocalSmsOptOuts {
     return this.optedOut.has(number);
   }
 
-  /** The delivery-status log line of an accepted text: SUCCESS, or FAILURE for an opted-out number. */
-  logDelivery(messageId: string, number: string, smsType: string): void {
+  /** The delivery-status log line of an accepted text: SUCCESS, or FAILURE for an opted-out number. `key`: the text's idempotency key, if it carried one. */
+  logDelivery(messageId: string, number: string, smsType: string, key?: string): void {
     if (!this.logs) return;
     const failed = this.isOptedOut(number);
     const at = Date.now();
@@ -44,6 +47,7 @@ export class LocalSmsOptOuts {
         status: failed ? 'FAILURE' : 'SUCCESS',
       }),
       at,
+      { key, messageId },
     );
   }
 

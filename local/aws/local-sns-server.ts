@@ -5,7 +5,7 @@ import { serveProviderSends, type LocalProviderSends } from './accepted-sends';
 import { SNS_PUBLISH_THROTTLED, SNS_PUBLISH_THROTTLING } from './documented-throttling';
 import { shownPushes, type SnsPublish } from './push-device-view';
 import { readBody } from './loopback-http';
-import { LocalSmsOptOuts, writeOptedOutResult } from './local-sms-opt-outs';
+import { LocalSmsOptOuts, writeOptedOutResult, type SmsDeliveryLogSink } from './local-sms-opt-outs';
 import { SendLimits, type SendLimitOptions } from './send-limits';
 import type { SuppressionBoard } from './suppression-board';
 import { escapeXml, messageAttributes, writePublishResult, writeSnsError } from './sns-query-protocol';
@@ -29,9 +29,10 @@ export interface LocalSnsOptions {
   readonly suppressions?: SuppressionBoard;
   /**
    * Where the server writes each text's delivery-status log line (SUCCESS, or FAILURE "Phone number is opted
-   * out"), as SNS writes them to CloudWatch Logs. @default nowhere
+   * out"), as SNS writes them to CloudWatch Logs, with the text it is about (for a fault plan: the line itself
+   * names only SNS's message id). @default nowhere
    */
-  readonly deliveryLogs?: (line: string, at: number) => void;
+  readonly deliveryLogs?: SmsDeliveryLogSink;
 }
 
 /** One Publish the server accepted (its key is the SNS_KEY_ATTRIBUTE message attribute). */
@@ -85,7 +86,7 @@ export async function startLocalSns(options: LocalSnsOptions = {}): Promise<Loca
       const toOptedOut = publish.channel === 'sms' && optOuts.isOptedOut(publish.target);
       accepted.push({ ...publish, messageId, acceptedAt: Date.now(), ...(toOptedOut ? { toOptedOut } : {}) });
       writePublishResult(res, messageId);
-      if (publish.channel === 'sms') optOuts.logDelivery(messageId, publish.target, publish.attributes['AWS.SNS.SMS.SMSType'] ?? 'Transactional');
+      if (publish.channel === 'sms') optOuts.logDelivery(messageId, publish.target, publish.attributes['AWS.SNS.SMS.SMSType'] ?? 'Transactional', publish.key);
     })().catch((error: unknown) => {
       if (!res.headersSent) writeSnsError(res, 500, 'InternalError', error instanceof Error ? error.message : 'local SNS failed');
       else res.destroy();

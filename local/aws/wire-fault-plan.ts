@@ -73,7 +73,7 @@ export class WireFaultPlan {
   readonly injected: Record<WireFaultKind, number> = Object.fromEntries(WIRE_FAULT_KINDS.map((k) => [k, 0])) as Record<WireFaultKind, number>;
   /** Every provider send request, with what was done to it. */
   readonly providerRequests: ProviderRequestRecord[] = [];
-  /** End User Messaging texts whose events were held past the evidence windows, or lost (see {@link eventFate}). */
+  /** Texts whose evidence (End User Messaging's events, SNS's delivery log) was held past the evidence windows, or lost (see {@link eventFate}). */
   readonly events = { late: 0, lost: 0 };
   /** E-mails whose SES events were held past the evidence windows, or lost (see {@link emailEventFate}). */
   readonly emailEvents = { late: 0, lost: 0 };
@@ -144,8 +144,8 @@ export class WireFaultPlan {
   }
 
   /**
-   * The fate of one End User Messaging text's events (all of a text's events share it): seeded by the key and the
-   * text's message id, so a resend's events draw again.
+   * The fate of one text's evidence, End User Messaging's events (all of a text's events share it) or SNS's delivery
+   * log line (a run has one SMS provider): seeded by the key and the text's message id, so a resend's draws again.
    */
   eventFate(key: string | undefined, messageId: string, rates: { readonly late: number; readonly lost: number }, lateMs: number): 'deliver' | 'drop' | { readonly delayMs: number } {
     return this.fateOf({ stream: 'eum-events', fates: this.textFates, counts: this.events }, key, messageId, rates, lateMs);

@@ -41,6 +41,8 @@ describe('the wire-level simulation', () => {
       expect(report.pushDuplicates.deviceVisible).toBe(0);
       expect(report.pushDuplicates.hiddenByOtherMessages).toBe(0);
       expect(report.pushDuplicates.providerSide).toBeLessThanOrEqual(report.verdict.explainedDuplicates);
+      // SNS's texts left their delivery logs, and the status function got them (local/wire-sms-delivery-logs.ts).
+      expect(report.sms.deliveryLogs.handedOver).toBeGreaterThan(0);
       // Both lanes as the stack configures them: each sender with exactly the variables the one source gives it
       // (synth's, durations scaled: test/local/local-stack.test.ts), each lane judged on its own messages.
       const expected = localLaneSenders(resolveLocalStack(wireStack()), {

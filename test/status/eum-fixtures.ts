@@ -10,6 +10,11 @@ export interface EumEventOptions {
   readonly messageId?: string;
   /** `eventTimestamp`, epoch ms. */
   readonly at: number;
+  /**
+   * `isFinal`, or `'absent'` to leave the field out (a record AWS's shape does not promise).
+   * @default false for TEXT_PENDING and TEXT_QUEUED (AWS's intermediate statuses), true for every other type
+   */
+  readonly isFinal?: boolean | 'absent';
 }
 
 /** An End User Messaging SMS event in the shape of the documentation's example record (trimmed to its fields). */
@@ -22,7 +27,7 @@ export function eumEvent(eventType: string, o: EumEventOptions): Record<string, 
     eventType,
     eventVersion: '1.0',
     eventTimestamp: o.at,
-    isFinal: eventType !== 'TEXT_PENDING' && eventType !== 'TEXT_QUEUED',
+    ...(o.isFinal === 'absent' ? {} : { isFinal: o.isFinal ?? (eventType !== 'TEXT_PENDING' && eventType !== 'TEXT_QUEUED') }),
     originationPhoneNumber: '+12065550152',
     destinationPhoneNumber: RECIPIENT_PHONE,
     isInternationalSend: false,

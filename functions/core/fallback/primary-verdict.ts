@@ -23,7 +23,15 @@ export type UndeliveredCause = 'refused' | 'hard-failure' | 'consent';
 /** The fields of a row a verdict reads. */
 export type VerdictRow = Pick<
   LedgerRow,
-  'state' | 'failureReason' | 'suppressionReason' | 'deliveryStatus' | 'deliveryStatusDetail' | 'lastAmbiguousAt' | 'resolvedAt' | 'updatedAt'
+  | 'state'
+  | 'failureReason'
+  | 'suppressionReason'
+  | 'deliveryStatus'
+  | 'deliveryStatusDetail'
+  | 'deliveryStatusIntermediate'
+  | 'lastAmbiguousAt'
+  | 'resolvedAt'
+  | 'updatedAt'
 >;
 
 /**
@@ -72,6 +80,12 @@ const DELIVERED_STATUSES: ReadonlySet<string> = new Set(['Delivery', 'Open', 'Cl
  * `TEXT_INVALID_MESSAGE` and SES `Reject` (the content, which the next channel carries too), `TEXT_PROTECT_BLOCKED`
  * (AWS's own destination filter: a fallback would dodge it), SES `RenderingFailure` (our template).
  * https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-types.html
+ *
+ * Only a final event counts (the caller's check of `deliveryStatusIntermediate`): End User Messaging marks each event
+ * `isFinal`, and "There are intermediate message statuses" before the final one, up to 72 hours later
+ * (https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-format.html). An intermediate
+ * failure type is the carrier still trying: possibly delivered, so the row waits for the final word (and an `otp`
+ * primary falls back only by its class's window without evidence).
  */
 function hardFailure(status: string, detail: string | undefined): boolean {
   if (status === 'Bounce') return detail !== undefined && detail.startsWith('Permanent');
@@ -98,8 +112,10 @@ export function primaryVerdict(row: VerdictRow): PrimaryVerdict {
     }
     case 'SENT':
     case 'UNKNOWN': {
-      // A hard failure names one attempt; an earlier attempt whose outcome is unknown may still have arrived.
-      if (status !== undefined && row.lastAmbiguousAt === undefined && hardFailure(status, row.deliveryStatusDetail)) {
+      // A hard failure names one attempt; an earlier attempt whose outcome is unknown may still have arrived. An
+      // intermediate one is not the provider's last word.
+      const final = row.deliveryStatusIntermediate !== true;
+      if (status !== undefined && final && row.lastAmbiguousAt === undefined && hardFailure(status, row.deliveryStatusDetail)) {
         return { kind: 'certainly-undelivered', cause: 'hard-failure', reason: row.deliveryStatusDetail ? `${status}: ${row.deliveryStatusDetail}` : status };
       }
       return { kind: 'possibly-delivered', sentAtMs: row.resolvedAt ?? row.updatedAt };

@@ -67,6 +67,12 @@ export interface LedgerRow {
    */
   readonly deliveryStatusClaimVersion?: number;
   /**
+   * Present (true) while the status is an intermediate word (an End User Messaging SMS event not marked `isFinal`):
+   * the provider's final word is still to come, so it never makes the message unsent or certainly undelivered.
+   * Absent on a final status and on every SES and SNS status.
+   */
+  readonly deliveryStatusIntermediate?: true;
+  /**
    * The first status recorded that proves the message was handed on (`sent` in STATUS_MEANINGS), of whichever
    * attempt: kept for good, so a later event (another attempt's refusal) that replaces `deliveryStatus` never takes
    * away the proof that one message went out.

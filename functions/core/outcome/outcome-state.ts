@@ -14,8 +14,14 @@ export type OutcomeState = (typeof OUTCOME_STATES)[number];
  * `TEXT_QUEUED`, a refusal of one attempt) says nothing a producer acts on, and leaves the row's state as it is.
  * - delivered: the mailbox or handset took it; an open or a click proves the same;
  * - bounced: the provider or carrier says it could not be delivered (SES `Bounce`, SNS's `FAILURE`, End User
- *   Messaging's carrier failures after hand-off);
+ *   Messaging's carrier failures after hand-off, and its final refusals of a text it had accepted: `TEXT_BLOCKED`,
+ *   `TEXT_INVALID`, `TEXT_TTL_EXPIRED`, which primary-verdict.ts reads as certainly undelivered: without them here
+ *   the write that records one on a SENT row was no outcome, so neither the producer nor the fallback trigger heard
+ *   of it);
  * - complained: the recipient marked it as spam.
+ * A failure that is not the provider's final word (an End User Messaging event not marked `isFinal`: the row's
+ * `deliveryStatusIntermediate`) is no outcome yet: the carrier may still deliver, and the final event is the one a
+ * producer hears of (https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-format.html).
  */
 const PROVIDER_OUTCOME: Readonly<Record<string, ProviderOutcome>> = {
   Delivery: 'DELIVERED',
@@ -26,6 +32,9 @@ const PROVIDER_OUTCOME: Readonly<Record<string, ProviderOutcome>> = {
   Bounce: 'BOUNCED',
   FAILURE: 'BOUNCED',
   TEXT_UNREACHABLE: 'BOUNCED',
+  TEXT_BLOCKED: 'BOUNCED',
+  TEXT_INVALID: 'BOUNCED',
+  TEXT_TTL_EXPIRED: 'BOUNCED',
   TEXT_CARRIER_UNREACHABLE: 'BOUNCED',
   TEXT_CARRIER_BLOCKED: 'BOUNCED',
   TEXT_SPAM: 'BOUNCED',
@@ -35,6 +44,12 @@ type ProviderOutcome = 'DELIVERED' | 'BOUNCED' | 'COMPLAINED';
 
 /** The provider statuses that make a producer-visible state (the stream filter lets their writes through). */
 export const PROVIDER_OUTCOME_STATUSES: readonly string[] = Object.keys(PROVIDER_OUTCOME);
+
+/** The provider's word on `row`, if it makes a state: a failure only when final. */
+function providerOutcome(row: OutcomeRow): ProviderOutcome | undefined {
+  const outcome = row.deliveryStatus === undefined ? undefined : PROVIDER_OUTCOME[row.deliveryStatus];
+  return outcome === 'BOUNCED' && row.deliveryStatusIntermediate === true ? undefined : outcome;
+}
 
 /** How strong the provider's word is: a later, weaker status (an open after a complaint) takes nothing back. */
 const STRENGTH: Readonly<Record<ProviderOutcome, number>> = { DELIVERED: 1, BOUNCED: 2, COMPLAINED: 3 };
@@ -61,6 +76,7 @@ export type OutcomeRow = Pick<
   | 'deliveryStatusAt'
   | 'deliveryStatusRank'
   | 'deliveryStatusDetail'
+  | 'deliveryStatusIntermediate'
   | 'replaces'
 >;
 
@@ -82,7 +98,7 @@ export interface VisibleOutcome {
  */
 export function visibleOutcome(row: OutcomeRow): VisibleOutcome | undefined {
   if (row.state === 'PENDING') return undefined;
-  const provider = row.deliveryStatus === undefined ? undefined : PROVIDER_OUTCOME[row.deliveryStatus];
+  const provider = providerOutcome(row);
   if (provider !== undefined && (row.state === 'SENT' || row.state === 'UNKNOWN')) {
     return { state: provider, source: 'provider', stateAtMs: row.deliveryStatusAt ?? row.updatedAt };
   }

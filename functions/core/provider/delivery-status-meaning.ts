@@ -89,3 +89,16 @@ export const STATUS_MEANINGS: Readonly<Record<string, StatusMeaning>> = {
 export function statusProof(status: string): StatusProof {
   return Object.hasOwn(STATUS_MEANINGS, status) ? STATUS_MEANINGS[status]!.proves : 'nothing';
 }
+
+/**
+ * What one recorded event proves, its finality weighed: an intermediate End User Messaging event ("isFinal": not
+ * `true`; "There are intermediate message statuses" and the final one may take up to 72 hours, "Example SMS event
+ * data", https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-format.html) of a refusal
+ * type (`TEXT_INVALID`, `TEXT_TTL_EXPIRED`, ...) proves only that AWS has the text and its final word is still to
+ * come: `accepted`, never `not-sent`. A hand-off an intermediate carrier answer shows stays `sent` (the carrier had
+ * the text); whether the text certainly failed is primary-verdict.ts's, which likewise waits for a final event.
+ */
+export function eventProof(status: string, { intermediate = false }: { readonly intermediate?: boolean } = {}): StatusProof {
+  const proves = statusProof(status);
+  return intermediate && proves === 'not-sent' ? 'accepted' : proves;
+}

@@ -25,6 +25,13 @@ export interface DeliveryStatusUpdate {
    * @default none (untagged mail, SMS delivery logs)
    */
   readonly claimVersion?: number;
+  /**
+   * The provider says more is to come: an End User Messaging SMS event whose `isFinal` is not `true` ("There are
+   * intermediate message statuses", the final one up to 72 hours later). What it proves is weighed by
+   * `eventProof` (delivery-status-meaning.ts): an intermediate word never makes a message unsent or certainly undelivered.
+   * @default false: the provider's final word on the message (every SES event and SNS delivery log is one)
+   */
+  readonly intermediate?: boolean;
 }
 
 /** Statuses the ledger records (STATUS_MEANINGS); anything else is ignored and counted. */

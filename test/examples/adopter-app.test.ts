@@ -39,6 +39,10 @@ import { tempDir } from '../support/temp-dir';
  */
 
 const EXAMPLE = join(REPO, 'examples', 'adopter-app');
+/** The CDK each install has, for the titles: `aws-cdk-lib 2.278.0, constructs 10.8.1`. */
+const cdkOf = (versions: CdkVersions): string => CDK_PEERS.map((peer) => `${peer} ${cdkVersion(peer, versions)}`).join(', ');
+const NEWEST = cdkOf('newest');
+const FLOOR = cdkOf('floor');
 /** npm 12's command line, run on this process's Node (24: npm 12 needs ^22.22.2 or ^24.15.0). */
 const NPM12 = join(REPO, 'node_modules', 'npm', 'bin', 'npm-cli.js');
 
@@ -65,7 +69,7 @@ function installAdopterApp(project: string, tarball: string, versions: CdkVersio
 
 /**
  * Synthesizes `file` as the CDK CLI runs an app (its output folder and context in the environment), without
- * bundling the handlers: the pinned app's `cdk synth` proves the bundles; this proves the props and calls.
+ * bundling the handlers: the newest app's `cdk synth` proves the bundles; this proves the props and calls.
  */
 function synthWithoutBundling(project: string, file: string, outdir: string, context: Record<string, unknown> = {}): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, ['--import', 'tsx', file], {
@@ -117,7 +121,7 @@ beforeAll(() => {
   // --offline: nothing leaves loopback (npm says a real publish would need a login; that is all it may say).
   publishDryRun = run(process.execPath, [NPM12, 'publish', '--dry-run', '--json', '--ignore-scripts', '--offline'], REPO);
 
-  install = installAdopterApp(project, packed.filename, 'pinned');
+  install = installAdopterApp(project, packed.filename, 'newest');
   if (install.status !== 0) return;
   typecheck = run(bin('tsc'), ['-p', project], project);
   synth = run(bin('cdk'), ['synth', '--quiet', '--no-notices', '-o', 'cdk.out'], project);
@@ -190,17 +194,17 @@ describe('the package an adopter installs', () => {
 describe('the package\'s place in an adopter\'s app', () => {
   const root = readJson<PackageJson>(join(REPO, 'package.json'));
 
-  it('takes aws-cdk-lib and constructs from the app (peers from the floor up), building this repository with the pinned ones', () => {
+  it('takes aws-cdk-lib and constructs from the app (peers from the floor up), building this repository with the newest, pinned', () => {
     for (const peer of CDK_PEERS) {
       expect(root.dependencies?.[peer], `${peer} is the app's, not the package's`).toBeUndefined();
       const range = root.peerDependencies?.[peer] ?? '';
       expect(lowestOf(range), `${peer} ${range}: its floor is what the adopter test installs`).toBe(cdkVersion(peer, 'floor'));
-      expect(root.devDependencies?.[peer]).toBe(cdkVersion(peer, 'pinned'));
-      expect(semver.satisfies(cdkVersion(peer, 'pinned'), range)).toBe(true);
+      expect(root.devDependencies?.[peer]).toBe(cdkVersion(peer, 'newest'));
+      expect(semver.satisfies(cdkVersion(peer, 'newest'), range)).toBe(true);
     }
   });
 
-  it('installs without one npm warning on a supported Node, with the pinned CDK and with the floor', () => {
+  it(`installs without one npm warning (peer, engine, deprecation) on a supported Node, with the newest CDK (${NEWEST}) and with the floor (${FLOOR})`, () => {
     expect(npmWarnings(`${install.stdout}\n${install.stderr}`)).toEqual([]);
     expect(npmWarnings(`${floorInstall.stdout}\n${floorInstall.stderr}`)).toEqual([]);
   });
@@ -232,7 +236,7 @@ describe('the package\'s place in an adopter\'s app', () => {
   });
 });
 
-describe('examples/adopter-app with the lowest aws-cdk-lib and constructs the package accepts', () => {
+describe(`examples/adopter-app at the floor, the lowest CDK the peer ranges accept (${FLOOR})`, () => {
   it('installs the floor versions', () => {
     expect(floorInstall.status, `${floorInstall.stdout}\n${floorInstall.stderr}`).toBe(0);
     for (const peer of CDK_PEERS) {
@@ -244,7 +248,7 @@ describe('examples/adopter-app with the lowest aws-cdk-lib and constructs the pa
     expect(floorTypecheck?.status, `${floorTypecheck?.stdout}\n${floorTypecheck?.stderr}`).toBe(0);
   });
 
-  it('synthesizes the same resources as with the pinned CDK', () => {
+  it('synthesizes the same resources as with the newest CDK', () => {
     expect(floorSynth?.status, `${floorSynth?.stdout}\n${floorSynth?.stderr}`).toBe(0);
     const resourcesOf = (dir: string): string[] =>
       Object.entries(readJson<{ Resources: Record<string, { Type: string }> }>(join(dir, 'cdk.out', 'ShopNotifications.template.json')).Resources)
@@ -256,7 +260,15 @@ describe('examples/adopter-app with the lowest aws-cdk-lib and constructs the pa
   });
 });
 
-describe('examples/adopter-app, depending on the installed package', () => {
+describe(`examples/adopter-app with the newest CDK (${NEWEST}: the pins, the newest releases on the day of the last bump; npm run check:cdk-newest says whether they still are), depending on the installed package`, () => {
+  it('installs the newest versions, and the CDK CLI this repository pins with them', () => {
+    for (const peer of CDK_PEERS) {
+      expect(readJson<PackageJson>(join(project, 'node_modules', peer, 'package.json')).version).toBe(cdkVersion(peer, 'newest'));
+    }
+    const root = readJson<PackageJson>(join(REPO, 'package.json'));
+    expect(readJson<PackageJson>(join(project, 'node_modules', 'aws-cdk', 'package.json')).version).toBe(root.devDependencies?.['aws-cdk']);
+  });
+
   it('type-checks against the packed declarations (NodeNext resolution, as a Node ESM app)', () => {
     expect(typecheck?.status, `${typecheck?.stdout}\n${typecheck?.stderr}`).toBe(0);
   });

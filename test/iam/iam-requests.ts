@@ -16,7 +16,7 @@ import type { RecordedCall } from './aws-call-recorder';
  * | sns | Publish to PhoneNumber | sns:Publish | * (no topic) | - |
  * | sns | Publish to TargetArn | sns:Publish | the endpoint ARN | - |
  * | sns | CheckIfPhoneNumberIsOptedOut | sns:CheckIfPhoneNumberIsOptedOut | * | - |
- * | sms-voice | SendTextMessage | sms-voice:SendTextMessage | configuration-set/<name>, the origination identity | - |
+ * | sms-voice | SendTextMessage | sms-voice:SendTextMessage | configuration-set/<name>, the origination identity's ARN, protect-configuration/<id> | - |
  * | events | PutEvents | events:PutEvents | event-bus/<EventBusName> | - |
  */
 export interface IamRequest {
@@ -89,10 +89,16 @@ export function iamRequestsOf(call: RecordedCall, at: Deployment): IamRequest[] 
     case 'sms-voice': {
       if (operation !== 'SendTextMessage') break;
       const body = json(call.body);
-      const identity = String(body['OriginationIdentity'] ?? '');
+      const identity = body['OriginationIdentity'];
+      // The stack gives an identity's ARN (lib/end-user-messaging-sms.ts); an id (phone-..., pool-...) would need
+      // its resource type, and none would let the service pick any identity the account has.
+      if (typeof identity !== 'string' || !identity.startsWith('arn:')) {
+        throw new Error(`${call.fn}'s SendTextMessage names no origination identity ARN (${String(identity)}): map it in test/iam/iam-requests.ts`);
+      }
       const resources = [
         ...(typeof body['ConfigurationSetName'] === 'string' ? [arn('sms-voice', `configuration-set/${body['ConfigurationSetName']}`)] : []),
-        ...(identity.startsWith('arn:') ? [identity] : []),
+        identity,
+        ...(typeof body['ProtectConfigurationId'] === 'string' ? [arn('sms-voice', `protect-configuration/${body['ProtectConfigurationId']}`)] : []),
       ];
       return made('sms-voice:SendTextMessage', resources);
     }

@@ -33,13 +33,15 @@ export interface FunctionGrants {
 
 /**
  * Resolves the template's intrinsics: pseudo parameters from `at`, a resource's Ref and Fn::GetAtt from its
- * physical name (`names`, else its own name property, else its logical id).
+ * physical name (`names`, else its own name property, else its logical id). `literals` renames a name the
+ * template writes as text (End User Messaging's configuration set, named at synth) to the one the run used.
  */
 export class TemplateResolver {
   constructor(
     private readonly template: TemplateJson,
     private readonly at: Deployment,
     private readonly names: ReadonlyMap<string, string>,
+    private readonly literals: ReadonlyMap<string, string> = new Map(),
   ) {}
 
   nameOf(logicalId: string): string {
@@ -77,6 +79,7 @@ export class TemplateResolver {
   }
 
   resolve(value: unknown): unknown {
+    if (typeof value === 'string') return [...this.literals].reduce((text, [synth, run]) => text.replaceAll(synth, run), value);
     if (Array.isArray(value)) return value.map((v) => this.resolve(v));
     if (typeof value !== 'object' || value === null) return value;
     const v = value as Json;

@@ -53,10 +53,11 @@ export function ok(result: SpawnSyncReturns<string>, what: string): SpawnSyncRet
 /**
  * The CDK an adopter's app brings, as peers of the package. `floor` is the lowest the package's peerDependencies
  * accept, held in this repository's lockfile as the aliases `aws-cdk-lib-floor` and `constructs-floor` so the
- * install stays offline; `pinned` is the devDependency this repository builds with, the newest release when it
- * was last bumped (raising it is a dependency update, which reruns this test).
+ * install stays offline; `newest` is the devDependency this repository builds with, pinned to the newest release
+ * on the day of the last bump (`npm run check:cdk-newest` asks the registry whether it still is and names the
+ * bump; raising it is a dependency update, which reruns the adopter test).
  */
-export type CdkVersions = 'floor' | 'pinned';
+export type CdkVersions = 'floor' | 'newest';
 
 /** Lockfile alias of each peer at the floor. */
 const FLOOR_ALIASES = { 'aws-cdk-lib': 'aws-cdk-lib-floor', constructs: 'constructs-floor' } as const;
@@ -103,7 +104,7 @@ export function adopterLockfile(manifest: PackageJson & { version: string }, ver
     const peer = aliases.find(([name]) => path === `node_modules/${name}` || path.startsWith(`node_modules/${name}/`));
     const alias = aliases.find(([, floor]) => path === `node_modules/${floor}` || path.startsWith(`node_modules/${floor}/`));
     if (alias) {
-      if (versions === 'pinned') continue;
+      if (versions === 'newest') continue;
       const [name, floor] = alias;
       const { name: _alias, ...rest } = entry;
       packages[`node_modules/${name}${path.slice(`node_modules/${floor}`.length)}`] = rest;

@@ -6,8 +6,8 @@ import { PENDING_SHARD_COUNT } from '../core/ledger/ledger-table';
 import type { MessageClassRegistry } from '../core/policy/message-class';
 import { METRIC } from '../core/observability/metric-names';
 import type { PageCursor, StalePendingEntry, StalePendingPage, StalePendingSource } from '../core/ledger/stale-pending';
-import { deliver, type DeliveryContext, type MessageResult } from '../delivery/deliver-message';
-import { planFromRow } from './plan-from-row';
+import type { DeliveryContext } from '../delivery/deliver-message';
+import type { RowFate } from './settle-stale-row';
 import { RECLAIMER_SAFETY_MARGIN_MS, type ReclaimerLimits } from './reclaimer-config';
 
 /** Everything a reclaimer run needs, injected: AWS adapters in Lambda, dynalite and the outbox in tests. */
@@ -57,8 +57,6 @@ interface ShardCursor {
   readonly shard: string;
   readonly cursor: PageCursor | undefined;
 }
-
-type RowFate = 'sent' | 'resent' | 'gaveUp' | 'failed' | 'suppressed' | 'leftPending' | 'skipped' | 'deferred';
 
 /**
  * Finds PENDING rows whose claim outlived the claim timeout, shard by shard through the sparse
@@ -172,54 +170,7 @@ async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: Recl
     return 'skipped';
   }
 
-  const { plan, classKnown } = planFromRow(row, deps.messageClasses);
-  const dimensions = { channel: row.channel, messageClass: row.messageClass };
-  // Stryker disable next-line ObjectLiteral: the fields of this row's log lines only
-  const context = {
-    key: keyPrefix(row.key),
-    eventId: row.eventId,
-    recipientId: row.recipientId,
-    channel: row.channel,
-    templateId: row.templateId,
-    messageClass: row.messageClass,
-  };
-  deps.metrics.count(METRIC.StalePendingFound, dimensions);
-  deps.log.warn('Stale PENDING row found', {
-    ...context,
-    claimAgeMs: now - row.claimedAt,
-    attempts: row.attempts,
-    lastRelease: row.lastRelease ?? 'none (owner died)',
-    requestStored: plan.prepared.ok,
-  });
-  if (!classKnown) {
-    deps.log.warn('Row has a message class that is no longer configured; handled as give-up', context);
-  }
-
-  // The whole delivery context (limits, destinations, governor included), never a field-by-field copy.
-  const result = await deliver(plan, { kind: 'resume', row }, deps);
-  const outcome = outcomeOf(result);
-  if (outcome === 'sent') deps.metrics.count(METRIC.ReclaimedSent, dimensions);
-  if (outcome === 'resent') deps.metrics.count(METRIC.ReclaimedResent, dimensions);
-  if (outcome === 'gaveUp') deps.metrics.count(METRIC.ReclaimedGaveUp, dimensions);
-  deps.log.info('Stale PENDING row handled', {
-    ...context,
-    outcome,
-    ...(result.settled ? { state: result.state } : { why: result.why }),
-  });
-  return outcome;
-}
-
-function outcomeOf(result: MessageResult): RowFate {
-  if (!result.settled) return 'leftPending';
-  switch (result.state) {
-    case 'SENT':
-      // Only this run's own provider call is a resend; evidence (or a row found settled) is not.
-      return result.settledBy === 'provider-call' ? 'resent' : 'sent';
-    case 'UNKNOWN':
-      return 'gaveUp';
-    case 'FAILED':
-      return 'failed';
-    case 'SUPPRESSED':
-      return 'suppressed';
-  }
+  // A stale row is rare (most runs find none): the delivery code that settles it loads with the first (issue 50).
+  const { settleStaleRow } = await import('./settle-stale-row');
+  return settleStaleRow(row, now, deps);
 }

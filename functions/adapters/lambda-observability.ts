@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
@@ -47,6 +48,13 @@ export function createLambdaObservability(
 export const TIMEOUT_EARLY_MS = 5;
 
 /**
+ * Node's own timers, as middy used them: a test that fakes the global clock (test/interleavings advances it whenever
+ * every actor waits) must not fire Lambda's deadline. Required, not imported: an ESM import of `node:timers` reads its
+ * `promises` getter and loads `timers/promises` into every cold start.
+ */
+const realTimers = createRequire(import.meta.url)('node:timers') as Pick<typeof globalThis, 'setTimeout' | 'clearTimeout'>;
+
+/**
  * Wraps a handler as Powertools' middy middlewares did, with the calls their docs give for use without middy (which
  * brought Node's web streams into every cold start, issue 50): the Lambda context in every log line, per-dimension
  * counts flushed and EMF published at the end of every invocation, also when it throws, and, as middy's default
@@ -62,10 +70,10 @@ export function instrumentHandler<E, R>(
     logger?.refreshSampleRateCalculation();
     logger?.addContext(context);
     logger?.logEventIfEnabled(event);
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: ReturnType<typeof realTimers.setTimeout> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       if (typeof context.getRemainingTimeInMillis !== 'function') return;
-      timer = setTimeout(() => reject(timeoutError()), context.getRemainingTimeInMillis() - TIMEOUT_EARLY_MS);
+      timer = realTimers.setTimeout(() => reject(timeoutError()), context.getRemainingTimeInMillis() - TIMEOUT_EARLY_MS);
     });
     const run = async (): Promise<R> => {
       try {
@@ -77,7 +85,7 @@ export function instrumentHandler<E, R>(
     try {
       return await Promise.race([run(), timedOut]);
     } finally {
-      clearTimeout(timer);
+      realTimers.clearTimeout(timer);
       hooks.powertoolsMetrics?.publishStoredMetrics();
       logger?.clearBuffer();
     }

@@ -110,4 +110,15 @@ describe('instrumentHandler, around every Lambda handler', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(emfOf(lines)[0]).toHaveProperty(METRIC.RecordBackedOff, 1);
   });
+
+  it('leaves a faked global clock alone: a test that advances it (test/interleavings does, whenever every actor waits) never fires Lambda\'s deadline', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let release: (value: string) => void = () => undefined;
+    const handler = instrumentHandler(() => new Promise<string>((resolve) => (release = resolve)), {});
+    const result = handler({}, context(30_000));
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(60_000);
+    release('done');
+    await expect(result).resolves.toBe('done');
+  });
 });

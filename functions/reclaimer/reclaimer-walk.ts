@@ -7,7 +7,7 @@ import type { MessageClassRegistry } from '../core/policy/message-class';
 import { METRIC } from '../core/observability/metric-names';
 import type { PageCursor, StalePendingEntry, StalePendingPage, StalePendingSource } from '../core/ledger/stale-pending';
 import type { DeliveryContext } from '../delivery/deliver-message';
-import type { RowFate } from './settle-stale-row';
+import type { RowFate, SettleStaleRow } from './settle-stale-row';
 import { RECLAIMER_SAFETY_MARGIN_MS, type ReclaimerLimits } from './reclaimer-config';
 
 /** Everything a reclaimer run needs, injected: AWS adapters in Lambda, dynalite and the outbox in tests. */
@@ -61,11 +61,11 @@ interface ShardCursor {
 /**
  * Finds PENDING rows whose claim outlived the claim timeout, shard by shard through the sparse
  * pending index (key-condition queries on `claimedAt`, never a scan), and settles each through
- * the sender's own fenced takeover and class policy ({@link deliver} from the row). Each row is one
+ * `settle` (the sender's own fenced takeover and class policy: settle-stale-row.ts). Each row is one
  * fenced unit: a run that stops early, or dies, leaves every row either settled or still
  * PENDING for the next run, never half-done.
  */
-export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
+export function reclaimerWith(deps: ReclaimerDependencies, settle: SettleStaleRow): Reclaimer {
   // The shards the senders index claims in (PENDING_INDEX_SHARDS): the same field, so the walk covers them.
   const shardCount = deps.pendingIndexShards ?? PENDING_SHARD_COUNT;
   // Where the next run's walk starts: it turns with each run, from a point the clock picks at cold start.
@@ -121,7 +121,7 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
         const outcomes = await Promise.all(
           page.rows.map((indexed) =>
             // Checked when the row's turn comes: a queued row never starts after the deadline.
-            limit(async () => (timeLeft() ? reclaimRow(indexed, cutoff, deps) : ('deferred' as const))),
+            limit(async () => (timeLeft() ? reclaimRow(indexed, cutoff, deps, settle) : ('deferred' as const))),
           ),
         );
         for (const outcome of outcomes) counts[outcome] += 1;
@@ -152,7 +152,7 @@ export function createReclaimer(deps: ReclaimerDependencies): Reclaimer {
 }
 
 /** Re-reads one indexed row, and settles it if it is still a stale PENDING row. */
-async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: ReclaimerDependencies): Promise<RowFate> {
+async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: ReclaimerDependencies, settle: SettleStaleRow): Promise<RowFate> {
   let row: LedgerRow | undefined;
   try {
     // The index is eventually consistent; act only on what a strongly consistent read says.
@@ -170,7 +170,5 @@ async function reclaimRow(indexed: StalePendingEntry, cutoff: number, deps: Recl
     return 'skipped';
   }
 
-  // A stale row is rare (most runs find none): the delivery code that settles it loads with the first (issue 50).
-  const { settleStaleRow } = await import('./settle-stale-row');
-  return settleStaleRow(row, now, deps);
+  return settle(row, now, deps);
 }

@@ -8,12 +8,15 @@ import { planFromRow } from './plan-from-row';
 /** What became of one indexed row in a reclaimer run. */
 export type RowFate = 'sent' | 'resent' | 'gaveUp' | 'failed' | 'suppressed' | 'leftPending' | 'skipped' | 'deferred';
 
+/** What a reclaimer run does with a row a strongly consistent read confirmed as a stale PENDING claim. */
+export type SettleStaleRow = (row: LedgerRow, now: number, deps: DeliveryContext & { readonly messageClasses: MessageClassRegistry }) => Promise<RowFate>;
+
 /**
  * Settles one row a strongly consistent read confirmed as a stale PENDING claim: its plan rebuilt from the row, then
  * the sender's own fenced takeover and class policy ({@link deliver}). A module of its own, loaded with a run's first
  * stale row: most runs find none, and the delivery code is most of what the reclaimer carries (issue 50).
  */
-export async function settleStaleRow(row: LedgerRow, now: number, deps: DeliveryContext & { readonly messageClasses: MessageClassRegistry }): Promise<RowFate> {
+export const settleStaleRow: SettleStaleRow = async (row, now, deps) => {
   const { plan, classKnown } = planFromRow(row, deps.messageClasses);
   const dimensions = { channel: row.channel, messageClass: row.messageClass };
   // Stryker disable next-line ObjectLiteral: the fields of this row's log lines only
@@ -49,7 +52,7 @@ export async function settleStaleRow(row: LedgerRow, now: number, deps: Delivery
     ...(result.settled ? { state: result.state } : { why: result.why }),
   });
   return outcome;
-}
+};
 
 function outcomeOf(result: MessageResult): RowFate {
   if (!result.settled) return 'leftPending';

@@ -5,7 +5,8 @@
  *    the sender with its handler cut to the same imports and no cold-start work, and the baseline.
  * 2. The sender's cold-start steps, each timed inside the asset (CPU of the process around the step),
  *    over fresh Node.js processes of the `node` devDependency (the default Lambda runtime's major).
- * 3. What loads on first use instead (issue 50): the SNS, End User Messaging and SQS clients with their modules.
+ * 3. What loads on first use instead (issue 50): the SNS, End User Messaging and SQS clients with their modules, and
+ *    the reclaimer's delivery code (with its run's first stale row).
  *
  * Both variants are the stack's build of functions/sender/handler.ts with that one file rewritten; a step
  * the rewrite cannot find fails the run, so a change to the handler cannot silently skip one.
@@ -44,8 +45,9 @@ const runs = values.runs;
 
 const SENDER_HANDLER = resolve(import.meta.dirname, '..', 'functions', 'sender', 'handler.ts');
 const sender = BUNDLE_TARGETS.find((t) => t.name === 'sender');
+const reclaimer = BUNDLE_TARGETS.find((t) => t.name === 'reclaimer');
 const baseline = BUNDLE_TARGETS.find((t) => t.role === 'baseline');
-if (!sender || !baseline) throw new Error('bench/bundle-size.ts names no sender or no baseline');
+if (!sender || !reclaimer || !baseline) throw new Error('bench/bundle-size.ts names no sender, reclaimer or baseline');
 
 /** The handler's cold-start statements, in order, as the source writes them; each is one step. */
 const STEPS: ReadonlyArray<{ readonly name: string; readonly statement: string }> = [
@@ -61,10 +63,18 @@ const STEPS: ReadonlyArray<{ readonly name: string; readonly statement: string }
  * What loads on first use, not at cold start (issue 50): each row, in a fresh process after the asset's cold import,
  * imports the chunks and builds the client, as the first text, push or dead letter of an environment does.
  */
-const FIRST_USES: ReadonlyArray<{ readonly name: string; readonly chunks: readonly string[]; readonly client: string }> = [
+const FIRST_USES: ReadonlyArray<{
+  readonly name: string;
+  readonly chunks: readonly string[];
+  /** The client factory the chunks export, called once; none when the chunk is code only. */
+  readonly client?: string;
+  /** @default 'sender' (its End User Messaging build, which has every chunk) */
+  readonly asset?: 'sender' | 'reclaimer';
+}> = [
   { name: 'first text or push through SNS: provider and client', chunks: ['sns-provider', 'sns-client'], client: 'newSnsClient' },
   { name: 'first text through End User Messaging: provider and client', chunks: ['eum-sms-provider', 'eum-client'], client: 'newEumClient' },
   { name: 'first dead letter or back-off: SQS client', chunks: ['sqs-dead-letters', 'sqs-client'], client: 'newSqsClient' },
+  { name: 'reclaimer, first stale row of a run: the delivery code', chunks: ['settle-stale-row'], asset: 'reclaimer' },
 ];
 
 function replaceOnce(source: string, find: string, replacement: string): string {
@@ -135,11 +145,12 @@ function timeSteps(file: string, env: Readonly<Record<string, string>>, count: n
   return steps;
 }
 
-/** CPU of each first use, in fresh processes after the asset's cold import (the End User Messaging build has every chunk). */
-function timeFirstUses(file: string, env: Readonly<Record<string, string>>, count: number): Map<string, number[]> {
-  const files = readdirSync(resolve(file, '..'));
+/** CPU of each first use, in fresh processes after its asset's cold import (the sender's End User Messaging build has every chunk). */
+function timeFirstUses(assets: Readonly<Record<'sender' | 'reclaimer', { readonly file: string; readonly env: Readonly<Record<string, string>> }>>, count: number): Map<string, number[]> {
   const times = new Map<string, number[]>();
   for (const use of FIRST_USES) {
+    const { file, env } = assets[use.asset ?? 'sender'];
+    const files = readdirSync(resolve(file, '..'));
     const chunks = use.chunks.map((prefix) => {
       const found = files.find((f) => new RegExp(`^${prefix}-[A-Z0-9]+\\.mjs$`).test(f));
       if (!found) throw new Error(`no ${prefix} chunk in the asset: is it still loaded on first use?`);
@@ -148,7 +159,9 @@ function timeFirstUses(file: string, env: Readonly<Record<string, string>>, coun
     const script =
       `process.stdout; process.stderr; await import(${JSON.stringify(pathToFileURL(file).href)}); const c = process.cpuUsage(); ` +
       `const modules = await Promise.all(${JSON.stringify(chunks)}.map((u) => import(u))); ` +
-      `const make = modules.map((m) => m[${JSON.stringify(use.client)}]).find((f) => typeof f === 'function'); if (!make) throw new Error('no ${use.client}'); make(10000); ` +
+      (use.client
+        ? `const make = modules.map((m) => m[${JSON.stringify(use.client)}]).find((f) => typeof f === 'function'); if (!make) throw new Error('no ${use.client}'); make(10000); `
+        : '') +
       `const u = process.cpuUsage(c); process.stdout.write(String((u.user + u.system) / 1000)); process.exit(0);`;
     for (let i = 0; i < count; i += 1) {
       const child = spawnSync(values.node, ['--input-type=module', '-e', script], { cwd: resolve(file, '..'), env: { ...env }, encoding: 'utf8', timeout: 60_000 });
@@ -170,6 +183,7 @@ try {
     baseline: await buildVariant(dir, 'baseline', undefined, baseline.entry),
     instrumented: await buildVariant(dir, 'instrumented', instrumented(source)),
     firstUse: await buildVariant(dir, 'first-use', undefined, sender.entry, 'end-user-messaging'),
+    reclaimer: await buildVariant(dir, 'reclaimer', undefined, reclaimer.entry),
   };
   const names = { sender: 'sender', importsOnly: 'sender, imports only (no cold-start work)', baseline: baseline.name } as const;
   const times = timeColdImports(
@@ -191,12 +205,12 @@ try {
     const ms = steps.get(s.name) ?? [];
     return [s.name, round(quantile(ms, 0.5)), `${round(Math.min(...ms))}-${round(Math.max(...ms))}`];
   });
-  const firstUses = timeFirstUses(files.firstUse, sender.env, runs);
+  const firstUses = timeFirstUses({ sender: { file: files.firstUse, env: sender.env }, reclaimer: { file: files.reclaimer, env: reclaimer.env } }, runs);
   const firstUseRows = FIRST_USES.map((use) => {
     const ms = firstUses.get(use.name) ?? [];
     return [use.name, round(quantile(ms, 0.5)), `${round(Math.min(...ms))}-${round(Math.max(...ms))}`];
   });
-  const firstUseHeader = ['sender, on first use (not at cold start)', 'CPU ms, median', 'range'];
+  const firstUseHeader = ['on first use (not at cold start)', 'CPU ms, median', 'range'];
   const importHeader = ['cold import', 'CPU ms, median', 'range', 'vs baseline, per round: median (range)'];
   const stepHeader = ['sender cold-start step', 'CPU ms, median', 'range'];
   const version = spawnSync(values.node, ['--version'], { encoding: 'utf8' }).stdout.trim();

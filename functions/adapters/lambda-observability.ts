@@ -1,8 +1,6 @@
+import { createRequire } from 'node:module';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { LogPort } from '../core/observability/log-port';
 import { metricsNamespaceFrom, type ServiceName } from '../core/observability/metric-names';
@@ -46,23 +44,57 @@ export function createLambdaObservability(
   };
 }
 
+/** How long before Lambda's own timeout an invocation still running is failed, so that its metrics are published. */
+export const TIMEOUT_EARLY_MS = 5;
+
 /**
- * Wraps a handler with middy: Lambda context in every log line, per-dimension counts flushed
- * and EMF published at the end of every invocation, also when it throws.
+ * Node's own timers, as middy used them: a test that fakes the global clock (test/interleavings advances it whenever
+ * every actor waits) must not fire Lambda's deadline. Required, not imported: an ESM import of `node:timers` reads its
+ * `promises` getter and loads `timers/promises` into every cold start.
+ */
+const realTimers = createRequire(import.meta.url)('node:timers') as Pick<typeof globalThis, 'setTimeout' | 'clearTimeout'>;
+
+/**
+ * Wraps a handler as Powertools' middy middlewares did, with the calls their docs give for use without middy (which
+ * brought Node's web streams into every cold start, issue 50): the Lambda context in every log line, per-dimension
+ * counts flushed and EMF published at the end of every invocation, also when it throws, and, as middy's default
+ * did, a `TimeoutError` {@link TIMEOUT_EARLY_MS} ms before Lambda would time the invocation out, so that its
+ * metrics are published rather than lost with the environment.
  */
 export function instrumentHandler<E, R>(
   base: (event: E, context: Context) => Promise<R>,
   hooks: ObservabilityHooks,
 ): (event: E, context: Context) => Promise<R> {
-  const flushed = async (event: E, context: Context): Promise<R> => {
+  return async (event: E, context: Context): Promise<R> => {
+    const logger = hooks.powertoolsLogger;
+    logger?.refreshSampleRateCalculation();
+    logger?.addContext(context);
+    logger?.logEventIfEnabled(event);
+    let timer: ReturnType<typeof realTimers.setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      if (typeof context.getRemainingTimeInMillis !== 'function') return;
+      timer = realTimers.setTimeout(() => reject(timeoutError()), context.getRemainingTimeInMillis() - TIMEOUT_EARLY_MS);
+    });
+    const run = async (): Promise<R> => {
+      try {
+        return await base(event, context);
+      } finally {
+        hooks.flushMetrics?.();
+      }
+    };
     try {
-      return await base(event, context);
+      return await Promise.race([run(), timedOut]);
     } finally {
-      hooks.flushMetrics?.();
+      realTimers.clearTimeout(timer);
+      hooks.powertoolsMetrics?.publishStoredMetrics();
+      logger?.clearBuffer();
     }
   };
-  const handler = middy(flushed);
-  if (hooks.powertoolsLogger) handler.use(injectLambdaContext(hooks.powertoolsLogger));
-  if (hooks.powertoolsMetrics) handler.use(logMetrics(hooks.powertoolsMetrics));
-  return handler as unknown as (event: E, context: Context) => Promise<R>;
+}
+
+/** The error middy's default early timeout threw: the invocation fails, as Lambda's timeout would fail it. */
+function timeoutError(): Error {
+  const error = new Error('[AbortError]: The operation was aborted.');
+  error.name = 'TimeoutError';
+  return error;
 }

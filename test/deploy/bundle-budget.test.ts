@@ -80,6 +80,20 @@ describe('Lambda bundle budget', () => {
     expect(asset.sender.inputs.some((input) => input.includes('@aws-sdk/client-pinpoint-sms-voice-v2/')), 'built for SNS: no End User Messaging client').toBe(false);
   });
 
+  it('a reclaimer cold start reads none of the delivery code: it loads with the run\'s first stale row (most runs find none)', () => {
+    const lazy = ['functions/reclaimer/settle-stale-row.ts', 'functions/delivery/deliver-message.ts', 'functions/delivery/send-gate.ts', 'functions/delivery/acquire-claim.ts'];
+    for (const marker of lazy) {
+      expect(asset.reclaimer.inputs, `${marker} in the asset`).toContain(marker);
+      expect(asset.reclaimer.startupInputs, `${marker} read at cold start`).not.toContain(marker);
+    }
+  });
+
+  it('no function carries middy, whose module load brings Node\'s web streams into the cold start', () => {
+    for (const name of Object.keys(DEFAULT_ENTRIES) as Name[]) {
+      expect(own[name].packages.map((p) => p.name), name).not.toContain('@middy/core');
+    }
+  });
+
   it('no function carries the template checker: the sender reads the templates synth checked', () => {
     for (const name of Object.keys(DEFAULT_ENTRIES) as Name[]) {
       expect(own[name].inputs.filter((input) => input.includes('functions/core/template-checks/')), name).toEqual([]);

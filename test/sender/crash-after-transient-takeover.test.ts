@@ -77,7 +77,7 @@ describe('transient failure, then takeover, then a crash after the send, then re
     expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient', claimVersion: 1 });
 
     // 2. Redelivered at once: taken over, sent, and the worker is killed before it records anything.
-    // The killed invocation never answers; 30 s on, middy's own Lambda timeout rejects it, by then in
+    // The killed invocation never answers; 30 s on, instrumentHandler's early timeout rejects it, by then in
     // whatever test file shares this worker (mutation runs use isolate: false). Nobody is there to hear it.
     harness.invoke(sqsRecord(body)).catch(() => undefined);
     await within(provider!.killedAfterSend, 5_000, 'the second call to reach the provider');

@@ -76,11 +76,13 @@ export function checkFallbacks(history: FallbackHistory): { violations: Violatio
       else if (mayHaveArrived.length > 0) {
         const windowMs = policy.withoutEvidenceSeconds === undefined ? undefined : policy.withoutEvidenceSeconds * 1000;
         const lastAt = Math.max(...mayHaveArrived.map((send) => send.at));
+        const primary = primaryRows.get(primaryKey);
+        const row = primary ? `primary row ${primary.state} ${primary.failureReason ?? primary.suppressionReason ?? ''} status ${primary.deliveryStatus ?? 'none'} lastAmbiguousAt ${primary.lastAmbiguousAt ?? 'none'}` : 'no primary row';
         if (windowMs !== undefined && first.at >= lastAt + windowMs) withoutEvidence += 1;
         else {
           flag(
             'a fallback only when the primary certainly did not arrive',
-            `${first.actor} sent it ${first.at - lastAt} ms after a send of the primary that may have arrived (${mayHaveArrived.map((s) => `${s.actor}: ${history.fates.get(s.providerMessageId) ?? 'no word'}`).join(', ')}; window ${windowMs ?? 'none'})`,
+            `${first.actor} sent it ${first.at - lastAt} ms after a send of the primary that may have arrived (${mayHaveArrived.map((s) => `${s.actor}: ${history.fates.get(s.providerMessageId) ?? 'no word'}`).join(', ')}; window ${windowMs ?? 'none'}; ${row})`,
           );
         }
       }

@@ -104,7 +104,6 @@ describe('interleavings of senders, the reclaimer and the status Lambda on the r
     try {
       await fc.assert(
         fc.asyncProperty(fc.scheduler(), scenarioArbitrary, async (s, scenario) => {
-          if (process.env.INTERLEAVING_TRACE) console.log(`TRACE start ${figures.schedules} ${JSON.stringify(scenario.fallback)}`);
           const result = await runSchedule(s, scenario, { tableName: db.tableName, endpoint: db.endpoint, ledger: db.ledger, requestHandler, client: db.client });
           vi.clearAllTimers();
           figures.schedules += 1;

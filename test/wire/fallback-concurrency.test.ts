@@ -40,7 +40,9 @@ import { WIRE_SEND_TIMEOUT_MS } from './wire-harness';
  *   settles the same stale row (and meets the refusal, or finds the row moved on);
  * - the fallback trigger reads every stream record those writes made (during the race and after), and again (a stream
  *   redelivers); every request it puts is handled by senders at once, and handed to them again (SQS redelivers).
- * Whatever the order: one e-mail at SES, one fallback row, its outcome events naming the text they replace.
+ * Whatever the order: one e-mail at SES, one fallback row, its outcome events naming the text they replace. (The first
+ * text's answer never reached the ledger, so its row keeps an ambiguity and the refusal is no certain verdict: the
+ * e-mail goes by otp's window, which is what the wait below is for.)
  */
 const db = useTestLedger();
 // otp's evidence window made short (1 s), as in channel-fallback.test.ts, so that a primary the race leaves

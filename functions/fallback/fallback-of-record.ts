@@ -1,7 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ledgerRowOfImage, type StreamImage } from '../adapters/ledger-stream-image';
 import { fallbackDecision } from '../core/fallback/fallback-decision';
-import { HARD_FAILURE_STATUSES } from '../core/fallback/primary-verdict';
 import { MAX_FALLBACK_WITHOUT_EVIDENCE_SECONDS, DEFAULT_FALLBACK_POLICY, type MessageClassRegistry } from '../core/policy/message-class';
 import type { LedgerRow } from '../core/ledger/ledger-record';
 import { outcomeChange } from '../core/outcome/outcome-state';
@@ -32,9 +31,8 @@ export function actionOfRecord(record: DynamoDBRecord, reading: RecordReading): 
   if (record.eventName === 'REMOVE') return { kind: 'nothing' };
   const after = ledgerRowOfImage(record.dynamodb?.NewImage as StreamImage | undefined);
   if (after?.fallbackKey === undefined) return { kind: 'nothing' };
-  const before = ledgerRowOfImage(record.dynamodb?.OldImage as StreamImage | undefined);
-  const change = outcomeChange(before, after);
-  if (change === undefined && !hardFailureArrived(before, after)) return { kind: 'nothing' };
+  const change = outcomeChange(ledgerRowOfImage(record.dynamodb?.OldImage as StreamImage | undefined), after);
+  if (change === undefined) return { kind: 'nothing' };
   const policy = reading.messageClasses.get(after.messageClass)?.fallback ?? DEFAULT_FALLBACK_POLICY;
   const decision = fallbackDecision(after, policy, reading.nowMs);
   const lane = laneOfMessageClass(after.messageClass, reading.bulkClasses);
@@ -47,18 +45,6 @@ export function actionOfRecord(record: DynamoDBRecord, reading: RecordReading): 
       return { kind: 'request', primary: after, lane, delaySeconds: Math.min(Math.max(seconds, 0), MAX_FALLBACK_WITHOUT_EVIDENCE_SECONDS) };
     }
     case 'none':
-      return decision.why === 'delivered' && change?.state === 'DELIVERED' ? { kind: 'delivered', primary: after, fallbackKey: after.fallbackKey } : { kind: 'nothing' };
+      return decision.why === 'delivered' && change.state === 'DELIVERED' ? { kind: 'delivered', primary: after, fallbackKey: after.fallbackKey } : { kind: 'nothing' };
   }
-}
-
-/**
- * A provider's word that the sent (or possibly sent) message failed for good, new on this write. A producer hears of
- * some of these statuses as no outcome at all (End User Messaging's `TEXT_BLOCKED`, `TEXT_INVALID`,
- * `TEXT_TTL_EXPIRED`: outcome-state.ts), yet each can make the primary certainly undelivered (primary-verdict.ts).
- */
-function hardFailureArrived(before: LedgerRow | undefined, after: LedgerRow): boolean {
-  const status = after.deliveryStatus;
-  if (status === undefined || !HARD_FAILURE_STATUSES.includes(status)) return false;
-  if (after.state !== 'SENT' && after.state !== 'UNKNOWN') return false;
-  return before?.deliveryStatus !== status || before.deliveryStatusDetail !== after.deliveryStatusDetail || before.state !== after.state;
 }

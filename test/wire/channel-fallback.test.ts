@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKey, type Channel } from '../../functions/core/event/idempotency-key';
 import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { METRIC } from '../../functions/core/observability/metric-names';
-import { eumEvent, sqsEvent } from '../status/eum-fixtures';
 import { snsEvent, sesEvent } from '../status/status-fixtures';
 import { loginCodeEvent, orderShippedEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
@@ -81,25 +80,6 @@ describe('channel fallback through the real SDK clients', () => {
     await rig.pump(rig.sender(), rig.sender());
     expect(rig.wire.accepted(keyOf(event, 'sms'))).toBe(1);
     expect(await rig.wire.ledger.get(keyOf(event, 'sms'))).toMatchObject({ state: 'SENT', replaces: emailKey });
-  });
-
-  // Defect: a text that End User Messaging accepted and then reported blocked, invalid or expired (certainly
-  // undelivered, primary-verdict.ts) never fell back: those statuses are no producer outcome (outcome-state.ts), so the
-  // trigger's filter and its reading of the record let the write by, and nothing else asks for the fallback again.
-  it.each(['TEXT_BLOCKED', 'TEXT_INVALID', 'TEXT_TTL_EXPIRED'])('an End User Messaging %s on a sent text: the e-mail, once', async (status) => {
-    const event = shipped(`evt-fallback-eum-${status}`, { recipientId: 'buyer-17', phone: '+447700900124', email: 'buyer@example.com', channels: [], fallback: ['sms', 'email'] });
-    await sendAndFollow(event, { smsProvider: 'end-user-messaging' });
-    const smsKey = keyOf(event, 'sms');
-    expect(await rig.wire.ledger.get(smsKey)).toMatchObject({ state: 'SENT' });
-    const text = rig.wire.eum.accepted().find((t) => t.key === smsKey)!;
-    const failed = sqsEvent(eumEvent(status, { key: smsKey, claimVersion: 1, messageId: text.messageId, at: rig.clock.now() }));
-    // The event arrives twice (SNS and SQS deliver at least once): one e-mail.
-    await rig.status.invoke(failed);
-    await rig.status.invoke(failed);
-    await rig.drainStream();
-    await rig.pump(rig.sender(), rig.sender());
-    expect(rig.wire.accepted(keyOf(event, 'email'))).toBe(1);
-    expect(await rig.wire.ledger.get(keyOf(event, 'email'))).toMatchObject({ state: 'SENT', replaces: smsKey });
   });
 
   it('an opted-out number: the e-mail instead, once', async () => {

@@ -75,16 +75,8 @@ const DELIVERED_STATUSES: ReadonlySet<string> = new Set(['Delivery', 'Open', 'Cl
  */
 function hardFailure(status: string, detail: string | undefined): boolean {
   if (status === 'Bounce') return detail !== undefined && detail.startsWith('Permanent');
-  return HARD_FAILURE_STATUSES.includes(status);
+  return ['TEXT_UNREACHABLE', 'TEXT_BLOCKED', 'TEXT_INVALID', 'TEXT_TTL_EXPIRED'].includes(status);
 }
-
-/**
- * The provider statuses that can end a sent message certainly undelivered (an SES `Bounce` only when `Permanent`).
- * Not all of them are a producer's outcome (outcome-state.ts keeps `TEXT_BLOCKED`, `TEXT_INVALID` and
- * `TEXT_TTL_EXPIRED` out), so the fallback trigger lets their writes through on its own (lib/fallback-stream-filter.ts,
- * functions/fallback/fallback-of-record.ts).
- */
-export const HARD_FAILURE_STATUSES: readonly string[] = ['Bounce', 'TEXT_UNREACHABLE', 'TEXT_BLOCKED', 'TEXT_INVALID', 'TEXT_TTL_EXPIRED'];
 
 /** The verdict on `row`. Pure. */
 export function primaryVerdict(row: VerdictRow): PrimaryVerdict {

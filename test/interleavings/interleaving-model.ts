@@ -19,6 +19,10 @@ import { deliver as deliverPlan, FRESH_CLAIM, type DeliveryContext } from '../..
 import type { KeptLedgerWrites } from '../../functions/delivery/kept-ledger-writes';
 import { planMessages, type MessagePlan } from '../../functions/delivery/message-plan';
 import { createStatusHandler } from '../../functions/status/create-status-handler';
+import { InMemoryDeadLetters } from '../../functions/core/queue/dead-letter-sink';
+import { processRecord } from '../../functions/sender/process-record';
+import { FallbackActors } from './fallback-actors';
+import { checkFallbacks, FALLBACK_CHANNEL, fallbackAddressOf, type FallbackViolationFigures } from './fallback-checker';
 import { mulberry32 } from '../../local/prng';
 import { eumEvent, sqsEvent } from '../status/eum-fixtures';
 import { cloudWatchLogsEvent, sesEvent, smsDeliveryLogLine, snsEvent } from '../status/status-fixtures';
@@ -36,6 +40,7 @@ import {
   FIRST_START_MS,
   FUNCTION_TIMEOUT_MS,
   LANE_CONFIGS,
+  LONGEST_FALLBACK_WINDOW_MS,
   MESSAGE_SHAPES,
   STACK,
   TIMING,
@@ -59,6 +64,8 @@ export interface ScheduleResult {
   /** Resends after a recorded ambiguity that the class permits: counted, not violations. */
   readonly permittedResends: number;
   readonly rows: readonly LedgerRow[];
+  /** Fallbacks sent, and of those by the class's no-evidence exception (counted apart, never violations). */
+  readonly fallbacks: FallbackViolationFigures;
 }
 
 export interface LedgerServer {
@@ -99,9 +106,13 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
   const startedAt = new Map<string, number>();
   const metrics = new InMemoryMetrics();
 
-  const planOf = new Map(scenario.messages.map((i) => [i, planInShardZero(MESSAGE_SHAPES[i]!, `evt-${run}-m${i}`)] as const));
+  const withFallback = new Set(scenario.fallback.messages);
+  const planOf = new Map(scenario.messages.map((i) => [i, planInShardZero(MESSAGE_SHAPES[i]!, `evt-${run}-m${i}`, withFallback.has(i) ? i : undefined)] as const));
+  /** The fallback's key of each message that names one (its row's `fallbackKey`). */
+  const fallbackKeyOf = new Map([...planOf].flatMap(([i, plan]) => (plan.fallback ? [[i, plan.fallback.key] as const] : [])));
   const plans = [...planOf.values()];
-  const keys = new Set(plans.map((p) => p.key));
+  // The reclaimer sees the fallbacks' rows too: a fallback is a message of the ledger like any other.
+  const keys = new Set([...plans.map((p) => p.key), ...fallbackKeyOf.values()]);
   const portsOf = (actor: string) => {
     const ports = network.ledgerFor(actor, server.tableName, server.endpoint);
     clients.push(ports.client);
@@ -184,14 +195,19 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
    * One invocation, as createSenderHandler runs it: the kept writes first, the delivery (none: an
    * invocation for other records), then the optional retries before returning.
    */
-  const invoke = (d: Omit<Delivery, 'message'> & { readonly message?: number }, worker: number, actor: string) => {
+  const invoke = (d: Omit<Delivery, 'message'> & { readonly message?: number; readonly fallbackRequest?: string }, worker: number, actor: string) => {
     const environment = environments[worker]!;
     const keptWrites = environment.keptWrites;
     const ctx = contextFor(actor, { lane: environment.lane, readBeforeClaim: d.readBeforeClaim, keptWrites });
     const keptContext = { ...ctx, concurrency: 4 };
     return startActor(actor, async () => {
       await keptWrites.writeAll(keptContext);
-      const result = d.message === undefined ? undefined : await deliverPlan(planOf.get(d.message)!, FRESH_CLAIM, ctx);
+      const result =
+        d.message !== undefined
+          ? await deliverPlan(planOf.get(d.message)!, FRESH_CLAIM, ctx)
+          : d.fallbackRequest !== undefined
+            ? await fallbackRecord(d.fallbackRequest, actor, ctx)
+            : undefined;
       // writeUntil's rounds (a second apart in real time), each released by the scheduler.
       for (let round = 0; round < (d.retryRounds ?? 0) && keptWrites.size > 0; round += 1) {
         await gates.pass(actor, 'retry kept writes before returning');
@@ -206,6 +222,14 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
       }
       return result;
     });
+  };
+  /** A fallback's request, as the sender's handler processes an SQS record (processRecord), with the lane's context. */
+  const fallbackRecord = async (body: string, actor: string, ctx: DeliveryContext) => {
+    const result = await processRecord(
+      { messageId: actor, body },
+      { ...ctx, deadLetters: new InMemoryDeadLetters(), messageClasses: CLASSES, templates: repositoryTemplates(), maxBodyBytes: 262_144, maxClockSkewMs: 300_000, limit: (task) => task() },
+    );
+    return result.messages.every((message) => message.settled) ? ({ settled: true } as const) : ({ settled: false, why: 'fallback request unsettled' } as const);
   };
   const redeliveries = new Map<number, number>();
   /** Queues an invocation on a worker's environment (by global number), after the invocations before it. */
@@ -244,6 +268,29 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
       }).run(),
     );
   };
+
+  // The stream and the fallback trigger, on the rows of the primaries that name a fallback.
+  const fallback = new FallbackActors({
+    gates,
+    scenario: scenario.fallback,
+    primaryKeys: new Set([...planOf].filter(([i]) => fallbackKeyOf.has(i)).map(([, plan]) => plan.key)),
+    client: server.client,
+    tableName: server.tableName,
+    classes: CLASSES,
+    bulkClasses: STACK.bulkClasses,
+    clock,
+    metrics,
+    ledgerOf,
+    startActor,
+    faultsOn: () => faultsOn,
+    handToSender: ({ body, lane, attempt }, name) => {
+      const worker = WORKER_LANES.indexOf(lane) + (attempt % WORKERS_PER_LANE);
+      return enqueue({ worker, readBeforeClaim: attempt > 0, fallbackRequest: body }, worker, `w${worker}.${name}`).then(
+        (result) => result !== 'crashed' && result !== undefined && result.settled,
+      );
+    },
+  });
+  if (fallbackKeyOf.size > 0) network.onExecuted = (record) => fallback.executed(record);
 
   // Phase 1: the workers, the reclaimer, the status Lambda and the faults, in the scheduler's order.
   const work: Promise<unknown>[] = [];
@@ -353,6 +400,8 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
     const plan = planOf.get(message)!;
     const sent = providers.acceptedFor(plan.key).at(-1);
     if (!sent || sent.channel === 'push') return; // nothing sent, or a channel without delivery events
+    if (fates.get(sent.providerMessageId) === 'failed') return;
+    fates.set(sent.providerMessageId, 'delivered');
     const at = new Date(now).toISOString();
     const input =
       sent.channel === 'email'
@@ -366,6 +415,27 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
     // A keyed proof the status Lambda finished with: the row must keep it (SNS's logs name no key, so may find no row).
     if (result !== 'crashed' && (sent.channel === 'email' || scenario.smsProvider === 'end-user-messaging')) provenKeys.add(plan.key);
   };
+  /**
+   * What became of each accepted send in the world (by provider message id): delivered (a delivery event was sent) or
+   * failed for good (a hard failure was sent). One fate per send: the other event is never sent for it.
+   */
+  const fates = new Map<string, 'delivered' | 'failed'>();
+  const hardFailure = async (actor: string, message: number) => {
+    const plan = planOf.get(message)!;
+    const sent = providers.acceptedFor(plan.key).at(-1);
+    if (!sent || sent.channel === 'push' || (sent.channel === 'sms' && scenario.smsProvider !== 'end-user-messaging')) return;
+    if (fates.get(sent.providerMessageId) === 'delivered') return;
+    fates.set(sent.providerMessageId, 'failed');
+    const input =
+      sent.channel === 'email'
+        ? snsEvent(sesEvent('Bounce', { key: plan.key, sesMessageId: sent.providerMessageId, mailAt: new Date(sent.at).toISOString(), at: new Date(now).toISOString(), ...(sent.claimVersion !== undefined ? { claimVersion: sent.claimVersion } : {}) }))
+        : sqsEvent(eumEvent('TEXT_BLOCKED', { key: plan.key, claimVersion: sent.claimVersion, messageId: sent.providerMessageId, at: now }));
+    const handler = createStatusHandler({ store: ledgerOf(actor), metrics, log: silentLog, clock });
+    await startActor(actor, () => handler(input, lambdaContext()));
+  };
+  scenario.fallback.hardFailures.forEach((message, i) => {
+    work.push(gates.pass(`h${i}`, `m${message}'s last send fails for good`).then(() => hardFailure(`h${i}.status`, message)));
+  });
   /** Keys whose proof of a send the status Lambda processed to the end: the checker holds that none is lost. */
   const provenKeys = new Set<string>();
   let lateProofsAfterRefusal = 0;
@@ -374,7 +444,7 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
     const plan = planOf.get(message)!;
     const accepted = providers.acceptedFor(plan.key);
     const first = accepted[0];
-    if (!first || first.channel === 'push' || first.claimVersion === undefined) return false;
+    if (!first || first.channel === 'push' || first.claimVersion === undefined || fates.get(first.providerMessageId) === 'failed') return false;
     if (first.channel === 'sms' && scenario.smsProvider !== 'end-user-messaging') return false; // SNS's logs name no attempt
     // The later attempt: the row's current claim (read as one more actor, through the scheduled network), if it is
     // later than the proven one, over (released: its owner's call is done) and the provider never accepted it, so
@@ -398,6 +468,7 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
             sqsEvent(eumEvent('TEXT_TTL_EXPIRED', { key, claimVersion: current, at: now })),
             sqsEvent(eumEvent('TEXT_DELIVERED', { key, claimVersion: first.claimVersion, messageId: first.providerMessageId, at: first.at })),
           ];
+    fates.set(first.providerMessageId, 'delivered');
     const handler = createStatusHandler({ store: ledgerOf(actor), metrics, log: silentLog, clock });
     await startActor(`${actor}.refusal`, () => handler(refusal, lambdaContext()));
     if ((await startActor(`${actor}.proof`, () => handler(proof, lambdaContext()))) === 'crashed') return true;
@@ -440,6 +511,24 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
   void reclaim('recovery.reclaimer-2');
   await gates.drive();
   const rows = await readRows();
+  // The fallbacks: past the longest class window, the records and requests faults left are handed on, and the
+  // reclaimer settles what is left of a fallback's own row (a claim timeout, then past the evidence wait).
+  let fallbackRows: LedgerRow[] = [];
+  if (fallbackKeyOf.size > 0) {
+    jump(LONGEST_FALLBACK_WINDOW_MS + 1);
+    await fallback.recover();
+    await gates.drive();
+    await fallback.recover();
+    await gates.drive();
+    jump(CLAIM_TIMEOUT_MS + 1);
+    void reclaim('recovery.reclaimer-3');
+    await gates.drive();
+    jump(EVIDENCE_WAIT_MS + 1);
+    void reclaim('recovery.reclaimer-4');
+    await gates.drive();
+    fallbackRows = (await Promise.all([...fallbackKeyOf.values()].map((key) => server.ledger.get(key)))).filter((row): row is LedgerRow => row !== undefined);
+  }
+  const primaryRowsAtEnd = fallbackKeyOf.size > 0 ? await readRows() : rows;
 
   const limited = await readCounters(server, plans, rows);
   for (const client of clients) client.destroy();
@@ -453,7 +542,20 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
     timing: TIMING,
     provenKeys,
   });
+  const fallbackChecked = checkFallbacks({
+    fallbacks: [...fallbackKeyOf].map(([i, fallbackKey]) => {
+      const plan = planOf.get(i)!;
+      return { primaryKey: plan.key, fallbackKey, messageClass: plan.messageClass, fallbackAddress: fallbackAddressOf(i, FALLBACK_CHANNEL[plan.identity.channel]) };
+    }),
+    accepted: providers.accepted,
+    fates,
+    primaryRows: primaryRowsAtEnd,
+    fallbackRows,
+    classes: CLASSES,
+    nowMs: now,
+  });
   const violations = [
+    ...fallbackChecked.violations,
     ...checkSettledAfterOneReclaim(plans.map((p) => p.key), afterOneReclaim, CLASSES, {
       keyedEvidence: (row) => scenario.smsProvider === 'end-user-messaging' && row.channel === 'sms',
       runStartedAt: firstRunStartedAt,
@@ -484,9 +586,18 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
       ['limit store failures (claim handed back)', metrics.get(METRIC.LimitStoreError)],
       ['SUPPRESSED rows', rows.filter((row) => row.state === 'SUPPRESSED').length],
       ['throttled sends made again in place, claim held (the urgent lane\'s pauses)', inPlaceRetries],
+      ['fallback: stream records of primaries', fallback.counts.records],
+      ['fallback: trigger invocations', fallback.counts.invocations],
+      ['  of those, killed at a gate', fallback.counts.triggerCrashes],
+      ['fallback: requests put on the queue', fallback.counts.requestsPut],
+      ['  deliveries of them to a sender (at least once; an early one comes back)', fallback.counts.requestsReceived],
+      ['fallback: sent', fallbackChecked.figures.sent],
+      ['  of those, by the class\'s no-evidence window', fallbackChecked.figures.withoutEvidence],
+      ['fallback: primaries certainly undelivered in the world, not provably so on their row', fallbackChecked.figures.undeliveredUnproven],
     ]),
     permittedResends: checked.permittedResends,
     rows,
+    fallbacks: fallbackChecked.figures,
   };
 }
 
@@ -494,20 +605,26 @@ async function runOneSchedule(s: Scheduler, scenario: Scenario, server: LedgerSe
  * The message's plan, its event id suffixed until its key falls in pending-index shard 0: the
  * reclaimer then needs to query one shard (`pendingIndexShards: 1`) to see every row of the schedule.
  */
-function planInShardZero(shape: (typeof MESSAGE_SHAPES)[number], eventId: string): MessagePlan {
+function planInShardZero(shape: (typeof MESSAGE_SHAPES)[number], eventId: string, fallbackOf?: number): MessagePlan {
   for (let n = 0; ; n += 1) {
-    const plan = planOf(shape, `${eventId}-${n}`);
+    const plan = planOf(shape, `${eventId}-${n}`, fallbackOf);
     if (pendingShardOf(plan.key) === '0') return plan;
   }
 }
 
-function planOf(shape: (typeof MESSAGE_SHAPES)[number], eventId: string): MessagePlan {
-  const recipient =
+/** The plan of one message; with `fallbackOf` (its number), its recipient names the next channel at its own address. */
+function planOf(shape: (typeof MESSAGE_SHAPES)[number], eventId: string, fallbackOf?: number): MessagePlan {
+  const direct =
     shape.channel === 'email'
       ? { recipientId: 'user-9', email: 'user9@example.com', channels: [shape.channel] }
       : shape.channel === 'sms'
         ? { recipientId: 'user-9', phone: '+14155550101', channels: [shape.channel] }
         : { recipientId: 'user-9', pushEndpointArn: 'arn:aws:sns:us-east-1:123456789012:endpoint/GCM/shop-app/0f1e2d3c-aaaa-bbbb-cccc-1234567890ab', channels: [shape.channel] };
+  const next = FALLBACK_CHANNEL[shape.channel];
+  const recipient =
+    fallbackOf === undefined
+      ? direct
+      : { ...direct, channels: [], fallback: [shape.channel, next], ...(next === 'email' ? { email: fallbackAddressOf(fallbackOf, next) } : { phone: fallbackAddressOf(fallbackOf, next) }) };
   const event: NotificationEvent = {
     eventId,
     occurredAt: '2026-11-29T11:59:30.000Z',

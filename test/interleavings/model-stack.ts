@@ -45,6 +45,8 @@ export const TIMING = { claimTimeoutMs: CLAIM_TIMEOUT_MS, retentionMs: RECLAIMER
 export const FIRST_START_MS = Date.parse('2026-11-29T12:00:00.000Z');
 export const DAY_MS = 86_400_000;
 export const CLASSES = RECLAIMER_CONFIG.messageClasses;
+/** The longest no-evidence window of a class's fallback (otp's): recovery waits it out before the fallbacks are judged. */
+export const LONGEST_FALLBACK_WINDOW_MS = Math.max(...['otp', 'transactional', 'marketing'].map((name) => (CLASSES.get(name)?.fallback?.withoutEvidenceSeconds ?? 0) * 1000));
 export const EVIDENCE_WAIT_MS = (CLASSES.get('transactional')?.evidenceWaitSeconds ?? 300) * 1000;
 /** Sender workers (execution environments) per lane. */
 export const WORKERS_PER_LANE = 2;

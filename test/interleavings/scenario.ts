@@ -73,7 +73,29 @@ export interface Scenario {
    * Messaging). Drawn last, so every earlier field of a seed's scenario is what it was before this field existed.
    */
   readonly lateProofs: readonly number[];
+  /**
+   * Channel fallback (docs/design/fallback.md), drawn after `lateProofs` so every earlier field of a seed is what it was
+   * before fallback joined the model; the named regressions found before replay with it emptied.
+   */
+  readonly fallback: FallbackScenario;
 }
+
+/** Which messages name a next channel, and what the world and the stream do about them. */
+export interface FallbackScenario {
+  /** Messages whose recipient names a fallback (their channel, then the next: e-mail to text, text and push to e-mail). */
+  readonly messages: readonly number[];
+  /**
+   * The provider's word that a message's last accepted send failed for good (SES `Bounce` `Permanent`, End User
+   * Messaging `TEXT_BLOCKED`): a world event, at the scheduler's point. SNS's texts and push have no such word.
+   */
+  readonly hardFailures: readonly number[];
+  /** Every stream record handed to the trigger a second time (the stream delivers at least once). */
+  readonly streamRepeats: boolean;
+  /** Trigger invocations (by number) that die at their n-th gate (1: before the request is on the queue; 2: after). */
+  readonly triggerCrashes: readonly (readonly [number, 1 | 2])[];
+}
+
+export const NO_FALLBACK: FallbackScenario = { messages: [], hardFailures: [], streamRepeats: false, triggerCrashes: [] };
 
 /** One invocation in four dies at one of its awaits. */
 const crashAt = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) });
@@ -111,6 +133,12 @@ const scenarioFor = (messages: readonly number[]): fc.Arbitrary<Scenario> =>
     ),
     smsProvider: fc.constantFrom<SmsProviderKind>('sns', 'end-user-messaging'),
     lateProofs: fc.array(fc.constantFrom(...messages), { maxLength: 2 }),
+    fallback: fc.record({
+      messages: fc.subarray([...messages]),
+      hardFailures: fc.array(fc.constantFrom(...messages), { maxLength: 2 }),
+      streamRepeats: fc.boolean(),
+      triggerCrashes: fc.array(fc.tuple(fc.integer({ min: 1, max: 6 }), fc.constantFrom<1 | 2>(1, 2)), { maxLength: 2 }),
+    }),
   });
 
 /** Two to eight of the messages per schedule: fewer messages, more contention on each. */

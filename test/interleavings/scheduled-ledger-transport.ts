@@ -51,6 +51,8 @@ export class LedgerNetwork {
   });
   /** Faults injected, by kind. */
   readonly faults = new Map<string, number>();
+  /** Told of every attempt that executed, inside its I/O (the model's stream of the ledger). @default nothing */
+  onExecuted: (record: LedgerWireRecord) => Promise<void> = async () => undefined;
 
   constructor(
     private readonly gates: PortGates,
@@ -207,7 +209,10 @@ export class LedgerNetwork {
       const chunks: Buffer[] = [];
       for await (const chunk of response.body as AsyncIterable<Buffer>) chunks.push(Buffer.from(chunk));
       const bytes = Buffer.concat(chunks);
-      this.executed.push({ seq: this.executed.length + 1, actor, operation, write, key, status: response.statusCode, body: parsed });
+      const record: LedgerWireRecord = { seq: this.executed.length + 1, actor, operation, write, key, status: response.statusCode, body: parsed };
+      this.executed.push(record);
+      // The table's stream sees the write as it executes (one item's writes in order, nothing else between).
+      await this.onExecuted(record);
       if (this.enabled && response.statusCode === 200 && (write === 'claim' || write === 'takeover')) this.cutOffArmed(environmentOf(actor), key);
       if (key !== undefined && write !== 'get' && write !== 'query') {
         for (const copy of this.heldCopies.filter((c) => c.key === key && c.actor !== actor)) {

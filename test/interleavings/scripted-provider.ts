@@ -17,6 +17,8 @@ export interface AcceptedSend {
   readonly key: string;
   readonly providerMessageId: string;
   readonly channel: string;
+  /** The address it went to: a fallback is counted at its address, whatever key it was sent under. @default unknown */
+  readonly to?: string;
   /** The claim version the call was made under (End User Messaging's events name it). @default unknown */
   readonly claimVersion?: number;
   readonly actor: string;
@@ -32,6 +34,17 @@ export interface AcceptedSend {
    */
   readonly previousSenderHeldClaim: boolean;
 }
+
+/**
+ * A permanent refusal, as each provider words it (the reason starts with the error's name, as provider-outcome.ts
+ * keeps it): SNS refuses a disabled push endpoint and an invalid number (the recipient's address: a reason to fall
+ * back), SES a message (`MessageRejected`: the content, which is not).
+ */
+const REJECTION: Readonly<Record<ProviderRequest['message']['channel'], string>> = {
+  email: 'MessageRejected: Illegal address',
+  sms: 'InvalidParameterException: Invalid parameter: PhoneNumber Reason: +1415555xxxx is not valid to publish to',
+  push: 'EndpointDisabledException: Endpoint is disabled',
+};
 
 /** The providers as the scheduler and the fault plan decide them; no look-up (as SES v2 and SNS). */
 export class ScriptedProviders {
@@ -89,6 +102,7 @@ export class ScriptedProviders {
             !this.ledger.handedBack(previous.actor, request.key, previous.ledgerCountAtSend),
           providerMessageId: `${request.message.channel}-msg-${this.accepted.length + 1}`,
           channel: request.message.channel,
+          to: request.message.to,
           claimVersion: request.claimVersion,
           actor,
           answered: false,
@@ -105,7 +119,7 @@ export class ScriptedProviders {
         break;
       case 'reject':
         this.rejectedKeys.add(request.key);
-        outcome = { kind: 'permanent', reason: 'MessageRejected: Illegal address' };
+        outcome = { kind: 'permanent', reason: REJECTION[request.message.channel] };
         break;
       case 'lost-before':
         outcome = { kind: 'ambiguous', reason: 'SendTimeout: no answer' };

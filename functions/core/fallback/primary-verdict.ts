@@ -101,14 +101,14 @@ export function primaryVerdict(row: VerdictRow): PrimaryVerdict {
       return { kind: 'pending' };
     case 'FAILED': {
       const reason = row.failureReason ?? 'FAILED';
-      if (CONSENT_REFUSALS.some((rule) => rule.test(reason))) return { kind: 'certainly-undelivered', cause: 'consent', reason };
+      if (CONSENT_REFUSALS.some((rule) => rule.test(reason))) return unlessEarlierMayHaveGone(row, { kind: 'certainly-undelivered', cause: 'consent', reason });
       return RECIPIENT_REFUSALS.some((rule) => rule.test(reason))
-        ? { kind: 'certainly-undelivered', cause: 'refused', reason }
+        ? unlessEarlierMayHaveGone(row, { kind: 'certainly-undelivered', cause: 'refused', reason })
         : { kind: 'kept-from-fallback', reason };
     }
     case 'SUPPRESSED': {
       const reason = row.suppressionReason ?? 'SUPPRESSED';
-      return CONSENT_SUPPRESSIONS.has(reason) ? { kind: 'certainly-undelivered', cause: 'consent', reason } : { kind: 'kept-from-fallback', reason };
+      return CONSENT_SUPPRESSIONS.has(reason) ? unlessEarlierMayHaveGone(row, { kind: 'certainly-undelivered', cause: 'consent', reason }) : { kind: 'kept-from-fallback', reason };
     }
     case 'SENT':
     case 'UNKNOWN': {
@@ -121,4 +121,13 @@ export function primaryVerdict(row: VerdictRow): PrimaryVerdict {
       return { kind: 'possibly-delivered', sentAtMs: row.resolvedAt ?? row.updatedAt };
     }
   }
+}
+
+/**
+ * A refusal or a stop names the attempt that met it; an earlier attempt whose outcome is unknown (`lastAmbiguousAt`)
+ * may still have arrived, so the row is possibly delivered, as for a hard failure. The interleaving model found it: an
+ * otp text accepted with its answer lost, resent at once and refused, fell back at once as if certain.
+ */
+function unlessEarlierMayHaveGone(row: VerdictRow, certain: PrimaryVerdict): PrimaryVerdict {
+  return row.lastAmbiguousAt === undefined ? certain : { kind: 'possibly-delivered', sentAtMs: row.resolvedAt ?? row.updatedAt };
 }

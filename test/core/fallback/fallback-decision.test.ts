@@ -80,11 +80,12 @@ describe('primaryVerdict: every state, reason and status the ledger can hold', (
             } else if (state === 'PENDING') {
               expect(verdict, where).toBe('pending');
             } else if (state === 'FAILED') {
+              // A refusal or a stop names one attempt: an earlier one whose outcome is unknown may still have arrived.
               const recipients = FAILURE_REASONS.find(([text]) => text === input.failureReason)![1];
-              expect(verdict, where).toBe(recipients ? 'certainly-undelivered' : 'kept-from-fallback');
+              expect(verdict, where).toBe(!recipients ? 'kept-from-fallback' : lastAmbiguousAt === undefined ? 'certainly-undelivered' : 'possibly-delivered');
             } else if (state === 'SUPPRESSED') {
               const consent = input.suppressionReason === 'Unsubscribed' || input.suppressionReason === 'OptedOut';
-              expect(verdict, where).toBe(consent ? 'certainly-undelivered' : 'kept-from-fallback');
+              expect(verdict, where).toBe(!consent ? 'kept-from-fallback' : lastAmbiguousAt === undefined ? 'certainly-undelivered' : 'possibly-delivered');
             } else {
               // SENT or UNKNOWN: only a hard failure of the one attempt that may have gone is certain.
               expect(verdict, where).toBe(isHard(status, detail) && lastAmbiguousAt === undefined ? 'certainly-undelivered' : 'possibly-delivered');
@@ -100,6 +101,17 @@ describe('primaryVerdict: every state, reason and status the ledger can hold', (
     for (const [status, detail] of [['Bounce', 'Transient/MailboxFull'], ['Bounce', 'Undetermined/Undetermined'], ['TEXT_UNKNOWN', undefined], ['TEXT_CARRIER_UNREACHABLE', undefined], ['TEXT_SPAM', undefined], ['TEXT_PROTECT_BLOCKED', undefined], ['DeliveryDelay', undefined], ['Send', undefined]] as const) {
       expect(primaryVerdict(row({ state: 'SENT', deliveryStatus: status, ...(detail ? { deliveryStatusDetail: detail } : {}) })).kind).toBe('possibly-delivered');
     }
+  });
+
+  // Defect found by the interleaving model (seed 4, path 40): an otp text accepted with its answer lost, resent at once
+  // and refused (an invalid number), ended FAILED with the ambiguity on its row, and fell back at once, counted as
+  // certain, while the first text may have arrived.
+  it('never calls a refusal or a stop certain after an earlier attempt that may have gone (lastAmbiguousAt)', () => {
+    const ambiguous = { lastAmbiguousAt: SENT_AT - 1 };
+    for (const failureReason of ['EndpointDisabledException: Endpoint is disabled', 'InvalidParameterException: Invalid parameter: PhoneNumber Reason: x', 'OptedOut: ConflictException DESTINATION_PHONE_NUMBER_OPTED_OUT: opted out']) {
+      expect(primaryVerdict(row({ state: 'FAILED', failureReason, ...ambiguous }))).toEqual({ kind: 'possibly-delivered', sentAtMs: SENT_AT });
+    }
+    expect(primaryVerdict(row({ state: 'SUPPRESSED', suppressionReason: 'Unsubscribed', ...ambiguous }))).toEqual({ kind: 'possibly-delivered', sentAtMs: SENT_AT });
   });
 
   it('never calls a limit or a destination rule certain: a fallback would dodge it', () => {

@@ -122,6 +122,10 @@ async function apply(event: StatusEvent, deps: StatusDependencies): Promise<Reco
     ...(ref.kind === 'key' ? {} : { providerMessageId: ref.providerMessageId }),
     ...(key ? { key: keyPrefix(key) } : {}),
   };
+  if (event.finalityUnstated) {
+    deps.metrics.count(METRIC.DeliveryStatusFinalityUnstated, { channel });
+    deps.log.warn('End User Messaging event without a boolean isFinal: recorded as intermediate, never final', context);
+  }
   const result = key ? await deps.store.recordDeliveryStatus(key, update, deps.clock()) : 'no-row';
   // A duplicate (superseded) applies again: every consent write is conditional on its own time, so it is a no-op
   // after its own success, and it completes one whose invocation failed between the two writes.

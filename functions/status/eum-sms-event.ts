@@ -55,14 +55,16 @@ export function statusFromEumEvent(input: unknown): StatusEvent | { readonly inv
     ...(event.messageStatus ? { detail: safe(event.messageStatus) } : {}),
     ...(event.isFinal === true ? {} : { intermediate: true }),
   };
+  const unstated = typeof event.isFinal === 'boolean' ? {} : { finalityUnstated: true };
   const key = event.context?.[EUM_KEY_CONTEXT];
-  if (key === undefined || !KEY.test(key)) return { channel: 'sms', ref: { kind: 'untagged', providerMessageId: event.messageId }, update };
+  if (key === undefined || !KEY.test(key)) return { channel: 'sms', ref: { kind: 'untagged', providerMessageId: event.messageId }, update, ...unstated };
   const version = event.context?.[EUM_CLAIM_VERSION_CONTEXT];
   const claimVersion = version !== undefined && CLAIM_VERSION.test(version) ? Number(version) : undefined;
   return {
     channel: 'sms',
     ref: { kind: 'key', key },
     update: { ...update, providerMessageId: event.messageId, ...(claimVersion !== undefined ? { claimVersion } : {}) },
+    ...unstated,
   };
 }
 

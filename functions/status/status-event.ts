@@ -32,4 +32,10 @@ export interface StatusEvent {
   readonly update: DeliveryStatusUpdate;
   /** @default none: the event says nothing about consent */
   readonly consent?: ConsentSignal;
+  /**
+   * An End User Messaging event whose `isFinal` is missing or not a boolean: read as intermediate (never final),
+   * and counted, so a changed format cannot leave texts waiting unseen.
+   * @default false
+   */
+  readonly finalityUnstated?: boolean;
 }

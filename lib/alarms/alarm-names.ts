@@ -24,6 +24,7 @@ export const ALARM = {
   sesEventDeadLetters: 'SesEventDeadLetters',
   smsEventDeadLetters: 'SmsEventDeadLetters',
   deliveryStatusInvalid: 'DeliveryStatusInvalid',
+  deliveryStatusFinalityUnstated: 'DeliveryStatusFinalityUnstated',
   smsMonthToDateSpend: 'SmsMonthToDateSpend',
   providerConfigurationFault: 'ProviderConfigurationFault',
   providerQuotaExhausted: 'ProviderQuotaExhausted',

@@ -37,6 +37,12 @@ export const DELIVERY_STATUS_ALARMS = {
     metric: (s) => s.metrics.of(SERVICE.status, METRIC.DeliveryStatusInvalid),
     threshold: anyOccurrence,
   },
+  [ALARM.deliveryStatusFinalityUnstated]: {
+    description:
+      "End User Messaging SMS events came without a boolean isFinal: they were recorded as intermediate, so those texts can never be settled undelivered by them and no fallback goes on their word. AWS documents isFinal on every event: its format changed.",
+    metric: (s) => s.metrics.of(SERVICE.status, METRIC.DeliveryStatusFinalityUnstated),
+    threshold: anyOccurrence,
+  },
   [ALARM.lateBounces]: {
     description: 'E-mails SES had accepted bounced (recorded on their ledger rows by the status Lambda): recipients\' addresses have gone bad.',
     metric: (s) => s.metrics.atPeriod(HOUR).of(SERVICE.status, METRIC.LateBounce),

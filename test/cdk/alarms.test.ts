@@ -76,6 +76,7 @@ describe('count alarms (> 0 in one 5-minute period)', () => {
     [ALARM.keptLedgerWriteDropped, METRIC.KeptLedgerWriteDropped, 'sender'],
     [ALARM.stalePendingFound, METRIC.StalePendingFound, 'reclaimer'],
     [ALARM.deliveryStatusInvalid, METRIC.DeliveryStatusInvalid, 'status'],
+    [ALARM.deliveryStatusFinalityUnstated, METRIC.DeliveryStatusFinalityUnstated, 'status'],
   ] as const)('%s watches %s of the %s', (alarm, metric, service) => {
     expect(alarmProps(alarm)).toMatchObject({
       ...custom(metric, service),

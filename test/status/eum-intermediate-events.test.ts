@@ -9,6 +9,7 @@ import { ControlledClock } from '../support/controlled-clock';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { seedDeadClaims } from '../reclaimer/reclaimer-harness';
+import { METRIC } from '../../functions/core/observability/metric-names';
 import { eumEvent, sqsEvent } from './eum-fixtures';
 import { RECIPIENT_PHONE } from './status-fixtures';
 import { StatusHarness } from './status-harness';
@@ -95,5 +96,17 @@ describe('End User Messaging SMS events that are not final (isFinal)', () => {
     expect(read(true)).toMatchObject({ update: { status: 'TEXT_UNREACHABLE' } });
     expect(read(true)).not.toHaveProperty('update.intermediate');
     for (const isFinal of [false, 'absent', 'true', 'yes'] as const) expect(read(isFinal), String(isFinal)).toMatchObject({ update: { status: 'TEXT_UNREACHABLE', intermediate: true } });
+  });
+
+  // An AWS-docs review (2026-12-06): the conservative reading of a missing isFinal must not be silent, or a changed
+  // format would leave every failed text waiting with nothing to show for it.
+  it('counts an event without a boolean isFinal (DeliveryStatusFinalityUnstated), and not one that has it', async () => {
+    const row = await smsRow('evt-eum-finality-unstated');
+    const status = new StatusHarness(db.ledger, clock);
+    const withField = (isFinal: unknown, at: number) => ({ ...eumEvent('TEXT_UNREACHABLE', { key: row.key, claimVersion: 1, messageId: 'eum-u1', at, isFinal: 'absent' }), ...(isFinal === 'absent' ? {} : { isFinal }) });
+    await status.invoke(sqsEvent(withField(false, AT), withField(true, AT + 1)));
+    expect(status.metrics.get(METRIC.DeliveryStatusFinalityUnstated) ?? 0).toBe(0);
+    await status.invoke(sqsEvent(withField('absent', AT + 2), withField('true', AT + 3)));
+    expect(status.metrics.get(METRIC.DeliveryStatusFinalityUnstated)).toBe(2);
   });
 });

@@ -92,6 +92,25 @@ function hardFailure(status: string, detail: string | undefined): boolean {
   return ['TEXT_UNREACHABLE', 'TEXT_BLOCKED', 'TEXT_INVALID', 'TEXT_TTL_EXPIRED'].includes(status);
 }
 
+/**
+ * Provider statuses that end a message undelivered for its content or by a rule, which a fallback must not dodge:
+ * `TEXT_CARRIER_BLOCKED` (AWS: the carrier "blocks the delivery of the message", "typically ... when the carrier
+ * identifies the message as malicious ... or abusive") and `TEXT_SPAM`, `TEXT_INVALID_MESSAGE` (the body), SES
+ * `Reject` (a virus) and `RenderingFailure` (our template): the next channel carries the same content;
+ * `TEXT_PROTECT_BLOCKED`: the account's own protect configuration, a destination rule. Each says the message did
+ * not arrive, so none may read as "possibly delivered" (which would let a class's no-evidence window send the
+ * fallback anyway). An AWS-docs review found them read that way, against this file's own definition.
+ * https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-types.html
+ */
+const CONTENT_OR_RULE_BLOCKS: ReadonlySet<string> = new Set([
+  'TEXT_CARRIER_BLOCKED',
+  'TEXT_SPAM',
+  'TEXT_INVALID_MESSAGE',
+  'TEXT_PROTECT_BLOCKED',
+  'Reject',
+  'RenderingFailure',
+]);
+
 /** The verdict on `row`. Pure. */
 export function primaryVerdict(row: VerdictRow): PrimaryVerdict {
   const status = row.deliveryStatus;
@@ -117,6 +136,9 @@ export function primaryVerdict(row: VerdictRow): PrimaryVerdict {
       const final = row.deliveryStatusIntermediate !== true;
       if (status !== undefined && final && row.lastAmbiguousAt === undefined && hardFailure(status, row.deliveryStatusDetail)) {
         return { kind: 'certainly-undelivered', cause: 'hard-failure', reason: row.deliveryStatusDetail ? `${status}: ${row.deliveryStatusDetail}` : status };
+      }
+      if (status !== undefined && final && row.lastAmbiguousAt === undefined && CONTENT_OR_RULE_BLOCKS.has(status)) {
+        return { kind: 'kept-from-fallback', reason: row.deliveryStatusDetail ? `${status}: ${row.deliveryStatusDetail}` : status };
       }
       return { kind: 'possibly-delivered', sentAtMs: row.resolvedAt ?? row.updatedAt };
     }

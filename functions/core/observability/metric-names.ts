@@ -156,6 +156,8 @@ export const METRIC = {
   DeliveryStatusUnmatched: 'DeliveryStatusUnmatched',
   /** An input or record that is not a delivery-status event we understand. */
   DeliveryStatusInvalid: 'DeliveryStatusInvalid',
+  /** An End User Messaging event without a boolean `isFinal`: recorded as intermediate, so it can never settle a text. */
+  DeliveryStatusFinalityUnstated: 'DeliveryStatusFinalityUnstated',
   /** Status Lambda: an SES `Bounce` recorded on one of our rows (the provider had accepted the e-mail). */
   LateBounce: 'LateBounce',
   /** Status Lambda: an SES `Complaint` recorded on one of our rows (the recipient marked the e-mail as spam). */

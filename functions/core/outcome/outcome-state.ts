@@ -17,7 +17,8 @@ export type OutcomeState = (typeof OUTCOME_STATES)[number];
  *   Messaging's carrier failures after hand-off, and its final refusals of a text it had accepted: `TEXT_BLOCKED`,
  *   `TEXT_INVALID`, `TEXT_TTL_EXPIRED`, which primary-verdict.ts reads as certainly undelivered: without them here
  *   the write that records one on a SENT row was no outcome, so neither the producer nor the fallback trigger heard
- *   of it);
+ *   of it; and its blocks of the body or by the protect configuration, `TEXT_INVALID_MESSAGE`,
+ *   `TEXT_PROTECT_BLOCKED`, which a fallback must not dodge but a producer must hear of);
  * - complained: the recipient marked it as spam.
  * A failure that is not the provider's final word (an End User Messaging event not marked `isFinal`: the row's
  * `deliveryStatusIntermediate`) is no outcome yet: the carrier may still deliver, and the final event is the one a
@@ -38,6 +39,8 @@ const PROVIDER_OUTCOME: Readonly<Record<string, ProviderOutcome>> = {
   TEXT_CARRIER_UNREACHABLE: 'BOUNCED',
   TEXT_CARRIER_BLOCKED: 'BOUNCED',
   TEXT_SPAM: 'BOUNCED',
+  TEXT_INVALID_MESSAGE: 'BOUNCED',
+  TEXT_PROTECT_BLOCKED: 'BOUNCED',
   Complaint: 'COMPLAINED',
 };
 type ProviderOutcome = 'DELIVERED' | 'BOUNCED' | 'COMPLAINED';

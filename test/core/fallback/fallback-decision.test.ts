@@ -40,6 +40,7 @@ const HARD: ReadonlyArray<readonly [string, string | undefined]> = [
   ['TEXT_INVALID', undefined],
   ['TEXT_TTL_EXPIRED', undefined],
 ];
+const CONTENT_OR_RULE = new Set(['TEXT_CARRIER_BLOCKED', 'TEXT_SPAM', 'TEXT_INVALID_MESSAGE', 'TEXT_PROTECT_BLOCKED', 'Reject', 'RenderingFailure']);
 const DELIVERED = new Set(['Delivery', 'Open', 'Click', 'Complaint', 'Subscription', 'SUCCESS', 'TEXT_DELIVERED', 'TEXT_SUCCESSFUL']);
 
 function row(fields: Partial<VerdictRow> & { state: LedgerState }): VerdictRow {
@@ -87,8 +88,12 @@ describe('primaryVerdict: every state, reason and status the ledger can hold', (
               const consent = input.suppressionReason === 'Unsubscribed' || input.suppressionReason === 'OptedOut';
               expect(verdict, where).toBe(!consent ? 'kept-from-fallback' : lastAmbiguousAt === undefined ? 'certainly-undelivered' : 'possibly-delivered');
             } else {
-              // SENT or UNKNOWN: only a hard failure of the one attempt that may have gone is certain.
-              expect(verdict, where).toBe(isHard(status, detail) && lastAmbiguousAt === undefined ? 'certainly-undelivered' : 'possibly-delivered');
+              // SENT or UNKNOWN: only a hard failure of the one attempt that may have gone is certain; a block of its
+              // content or by a rule is as final, but a fallback must not carry the content or dodge the rule.
+              const alone = lastAmbiguousAt === undefined;
+              expect(verdict, where).toBe(
+                isHard(status, detail) && alone ? 'certainly-undelivered' : CONTENT_OR_RULE.has(status ?? '') && alone ? 'kept-from-fallback' : 'possibly-delivered',
+              );
             }
           }
         }
@@ -97,9 +102,23 @@ describe('primaryVerdict: every state, reason and status the ledger can hold', (
     expect(cases).toBeGreaterThan(400);
   });
 
-  it('never calls a transient or undetermined bounce, an unknown-cause text or a spam block certain', () => {
-    for (const [status, detail] of [['Bounce', 'Transient/MailboxFull'], ['Bounce', 'Undetermined/Undetermined'], ['TEXT_UNKNOWN', undefined], ['TEXT_CARRIER_UNREACHABLE', undefined], ['TEXT_SPAM', undefined], ['TEXT_PROTECT_BLOCKED', undefined], ['DeliveryDelay', undefined], ['Send', undefined]] as const) {
+  it('never calls a transient or undetermined bounce or an unknown-cause text certain', () => {
+    for (const [status, detail] of [['Bounce', 'Transient/MailboxFull'], ['Bounce', 'Undetermined/Undetermined'], ['TEXT_UNKNOWN', undefined], ['TEXT_CARRIER_UNREACHABLE', undefined], ['DeliveryDelay', undefined], ['Send', undefined]] as const) {
       expect(primaryVerdict(row({ state: 'SENT', deliveryStatus: status, ...(detail ? { deliveryStatusDetail: detail } : {}) })).kind).toBe('possibly-delivered');
+    }
+  });
+
+  // Defect found by an AWS-docs review (2026-12-06): a final carrier or spam block, a protect configuration's block or
+  // a refused body read as "possibly delivered", so otp's no-evidence window sent the fallback with the same content
+  // (or past the protect configuration). AWS: the carrier "blocks the delivery of the message".
+  it('keeps a final content or rule block from every fallback, the no-evidence window included', () => {
+    const otp = { enabled: true, withoutEvidenceSeconds: 120 };
+    for (const status of ['TEXT_CARRIER_BLOCKED', 'TEXT_SPAM', 'TEXT_INVALID_MESSAGE', 'TEXT_PROTECT_BLOCKED', 'Reject', 'RenderingFailure']) {
+      const blocked = row({ state: 'SENT', deliveryStatus: status });
+      expect(primaryVerdict(blocked), status).toEqual({ kind: 'kept-from-fallback', reason: status });
+      expect(fallbackDecision(blocked, otp, SENT_AT + 3_600_000), status).toEqual({ kind: 'none', why: 'kept-from-fallback' });
+      // Not final yet: the carrier may still deliver, and the window decides.
+      expect(primaryVerdict({ ...blocked, deliveryStatusIntermediate: true }).kind, status).toBe('possibly-delivered');
     }
   });
 

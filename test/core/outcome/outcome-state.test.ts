@@ -47,6 +47,14 @@ describe('which writes are outcomes a producer hears of', () => {
     expect(outcomeChange(bounced, complained)).toMatchObject({ state: 'COMPLAINED' });
   });
 
+  // Defect found by an AWS-docs review (2026-12-06): a final End User Messaging block by the account's protect
+  // configuration or a refused body on a text it had accepted was no outcome, so the producer never heard of it.
+  it.each(['TEXT_PROTECT_BLOCKED', 'TEXT_INVALID_MESSAGE'])('a final %s on a SENT text is BOUNCED; an intermediate one is not yet', (type) => {
+    const text = row({ ...sent, channel: 'sms' });
+    expect(outcomeChange(text, status(text, type, t0 + 2_000, 4))).toMatchObject({ state: 'BOUNCED', source: 'provider' });
+    expect(outcomeChange(text, { ...status(text, type, t0 + 2_000, 4), deliveryStatusIntermediate: true })).toBeUndefined();
+  });
+
   it('a status that says nothing new is not a change: Send, a repeat delivery, an open after a delivery', () => {
     const withSend = status(sent, 'Send', t0 + 50, 1);
     expect(outcomeChange(sent, withSend)).toBeUndefined();

@@ -1,4 +1,4 @@
-import { laneThroughput, ledgerRequestsOnPath, ONE_VCPU_MB, type LaneThroughput } from '../../lib/capacity-model/lane-throughput';
+import { laneThroughput, ledgerRequestsOnPath, MEASURED_CPU_MS_PER_MESSAGE, ONE_VCPU_MB, type LaneThroughput } from '../../lib/capacity-model/lane-throughput';
 import { ledgerUnits, limitCounters } from '../../lib/capacity-model/ledger-capacity';
 import { BUILT_IN_MESSAGE_CLASSES } from '../../functions/core/policy/message-class';
 import type { ScaleSetting } from './scale-settings';
@@ -60,7 +60,7 @@ export function predict(setting: ScaleSetting, local: LocalCosts, originals: num
 }
 
 /** Costs to size a round before it has measured its own: 1 ms per ledger request, the latency bench's CPU per message. */
-export const NOMINAL_COSTS: LocalCosts = { ledgerOverheadMs: 1, providerOverheadMs: 0, cpuMsPerMessage: 3.5 };
+export const NOMINAL_COSTS: LocalCosts = { ledgerOverheadMs: 1, providerOverheadMs: 0, cpuMsPerMessage: MEASURED_CPU_MS_PER_MESSAGE };
 
 /** The capacity model for `setting` on this machine's `local` costs (its lane, before the one-event-loop bound). */
 export function laneModel(setting: ScaleSetting, local: LocalCosts): LaneThroughput {

@@ -131,18 +131,21 @@ export function primaryVerdict(row: VerdictRow): PrimaryVerdict {
     }
     case 'SENT':
     case 'UNKNOWN': {
-      // A hard failure names one attempt; an earlier attempt whose outcome is unknown may still have arrived. An
-      // intermediate one is not the provider's last word.
-      const final = row.deliveryStatusIntermediate !== true;
-      if (status !== undefined && final && row.lastAmbiguousAt === undefined && hardFailure(status, row.deliveryStatusDetail)) {
-        return { kind: 'certainly-undelivered', cause: 'hard-failure', reason: row.deliveryStatusDetail ? `${status}: ${row.deliveryStatusDetail}` : status };
+      // A hard failure or a block names one attempt; an earlier attempt whose outcome is unknown may still have
+      // arrived. An intermediate one is not the provider's last word.
+      const finalWordOnOnlyAttempt = status !== undefined && row.deliveryStatusIntermediate !== true && row.lastAmbiguousAt === undefined;
+      if (finalWordOnOnlyAttempt) {
+        const reason = row.deliveryStatusDetail ? `${status}: ${row.deliveryStatusDetail}` : status;
+        if (hardFailure(status, row.deliveryStatusDetail)) return { kind: 'certainly-undelivered', cause: 'hard-failure', reason };
+        if (CONTENT_OR_RULE_BLOCKS.has(status)) return { kind: 'kept-from-fallback', reason };
       }
-      if (status !== undefined && final && row.lastAmbiguousAt === undefined && CONTENT_OR_RULE_BLOCKS.has(status)) {
-        return { kind: 'kept-from-fallback', reason: row.deliveryStatusDetail ? `${status}: ${row.deliveryStatusDetail}` : status };
-      }
-      return { kind: 'possibly-delivered', sentAtMs: row.resolvedAt ?? row.updatedAt };
+      return possiblyDelivered(row);
     }
   }
+}
+
+function possiblyDelivered(row: VerdictRow): PrimaryVerdict {
+  return { kind: 'possibly-delivered', sentAtMs: row.resolvedAt ?? row.updatedAt };
 }
 
 /**
@@ -151,5 +154,5 @@ export function primaryVerdict(row: VerdictRow): PrimaryVerdict {
  * otp text accepted with its answer lost, resent at once and refused, fell back at once as if certain.
  */
 function unlessEarlierMayHaveGone(row: VerdictRow, certain: PrimaryVerdict): PrimaryVerdict {
-  return row.lastAmbiguousAt === undefined ? certain : { kind: 'possibly-delivered', sentAtMs: row.resolvedAt ?? row.updatedAt };
+  return row.lastAmbiguousAt === undefined ? certain : possiblyDelivered(row);
 }

@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { sdkSchemaTraitKeysPlugin } from '../lib/bundle-child-process';
 import { HANDLER_FILE, notifierBuildOptions } from '../lib/function-bundle';
 import { smsCountriesDefine, smsProviderDefine } from '../lib/destination-options';
 import type { NotifierRuntime } from '../lib/lambda-runtime';
@@ -25,7 +26,8 @@ function shippedTemplatesDefine(): Readonly<Record<string, string>> {
 
 /**
  * The stack's build of `entry` (lib/function-bundle.ts), in memory; the sender's with the shipped templates
- * embedded as synth embeds them. test/deploy checks that these are the bytes `cdk synth` puts in the asset.
+ * embedded as synth embeds them, with the plugin synth builds with (lib/bundle-child-process.ts). test/deploy checks
+ * that these are the bytes `cdk synth` puts in the asset.
  */
 export function deployedBuildOptions(
   entry: string,
@@ -39,7 +41,7 @@ export function deployedBuildOptions(
   // The sender and the reclaimer carry the SMS country table (none by default: cdk.json lists no countries).
   const sms = path === DEFAULT_ENTRIES.sender || path === DEFAULT_ENTRIES.reclaimer ? { ...smsCountriesDefine({ smsCountries: smsCountries }), ...smsProviderDefine({ smsProvider }) } : {};
   const define = { ...sms, ...(path === DEFAULT_ENTRIES.sender ? shippedTemplatesDefine() : {}) };
-  return { ...notifierBuildOptions(resolve(REPO, entry), VIRTUAL_OUTDIR, { define, runtime }), metafile: true, write: false, logLevel: 'silent' };
+  return { ...notifierBuildOptions(resolve(REPO, entry), VIRTUAL_OUTDIR, { define, runtime }), metafile: true, write: false, logLevel: 'silent', plugins: [sdkSchemaTraitKeysPlugin] };
 }
 
 /** One file of an asset, named as in the asset folder. */
@@ -58,6 +60,8 @@ export interface BuiltBundle {
   readonly gzipBytes: number;
   /** `index.mjs` and the chunks it imports statically: what a cold import reads and compiles. */
   readonly startupBytes: number;
+  /** The names of `index.mjs` and the chunks it imports statically. */
+  readonly startupFiles: readonly string[];
   /** Package name (or `(this repository)`) to minified bytes over all files, largest first. */
   readonly packages: ReadonlyArray<{ readonly name: string; readonly bytes: number }>;
   /** Every source file with bytes in the output, as esbuild names it (relative to the repository). */
@@ -118,6 +122,7 @@ export async function buildBundle(entry: string, { withoutSdk, splitting = true,
     bytes: size(bytesOf.keys()),
     gzipBytes: files.reduce((sum, f) => sum + gzipSync(f.contents).byteLength, 0),
     startupBytes: size(startup),
+    startupFiles: [...startup],
     packages: [...byPackage.entries()].sort((a, b) => b[1] - a[1]).map(([name, bytes]) => ({ name, bytes })),
     inputs: [...inputs],
     startupInputs: [...new Set([...startup].flatMap((name) => inputsOf.get(name) ?? []))],

@@ -48,14 +48,16 @@ export interface FunctionBudget {
  * any function, and the reclaimer's delivery code loaded with its first stale row. The day before: sender 174,604 /
  * 485,613 (before issue 46's fallback), reclaimer 149,361 / 381,106. test/deploy/bundle-budget.test.ts fails when a
  * bundle grows past it; a change that needs more raises it in the commit that says what the bytes buy and what the
- * cold import then measures.
+ * cold import then measures. Lowered the same day for the sender (read at cold start 448,976 B) and the fallback
+ * trigger (358,336 B): the bundling writes the AWS SDK schemas' trait keys as strings (lib/bundle-child-process.ts),
+ * so esbuild leaves out the SES v2 schemas the sender never uses; the baseline, bundled the same way, reads 336,919.
  */
 export const FUNCTION_BUDGETS = {
-  sender: { ownBytes: 177 * 1024, startupBytes: 481 * 1024 },
+  sender: { ownBytes: 177 * 1024, startupBytes: 440 * 1024 },
   reclaimer: { ownBytes: 148 * 1024, startupBytes: 351 * 1024 },
   status: { ownBytes: 103 * 1024, startupBytes: 339 * 1024 },
   outcomes: { ownBytes: 62 * 1024, startupBytes: 265 * 1024 },
-  fallback: { ownBytes: 91 * 1024, startupBytes: 354 * 1024 },
+  fallback: { ownBytes: 91 * 1024, startupBytes: 351 * 1024 },
 } as const satisfies Record<string, FunctionBudget>;
 
 /**

@@ -114,9 +114,10 @@ async function buildVariant(
 ): Promise<string> {
   const out = join(dir, name);
   mkdirSync(out);
+  const options = deployedBuildOptions(entry, { runtime: values.runtime, smsProvider });
   const build = await esbuild.build({
-    ...deployedBuildOptions(entry, { runtime: values.runtime, smsProvider }),
-    plugins: source === undefined ? [] : [{
+    ...options,
+    plugins: source === undefined ? options.plugins : [...(options.plugins ?? []), {
       name: 'sender-handler-variant',
       setup(b) {
         b.onLoad({ filter: /handler\.ts$/ }, (args) => (args.path === SENDER_HANDLER ? { contents: source, loader: 'ts', resolveDir: resolve(SENDER_HANDLER, '..') } : undefined));

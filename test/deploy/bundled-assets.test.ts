@@ -62,8 +62,11 @@ beforeAll(async () => {
 
   db = await startTestLedger();
   let sent = 0;
-  ses = await startLoopbackServer((req, res) => {
-    if (req.method === 'POST' && req.url === '/v2/email/outbound-emails') {
+  ses = await startLoopbackServer((req, res, body) => {
+    if (req.method === 'POST' && req.url === '/v2/email/outbound-emails' && body.includes(REJECTED_ADDRESS)) {
+      res.writeHead(400, { 'content-type': 'application/json', 'x-amzn-errortype': 'MessageRejected' });
+      res.end(JSON.stringify({ message: 'Email address is on the account-level suppression list.' }));
+    } else if (req.method === 'POST' && req.url === '/v2/email/outbound-emails') {
       sent += 1;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ MessageId: `ses-smoke-${sent}` }));
@@ -146,11 +149,13 @@ async function invoke(which: Which, event: unknown): Promise<Invocation> {
   return JSON.parse(line.slice('SMOKE_RESULT '.length)) as Invocation;
 }
 
-const emailEvent = (eventId: string) =>
+const REJECTED_ADDRESS = 'rejected@mail.acme-notifier.dev';
+
+const emailEvent = (eventId: string, email = 'success@simulator.amazonses.com') =>
   loginCodeEvent({
     eventId,
     occurredAt: new Date().toISOString(),
-    recipients: [{ recipientId: 'user-1', email: 'success@simulator.amazonses.com', channels: ['email'] }],
+    recipients: [{ recipientId: 'user-1', email, channels: ['email'] }],
   });
 
 // With TEST_LEDGER_ON_AWS the ledger would be real DynamoDB: this test stays on loopback only.
@@ -245,6 +250,21 @@ describe.skipIf(process.env.TEST_LEDGER_ON_AWS === 'true')('bundled Lambda asset
     expect(node).toMatch(/^v24\./);
     expect(result).toMatchObject({ kind: 'eventbridge', recorded: 1 });
     expect((await db.ledger.get(row?.key ?? ''))?.deliveryStatus).toBe('Delivery');
+  });
+
+  // The SDK reads an error's name and class from the client's schemas, which the bundling rewrites (lib/bundle-child-process.ts).
+  it("the sender reads AWS's errors through the bundled schemas: a redelivery stops at the ledger's ConditionalCheckFailedException, SES's MessageRejected settles FAILED", async () => {
+    const before = ses.requests.filter((r) => r.url === '/v2/email/outbound-emails').length;
+    const redelivered = await invoke('senderFunction', sqsEvent(sqsRecord(JSON.stringify(emailEvent('evt-smoke-sender')))));
+    expect(redelivered.result).toEqual({ batchItemFailures: [] });
+    expect(ses.requests.filter((r) => r.url === '/v2/email/outbound-emails')).toHaveLength(before);
+
+    const rejected = await invoke('senderFunction', sqsEvent(sqsRecord(JSON.stringify(emailEvent('evt-smoke-rejected', REJECTED_ADDRESS)))));
+    expect(rejected.result).toEqual({ batchItemFailures: [] });
+    expect(ses.requests.filter((r) => r.url === '/v2/email/outbound-emails')).toHaveLength(before + 1);
+    const [row] = await db.ledger.rowsForEvent('evt-smoke-rejected');
+    expect(row).toMatchObject({ state: 'FAILED' });
+    expect(row?.failureReason).toMatch(/MessageRejected/);
   });
 
   it('contacted nothing but the loopback stand-ins', () => {

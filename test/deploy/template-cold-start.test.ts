@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { notifierBuildOptions } from '../../lib/function-bundle';
+import { bundleNotifierHandler } from '../../lib/function-bundle';
 import { DEFAULT_ENTRIES } from '../../lib/notifier-function';
 import { SHIPPED_TEMPLATES_IDENTIFIER } from '../../functions/sender/shipped-templates';
 
@@ -29,7 +29,7 @@ describe('the bundled sender with templates synth did not check', () => {
     ];
     const outdir = join(dir, 'asset');
     const outfile = join(outdir, 'index.mjs');
-    await build({ ...notifierBuildOptions(DEFAULT_ENTRIES.sender, outdir, { define: { [SHIPPED_TEMPLATES_IDENTIFIER]: JSON.stringify(files) } }), logLevel: 'silent' });
+    bundleNotifierHandler(DEFAULT_ENTRIES.sender, outdir, { define: { [SHIPPED_TEMPLATES_IDENTIFIER]: JSON.stringify(files) } });
     // Loaded by Node 24 as Lambda loads it, with no environment at all: the templates are read before the configuration.
     const script = `import(${JSON.stringify(pathToFileURL(outfile).href)}).then(() => console.log('{}'), (e) => console.log(JSON.stringify({ name: e.name, message: e.message })))`;
     const { stdout } = await promisify(execFile)(LAMBDA_NODE, ['--input-type=module', '-e', script], { env: {}, cwd: outdir });

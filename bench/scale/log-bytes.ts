@@ -4,7 +4,8 @@
  * EMF metrics included, in outbox mode on an in-process dynalite, for batches of 10 single-message events of each
  * class, and counts what it writes to stdout (what Lambda ships to CloudWatch Logs). Beside them, Lambda's own system
  * records per invocation (platform-log-lines.ts: AWS's documented shapes, filled with this stack's values at the
- * model's invocation time). A count, not a timing: it may run on a busy machine. Writes bench/results/log-bytes.json.
+ * model's invocation time). A count, not a timing: it may run on a busy machine. Writes bench/results/log-bytes.json, or
+ * the file `LOG_BYTES_OUT` names (test/docs/log-bytes-current.test.ts checks the committed file is still what it measures).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -143,5 +144,5 @@ const platformLines = {
 };
 process.stderr.write(`Lambda system records: ${platformLines.bytesPerInvocation} bytes per invocation, ${platformLines.coldStartBytesPerInvocation} on a cold start\n`);
 const written: LogBytesResult & { batchSize: number } = { batchSize: BATCH_SIZE, results, platformLines };
-writeFileSync(join(import.meta.dirname, '..', 'results', 'log-bytes.json'), `${JSON.stringify(written, null, 2)}\n`);
+writeFileSync(process.env.LOG_BYTES_OUT ?? join(import.meta.dirname, '..', 'results', 'log-bytes.json'), `${JSON.stringify(written, null, 2)}\n`);
 process.exit(0);

@@ -1,4 +1,5 @@
 import type { LedgerRow } from '../ledger/ledger-record';
+import { statusForFallback } from '../provider/delivery-status-meaning';
 
 /**
  * What a row says of its message, for a fallback (the three facts, kept apart):
@@ -63,58 +64,27 @@ const CONSENT_REFUSALS: readonly RegExp[] = [/^OptedOutException:/, /^OptedOut:/
 const CONSENT_SUPPRESSIONS: ReadonlySet<string> = new Set(['Unsubscribed', 'OptedOut']);
 
 /**
- * Provider statuses that prove the message reached the recipient (SES `Delivery`, an `Open`, a `Click`, a
- * `Complaint` or a `Subscription` change by the reader; SNS's SMS `SUCCESS`; End User Messaging's `TEXT_DELIVERED`
- * and `TEXT_SUCCESSFUL`, which its event page says "may be used interchangeably").
- */
-const DELIVERED_STATUSES: ReadonlySet<string> = new Set(['Delivery', 'Open', 'Click', 'Complaint', 'Subscription', 'SUCCESS', 'TEXT_DELIVERED', 'TEXT_SUCCESSFUL']);
-
-/**
- * Provider statuses that end a message certainly undelivered, as delivery-status-meaning.ts reads AWS's pages: an SES
- * `Bounce` of type `Permanent` (only; a transient bounce may still arrive), and End User Messaging's
- * `TEXT_UNREACHABLE`, `TEXT_BLOCKED` (the handset or carrier), `TEXT_INVALID` (the number), `TEXT_TTL_EXPIRED` (never
- * handed off before its time ran out). Left out on purpose: SNS's SMS delivery log `FAILURE` (AWS's own example
- * reads "Unknown error attempting to reach phone": as uncertain as `TEXT_UNKNOWN`), `TEXT_CARRIER_UNREACHABLE` ("a
- * transient error"), `TEXT_UNKNOWN` (AWS: "can be temporary or permanent"), `TEXT_CARRIER_BLOCKED` (AWS: "typically
- * ... when the carrier identifies the message as malicious ... or abusive": the content, as `TEXT_SPAM`), `TEXT_SPAM`,
- * `TEXT_INVALID_MESSAGE` and SES `Reject` (the content, which the next channel carries too), `TEXT_PROTECT_BLOCKED`
- * (AWS's own destination filter: a fallback would dodge it), SES `RenderingFailure` (our template).
- * https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-types.html
+ * The verdict on `row`. Pure.
  *
- * Only a final event counts (the caller's check of `deliveryStatusIntermediate`): End User Messaging marks each event
- * `isFinal`, and "There are intermediate message statuses" before the final one, up to 72 hours later
+ * What a provider status means for a fallback is its row of STATUS_MEANINGS (provider/delivery-status-meaning.ts,
+ * where each row cites AWS's page for its reading): delivered, a hard failure (an SES `Bounce` only when
+ * `Permanent`), a content or rule block kept from fallback, or nothing. Left out of the hard failures on purpose:
+ * SNS's SMS delivery log `FAILURE`, `TEXT_CARRIER_UNREACHABLE` and `TEXT_UNKNOWN` (uncertain); `TEXT_CARRIER_BLOCKED`,
+ * `TEXT_SPAM`, `TEXT_INVALID_MESSAGE` and SES `Reject` (the content, which the next channel carries too);
+ * `TEXT_PROTECT_BLOCKED` (AWS's own destination filter: a fallback would dodge it); SES `RenderingFailure` (our
+ * template). https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-types.html
+ *
+ * A hard failure or a block counts only as the final word on the only attempt (`deliveryStatusIntermediate` not
+ * set, no `lastAmbiguousAt`): End User Messaging marks each event `isFinal`, and "There are intermediate message
+ * statuses" before the final one, up to 72 hours later
  * (https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-format.html). An intermediate
  * failure type is the carrier still trying: possibly delivered, so the row waits for the final word (and an `otp`
  * primary falls back only by its class's window without evidence).
  */
-function hardFailure(status: string, detail: string | undefined): boolean {
-  if (status === 'Bounce') return detail !== undefined && detail.startsWith('Permanent');
-  return ['TEXT_UNREACHABLE', 'TEXT_BLOCKED', 'TEXT_INVALID', 'TEXT_TTL_EXPIRED'].includes(status);
-}
-
-/**
- * Provider statuses that end a message undelivered for its content or by a rule, which a fallback must not dodge:
- * `TEXT_CARRIER_BLOCKED` (AWS: the carrier "blocks the delivery of the message", "typically ... when the carrier
- * identifies the message as malicious ... or abusive") and `TEXT_SPAM`, `TEXT_INVALID_MESSAGE` (the body), SES
- * `Reject` (a virus) and `RenderingFailure` (our template): the next channel carries the same content;
- * `TEXT_PROTECT_BLOCKED`: the account's own protect configuration, a destination rule. Each says the message did
- * not arrive, so none may read as "possibly delivered" (which would let a class's no-evidence window send the
- * fallback anyway). An AWS-docs review found them read that way, against this file's own definition.
- * https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-types.html
- */
-const CONTENT_OR_RULE_BLOCKS: ReadonlySet<string> = new Set([
-  'TEXT_CARRIER_BLOCKED',
-  'TEXT_SPAM',
-  'TEXT_INVALID_MESSAGE',
-  'TEXT_PROTECT_BLOCKED',
-  'Reject',
-  'RenderingFailure',
-]);
-
-/** The verdict on `row`. Pure. */
 export function primaryVerdict(row: VerdictRow): PrimaryVerdict {
   const status = row.deliveryStatus;
-  if (status !== undefined && DELIVERED_STATUSES.has(status)) return { kind: 'delivered', status };
+  const meaning = status === undefined ? 'nothing' : statusForFallback(status, row.deliveryStatusDetail);
+  if (status !== undefined && meaning === 'delivered') return { kind: 'delivered', status };
   switch (row.state) {
     case 'PENDING':
       return { kind: 'pending' };
@@ -136,8 +106,8 @@ export function primaryVerdict(row: VerdictRow): PrimaryVerdict {
       const finalWordOnOnlyAttempt = status !== undefined && row.deliveryStatusIntermediate !== true && row.lastAmbiguousAt === undefined;
       if (finalWordOnOnlyAttempt) {
         const reason = row.deliveryStatusDetail ? `${status}: ${row.deliveryStatusDetail}` : status;
-        if (hardFailure(status, row.deliveryStatusDetail)) return { kind: 'certainly-undelivered', cause: 'hard-failure', reason };
-        if (CONTENT_OR_RULE_BLOCKS.has(status)) return { kind: 'kept-from-fallback', reason };
+        if (meaning === 'hard-failure') return { kind: 'certainly-undelivered', cause: 'hard-failure', reason };
+        if (meaning === 'content-or-rule-block') return { kind: 'kept-from-fallback', reason };
       }
       return possiblyDelivered(row);
     }

@@ -1,4 +1,5 @@
 import type { LedgerRow } from '../ledger/ledger-record';
+import { STATUS_MEANINGS, statusOutcome, type StatusOutcome } from '../provider/delivery-status-meaning';
 
 /**
  * What a producer hears about one logical message: the ledger's settled states, and the provider's own word
@@ -9,48 +10,30 @@ export const OUTCOME_STATES = ['SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED', 'FA
 export type OutcomeState = (typeof OUTCOME_STATES)[number];
 
 /**
- * The provider statuses (SES event types, SNS SMS statuses, End User Messaging event types; see
- * delivery-status.ts) that say what became of an accepted message. Every other status (`Send`, `DeliveryDelay`,
- * `TEXT_QUEUED`, a refusal of one attempt) says nothing a producer acts on, and leaves the row's state as it is.
- * - delivered: the mailbox or handset took it; an open or a click proves the same;
- * - bounced: the provider or carrier says it could not be delivered (SES `Bounce`, SNS's `FAILURE`, End User
- *   Messaging's carrier failures after hand-off, and its final refusals of a text it had accepted: `TEXT_BLOCKED`,
- *   `TEXT_INVALID`, `TEXT_TTL_EXPIRED`, which primary-verdict.ts reads as certainly undelivered: without them here
- *   the write that records one on a SENT row was no outcome, so neither the producer nor the fallback trigger heard
- *   of it; and its blocks of the body or by the protect configuration, `TEXT_INVALID_MESSAGE`,
- *   `TEXT_PROTECT_BLOCKED`, which a fallback must not dodge but a producer must hear of);
- * - complained: the recipient marked it as spam.
- * A failure that is not the provider's final word (an End User Messaging event not marked `isFinal`: the row's
- * `deliveryStatusIntermediate`) is no outcome yet: the carrier may still deliver, and the final event is the one a
- * producer hears of (https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-format.html).
+ * What each provider status (SES event types, SNS SMS statuses, End User Messaging event types; see
+ * delivery-status.ts) says became of an accepted message is its `outcome` in STATUS_MEANINGS
+ * (provider/delivery-status-meaning.ts): delivered, bounced or complained of. Every other status (`Send`,
+ * `DeliveryDelay`, `TEXT_QUEUED`, a refusal of one attempt) says nothing a producer acts on, and leaves the row's
+ * state as it is. Bounced includes End User Messaging's final refusals of a text it had accepted (`TEXT_BLOCKED`,
+ * `TEXT_INVALID`, `TEXT_TTL_EXPIRED`), which primary-verdict.ts reads as certainly undelivered: without them the
+ * write that records one on a SENT row was no outcome, so neither the producer nor the fallback trigger heard of it;
+ * and its blocks of the body or by the protect configuration, which a fallback must not dodge but a producer must
+ * hear of.
  */
-const PROVIDER_OUTCOME: Readonly<Record<string, ProviderOutcome>> = {
-  Delivery: 'DELIVERED',
-  Open: 'DELIVERED',
-  Click: 'DELIVERED',
-  SUCCESS: 'DELIVERED',
-  TEXT_DELIVERED: 'DELIVERED',
-  Bounce: 'BOUNCED',
-  FAILURE: 'BOUNCED',
-  TEXT_UNREACHABLE: 'BOUNCED',
-  TEXT_BLOCKED: 'BOUNCED',
-  TEXT_INVALID: 'BOUNCED',
-  TEXT_TTL_EXPIRED: 'BOUNCED',
-  TEXT_CARRIER_UNREACHABLE: 'BOUNCED',
-  TEXT_CARRIER_BLOCKED: 'BOUNCED',
-  TEXT_SPAM: 'BOUNCED',
-  TEXT_INVALID_MESSAGE: 'BOUNCED',
-  TEXT_PROTECT_BLOCKED: 'BOUNCED',
-  Complaint: 'COMPLAINED',
-};
-type ProviderOutcome = 'DELIVERED' | 'BOUNCED' | 'COMPLAINED';
+type ProviderOutcome = Exclude<StatusOutcome, 'nothing'>;
 
 /** The provider statuses that make a producer-visible state (the stream filter lets their writes through). */
-export const PROVIDER_OUTCOME_STATUSES: readonly string[] = Object.keys(PROVIDER_OUTCOME);
+export const PROVIDER_OUTCOME_STATUSES: readonly string[] = Object.keys(STATUS_MEANINGS).filter((status) => statusOutcome(status) !== 'nothing');
 
-/** The provider's word on `row`, if it makes a state: a failure only when final. */
+/**
+ * The provider's word on `row`, if it makes a state: a failure only when final (an End User Messaging event not
+ * marked `isFinal`, the row's `deliveryStatusIntermediate`, is no outcome yet: the carrier may still deliver, and
+ * the final event is the one a producer hears of,
+ * https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-format.html).
+ */
 function providerOutcome(row: OutcomeRow): ProviderOutcome | undefined {
-  const outcome = row.deliveryStatus === undefined ? undefined : PROVIDER_OUTCOME[row.deliveryStatus];
+  const outcome = row.deliveryStatus === undefined ? 'nothing' : statusOutcome(row.deliveryStatus);
+  if (outcome === 'nothing') return undefined;
   return outcome === 'BOUNCED' && row.deliveryStatusIntermediate === true ? undefined : outcome;
 }
 

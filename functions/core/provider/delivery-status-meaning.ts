@@ -10,14 +10,54 @@
  */
 export type StatusProof = 'sent' | 'accepted' | 'not-sent' | 'nothing';
 
-/** One status value: what it proves, and its stage in a message's life (the tie-break between two events with one time). */
+/**
+ * What a producer hears of a status recorded on a row whose message went or may have gone (`SENT`, `UNKNOWN`):
+ * the provider's word on what became of a message it accepted (outcome-state.ts turns it into the row's visible
+ * state), or `nothing` when the status says nothing a producer acts on and leaves the row's state as it is.
+ * - `DELIVERED`: the mailbox or handset took it; an open or a click proves the same;
+ * - `BOUNCED`: the provider or carrier says it could not be delivered;
+ * - `COMPLAINED`: the recipient marked it as spam.
+ * A `BOUNCED` that is not the provider's final word (an End User Messaging event not marked `isFinal`: the row's
+ * `deliveryStatusIntermediate`) is no outcome yet: the carrier may still deliver, and the final event is the one a
+ * producer hears of (https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-format.html).
+ */
+export type StatusOutcome = 'DELIVERED' | 'BOUNCED' | 'COMPLAINED' | 'nothing';
+
+/**
+ * What a status means for a fallback (primary-verdict.ts), the three facts kept apart:
+ * - `delivered`: it proves the message reached the recipient (or the recipient acted on it), on any row;
+ * - `hard-failure`: as the provider's final word on the only attempt that may have gone, the message certainly did
+ *   not and will not arrive on this channel, and the recipient (or their address) is why: the next channel is the
+ *   way to reach them;
+ * - `hard-failure-if-permanent`: the same, only when the event's detail starts with `Permanent` (an SES bounce);
+ * - `content-or-rule-block`: as that final word, the message did not arrive, for its content or by a rule, which a
+ *   fallback must not dodge (the next channel carries the same content, or would go round the rule): kept from
+ *   fallback. It says the message did not arrive, so it may never read as "possibly delivered" (which would let a
+ *   class's no-evidence window send the fallback anyway). An AWS-docs review found these read that way.
+ * - `nothing`: it may have arrived (or is not yet the provider's last word): possibly delivered.
+ *
+ * Only a final event counts (primary-verdict.ts checks `deliveryStatusIntermediate`): End User Messaging marks each
+ * event `isFinal`, and "There are intermediate message statuses" before the final one, up to 72 hours later
+ * (https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-format.html). An intermediate
+ * failure type is the carrier still trying: possibly delivered, so the row waits for the final word (and an `otp`
+ * primary falls back only by its class's window without evidence).
+ */
+export type StatusForFallback = 'delivered' | 'hard-failure' | 'hard-failure-if-permanent' | 'content-or-rule-block' | 'nothing';
+
+/**
+ * One status value's whole meaning: what it proves, its stage in a message's life (the tie-break between two
+ * events with one time), what a producer hears of it, and what it means for a fallback.
+ */
 export interface StatusMeaning {
   readonly proves: StatusProof;
   readonly rank: number;
+  readonly outcome: StatusOutcome;
+  readonly fallback: StatusForFallback;
 }
 
 /**
- * Every status the ledger records, and nothing else (an unknown value is counted and never guessed at).
+ * Every status the ledger records, and nothing else (an unknown value is counted and never guessed at), with all it
+ * means: test/core/provider/status-meaning-coherence.test.ts holds the columns to each other.
  *
  * SES ("Amazon SES event types" in the SES developer guide): `Send` is a request SES accepted and will attempt to
  * deliver, while `Reject` (a virus found, no delivery attempted) and `RenderingFailure` are its refusals, all three
@@ -26,25 +66,8 @@ export interface StatusMeaning {
  *
  * End User Messaging SMS: each `TEXT_*` type of "Event types for SMS, MMS, and voice"
  * (https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-types.html), read as the
- * page defines it:
- * - TEXT_SUCCESSFUL "accepted by the recipient's carrier", TEXT_DELIVERED (the two "may be used interchangeably"):
- *   handed off.
- * - TEXT_BLOCKED "the recipient's device or carrier is blocking messages to that recipient", TEXT_CARRIER_BLOCKED
- *   "the recipient's carrier blocks the delivery", TEXT_SPAM "the recipient's carrier identifies the message as
- *   containing unsolicited commercial content", TEXT_UNREACHABLE "the recipient's device is unavailable",
- *   TEXT_CARRIER_UNREACHABLE "a transient error occurs on the carrier network of the message recipient": each is
- *   the carrier's or the handset's answer, so after the hand-off; sending again would be a second text. That these
- *   come after the hand-off is our reading of the wording (a carrier's or a device's answer), not a sentence of the
- *   page; for TEXT_CARRIER_UNREACHABLE the page says only "transient error ... on the carrier network".
- * - TEXT_UNKNOWN "fails to be delivered for a reason that isn't covered by one of the other event types. Unknown
- *   errors can be temporary or permanent": the page does not say whether the hand-off happened. Read as sent (never
- *   sent again) because "Messaging Events" says the service reports an UNKNOWN messageStatus when it "has not
- *   received a final event from a carrier" within 72 hours: an inference, chosen so that a doubt never texts twice.
- * - TEXT_QUEUED "queued for delivery, but not delivered yet", TEXT_PENDING "in the process of being delivered":
- *   accepted, not yet handed off.
- * - TEXT_INVALID (the number), TEXT_INVALID_MESSAGE (the body), TEXT_PROTECT_BLOCKED ("blocked by protect
- *   configuration", AWS's own filter), TEXT_TTL_EXPIRED (SendTextMessage's `TimeToLive`: a text not handed off
- *   before it ran out is no longer tried): refused before any hand-off.
+ * page defines it (each row says how). That the carrier's and the handset's answers come after the hand-off is our
+ * reading of the wording (a carrier's or a device's answer), not a sentence of the page.
  *
  * Two `TEXT_` names of the SDK that are not here, on purpose (test/status/eum-event-table.test.ts holds the SDK's
  * list against this table): `TEXT_SENT`, an `EventType` the SDK itself documents as "not supported" for an event
@@ -55,39 +78,97 @@ export interface StatusMeaning {
 // Quoted: each is a provider's word, as it arrives (and as the docs name it).
 export const STATUS_MEANINGS: Readonly<Record<string, StatusMeaning>> = {
   // SES
-  'Send': { proves: 'accepted', rank: 1 },
-  'DeliveryDelay': { proves: 'sent', rank: 2 },
-  'Delivery': { proves: 'sent', rank: 3 },
-  'Bounce': { proves: 'sent', rank: 4 },
-  'Reject': { proves: 'not-sent', rank: 4 },
-  'RenderingFailure': { proves: 'not-sent', rank: 4 },
-  'Complaint': { proves: 'sent', rank: 5 },
-  'Subscription': { proves: 'sent', rank: 5 },
-  'Open': { proves: 'sent', rank: 6 },
-  'Click': { proves: 'sent', rank: 7 },
+  // SES accepted the request: says nothing a producer acts on, nor that the mail arrived.
+  'Send': { proves: 'accepted', rank: 1, outcome: 'nothing', fallback: 'nothing' },
+  // Still trying: a delay says nothing new, and the mail may yet arrive.
+  'DeliveryDelay': { proves: 'sent', rank: 2, outcome: 'nothing', fallback: 'nothing' },
+  'Delivery': { proves: 'sent', rank: 3, outcome: 'DELIVERED', fallback: 'delivered' },
+  // Certainly undelivered only of type `Permanent`: a transient or undetermined bounce may still arrive.
+  'Bounce': { proves: 'sent', rank: 4, outcome: 'BOUNCED', fallback: 'hard-failure-if-permanent' },
+  // A refusal of one attempt (a virus found, no delivery attempted): no outcome of its own for a producer. Its
+  // content is the cause, which the next channel carries too: kept from fallback.
+  'Reject': { proves: 'not-sent', rank: 4, outcome: 'nothing', fallback: 'content-or-rule-block' },
+  // A refusal of one attempt, for our template: no outcome of its own; the next channel shares the fault.
+  'RenderingFailure': { proves: 'not-sent', rank: 4, outcome: 'nothing', fallback: 'content-or-rule-block' },
+  // The recipient marked it as spam: it reached them.
+  'Complaint': { proves: 'sent', rank: 5, outcome: 'COMPLAINED', fallback: 'delivered' },
+  // A subscription change by the reader: it reached them. No outcome: PROVIDER_OUTCOME never listed it, and no
+  // comment said why (the coherence test names it among the open questions).
+  'Subscription': { proves: 'sent', rank: 5, outcome: 'nothing', fallback: 'delivered' },
+  // An open or a click proves the delivery.
+  'Open': { proves: 'sent', rank: 6, outcome: 'DELIVERED', fallback: 'delivered' },
+  'Click': { proves: 'sent', rank: 7, outcome: 'DELIVERED', fallback: 'delivered' },
   // SNS SMS delivery logs
-  'SUCCESS': { proves: 'sent', rank: 3 },
-  'FAILURE': { proves: 'sent', rank: 4 },
+  'SUCCESS': { proves: 'sent', rank: 3, outcome: 'DELIVERED', fallback: 'delivered' },
+  // The provider says it could not be delivered, but never certainly: AWS's own example reads "Unknown error
+  // attempting to reach phone", as uncertain as `TEXT_UNKNOWN`.
+  'FAILURE': { proves: 'sent', rank: 4, outcome: 'BOUNCED', fallback: 'nothing' },
   // End User Messaging SMS: AWS queues, hands off, then the carrier answers.
-  'TEXT_QUEUED': { proves: 'accepted', rank: 1 },
-  'TEXT_PENDING': { proves: 'accepted', rank: 2 },
-  'TEXT_SUCCESSFUL': { proves: 'sent', rank: 3 },
-  'TEXT_DELIVERED': { proves: 'sent', rank: 3 },
-  'TEXT_BLOCKED': { proves: 'sent', rank: 4 },
-  'TEXT_CARRIER_BLOCKED': { proves: 'sent', rank: 4 },
-  'TEXT_SPAM': { proves: 'sent', rank: 4 },
-  'TEXT_UNREACHABLE': { proves: 'sent', rank: 4 },
-  'TEXT_CARRIER_UNREACHABLE': { proves: 'sent', rank: 4 },
-  'TEXT_UNKNOWN': { proves: 'sent', rank: 4 },
-  'TEXT_INVALID': { proves: 'not-sent', rank: 4 },
-  'TEXT_INVALID_MESSAGE': { proves: 'not-sent', rank: 4 },
-  'TEXT_PROTECT_BLOCKED': { proves: 'not-sent', rank: 4 },
-  'TEXT_TTL_EXPIRED': { proves: 'not-sent', rank: 4 },
+  // TEXT_QUEUED "queued for delivery, but not delivered yet", TEXT_PENDING "in the process of being delivered":
+  // accepted, not yet handed off.
+  'TEXT_QUEUED': { proves: 'accepted', rank: 1, outcome: 'nothing', fallback: 'nothing' },
+  'TEXT_PENDING': { proves: 'accepted', rank: 2, outcome: 'nothing', fallback: 'nothing' },
+  // TEXT_SUCCESSFUL "accepted by the recipient's carrier", TEXT_DELIVERED (the two "may be used interchangeably"):
+  // handed off, and delivered. TEXT_SUCCESSFUL has no outcome: PROVIDER_OUTCOME never listed it, and no comment said
+  // why (the coherence test names it among the open questions).
+  'TEXT_SUCCESSFUL': { proves: 'sent', rank: 3, outcome: 'nothing', fallback: 'delivered' },
+  'TEXT_DELIVERED': { proves: 'sent', rank: 3, outcome: 'DELIVERED', fallback: 'delivered' },
+  // The carrier's or the handset's answers, so after the hand-off; sending again would be a second text.
+  // "the recipient's device or carrier is blocking messages to that recipient": the recipient is why; certainly
+  // undelivered when final, a final refusal a producer hears of (before it was BOUNCED, the write recording one on
+  // a SENT row was no outcome, so neither the producer nor the fallback trigger heard of it).
+  'TEXT_BLOCKED': { proves: 'sent', rank: 4, outcome: 'BOUNCED', fallback: 'hard-failure' },
+  // "the recipient's carrier blocks the delivery", "typically ... when the carrier identifies the message as
+  // malicious ... or abusive": the content, as TEXT_SPAM, which the next channel carries too.
+  'TEXT_CARRIER_BLOCKED': { proves: 'sent', rank: 4, outcome: 'BOUNCED', fallback: 'content-or-rule-block' },
+  // "the recipient's carrier identifies the message as containing unsolicited commercial content": the content.
+  'TEXT_SPAM': { proves: 'sent', rank: 4, outcome: 'BOUNCED', fallback: 'content-or-rule-block' },
+  // "the recipient's device is unavailable": certainly undelivered when final.
+  'TEXT_UNREACHABLE': { proves: 'sent', rank: 4, outcome: 'BOUNCED', fallback: 'hard-failure' },
+  // "a transient error occurs on the carrier network of the message recipient" (all the page says): may still arrive.
+  'TEXT_CARRIER_UNREACHABLE': { proves: 'sent', rank: 4, outcome: 'BOUNCED', fallback: 'nothing' },
+  // "fails to be delivered for a reason that isn't covered by one of the other event types. Unknown errors can be
+  // temporary or permanent": the page does not say whether the hand-off happened. Read as sent (never sent again)
+  // because "Messaging Events" says the service reports an UNKNOWN messageStatus when it "has not received a final
+  // event from a carrier" within 72 hours: an inference, chosen so that a doubt never texts twice. Never certain;
+  // no outcome (PROVIDER_OUTCOME never listed it).
+  'TEXT_UNKNOWN': { proves: 'sent', rank: 4, outcome: 'nothing', fallback: 'nothing' },
+  // Refused before any hand-off. The number: a final refusal of a text AWS had accepted, certainly undelivered
+  // (a producer hears of it, for the reason TEXT_BLOCKED says).
+  'TEXT_INVALID': { proves: 'not-sent', rank: 4, outcome: 'BOUNCED', fallback: 'hard-failure' },
+  // The body: a block a fallback must not dodge (the next channel carries it) but a producer must hear of.
+  'TEXT_INVALID_MESSAGE': { proves: 'not-sent', rank: 4, outcome: 'BOUNCED', fallback: 'content-or-rule-block' },
+  // "blocked by protect configuration", AWS's own destination filter: a fallback would dodge it; a producer hears of it.
+  'TEXT_PROTECT_BLOCKED': { proves: 'not-sent', rank: 4, outcome: 'BOUNCED', fallback: 'content-or-rule-block' },
+  // SendTextMessage's `TimeToLive`: a text not handed off before it ran out is no longer tried. Certainly
+  // undelivered when final, and a producer hears of it (as TEXT_BLOCKED says).
+  'TEXT_TTL_EXPIRED': { proves: 'not-sent', rank: 4, outcome: 'BOUNCED', fallback: 'hard-failure' },
 };
+
+/** The meaning of a status the ledger knows; undefined for any other value (an own key only, never `constructor`). */
+function meaningOf(status: string): StatusMeaning | undefined {
+  return Object.hasOwn(STATUS_MEANINGS, status) ? STATUS_MEANINGS[status] : undefined;
+}
 
 /** What a status proves; `nothing` for a value the ledger does not know. */
 export function statusProof(status: string): StatusProof {
-  return Object.hasOwn(STATUS_MEANINGS, status) ? STATUS_MEANINGS[status]!.proves : 'nothing';
+  return meaningOf(status)?.proves ?? 'nothing';
+}
+
+/** What a producer hears of a status (StatusOutcome); `nothing` for a value the ledger does not know. */
+export function statusOutcome(status: string): StatusOutcome {
+  return meaningOf(status)?.outcome ?? 'nothing';
+}
+
+/**
+ * What a status with its `detail` means for a fallback (StatusForFallback), the bounce's detail weighed: a
+ * `hard-failure` only with a detail that starts with `Permanent`, otherwise `nothing`. `nothing` for a value the
+ * ledger does not know. Whether the status is the final word on the only attempt is the caller's to check.
+ */
+export function statusForFallback(status: string, detail: string | undefined): Exclude<StatusForFallback, 'hard-failure-if-permanent'> {
+  const fallback = meaningOf(status)?.fallback ?? 'nothing';
+  if (fallback !== 'hard-failure-if-permanent') return fallback;
+  return detail !== undefined && detail.startsWith('Permanent') ? 'hard-failure' : 'nothing';
 }
 
 /**

@@ -8,7 +8,8 @@ import { InMemoryMetrics } from '../../functions/core/observability/metrics-reco
 import { STATUS_ASYNC_RETRY_ATTEMPTS } from '../../lib/notifier-status';
 import { internalErrorResponse } from '../../local/aws/aws-error-shapes';
 import { startWireFaultProxy, type WireFaultProxy } from '../../local/aws/wire-fault-proxy';
-import { LocalStatus } from '../../local/local-status';
+import { ASYNC_INVOCATION_PAYLOAD_LIMIT_BYTES } from '../../local/cloudwatch-logs-payload';
+import { SmsLogSubscription } from '../../local/sms-log-subscription';
 import { ControlledClock } from '../support/controlled-clock';
 import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
@@ -86,12 +87,12 @@ function capturingLog(): LogPort & { readonly warnings: { message: string; attri
 /** The subscription of a local run, its status function's ledger behind the fault proxy. */
 function subscription(log: LogPort = capturingLog()) {
   invocations.length = 0;
-  const status = new LocalStatus({ tableName: db.tableName }, { metrics: new InMemoryMetrics(), log });
+  const status = new SmsLogSubscription({ tableName: db.tableName, metrics: new InMemoryMetrics(), log });
   return {
-    logged: (message: string, timestamp: number) => status.smsLog(message, timestamp),
-    handOver: () => status.drain().catch(() => undefined),
+    logged: (message: string, timestamp: number) => status.log(message, timestamp),
+    handOver: () => status.handOver(),
     stop: () => status.stop(),
-    counts: () => (status as unknown as { counts?: unknown }).counts,
+    counts: () => status.counts,
   };
 }
 
@@ -143,6 +144,18 @@ describe('the SMS delivery-log subscription of a local run', () => {
     expect((await db.ledger.get(key))?.deliveryStatus).toBeUndefined();
   });
 
+  it('a line too large for any payload of its own is refused, as Lambda refuses it: counted as sent to the failure destination, never invoked', async () => {
+    const log = capturingLog();
+    const sub = subscription(log);
+    proxy.setDecider(() => undefined);
+    const line = JSON.stringify({ notification: { messageId: 'sns-logsub-e' }, status: 'SUCCESS', delivery: { providerResponse: randomBytes(800_000).toString('base64') } });
+    sub.logged(line, clock.now());
+    expect(await stopped(sub.stop())).toBe('stopped');
+    expect(invocations).toEqual([]);
+    expect(sub.counts()).toEqual({ handedOver: 0, failedBatches: 1 });
+    expect(log.warnings).toEqual([expect.objectContaining({ attributes: expect.objectContaining({ lines: 1, attempts: 0, reason: 'RequestTooLarge' }) })]);
+  });
+
   it('many lines at once: every line is handed over, and no invocation payload is over the documented limit', async () => {
     const sub = subscription();
     proxy.setDecider(() => undefined);
@@ -158,6 +171,7 @@ describe('the SMS delivery-log subscription of a local run', () => {
     const sizes = invocations.map((event) => Buffer.byteLength(JSON.stringify(event)));
     expect(sizes.length).toBeGreaterThan(1);
     expect(sizes.filter((bytes) => bytes > ASYNC_PAYLOAD_LIMIT_BYTES)).toEqual([]);
+    expect(ASYNC_INVOCATION_PAYLOAD_LIMIT_BYTES).toBe(ASYNC_PAYLOAD_LIMIT_BYTES);
     const handed = invocations.flatMap((event) => {
       const data = (event as { awslogs: { data: string } }).awslogs.data;
       return (JSON.parse(gunzipSync(Buffer.from(data, 'base64')).toString('utf8')) as { logEvents: { message: string }[] }).logEvents.map((e) => e.message);

@@ -147,8 +147,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   const suppressions = new SuppressionBoard();
   const stack = resolveLocalStack(options.smsProvider === 'end-user-messaging' ? localStackThroughEndUserMessaging() : LOCAL_STACK);
-  // SNS's SMS delivery-status log lines reach the status Lambda through the log subscription, once it is made.
-  let smsLogs: SmsLogSubscription | undefined;
+  let smsLogs: SmsLogSubscription | undefined; // SNS's SMS delivery-status log lines -> the status Lambda, once made
   // SES's events (each e-mail's Send and Delivery, the contact list's) take the stack's path: topic -> queue -> status.
   let sesEvents: LocalSesEvents | undefined;
   const aws = await startLocalAws({

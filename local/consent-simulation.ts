@@ -24,7 +24,8 @@ import { generateConsentWorkload, type SimRecipient } from './consent-workload';
 import { lambdaContext } from './lambda-event-source';
 import { LOCAL_REGION, LOOPBACK_CREDENTIALS, startLocalDynamo } from './local-dynamo';
 import { scanLedger } from './senders/this-sender';
-import { cloudWatchLogsPayload, snsEnvelope } from './local-status';
+import { cloudWatchLogsPayload } from './cloudwatch-logs-payload';
+import { snsEnvelope } from './sns-envelope';
 
 export interface ConsentSimulationOptions {
   /** @default 1 */

@@ -1,4 +1,5 @@
 import type { LedgerRow } from '../functions/core/ledger/ledger-record';
+import type { SmsLogSubscriptionCounts } from './sms-log-subscription';
 import { bump } from './stats';
 import { textTable } from './text-table';
 
@@ -33,6 +34,11 @@ export interface LocalRunSummary {
   readonly deadLettered: Readonly<Record<string, number>>;
   /** The outcome events the run put on the local bus, and the JSON-lines file they are in. @default none (no feed) */
   readonly outcomeFeed?: { readonly events: number; readonly file: string };
+  /**
+   * SNS's SMS delivery-status log lines the log subscription handed to the status function, and its batches that went
+   * to the failure destination after Lambda's retries (their lines' evidence never reached the ledger). @default none
+   */
+  readonly smsDeliveryLogs?: SmsLogSubscriptionCounts;
 }
 
 /** The message counts of a summary: each ledger row once, in its final state. */
@@ -101,6 +107,12 @@ export function formatLocalSummary(s: LocalRunSummary): string {
       ['retried (queue redeliveries)', s.retried],
       ['DLQ (whole events, no ledger row)', total(s.deadLettered)],
       ...Object.entries(s.deadLettered).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
+      ...(s.smsDeliveryLogs
+        ? ([
+            ['SMS delivery-status log lines handed to the status function', s.smsDeliveryLogs.handedOver],
+            ["  batches sent to the failure destination (after Lambda's retries)", s.smsDeliveryLogs.failedBatches],
+          ] as [string, number][])
+        : []),
       ...(s.outcomeFeed ? [[`outcome events (one per state change a producer sees; in ${s.outcomeFeed.file})`, s.outcomeFeed.events] as [string, number]] : []),
     ],
   );

@@ -17,7 +17,7 @@ import { startLocalLanes, type LocalLane } from './local-lanes';
 import { resolveLocalStack, type LocalStack } from './local-stack';
 import { PrintingProvider } from './printing-provider';
 import { LOCAL_TABLE_NAME } from './local-table';
-import { LocalStatus } from './local-status';
+import { SmsLogSubscription } from './sms-log-subscription';
 import { startLocalSesEvents, type LocalSesEvents } from './aws/local-ses-events';
 import { startLedgerPage, type LedgerPage } from './ledger-page';
 import { ReclaimerTimer } from './reclaimer-timer';
@@ -147,14 +147,13 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   const suppressions = new SuppressionBoard();
   const stack = resolveLocalStack(options.smsProvider === 'end-user-messaging' ? localStackThroughEndUserMessaging() : LOCAL_STACK);
-  // The status Lambda: the local SES's and SNS's events reach it once the environment is set.
-  let status: LocalStatus | undefined;
+  let smsLogs: SmsLogSubscription | undefined; // SNS's SMS delivery-status log lines -> the status Lambda, once made
   // SES's events (each e-mail's Send and Delivery, the contact list's) take the stack's path: topic -> queue -> status.
   let sesEvents: LocalSesEvents | undefined;
   const aws = await startLocalAws({
     dynamo: options.dataDir ? { dataDir: options.dataDir } : {},
     ses: { suppressions, contactListName: stack.settings.consent.contactListName, events: (event) => sesEvents?.publish(event), sendingEvents: {} },
-    sns: { suppressions, deliveryLogs: (line, at) => status?.smsLog(line, at), disabledEndpoints: options.disabledPushEndpoints ?? [] },
+    sns: { suppressions, deliveryLogs: (line, at) => smsLogs?.log(line, at), disabledEndpoints: options.disabledPushEndpoints ?? [] },
     sqs: stack.queue,
   });
   const smsEvents =
@@ -182,7 +181,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     // Records backed off for quiet hours, by SQS message id: the run does not wait hours for them.
     const quietHeld = new Set<string>();
     const log = heldRecords(noteSuppressions(runLog, suppressions), quietHeld);
-    status = new LocalStatus({ tableName }, { metrics, log });
+    smsLogs = new SmsLogSubscription({ tableName, metrics, log });
     sesEvents = await startLocalSesEvents({ sqs: aws.sqs, tableName, metrics, log, clock: systemClock, settled: () => aws.ses.settled() });
     for (const { address, topic } of options.withdrawnConsent?.unsubscribed ?? []) aws.ses.contactList.unsubscribeDirectly(address, topic);
     for (const number of options.withdrawnConsent?.optedOut ?? []) aws.sns.optOuts.reply(number, 'STOP');
@@ -230,7 +229,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     const reclaimerLane = lanes[0]!;
     const reclaimer = new ReclaimerTimer(reclaimerLane.wiring, reclaimerLane.wiring.timing, reclaimerLane.config.claimTimeoutMs);
     reclaimer.start();
-    status.start();
+    smsLogs.start();
 
     let injected = 0;
     let producerDone = false;
@@ -277,7 +276,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       clearInterval(progress);
       for (const lane of lanes) lane.source.stop();
       await reclaimer.stop();
-      await status.stop();
+      await smsLogs.stop();
       // Every e-mail's events reach the ledger before the summary reads it, as do the texts'.
       await sesEvents.stop();
       // Every event of the texts reaches the ledger before the summary reads it.
@@ -307,6 +306,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       retried: lanes.reduce((sum, lane) => sum + lane.source.stats.redeliveries, 0),
       deadLettered: Object.fromEntries(deadLettered),
       outcomeFeed: { events: outcomeFeed.feed.events().length, file: outcomeFeed.file },
+      smsDeliveryLogs: smsLogs.counts,
     };
     await options.beforeStop?.(summary);
     return summary;

@@ -165,6 +165,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
       suppressedDuplicates: 13,
       retried: 0,
       deadLettered: { 'invalid event: NotJson': 1 },
+      smsDeliveryLogs: { handedOver: 4, failedBatches: 1 },
     };
     const lines = formatLocalSummary(summary).split('\n');
     const count = (label: RegExp) => Number(/(\d+)\s*$/.exec(lines.find((l) => label.test(l)) ?? '')?.[1]);
@@ -175,5 +176,8 @@ describe('npm start (the local runner) on the bundled example stream, over local
     expect(states.reduce((sum, l) => sum + Number(/(\d+)\s*$/.exec(l)?.[1]), 0)).toBe(21);
     expect(count(/^ {4}of which the provider accepted and did not deliver/)).toBe(1);
     expect(count(/^provider sends accepted/)).toBe(18);
+    // A batch of delivery logs Lambda gave up on is evidence the ledger never got: the summary says so.
+    expect(count(/^SMS delivery-status log lines handed to the status function/)).toBe(4);
+    expect(count(/^ {2}batches sent to the failure destination/)).toBe(1);
   });
 });

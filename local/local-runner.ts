@@ -280,8 +280,9 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       await status.stop();
       // Every e-mail's events reach the ledger before the summary reads it, as do the texts'.
       await sesEvents.stop();
-      // Every event of the texts reaches the ledger before the summary reads it.
-      await smsEvents?.stop();
+      // Every event of the texts reaches the ledger before the summary reads it. The local End User Messaging
+      // itself answers until the run stops, as the local SES and SNS do: beforeStop may still text (a reclaimer).
+      await smsEvents?.settle();
       // Every ledger write is done: the trigger reads the rest (a request now would find no sender), the publisher
       // puts what the stream still holds on the bus.
       await fallbackConsumer.stop();
@@ -312,6 +313,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     return summary;
   } finally {
     sesEvents?.source.stop();
+    await smsEvents?.stop();
     await fallback?.consumer.stop().catch(() => undefined);
     restoreEnvironment();
     await ledgerPage?.stop();

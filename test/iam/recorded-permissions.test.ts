@@ -30,8 +30,8 @@ import { deployTimeRequests } from './deploy-time-calls';
  * The first deploy's permissions, proven offline (docs/iam-check.md): every AWS request the Lambdas make in a
  * small local run (`npm start`'s example events), the same local run texting through End User Messaging, a small
  * wire run (faults, so the reclaimer resends) and the outcome feed is recorded below the SDK, mapped to the IAM
- * action, resource ARN and condition keys AWS would authorize, and held against the synthesized template's policies for that function
- * with an IAM policy simulator; so is each SDK call a deploy-time custom resource makes (the SMS spend limit),
+ * action, resource ARN and condition keys AWS would authorize, and held against the synthesized template's
+ * policies for that function with an IAM policy simulator; so is each SDK call a deploy-time custom resource makes (the SMS spend limit),
  * read from the template. Both ways fail: a call its role does not allow (AccessDenied at the first real send,
  * or a failed deploy), and a grant no call uses.
  */

@@ -156,10 +156,8 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     sns: { suppressions, deliveryLogs: (line, at) => smsLogs?.log(line, at), disabledEndpoints: options.disabledPushEndpoints ?? [] },
     sqs: stack.queue,
   });
-  const smsEvents =
-    options.smsProvider === 'end-user-messaging'
-      ? await startLocalSmsEvents({ sqs: aws.sqs, tableName, metrics: new InMemoryMetrics(), log: silentLog, clock: systemClock })
-      : undefined;
+  const throughEum = options.smsProvider === 'end-user-messaging';
+  const smsEvents = throughEum ? await startLocalSmsEvents({ sqs: aws.sqs, tableName, metrics: new InMemoryMetrics(), log: silentLog, clock: systemClock }) : undefined;
   const runLog = options.verbose ? jsonLog(err) : compactLog(err);
   // The outcome feed: every ledger writer below writes through the local stream, which the publisher reads.
   let outcomeFeed: RunOutcomeFeed | undefined;
@@ -279,8 +277,8 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       await smsLogs.stop();
       // Every e-mail's events reach the ledger before the summary reads it, as do the texts'.
       await sesEvents.stop();
-      // Every event of the texts reaches the ledger before the summary reads it.
-      await smsEvents?.stop();
+      // The texts' events too; End User Messaging answers on until the run stops, as SES and SNS do (beforeStop may text).
+      await smsEvents?.settle();
       // Every ledger write is done: the trigger reads the rest (a request now would find no sender), the publisher
       // puts what the stream still holds on the bus.
       await fallbackConsumer.stop();
@@ -312,6 +310,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
     return summary;
   } finally {
     sesEvents?.source.stop();
+    await smsEvents?.stop();
     await fallback?.consumer.stop().catch(() => undefined);
     restoreEnvironment();
     await ledgerPage?.stop();

@@ -31,7 +31,13 @@ export interface LocalSmsEvents {
   readonly path: SmsEventPath;
   /** The sender's variables: provider, configuration set, and the SDK endpoint (the proxy). */
   readonly environment: Readonly<Record<string, string>>;
-  /** Stops polling after handing the queue's events, those still in flight included, to the status handler once more. */
+  /**
+   * Stops polling after handing the queue's events, those still in flight included, to the status handler once
+   * more. The service keeps answering (a text sent now is accepted, its events stay on the queue) until
+   * {@link stop}: a run reads its ledger after this, and may still text (its reclaimer) before it stops.
+   */
+  settle(): Promise<void>;
+  /** Settles (once), then stops the service, its proxy and its event path. */
   stop(): Promise<void>;
 }
 
@@ -60,15 +66,21 @@ export async function startLocalSmsEvents(options: LocalSmsEventsOptions): Promi
   let draining = Promise.resolve(0);
   const drain = () => (draining = draining.then(() => path.drain(asFunction('status', (event) => status()(event, lambdaContext(Date.now() + 30_000))))).catch(() => 0));
   const timer = setInterval(() => void drain(), options.pollMs ?? 250);
+  let settling: Promise<void> | undefined;
+  const settle = () =>
+    (settling ??= (async () => {
+      clearInterval(timer);
+      await eum.settled();
+      await drain();
+    })());
   return {
     eum,
     proxy,
     path,
     environment: { SMS_PROVIDER: 'end-user-messaging', SMS_CONFIGURATION_SET: LOCAL_SMS_CONFIGURATION_SET, AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: proxy.endpoint },
+    settle,
     async stop() {
-      clearInterval(timer);
-      await eum.settled();
-      await drain();
+      await settle();
       await proxy.stop();
       await eum.stop();
       path.stop();

@@ -1,4 +1,4 @@
-import { awsSdkToIamAction } from 'aws-cdk-lib/custom-resources/lib/helpers-internal';
+import { awsSdkToIamAction } from './cdk-sdk-call-action';
 import type { IamRequest } from './iam-requests';
 import type { TemplateJson } from './template-roles';
 
@@ -21,7 +21,8 @@ const ACCOUNT_ACTIONS: Readonly<Record<string, string>> = {
     'https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsendusermessagingsmsandvoicev2.html',
 };
 
-interface SdkCall {
+/** An SDK call as a custom resource renders it: `{ service: 'SNS', action: 'setSMSAttributes' }`. */
+export interface SdkCall {
   readonly service: string;
   readonly action: string;
 }
@@ -41,20 +42,34 @@ function sdkCallOf(rendered: unknown, where: string): SdkCall | undefined {
   return { service: call.service, action: call.action };
 }
 
-/** Each IAM request `fn` (the function `functionId`) is asked to make by the template's custom resources. */
-export function deployTimeRequests(template: TemplateJson, functionId: string, fn: string): IamRequest[] {
-  const requests: IamRequest[] = [];
+/** One SDK call a custom resource asks its function to make, in one phase. */
+export interface DeployTimeSdkCall {
+  /** The custom resource's logical id. */
+  readonly id: string;
+  readonly phase: (typeof PHASES)[number];
+  readonly call: SdkCall;
+}
+
+/** Each SDK call the template's custom resources whose service token is the function `functionId` ask it to make. */
+export function deployTimeSdkCalls(template: TemplateJson, functionId: string): DeployTimeSdkCall[] {
+  const calls: DeployTimeSdkCall[] = [];
   for (const [id, resource] of Object.entries(template.Resources)) {
     if (!resource.Type.startsWith('Custom::') || serviceTokenOf(resource.Properties?.['ServiceToken']) !== functionId) continue;
     for (const phase of PHASES) {
       const call = sdkCallOf(resource.Properties?.[phase], `${id}.${phase}`);
-      if (!call) continue;
-      const action = awsSdkToIamAction(call.service, call.action);
-      if (!ACCOUNT_ACTIONS[action]) {
-        throw new Error(`${id} calls ${call.service}.${call.action} (${action}), whose resource this check does not know: map it in test/iam/deploy-time-calls.ts`);
-      }
-      requests.push({ fn, action, resource: '*', context: {}, call: `custom resource ${id}, ${phase}: ${call.service}.${call.action}` });
+      if (call) calls.push({ id, phase, call });
     }
   }
-  return requests;
+  return calls;
+}
+
+/** Each IAM request `fn` (the function `functionId`) is asked to make by the template's custom resources. */
+export function deployTimeRequests(template: TemplateJson, functionId: string, fn: string): IamRequest[] {
+  return deployTimeSdkCalls(template, functionId).map(({ id, phase, call }) => {
+    const action = awsSdkToIamAction(call.service, call.action);
+    if (!ACCOUNT_ACTIONS[action]) {
+      throw new Error(`${id} calls ${call.service}.${call.action} (${action}), whose resource this check does not know: map it in test/iam/deploy-time-calls.ts`);
+    }
+    return { fn, action, resource: '*', context: {}, call: `custom resource ${id}, ${phase}: ${call.service}.${call.action}` };
+  });
 }

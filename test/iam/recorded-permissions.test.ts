@@ -28,10 +28,10 @@ import { deployTimeRequests } from './deploy-time-calls';
 
 /**
  * The first deploy's permissions, proven offline (docs/iam-check.md): every AWS request the Lambdas make in a
- * small local run (`npm start`'s example events), a small wire run (faults, so the reclaimer resends) and a small
- * wire run texting through End User Messaging is recorded below the SDK, mapped to the IAM action, resource ARN
- * and condition keys AWS would authorize, and held against the synthesized template's policies for that function
- * with an IAM policy simulator; so is each SDK call a deploy-time custom resource makes (the SMS spend limit),
+ * small local run (`npm start`'s example events), the same local run texting through End User Messaging, a small
+ * wire run (faults, so the reclaimer resends) and the outcome feed is recorded below the SDK, mapped to the IAM
+ * action, resource ARN and condition keys AWS would authorize, and held against the synthesized template's
+ * policies for that function with an IAM policy simulator; so is each SDK call a deploy-time custom resource makes (the SMS spend limit),
  * read from the template. Both ways fail: a call its role does not allow (AccessDenied at the first real send,
  * or a failed deploy), and a grant no call uses.
  */
@@ -136,6 +136,15 @@ const outcomeLedger = useTestLedger();
 const OUTCOME_FEED_BUS = 'notifier-outcomes';
 /** What the reclaimer's run in each local run did. */
 const reclaimed: unknown[] = [];
+/** The reclaimer's text row in a local run, read right after its run. */
+interface ReclaimedText {
+  readonly state: string;
+  readonly providerMessageId: string | undefined;
+}
+/** The reclaimer's text row after its run, by run name (the local run's and the End User Messaging run's). */
+const reclaimedTexts = new Map<string, ReclaimedText | undefined>();
+/** The local run (texts through SNS). */
+const LOCAL_RUN = 'local run (npm start)';
 /** The local run texting through End User Messaging. */
 const EUM_RUN = 'local run through End User Messaging (npm start -- --sms-provider end-user-messaging)';
 /** A device of the local stack's push application (LOCAL_STACK's pushPlatformApplications). */
@@ -145,10 +154,13 @@ const LOCAL_PUSH_ENDPOINT = 'arn:aws:sns:eu-west-1:123456789012:endpoint/GCM/sho
  * `npm start`'s run, recorded: the example stream and {@link BULK_LANE_LINES}, then the reclaimer's work (rows a
  * sender claimed and died on: an e-mail, an SMS, two pushes, stale) and one reclaimer run before it stops.
  */
-async function recordLocalRun(smsProvider: 'sns' | 'end-user-messaging'): Promise<{ calls: readonly RecordedCall[]; lanes: readonly LocalLane[]; reclaimed: unknown }> {
+async function recordLocalRun(
+  smsProvider: 'sns' | 'end-user-messaging',
+): Promise<{ calls: readonly RecordedCall[]; lanes: readonly LocalLane[]; reclaimed: unknown; reclaimedText: ReclaimedText | undefined }> {
   const recorder = new AwsCallRecorder();
   let lanes: readonly LocalLane[] = [];
   let reclaimed: unknown;
+  let reclaimedText: ReclaimedText | undefined;
   try {
     await runLocal({
       lines: [...rebaseTimestamps(await readInputLines('examples/order-events.jsonl'), Date.now()), ...BULK_LANE_LINES()],
@@ -166,25 +178,32 @@ async function recordLocalRun(smsProvider: 'sns' | 'end-user-messaging'): Promis
           ...event.recipients.map((r) => (r.pushEndpointArn ? { ...r, pushEndpointArn: LOCAL_PUSH_ENDPOINT } : r)),
           { recipientId: 'iam-apns', pushEndpointArn: LOCAL_APNS_ENDPOINT, channels: ['push' as const] },
         ];
-        await seedDeadClaims(createLedger(lane.config), { ...event, recipients }, Date.now() - 10 * 60_000);
+        const ledger = createLedger(lane.config);
+        const seeded = await seedDeadClaims(ledger, { ...event, recipients }, Date.now() - 10 * 60_000);
         reclaimed = await runAsFunction('reclaimer', () => lane.wiring.createReclaimer!(new ExecutionEnvironment('iam-reclaimer')).run());
+        // The text's row as the reclaimer left it: SENT with the provider's id only if the provider answered its send.
+        const text = seeded.find((row) => row.channel === 'sms');
+        const row = text && (await ledger.get(text.key));
+        reclaimedText = row && { state: row.state, providerMessageId: row.providerMessageId };
       },
     });
   } finally {
     recorder.stop();
   }
-  return { calls: recorder.calls, lanes, reclaimed };
+  return { calls: recorder.calls, lanes, reclaimed, reclaimedText };
 }
 
 beforeAll(async () => {
   const local = await recordLocalRun('sns');
   reclaimed.push(local.reclaimed);
-  runs.push({ name: 'local run (npm start)', stack: LOCAL_STACK, calls: local.calls, lanes: local.lanes, judgesUnused: () => true, grantsJudged: true });
+  reclaimedTexts.set(LOCAL_RUN, local.reclaimedText);
+  runs.push({ name: LOCAL_RUN, stack: LOCAL_STACK, calls: local.calls, lanes: local.lanes, judgesUnused: () => true, grantsJudged: true });
 
   // The same run texting through End User Messaging: the senders' and the reclaimer's SendTextMessage, and the
   // status function reading End User Messaging's events (configuration set -> topic -> queue) into the ledger.
   const eum = await recordLocalRun('end-user-messaging');
   reclaimed.push(eum.reclaimed);
+  reclaimedTexts.set(EUM_RUN, eum.reclaimedText);
   runs.push({
     name: EUM_RUN,
     stack: localStackThroughEndUserMessaging(),
@@ -327,13 +346,17 @@ describe('the first deploy\'s permissions, from the calls the functions make', (
   }, 120_000);
 
   it('the reclaimer resent the stale rows it was given in each local run (its calls are recorded)', () => {
-    // Through End User Messaging, the text's resend is made (and recorded) but refused: runLocal stops the local
-    // End User Messaging, which hands its last events to the ledger, before beforeStop runs the reclaimer
-    // (ECONNREFUSED, certainly unsent), so that row is left for the next run.
     expect(reclaimed, JSON.stringify(reclaimed)).toMatchObject([
-      { found: 5, resent: 5 },
-      { found: 5, resent: 4, leftPending: 1 },
+      { found: 5, resent: 5, leftPending: 0 },
+      { found: 5, resent: 5, leftPending: 0 },
     ]);
+  });
+
+  it.each([LOCAL_RUN, EUM_RUN])("%s: the provider answered the reclaimer's text (its row SENT with the provider's message id)", (name) => {
+    // A SendTextMessage that reaches a closed endpoint is recorded as a call all the same: only the provider's
+    // answer shows the check held the reclaimer's real, accepted call against its role (runLocal once stopped the
+    // local End User Messaging before its beforeStop ran the reclaimer).
+    expect(reclaimedTexts.get(name)).toEqual({ state: 'SENT', providerMessageId: expect.stringMatching(/\S/) });
   });
 
   it.each([0, 1, 2, 3])('run %i: every recorded call is allowed by its function\'s role', async (index) => {

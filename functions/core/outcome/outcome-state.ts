@@ -1,5 +1,5 @@
 import type { LedgerRow } from '../ledger/ledger-record';
-import { STATUS_MEANINGS, statusOutcome, type StatusOutcome } from '../provider/delivery-status-meaning';
+import { STATUS_MEANINGS, statusDeliveryFact, statusOutcome, type DeliveryFact, type StatusOutcome } from '../provider/delivery-status-meaning';
 
 /**
  * What a producer hears about one logical message: the ledger's settled states, and the provider's own word
@@ -13,12 +13,12 @@ export type OutcomeState = (typeof OUTCOME_STATES)[number];
  * What each provider status (SES event types, SNS SMS statuses, End User Messaging event types; see
  * delivery-status.ts) says became of an accepted message is its `outcome` in STATUS_MEANINGS
  * (provider/delivery-status-meaning.ts): delivered, bounced or complained of. Every other status (`Send`,
- * `DeliveryDelay`, `TEXT_QUEUED`, a refusal of one attempt) says nothing a producer acts on, and leaves the row's
- * state as it is. Bounced includes End User Messaging's final refusals of a text it had accepted (`TEXT_BLOCKED`,
- * `TEXT_INVALID`, `TEXT_TTL_EXPIRED`), which primary-verdict.ts reads as certainly undelivered: without them the
- * write that records one on a SENT row was no outcome, so neither the producer nor the fallback trigger heard of it;
- * and its blocks of the body or by the protect configuration, which a fallback must not dodge but a producer must
- * hear of.
+ * `DeliveryDelay`, `TEXT_QUEUED`) says nothing a producer acts on, and leaves the row's state as it is. Bounced
+ * includes the final refusals of a message the provider had accepted (End User Messaging's `TEXT_BLOCKED`,
+ * `TEXT_INVALID`, `TEXT_TTL_EXPIRED`, its blocks of the body or by the protect configuration; SES `Reject` and
+ * `RenderingFailure`), which primary-verdict.ts reads as certainly undelivered or kept from fallback: without them the
+ * write that records one on a SENT row was no outcome, so neither the producer nor the fallback trigger heard of it.
+ * Which of the three facts a provider state is, the event says beside it (deliveryFactOf).
  */
 type ProviderOutcome = Exclude<StatusOutcome, 'nothing'>;
 
@@ -63,6 +63,7 @@ export type OutcomeRow = Pick<
   | 'deliveryStatusRank'
   | 'deliveryStatusDetail'
   | 'deliveryStatusIntermediate'
+  | 'lastAmbiguousAt'
   | 'replaces'
 >;
 
@@ -89,6 +90,20 @@ export function visibleOutcome(row: OutcomeRow): VisibleOutcome | undefined {
     return { state: provider, source: 'provider', stateAtMs: row.deliveryStatusAt ?? row.updatedAt };
   }
   return { state: row.state, source: 'ledger', stateAtMs: ledgerStateAtMs(row) };
+}
+
+/**
+ * Which of the three facts a provider state on `row` is ({@link visibleOutcome} with source `provider`): the row's
+ * status read through its STATUS_MEANINGS row (statusDeliveryFact: the `fallback` column and a bounce's detail), as
+ * primary-verdict.ts reads it, so a producer and a fallback never tell two facts of one row. A failure is certain
+ * only as the final word on the only attempt that may have gone: a BOUNCED is heard only when final, and an earlier
+ * attempt whose outcome is unknown (`lastAmbiguousAt`) may still have arrived, so it is then possibly delivered.
+ * Undefined on a row with no provider state: the ledger's own states say their fact themselves.
+ */
+export function deliveryFactOf(row: OutcomeRow): DeliveryFact | undefined {
+  if (row.deliveryStatus === undefined || providerOutcome(row) === undefined) return undefined;
+  const fact = statusDeliveryFact(row.deliveryStatus, row.deliveryStatusDetail);
+  return fact === 'certainly-undelivered' && row.lastAmbiguousAt !== undefined ? 'possibly-delivered' : fact;
 }
 
 /**

@@ -111,8 +111,9 @@ export const STATUS_MEANINGS: Readonly<Record<string, StatusMeaning>> = {
   'Complaint': { proves: 'sent', rank: 5, outcome: 'COMPLAINED', fallback: 'delivered' },
   // SUBSCRIPTION: "The email was successfully delivered, but the recipient updated their subscription preferences by
   // clicking on an unsubscribe link" (same page): it reached them, as an open or a click proves, so a producer hears
-  // DELIVERED (before 2026-12-06 nothing: PROVIDER_OUTCOME never listed it, and no comment said why). An unsubscribe
-  // that withdraws consent also moves the row to SUPPRESSED (the status Lambda), which the producer hears instead.
+  // DELIVERED (before 2026-12-06 nothing: PROVIDER_OUTCOME never listed it, and no comment said why). The new
+  // preferences go to the contact's consent record (functions/status/consent-signal.ts), for later messages; this
+  // message's row stays SENT (only a refusal after acceptance turns it SUPPRESSED), so DELIVERED is what it became.
   'Subscription': { proves: 'sent', rank: 5, outcome: 'DELIVERED', fallback: 'delivered' },
   // An open or a click proves the delivery.
   'Open': { proves: 'sent', rank: 6, outcome: 'DELIVERED', fallback: 'delivered' },

@@ -37,8 +37,24 @@ function providerOutcome(row: OutcomeRow): ProviderOutcome | undefined {
   return outcome === 'BOUNCED' && row.deliveryStatusIntermediate === true ? undefined : outcome;
 }
 
-/** How strong the provider's word is: a later, weaker status (an open after a complaint) takes nothing back. */
-const STRENGTH: Readonly<Record<ProviderOutcome, number>> = { DELIVERED: 1, BOUNCED: 2, COMPLAINED: 3 };
+/**
+ * How strong the provider's word is, by what it proves: a later, weaker status (an open after a complaint) takes
+ * nothing back. A `BOUNCED` the provider leaves open (possibly delivered) proves least, so a delivery, an open or a
+ * click after it is heard, and so is a certain failure; a certain `BOUNCED` outranks `DELIVERED` (a late permanent
+ * bounce after a delivery is heard, as before); a complaint outranks all. Until 2026-12-06 every `BOUNCED` outranked
+ * `DELIVERED`, so a producer told "bounced, possibly delivered" never heard the delivery the fallback read on the
+ * same row.
+ */
+function providerStrength(state: ProviderOutcome, delivery: DeliveryFact | undefined): number {
+  switch (state) {
+    case 'BOUNCED':
+      return delivery === 'certainly-undelivered' ? 3 : 1;
+    case 'DELIVERED':
+      return 2;
+    case 'COMPLAINED':
+      return 4;
+  }
+}
 
 /** The fields of a ledger row an outcome is read from; nothing else of the row is ever looked at. */
 export type OutcomeRow = Pick<
@@ -121,8 +137,8 @@ function ledgerStateAtMs(row: OutcomeRow): number {
  * - A new row, a new life of a row (re-claimed after its retention: another `createdAt`) or a first settled
  *   state is a change.
  * - A change of the ledger's state (`SENT` to `SUPPRESSED`) is a change.
- * - On the same ledger state, the provider's word is a change only when it says more than before: delivered,
- *   then bounced, then complained of. A later status that proves less (an open after a complaint, a delay
+ * - On the same ledger state, the provider's word is a change only when it says more than before: bounced but
+ *   possibly delivered, then delivered, then certainly bounced, then complained of (providerStrength). A later status that proves less (an open after a complaint, a delay
  *   after a delivery) takes nothing back, so it is no event.
  */
 export function outcomeChange(before: OutcomeRow | undefined, after: OutcomeRow | undefined): VisibleOutcome | undefined {
@@ -132,9 +148,9 @@ export function outcomeChange(before: OutcomeRow | undefined, after: OutcomeRow 
   if (before === undefined || before.createdAt !== after.createdAt) return now;
   const earlier = visibleOutcome(before);
   if (earlier === undefined || before.state !== after.state) return now;
-  return strength(now) > strength(earlier) ? now : undefined;
+  return strength(now, after) > strength(earlier, before) ? now : undefined;
 }
 
-function strength(outcome: VisibleOutcome): number {
-  return outcome.source === 'provider' ? STRENGTH[outcome.state as ProviderOutcome] : 0;
+function strength(outcome: VisibleOutcome, row: OutcomeRow): number {
+  return outcome.source === 'provider' ? providerStrength(outcome.state as ProviderOutcome, deliveryFactOf(row)) : 0;
 }

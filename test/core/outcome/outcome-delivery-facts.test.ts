@@ -3,7 +3,7 @@ import { primaryVerdict, type VerdictRow } from '../../../functions/core/fallbac
 import { newClaimRow } from '../../../functions/core/ledger/ledger-decision';
 import type { LedgerRow } from '../../../functions/core/ledger/ledger-record';
 import { outcomeEventDetail, outcomeIdOf, outcomeSequence } from '../../../functions/core/outcome/outcome-event';
-import { visibleOutcome } from '../../../functions/core/outcome/outcome-state';
+import { outcomeChange, visibleOutcome } from '../../../functions/core/outcome/outcome-state';
 import { STATUS_MEANINGS } from '../../../functions/core/provider/delivery-status-meaning';
 import { deliveryStatusRank } from '../../../functions/core/provider/delivery-status';
 import { expectOutcomeEventSchema } from '../../support/outcome-event-schema';
@@ -106,5 +106,43 @@ describe('what a producer hears tells the fact the status proves', () => {
     const detail = heard(row);
     expect(detail.outcomeId).toBe(outcomeIdOf(row.key, 'BOUNCED', outcomeSequence(row)));
     expect(detail.outcomeId).toBe('b045a99c88f25cae83145c16f218c2c6');
+  });
+});
+
+describe('a later provider word that settles a possible delivery is heard', () => {
+  const later = (row: LedgerRow, status: string, at: number, detail?: string): LedgerRow => ({
+    ...row,
+    deliveryStatus: status,
+    deliveryStatusAt: at,
+    deliveryStatusRank: deliveryStatusRank(status),
+    ...(detail ? { deliveryStatusDetail: detail } : { deliveryStatusDetail: undefined }),
+  });
+
+  // Defect (2026-12-06): a BOUNCED the provider leaves open (a transient bounce) outranked DELIVERED, so an open, a
+  // click or a delivery recorded after it was no event: the producer stayed at "bounced, possibly delivered" while
+  // the fallback read the same row as delivered.
+  it('a delivery, an open or a click after a possibly-delivered BOUNCED is DELIVERED', () => {
+    const bounced = later(sent, 'Bounce', t0 + 2_000, 'Transient/MailboxFull');
+    expect(heard(bounced)).toMatchObject({ state: 'BOUNCED', delivery: 'possibly-delivered' });
+    for (const status of ['Delivery', 'Open', 'Click']) {
+      const after = later(bounced, status, t0 + 9_000);
+      expect(heard(after), status).toMatchObject({ state: 'DELIVERED', delivery: 'delivered' });
+      expect(outcomeChange(bounced, after), status).toMatchObject({ state: 'DELIVERED', source: 'provider' });
+    }
+  });
+
+  // Same defect: a possibly-delivered BOUNCED then a certain one (a transient, then a permanent bounce) was no event,
+  // so the producer never heard the failure became certain.
+  it('a certain BOUNCED after a possibly-delivered one is a change; the reverse, and a possible failure after a delivery, are not', () => {
+    const transient = later(sent, 'Bounce', t0 + 2_000, 'Transient/General');
+    const permanent = later(transient, 'Bounce', t0 + 5_000, 'Permanent/General');
+    expect(outcomeChange(transient, permanent)).toMatchObject({ state: 'BOUNCED' });
+    expect(heard(permanent).outcomeId).not.toBe(heard(transient).outcomeId);
+    expect(outcomeChange(permanent, later(permanent, 'Bounce', t0 + 6_000, 'Transient/General'))).toBeUndefined();
+    const delivered = later(sent, 'Delivery', t0 + 2_000);
+    expect(outcomeChange(delivered, later(delivered, 'Bounce', t0 + 6_000, 'Transient/General'))).toBeUndefined();
+    // A certain failure after a delivery is still heard (a late permanent bounce), and a complaint after anything.
+    expect(outcomeChange(delivered, later(delivered, 'Bounce', t0 + 6_000, 'Permanent/General'))).toMatchObject({ state: 'BOUNCED' });
+    expect(outcomeChange(permanent, later(permanent, 'Complaint', t0 + 7_000))).toMatchObject({ state: 'COMPLAINED' });
   });
 });

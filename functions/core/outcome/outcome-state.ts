@@ -138,8 +138,9 @@ function ledgerStateAtMs(row: OutcomeRow): number {
  *   state is a change.
  * - A change of the ledger's state (`SENT` to `SUPPRESSED`) is a change.
  * - On the same ledger state, the provider's word is a change only when it says more than before: bounced but
- *   possibly delivered, then delivered, then certainly bounced, then complained of (providerStrength). A later status that proves less (an open after a complaint, a delay
- *   after a delivery) takes nothing back, so it is no event.
+ *   possibly delivered, then delivered, then certainly bounced, then complained of (providerStrength). A later
+ *   status that proves less (an open after a complaint, a delay after a delivery) takes nothing back, so it is no
+ *   event.
  */
 export function outcomeChange(before: OutcomeRow | undefined, after: OutcomeRow | undefined): VisibleOutcome | undefined {
   if (after === undefined) return undefined;

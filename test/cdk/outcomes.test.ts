@@ -8,6 +8,7 @@ import { NotifierStack } from '../../lib/notifier-stack';
 import { OUTCOME_MAX_RECORD_AGE, OUTCOME_RETRY_ATTEMPTS } from '../../lib/notifier-outcomes';
 import { BASE_PROPS, logicalId, newApp, synth } from './helpers';
 import { DIMENSION, METRIC, SERVICE } from '../../functions/core/observability/metric-names';
+import { STATUS_MEANINGS, statusOutcome } from '../../functions/core/provider/delivery-status-meaning';
 
 const { stack, template } = synth();
 const n = stack.notifier;
@@ -47,6 +48,21 @@ describe('the outcome feed', () => {
       FilterCriteria: { Filters: OUTCOME_STREAM_FILTERS.map((pattern) => ({ Pattern: JSON.stringify(pattern) })) },
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [logicalId(n.outcomeEvents.failedBatchQueue), 'Arn'] } } },
     });
+  });
+
+  // Defect (2026-12-06): Reject, RenderingFailure, Subscription, TEXT_SUCCESSFUL and TEXT_UNKNOWN now make an event;
+  // a deployed filter that did not name them would drop the write, and the producer would hear nothing.
+  it('the deployed filter names every status that makes a producer-visible state, and each pattern fits Lambda\'s limit', () => {
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')) as { Properties: { FilterCriteria?: { Filters: { Pattern: string }[] } } }[];
+    const patterns = mappings.flatMap((m) => m.Properties.FilterCriteria?.Filters ?? []).map((f) => f.Pattern);
+    const named = new Set(
+      patterns.flatMap((p) => (JSON.parse(p) as { dynamodb?: { NewImage?: { deliveryStatus?: { S?: string[] } } } }).dynamodb?.NewImage?.deliveryStatus?.S ?? []),
+    );
+    const heard = Object.keys(STATUS_MEANINGS).filter((status) => statusOutcome(status) !== 'nothing');
+    expect(heard).toEqual(expect.arrayContaining(['Reject', 'RenderingFailure', 'Subscription', 'TEXT_SUCCESSFUL', 'TEXT_UNKNOWN']));
+    expect(heard.filter((status) => !named.has(status))).toEqual([]);
+    // Filter.Pattern: "Maximum length of 4096" (https://docs.aws.amazon.com/lambda/latest/api/API_Filter.html).
+    for (const pattern of patterns) expect(pattern.length).toBeLessThanOrEqual(4096);
   });
 
   it('parks given-up batches in a retained, encrypted, TLS-only queue', () => {

@@ -4,6 +4,7 @@ import { outcomeChange } from '../../functions/core/outcome/outcome-state';
 import { OUTCOME_STREAM_FILTERS } from '../../lib/outcome-stream-filter';
 import type { LedgerRow } from '../../functions/core/ledger/ledger-record';
 import { matchesAnyFilter } from '../../local/aws/stream-filter-match';
+import { STATUS_MEANINGS } from '../../functions/core/provider/delivery-status-meaning';
 import { claimRow, keyOf, rowWrite, sentRow } from '../outcomes/stream-records';
 
 /**
@@ -11,7 +12,8 @@ import { claimRow, keyOf, rowWrite, sentRow } from '../outcomes/stream-records';
  * the ledger's writers make, a write the publisher would publish matches a pattern.
  */
 const SETTLED = ['SENT', 'FAILED', 'UNKNOWN', 'SUPPRESSED'] as const;
-const STATUSES = [undefined, 'Send', 'Delivery', 'DeliveryDelay', 'Bounce', 'Complaint', 'Open', 'Click', 'Reject', 'SUCCESS', 'FAILURE', 'TEXT_PENDING', 'TEXT_DELIVERED', 'TEXT_SPAM'];
+// Every status the ledger records, so that a status that starts making an event is under the property at once.
+const STATUSES = [undefined, ...Object.keys(STATUS_MEANINGS)];
 type Status = { readonly status: string; readonly at: number } | undefined;
 const status = fc.option(fc.record({ status: fc.constantFrom(...STATUSES.filter((s) => s !== undefined)), at: fc.integer({ min: 0, max: 5 }) }), { nil: undefined });
 
@@ -49,4 +51,14 @@ it('drops claims, takeovers, limit counters and consent records', () => {
   const key = keyOf(8);
   expect(matchesAnyFilter(OUTCOME_STREAM_FILTERS, rowWrite(undefined, claimRow(key)))).toBe(false);
   expect(matchesAnyFilter(OUTCOME_STREAM_FILTERS, rowWrite(claimRow(key), claimRow(key, { claimVersion: 2 })))).toBe(false);
+});
+
+// Defect (2026-12-06): SES Reject and RenderingFailure, End User Messaging's TEXT_SUCCESSFUL and TEXT_UNKNOWN and SES
+// Subscription now make an event (docs/outcome-events.md); a filter that dropped their writes would lose the event.
+it.each(['Reject', 'RenderingFailure', 'Subscription', 'TEXT_SUCCESSFUL', 'TEXT_UNKNOWN'])('lets through a write that records %s on a sent row', (status) => {
+  const key = keyOf(9);
+  const before = sentRow(key);
+  const after = { ...before, deliveryStatus: status, deliveryStatusAt: 2_000, deliveryStatusRank: 4 };
+  expect(outcomeChange(before, after)).toBeDefined();
+  expect(matchesAnyFilter(OUTCOME_STREAM_FILTERS, rowWrite(before, after))).toBe(true);
 });

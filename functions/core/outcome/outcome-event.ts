@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Channel } from '../event/idempotency-key';
 import type { LaneName } from '../policy/send-lanes';
 import { redactAddresses } from '../provider/provider-outcome';
-import type { OutcomeRow, OutcomeState, VisibleOutcome } from './outcome-state';
+import type { DeliveryFact } from '../provider/delivery-status-meaning';
+import { deliveryFactOf, type OutcomeRow, type OutcomeState, type VisibleOutcome } from './outcome-state';
 
 /** The `source` of every outcome event on the bus (`aws.` is AWS's own; this one is ours). */
 export const OUTCOME_EVENT_SOURCE = 'idempotent-notifier';
@@ -39,6 +40,14 @@ export interface OutcomeEventDetail {
   readonly lane?: LaneName;
   readonly state: OutcomeState;
   /**
+   * Which of the three facts a state from the provider's word (`DELIVERED`, `BOUNCED`, `COMPLAINED`) is:
+   * `certainly-undelivered`, `possibly-delivered` (a `BOUNCED` the provider leaves open: SNS's SMS `FAILURE`,
+   * `TEXT_UNKNOWN`, `TEXT_CARRIER_UNREACHABLE`, a transient bounce, or a refusal of a resend after an attempt whose
+   * outcome is unknown) or `delivered`. Absent on the ledger's own states. Not part of `outcomeId`: it is read from
+   * the same row as the state and the sequence, so one state change has one id, the one it had before the field.
+   */
+  readonly delivery?: DeliveryFact;
+  /**
    * Why, where there is a why, always starting with a code a rule can match by prefix: a failure's reason
    * (`InvalidAddress: ...`), a suppression's rule and detail (`Unsubscribed: ...`), the provider's status and its
    * detail (`Bounce: Permanent/General`).
@@ -65,6 +74,7 @@ export interface OutcomeEventOptions {
 export function outcomeEventDetail(row: OutcomeRow, outcome: VisibleOutcome, options: OutcomeEventOptions = {}): OutcomeEventDetail {
   const sequence = outcomeSequence(row);
   const reason = reasonOf(row, outcome);
+  const delivery = outcome.source === 'provider' ? deliveryFactOf(row) : undefined;
   return {
     version: OUTCOME_SCHEMA_VERSION,
     outcomeId: outcomeIdOf(row.key, outcome.state, sequence),
@@ -77,6 +87,7 @@ export function outcomeEventDetail(row: OutcomeRow, outcome: VisibleOutcome, opt
     messageClass: row.messageClass,
     ...(options.laneOf ? { lane: options.laneOf(row.messageClass) } : {}),
     state: outcome.state,
+    ...(delivery ? { delivery } : {}),
     ...(reason ? { reason } : {}),
     ...(row.providerMessageId ? { providerMessageId: row.providerMessageId } : {}),
     claimVersion: row.claimVersion,

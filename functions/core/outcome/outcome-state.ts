@@ -1,5 +1,5 @@
 import type { LedgerRow } from '../ledger/ledger-record';
-import { STATUS_MEANINGS, statusOutcome, type StatusOutcome } from '../provider/delivery-status-meaning';
+import { STATUS_MEANINGS, statusDeliveryFact, statusOutcome, type DeliveryFact, type StatusOutcome } from '../provider/delivery-status-meaning';
 
 /**
  * What a producer hears about one logical message: the ledger's settled states, and the provider's own word
@@ -13,12 +13,12 @@ export type OutcomeState = (typeof OUTCOME_STATES)[number];
  * What each provider status (SES event types, SNS SMS statuses, End User Messaging event types; see
  * delivery-status.ts) says became of an accepted message is its `outcome` in STATUS_MEANINGS
  * (provider/delivery-status-meaning.ts): delivered, bounced or complained of. Every other status (`Send`,
- * `DeliveryDelay`, `TEXT_QUEUED`, a refusal of one attempt) says nothing a producer acts on, and leaves the row's
- * state as it is. Bounced includes End User Messaging's final refusals of a text it had accepted (`TEXT_BLOCKED`,
- * `TEXT_INVALID`, `TEXT_TTL_EXPIRED`), which primary-verdict.ts reads as certainly undelivered: without them the
- * write that records one on a SENT row was no outcome, so neither the producer nor the fallback trigger heard of it;
- * and its blocks of the body or by the protect configuration, which a fallback must not dodge but a producer must
- * hear of.
+ * `DeliveryDelay`, `TEXT_QUEUED`) says nothing a producer acts on, and leaves the row's state as it is. Bounced
+ * includes the final refusals of a message the provider had accepted (End User Messaging's `TEXT_BLOCKED`,
+ * `TEXT_INVALID`, `TEXT_TTL_EXPIRED`, its blocks of the body or by the protect configuration; SES `Reject` and
+ * `RenderingFailure`), which primary-verdict.ts reads as certainly undelivered or kept from fallback: without them the
+ * write that records one on a SENT row was no outcome, so neither the producer nor the fallback trigger heard of it.
+ * Which of the three facts a provider state is, the event says beside it (deliveryFactOf).
  */
 type ProviderOutcome = Exclude<StatusOutcome, 'nothing'>;
 
@@ -37,8 +37,24 @@ function providerOutcome(row: OutcomeRow): ProviderOutcome | undefined {
   return outcome === 'BOUNCED' && row.deliveryStatusIntermediate === true ? undefined : outcome;
 }
 
-/** How strong the provider's word is: a later, weaker status (an open after a complaint) takes nothing back. */
-const STRENGTH: Readonly<Record<ProviderOutcome, number>> = { DELIVERED: 1, BOUNCED: 2, COMPLAINED: 3 };
+/**
+ * How strong the provider's word is, by what it proves: a later, weaker status (an open after a complaint) takes
+ * nothing back. A `BOUNCED` the provider leaves open (possibly delivered) proves least, so a delivery, an open or a
+ * click after it is heard, and so is a certain failure; a certain `BOUNCED` outranks `DELIVERED` (a late permanent
+ * bounce after a delivery is heard, as before); a complaint outranks all. Until 2026-12-06 every `BOUNCED` outranked
+ * `DELIVERED`, so a producer told "bounced, possibly delivered" never heard the delivery the fallback read on the
+ * same row.
+ */
+function providerStrength(state: ProviderOutcome, delivery: DeliveryFact | undefined): number {
+  switch (state) {
+    case 'BOUNCED':
+      return delivery === 'certainly-undelivered' ? 3 : 1;
+    case 'DELIVERED':
+      return 2;
+    case 'COMPLAINED':
+      return 4;
+  }
+}
 
 /** The fields of a ledger row an outcome is read from; nothing else of the row is ever looked at. */
 export type OutcomeRow = Pick<
@@ -63,6 +79,7 @@ export type OutcomeRow = Pick<
   | 'deliveryStatusRank'
   | 'deliveryStatusDetail'
   | 'deliveryStatusIntermediate'
+  | 'lastAmbiguousAt'
   | 'replaces'
 >;
 
@@ -92,6 +109,20 @@ export function visibleOutcome(row: OutcomeRow): VisibleOutcome | undefined {
 }
 
 /**
+ * Which of the three facts a provider state on `row` is ({@link visibleOutcome} with source `provider`): the row's
+ * status read through its STATUS_MEANINGS row (statusDeliveryFact: the `fallback` column and a bounce's detail), as
+ * primary-verdict.ts reads it, so a producer and a fallback never tell two facts of one row. A failure is certain
+ * only as the final word on the only attempt that may have gone: a BOUNCED is heard only when final, and an earlier
+ * attempt whose outcome is unknown (`lastAmbiguousAt`) may still have arrived, so it is then possibly delivered.
+ * Undefined on a row with no provider state: the ledger's own states say their fact themselves.
+ */
+export function deliveryFactOf(row: OutcomeRow): DeliveryFact | undefined {
+  if (row.deliveryStatus === undefined || providerOutcome(row) === undefined) return undefined;
+  const fact = statusDeliveryFact(row.deliveryStatus, row.deliveryStatusDetail);
+  return fact === 'certainly-undelivered' && row.lastAmbiguousAt !== undefined ? 'possibly-delivered' : fact;
+}
+
+/**
  * A state reached from `SENT` later (`SUPPRESSED` when the provider then says the recipient had withdrawn
  * consent) is stamped by `updatedAt`; the first settled state by `resolvedAt`.
  */
@@ -106,9 +137,10 @@ function ledgerStateAtMs(row: OutcomeRow): number {
  * - A new row, a new life of a row (re-claimed after its retention: another `createdAt`) or a first settled
  *   state is a change.
  * - A change of the ledger's state (`SENT` to `SUPPRESSED`) is a change.
- * - On the same ledger state, the provider's word is a change only when it says more than before: delivered,
- *   then bounced, then complained of. A later status that proves less (an open after a complaint, a delay
- *   after a delivery) takes nothing back, so it is no event.
+ * - On the same ledger state, the provider's word is a change only when it says more than before: bounced but
+ *   possibly delivered, then delivered, then certainly bounced, then complained of (providerStrength). A later
+ *   status that proves less (an open after a complaint, a delay after a delivery) takes nothing back, so it is no
+ *   event.
  */
 export function outcomeChange(before: OutcomeRow | undefined, after: OutcomeRow | undefined): VisibleOutcome | undefined {
   if (after === undefined) return undefined;
@@ -117,9 +149,9 @@ export function outcomeChange(before: OutcomeRow | undefined, after: OutcomeRow 
   if (before === undefined || before.createdAt !== after.createdAt) return now;
   const earlier = visibleOutcome(before);
   if (earlier === undefined || before.state !== after.state) return now;
-  return strength(now) > strength(earlier) ? now : undefined;
+  return strength(now, after) > strength(earlier, before) ? now : undefined;
 }
 
-function strength(outcome: VisibleOutcome): number {
-  return outcome.source === 'provider' ? STRENGTH[outcome.state as ProviderOutcome] : 0;
+function strength(outcome: VisibleOutcome, row: OutcomeRow): number {
+  return outcome.source === 'provider' ? providerStrength(outcome.state as ProviderOutcome, deliveryFactOf(row)) : 0;
 }

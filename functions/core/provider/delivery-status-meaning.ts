@@ -1,4 +1,11 @@
 /**
+ * Which of the three facts a status tells of the message, read from its `fallback` column (and a bounce's detail),
+ * never from a list of its own: `delivered`; `certainly-undelivered` (a hard failure, or a content or rule block:
+ * either way the message did not arrive); or `possibly-delivered` (it may have arrived, or may yet).
+ */
+export type DeliveryFact = 'certainly-undelivered' | 'possibly-delivered' | 'delivered';
+
+/**
  * What one delivery-status value proves about the attempt it names:
  * - `sent`: the provider handed the message on (a mail server or a carrier had it). Proof of a send for good:
  *   nothing said later, about this attempt or another, takes it back, and one sent message is enough.
@@ -15,7 +22,12 @@ export type StatusProof = 'sent' | 'accepted' | 'not-sent' | 'nothing';
  * the provider's word on what became of a message it accepted (outcome-state.ts turns it into the row's visible
  * state), or `nothing` when the status says nothing a producer acts on and leaves the row's state as it is.
  * - `DELIVERED`: the mailbox or handset took it; an open or a click proves the same;
- * - `BOUNCED`: the provider or carrier says it could not be delivered;
+ * - `DELIVERED` also for a subscription change made through the message's link, and for End User Messaging's
+ *   `TEXT_SUCCESSFUL` (its page: it and `TEXT_DELIVERED` "may be used interchangeably");
+ * - `BOUNCED`: the provider or carrier says it could not be delivered, or refused a message it had accepted (SES
+ *   `Reject`, `RenderingFailure`; End User Messaging's `TEXT_INVALID`, ...). A `BOUNCED` is one of two facts,
+ *   certainly undelivered or possibly delivered (SNS `FAILURE`, `TEXT_UNKNOWN`, a transient bounce): the event's
+ *   `delivery` says which (statusDeliveryFact, from the `fallback` column below);
  * - `COMPLAINED`: the recipient marked it as spam.
  * A `BOUNCED` that is not the provider's final word (an End User Messaging event not marked `isFinal`: the row's
  * `deliveryStatusIntermediate`) is no outcome yet: the carrier may still deliver, and the final event is the one a
@@ -85,16 +97,24 @@ export const STATUS_MEANINGS: Readonly<Record<string, StatusMeaning>> = {
   'Delivery': { proves: 'sent', rank: 3, outcome: 'DELIVERED', fallback: 'delivered' },
   // Certainly undelivered only of type `Permanent`: a transient or undetermined bounce may still arrive.
   'Bounce': { proves: 'sent', rank: 4, outcome: 'BOUNCED', fallback: 'hard-failure-if-permanent' },
-  // A refusal of one attempt (a virus found, no delivery attempted): no outcome of its own for a producer. Its
-  // content is the cause, which the next channel carries too: kept from fallback.
-  'Reject': { proves: 'not-sent', rank: 4, outcome: 'nothing', fallback: 'content-or-rule-block' },
-  // A refusal of one attempt, for our template: no outcome of its own; the next channel shares the fault.
-  'RenderingFailure': { proves: 'not-sent', rank: 4, outcome: 'nothing', fallback: 'content-or-rule-block' },
+  // REJECT: "SES accepted the email, but determined that it contained a virus and didn't attempt to deliver it to
+  // the recipient's mail server" (SES API v2 EventDestination, `MatchingEventTypes`,
+  // https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_EventDestination.html). Its content is the cause, which
+  // the next channel carries too: kept from fallback. A final refusal of a mail SES had accepted, certainly
+  // undelivered, so a producer hears of it as BOUNCED, as of TEXT_INVALID_MESSAGE (before 2026-12-06 it heard nothing:
+  // the row stayed SENT).
+  'Reject': { proves: 'not-sent', rank: 4, outcome: 'BOUNCED', fallback: 'content-or-rule-block' },
+  // RENDERING_FAILURE: "The email wasn't sent because of a template rendering issue" (same page): our template, which
+  // the next channel shares; certainly undelivered, heard as BOUNCED for the reason Reject is.
+  'RenderingFailure': { proves: 'not-sent', rank: 4, outcome: 'BOUNCED', fallback: 'content-or-rule-block' },
   // The recipient marked it as spam: it reached them.
   'Complaint': { proves: 'sent', rank: 5, outcome: 'COMPLAINED', fallback: 'delivered' },
-  // A subscription change by the reader: it reached them. No outcome: PROVIDER_OUTCOME never listed it, and no
-  // comment said why (the coherence test names it among the open questions).
-  'Subscription': { proves: 'sent', rank: 5, outcome: 'nothing', fallback: 'delivered' },
+  // SUBSCRIPTION: "The email was successfully delivered, but the recipient updated their subscription preferences by
+  // clicking on an unsubscribe link" (same page): it reached them, as an open or a click proves, so a producer hears
+  // DELIVERED (before 2026-12-06 nothing: PROVIDER_OUTCOME never listed it, and no comment said why). The new
+  // preferences go to the contact's consent record (functions/status/consent-signal.ts), for later messages; this
+  // message's row stays SENT (only a refusal after acceptance turns it SUPPRESSED), so DELIVERED is what it became.
+  'Subscription': { proves: 'sent', rank: 5, outcome: 'DELIVERED', fallback: 'delivered' },
   // An open or a click proves the delivery.
   'Open': { proves: 'sent', rank: 6, outcome: 'DELIVERED', fallback: 'delivered' },
   'Click': { proves: 'sent', rank: 7, outcome: 'DELIVERED', fallback: 'delivered' },
@@ -109,9 +129,9 @@ export const STATUS_MEANINGS: Readonly<Record<string, StatusMeaning>> = {
   'TEXT_QUEUED': { proves: 'accepted', rank: 1, outcome: 'nothing', fallback: 'nothing' },
   'TEXT_PENDING': { proves: 'accepted', rank: 2, outcome: 'nothing', fallback: 'nothing' },
   // TEXT_SUCCESSFUL "accepted by the recipient's carrier", TEXT_DELIVERED (the two "may be used interchangeably"):
-  // handed off, and delivered. TEXT_SUCCESSFUL has no outcome: PROVIDER_OUTCOME never listed it, and no comment said
-  // why (the coherence test names it among the open questions).
-  'TEXT_SUCCESSFUL': { proves: 'sent', rank: 3, outcome: 'nothing', fallback: 'delivered' },
+  // handed off, and delivered: both DELIVERED to a producer (before 2026-12-06 TEXT_SUCCESSFUL was no outcome:
+  // PROVIDER_OUTCOME never listed it, and no comment said why, while a fallback read it as delivered).
+  'TEXT_SUCCESSFUL': { proves: 'sent', rank: 3, outcome: 'DELIVERED', fallback: 'delivered' },
   'TEXT_DELIVERED': { proves: 'sent', rank: 3, outcome: 'DELIVERED', fallback: 'delivered' },
   // The carrier's or the handset's answers, so after the hand-off; sending again would be a second text.
   // "the recipient's device or carrier is blocking messages to that recipient": the recipient is why; certainly
@@ -130,9 +150,11 @@ export const STATUS_MEANINGS: Readonly<Record<string, StatusMeaning>> = {
   // "fails to be delivered for a reason that isn't covered by one of the other event types. Unknown errors can be
   // temporary or permanent": the page does not say whether the hand-off happened. Read as sent (never sent again)
   // because "Messaging Events" says the service reports an UNKNOWN messageStatus when it "has not received a final
-  // event from a carrier" within 72 hours: an inference, chosen so that a doubt never texts twice. Never certain;
-  // no outcome (PROVIDER_OUTCOME never listed it).
-  'TEXT_UNKNOWN': { proves: 'sent', rank: 4, outcome: 'nothing', fallback: 'nothing' },
+  // event from a carrier" within 72 hours: an inference, chosen so that a doubt never texts twice. Never certain.
+  // When final, the provider's last word is that it failed to be delivered, as uncertain as SNS's FAILURE, so a
+  // producer hears the same: BOUNCED, with `delivery: possibly-delivered` (statusDeliveryFact). Before 2026-12-06 it
+  // was no outcome, so a text that ended TEXT_UNKNOWN stayed SENT for ever while one that ended FAILURE was BOUNCED.
+  'TEXT_UNKNOWN': { proves: 'sent', rank: 4, outcome: 'BOUNCED', fallback: 'nothing' },
   // Refused before any hand-off. The number: a final refusal of a text AWS had accepted, certainly undelivered
   // (a producer hears of it, for the reason TEXT_BLOCKED says).
   'TEXT_INVALID': { proves: 'not-sent', rank: 4, outcome: 'BOUNCED', fallback: 'hard-failure' },
@@ -169,6 +191,23 @@ export function statusForFallback(status: string, detail: string | undefined): E
   const fallback = meaningOf(status)?.fallback ?? 'nothing';
   if (fallback !== 'hard-failure-if-permanent') return fallback;
   return detail !== undefined && detail.startsWith('Permanent') ? 'hard-failure' : 'nothing';
+}
+
+/**
+ * The fact a status with its `detail` tells (DeliveryFact), as the final word on the only attempt that may have gone:
+ * whether it is that is the caller's to check, as for statusForFallback. `possibly-delivered` for a value the ledger
+ * does not know.
+ */
+export function statusDeliveryFact(status: string, detail: string | undefined): DeliveryFact {
+  switch (statusForFallback(status, detail)) {
+    case 'delivered':
+      return 'delivered';
+    case 'hard-failure':
+    case 'content-or-rule-block':
+      return 'certainly-undelivered';
+    case 'nothing':
+      return 'possibly-delivered';
+  }
 }
 
 /**

@@ -44,7 +44,7 @@ const world = fc.record({
   dataValue: secret('DATA'),
   consentKey: secret('CONSENT'),
   state: fc.constantFrom('SENT', 'FAILED', 'UNKNOWN', 'SUPPRESSED') as fc.Arbitrary<LedgerRow['state']>,
-  deliveryStatus: fc.option(fc.constantFrom('Delivery', 'Bounce', 'Complaint', 'FAILURE', 'TEXT_DELIVERED', 'Send', 'Open'), { nil: undefined }),
+  deliveryStatus: fc.option(fc.constantFrom('Delivery', 'Bounce', 'Complaint', 'FAILURE', 'TEXT_DELIVERED', 'Send', 'Open', 'Reject', 'TEXT_UNKNOWN', 'TEXT_SUCCESSFUL'), { nil: undefined }),
   suppressionReason: fc.constantFrom(...SUPPRESSION_REASONS),
   packed: fc.boolean(),
 });

@@ -15,6 +15,7 @@ const full: Required<OutcomeEventDetail> = {
   messageClass: 'otp',
   lane: 'urgent',
   state: 'DELIVERED',
+  delivery: 'delivered',
   reason: 'SUCCESS',
   providerMessageId: 'sns-1',
   claimVersion: 2,
@@ -22,7 +23,7 @@ const full: Required<OutcomeEventDetail> = {
   stateAt: '2026-11-29T12:00:00.000Z',
   replaces: 'c'.repeat(64),
 };
-const optional = ['lane', 'reason', 'providerMessageId', 'replaces'];
+const optional = ['lane', 'delivery', 'reason', 'providerMessageId', 'replaces'];
 
 describe('the committed schema of an outcome event (schemas/outcome-event.json)', () => {
   it('names every field of the detail, and requires all but the optional ones', () => {
@@ -30,11 +31,12 @@ describe('the committed schema of an outcome event (schemas/outcome-event.json)'
     expect(Object.keys(properties.properties).sort()).toEqual(Object.keys(full).sort());
     expect([...properties.required].sort()).toEqual(Object.keys(full).filter((k) => !optional.includes(k)).sort());
     expect(properties.properties['state']?.enum).toEqual([...OUTCOME_STATES]);
+    expect(properties.properties['delivery']?.enum).toEqual(['certainly-undelivered', 'possibly-delivered', 'delivered']);
   });
 
   it('accepts a full detail and one without the optional fields', () => {
     expect(schemaProblems(OUTCOME_EVENT_SCHEMA, full)).toEqual([]);
-    const { lane: _l, reason: _r, providerMessageId: _p, replaces: _f, ...minimal } = full;
+    const { lane: _l, delivery: _d, reason: _r, providerMessageId: _p, replaces: _f, ...minimal } = full;
     expect(schemaProblems(OUTCOME_EVENT_SCHEMA, minimal)).toEqual([]);
   });
 

@@ -138,6 +138,7 @@ describe('the event detail', () => {
       messageClass: 'transactional',
       lane: 'urgent',
       state: 'BOUNCED',
+      delivery: 'certainly-undelivered',
       reason: 'Bounce: Permanent/General',
       providerMessageId: 'ses-1',
       claimVersion: 1,

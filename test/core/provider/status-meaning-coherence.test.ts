@@ -14,28 +14,18 @@ const certainlyUndelivered = (m: StatusMeaning) => m.fallback === 'hard-failure'
 const deliveredToProducer = (m: StatusMeaning) => m.outcome === 'DELIVERED' || m.outcome === 'COMPLAINED';
 
 /**
- * Statuses a fallback reads as delivered that a producer does not hear of as delivered. Nothing in the old tables
- * said why; kept as they were and named here so that no other status joins them unseen (reported to the lead):
- * - `TEXT_SUCCESSFUL`: its page says it and `TEXT_DELIVERED` "may be used interchangeably", yet only
- *   `TEXT_DELIVERED` is a `DELIVERED` outcome;
- * - `Subscription`: the reader acted on the mail (a fallback stops), and the producer hears nothing of it.
- */
-const DELIVERED_BUT_NOT_HEARD = ['Subscription', 'TEXT_SUCCESSFUL'];
-
-/**
- * Blocks kept from fallback that a producer does not hear of: SES's refusals of one attempt, which outcome-state.ts
- * says "say nothing a producer acts on", while End User Messaging's refusals of an accepted text
- * (`TEXT_INVALID_MESSAGE`, `TEXT_PROTECT_BLOCKED`) are `BOUNCED` because "a producer must hear of" them. Kept as
- * they were and named here (reported to the lead as an open question).
- */
-const BLOCKED_BUT_NOT_HEARD = ['Reject', 'RenderingFailure'];
-
-/**
  * Statuses a producer hears as `BOUNCED` that a fallback reads as possibly delivered, each because AWS's own words
  * leave the delivery open: SNS's `FAILURE` (AWS's example: "Unknown error attempting to reach phone"),
- * `TEXT_CARRIER_UNREACHABLE` ("a transient error"); an SES `Bounce` is certain only when `Permanent`.
+ * `TEXT_CARRIER_UNREACHABLE` ("a transient error"), `TEXT_UNKNOWN` ("Unknown errors can be temporary or permanent";
+ * BOUNCED since 2026-12-06, as FAILURE is); an SES `Bounce` is certain only when `Permanent`. The state is kept for
+ * producers that match on it; the event's `delivery` says `possibly-delivered` for them (statusDeliveryFact, from
+ * this same row), so the two facts are no longer blurred on the bus.
+ *
+ * Until 2026-12-06 two more lists stood here, both now empty by a fix (test/core/outcome/outcome-delivery-facts.test.ts):
+ * delivered for a fallback but not heard as delivered (`Subscription`, `TEXT_SUCCESSFUL`: now DELIVERED), and blocks
+ * kept from fallback not heard at all (SES `Reject`, `RenderingFailure`: now BOUNCED, as TEXT_INVALID_MESSAGE).
  */
-const BOUNCED_BUT_POSSIBLY_DELIVERED = ['FAILURE', 'TEXT_CARRIER_UNREACHABLE'];
+const BOUNCED_BUT_POSSIBLY_DELIVERED = ['FAILURE', 'TEXT_CARRIER_UNREACHABLE', 'TEXT_UNKNOWN'];
 
 describe('STATUS_MEANINGS: the columns tell one fact', () => {
   it('a status that proves the attempt not sent is never delivered, to a producer or to a fallback', () => {
@@ -59,9 +49,10 @@ describe('STATUS_MEANINGS: the columns tell one fact', () => {
     expect(where(certainlyUndelivered).filter((status) => !filtered.has(status))).toEqual([]);
   });
 
-  // Defect (2026-12-06): a final TEXT_PROTECT_BLOCKED or TEXT_INVALID_MESSAGE on a SENT text was no outcome.
-  it('every block kept from fallback is BOUNCED to a producer, but for the SES refusals named as an open question', () => {
-    expect(where((m) => m.fallback === 'content-or-rule-block' && m.outcome !== 'BOUNCED')).toEqual(BLOCKED_BUT_NOT_HEARD);
+  // Defect (2026-12-06): a final TEXT_PROTECT_BLOCKED or TEXT_INVALID_MESSAGE on a SENT text was no outcome; then
+  // SES Reject and RenderingFailure, named here as an open question until fixed the same day.
+  it('every block kept from fallback is BOUNCED to a producer', () => {
+    expect(where((m) => m.fallback === 'content-or-rule-block' && m.outcome !== 'BOUNCED')).toEqual([]);
   });
 
   // Defect (2026-12-06, an AWS-docs review): a final TEXT_CARRIER_BLOCKED, TEXT_SPAM, TEXT_INVALID_MESSAGE,
@@ -80,8 +71,15 @@ describe('STATUS_MEANINGS: the columns tell one fact', () => {
     expect(where((m) => m.outcome === 'BOUNCED' && m.fallback === 'delivered')).toEqual([]);
   });
 
-  it('a status a fallback reads as delivered is one a producer hears as delivered, but for the two named as an open question', () => {
-    expect(where((m) => m.fallback === 'delivered' && !deliveredToProducer(m))).toEqual(DELIVERED_BUT_NOT_HEARD);
+  // Defect (2026-12-06): TEXT_SUCCESSFUL and Subscription stopped a fallback as delivered, and the producer never
+  // heard DELIVERED.
+  it('a status a fallback reads as delivered is one a producer hears as delivered', () => {
+    expect(where((m) => m.fallback === 'delivered' && !deliveredToProducer(m))).toEqual([]);
+  });
+
+  // Defect (2026-12-06): TEXT_UNKNOWN was no outcome while the equally uncertain FAILURE was BOUNCED.
+  it('a status that ends the provider\'s word on a message handed on, possibly delivered, is heard as FAILURE is', () => {
+    expect(where((m) => m.proves === 'sent' && m.rank === STATUS_MEANINGS['FAILURE']?.rank && m.fallback === 'nothing' && m.outcome === 'nothing')).toEqual([]);
   });
 
   it('a refusal wins a tie with the acceptance it follows (both stamped with one time): it outranks every accepted status', () => {

@@ -86,7 +86,7 @@ export function finalStates(rows: Iterable<LedgerRow>): FinalStateCounts {
  */
 export function formatLocalSummary(s: LocalRunSummary): string {
   const total = (counts: Readonly<Record<string, number>>) => Object.values(counts).reduce((a, b) => a + b, 0);
-  const reasons = (counts: Readonly<Record<string, number>>) => Object.entries(counts).map(([reason, n]) => [`    ${reason}`, n] as [string, number]);
+  const reasons = (counts: Readonly<Record<string, number>>) => Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)).map(([reason, n]) => [`    ${reason}`, n] as [string, number]);
   return textTable(
     ['summary', 'count'],
     [
@@ -102,11 +102,11 @@ export function formatLocalSummary(s: LocalRunSummary): string {
       ['    held for quiet hours (deferred to the recipient\'s morning)', s.heldForQuietHours],
       ['provider sends accepted (the "accepted" lines above)', s.providerAccepted],
       ['events (distinct eventIds)', s.events],
-      ['queue messages (with redeliveries)', s.queueMessages],
+      ['queue messages sent (every input line: producer retries and replays included)', s.queueMessages],
       ['duplicates suppressed (a delivery of a message already settled)', s.suppressedDuplicates],
-      ['retried (queue redeliveries)', s.retried],
+      ['received again (a message a sender handed back to its queue)', s.retried],
       ['DLQ (whole events, no ledger row)', total(s.deadLettered)],
-      ...Object.entries(s.deadLettered).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
+      ...Object.entries(s.deadLettered).sort(([a], [b]) => a.localeCompare(b)).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
       ...(s.smsDeliveryLogs
         ? ([
             ['SMS delivery-status log lines handed to the status function', s.smsDeliveryLogs.handedOver],

@@ -67,8 +67,9 @@ const CONSENT_SUPPRESSIONS: ReadonlySet<string> = new Set(['Unsubscribed', 'Opte
  * The verdict on `row`. Pure.
  *
  * What a provider status means for a fallback is its row of STATUS_MEANINGS (provider/delivery-status-meaning.ts,
- * where each row cites AWS's page for its reading): delivered, a hard failure (an SES `Bounce` only when
- * `Permanent`), a content or rule block kept from fallback, or nothing. Left out of the hard failures on purpose:
+ * where each row cites AWS's page for its reading): delivered, a hard failure (an SES `Bounce` when
+ * `Permanent` or of a full mailbox), a content or rule block kept from fallback (an SES bounce of the message itself
+ * too), or nothing. Left out of the hard failures on purpose:
  * SNS's SMS delivery log `FAILURE`, `TEXT_CARRIER_UNREACHABLE` and `TEXT_UNKNOWN` (uncertain); `TEXT_CARRIER_BLOCKED`,
  * `TEXT_SPAM`, `TEXT_INVALID_MESSAGE` and SES `Reject` (the content, which the next channel carries too);
  * `TEXT_PROTECT_BLOCKED` (AWS's own destination filter: a fallback would dodge it); SES `RenderingFailure` (our

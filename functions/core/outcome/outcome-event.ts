@@ -42,7 +42,7 @@ export interface OutcomeEventDetail {
   /**
    * Which of the three facts a state from the provider's word (`DELIVERED`, `BOUNCED`, `COMPLAINED`) is:
    * `certainly-undelivered`, `possibly-delivered` (a `BOUNCED` the provider leaves open: SNS's SMS `FAILURE`,
-   * `TEXT_UNKNOWN`, `TEXT_CARRIER_UNREACHABLE`, a transient bounce, or a refusal of a resend after an attempt whose
+   * `TEXT_UNKNOWN`, `TEXT_CARRIER_UNREACHABLE`, a transient `General` or undetermined SES bounce, or a refusal of a resend after an attempt whose
    * outcome is unknown) or `delivered`. Absent on the ledger's own states. Not part of `outcomeId`: it is read from
    * the same row as the state and the sequence, so one state change has one id, the one it had before the field.
    */

@@ -26,7 +26,7 @@ export type StatusProof = 'sent' | 'accepted' | 'not-sent' | 'nothing';
  *   `TEXT_SUCCESSFUL` (its page: it and `TEXT_DELIVERED` "may be used interchangeably");
  * - `BOUNCED`: the provider or carrier says it could not be delivered, or refused a message it had accepted (SES
  *   `Reject`, `RenderingFailure`; End User Messaging's `TEXT_INVALID`, ...). A `BOUNCED` is one of two facts,
- *   certainly undelivered or possibly delivered (SNS `FAILURE`, `TEXT_UNKNOWN`, a transient bounce): the event's
+ *   certainly undelivered or possibly delivered (SNS `FAILURE`, `TEXT_UNKNOWN`, an SES bounce that may be an out-of-office reply): the event's
  *   `delivery` says which (statusDeliveryFact, from the `fallback` column below);
  * - `COMPLAINED`: the recipient marked it as spam.
  * A `BOUNCED` that is not the provider's final word (an End User Messaging event not marked `isFinal`: the row's
@@ -41,7 +41,8 @@ export type StatusOutcome = 'DELIVERED' | 'BOUNCED' | 'COMPLAINED' | 'nothing';
  * - `hard-failure`: as the provider's final word on the only attempt that may have gone, the message certainly did
  *   not and will not arrive on this channel, and the recipient (or their address) is why: the next channel is the
  *   way to reach them;
- * - `hard-failure-if-permanent`: the same, only when the event's detail starts with `Permanent` (an SES bounce);
+ * - `bounce-by-subtype`: an SES bounce, read by its detail (`<type>/<subtype>`, statusForFallback): a `hard-failure`,
+ *   a `content-or-rule-block` or `nothing`;
  * - `content-or-rule-block`: as that final word, the message did not arrive, for its content or by a rule, which a
  *   fallback must not dodge (the next channel carries the same content, or would go round the rule): kept from
  *   fallback. It says the message did not arrive, so it may never read as "possibly delivered" (which would let a
@@ -54,7 +55,7 @@ export type StatusOutcome = 'DELIVERED' | 'BOUNCED' | 'COMPLAINED' | 'nothing';
  * failure type is the carrier still trying: possibly delivered, so the row waits for the final word (and an `otp`
  * primary falls back only by its class's window without evidence).
  */
-export type StatusForFallback = 'delivered' | 'hard-failure' | 'hard-failure-if-permanent' | 'content-or-rule-block' | 'nothing';
+export type StatusForFallback = 'delivered' | 'hard-failure' | 'bounce-by-subtype' | 'content-or-rule-block' | 'nothing';
 
 /**
  * One status value's whole meaning: what it proves, its stage in a message's life (the tie-break between two
@@ -95,8 +96,16 @@ export const STATUS_MEANINGS: Readonly<Record<string, StatusMeaning>> = {
   // Still trying: a delay says nothing new, and the mail may yet arrive.
   'DeliveryDelay': { proves: 'sent', rank: 2, outcome: 'nothing', fallback: 'nothing' },
   'Delivery': { proves: 'sent', rank: 3, outcome: 'DELIVERED', fallback: 'delivered' },
-  // Certainly undelivered only of type `Permanent`: a transient or undetermined bounce may still arrive.
-  'Bounce': { proves: 'sent', rank: 4, outcome: 'BOUNCED', fallback: 'hard-failure-if-permanent' },
+  // Read by type and subtype (statusForFallback). SES publishes a bounce once it has given up on the mail ("Soft
+  // bounces are only included when SES fails to deliver the email after retrying for a period of time", SES API v2
+  // EventDestination, https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_EventDestination.html), so a
+  // `Permanent` one and a transient `MailboxFull` one ("can't accept any more emails") say this mail did not arrive,
+  // and a transient bounce of the message itself (`MessageTooLarge`, `ContentRejected`, `AttachmentRejected`) says so
+  // for its content. But a transient `General` bounce "typically happens when the recipient has set up an 'out of
+  // the office' automatic reply" (AWS's knowledge-center article on soft bounces,
+  // https://repost.aws/knowledge-center/ses-understand-soft-bounces): the mail arrived. That and an `Undetermined`
+  // one stay possibly delivered.
+  'Bounce': { proves: 'sent', rank: 4, outcome: 'BOUNCED', fallback: 'bounce-by-subtype' },
   // REJECT: "SES accepted the email, but determined that it contained a virus and didn't attempt to deliver it to
   // the recipient's mail server" (SES API v2 EventDestination, `MatchingEventTypes`,
   // https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_EventDestination.html). Its content is the cause, which
@@ -183,15 +192,30 @@ export function statusOutcome(status: string): StatusOutcome {
 }
 
 /**
- * What a status with its `detail` means for a fallback (StatusForFallback), the bounce's detail weighed: a
- * `hard-failure` only with a detail that starts with `Permanent`, otherwise `nothing`. `nothing` for a value the
- * ledger does not know. Whether the status is the final word on the only attempt is the caller's to check.
+ * What a status with its `detail` means for a fallback (StatusForFallback), a bounce's detail (`<type>/<subtype>`)
+ * weighed: a `hard-failure` for a `Permanent` bounce and a transient `MailboxFull` one, a `content-or-rule-block` for a
+ * transient bounce of the message itself ({@link MESSAGE_BOUNCE_SUBTYPES}), `nothing` for any other (a transient
+ * `General` one may be an out-of-office reply, an `Undetermined` one says nothing; the `Bounce` row says why).
+ * `nothing` for a value the ledger does not know. Whether the status is the final word on the only attempt is the
+ * caller's to check.
  */
-export function statusForFallback(status: string, detail: string | undefined): Exclude<StatusForFallback, 'hard-failure-if-permanent'> {
+export function statusForFallback(status: string, detail: string | undefined): Exclude<StatusForFallback, 'bounce-by-subtype'> {
   const fallback = meaningOf(status)?.fallback ?? 'nothing';
-  if (fallback !== 'hard-failure-if-permanent') return fallback;
-  return detail !== undefined && detail.startsWith('Permanent') ? 'hard-failure' : 'nothing';
+  if (fallback !== 'bounce-by-subtype') return fallback;
+  const [type, subtype] = (detail ?? '').split('/');
+  if (type === 'Permanent') return 'hard-failure';
+  if (type !== 'Transient' || subtype === undefined) return 'nothing';
+  if (subtype === 'MailboxFull') return 'hard-failure';
+  return MESSAGE_BOUNCE_SUBTYPES.has(subtype) ? 'content-or-rule-block' : 'nothing';
 }
+
+/**
+ * SES's transient bounce subtypes that are the message's, not the mailbox's: "MessageTooLarge", "ContentRejected",
+ * "AttachmentRejected" ("Bounce types" in the SES developer guide; AWS's knowledge-center article on soft bounces
+ * lists them with `General` and `MailboxFull`, https://repost.aws/knowledge-center/ses-understand-soft-bounces). The
+ * next channel carries the same content, so these are kept from fallback.
+ */
+export const MESSAGE_BOUNCE_SUBTYPES: ReadonlySet<string> = new Set(['MessageTooLarge', 'ContentRejected', 'AttachmentRejected']);
 
 /**
  * The fact a status with its `detail` tells (DeliveryFact), as the final word on the only attempt that may have gone:

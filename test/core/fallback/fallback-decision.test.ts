@@ -35,12 +35,16 @@ const FAILURE_REASONS: ReadonlyArray<readonly [string, boolean]> = [
 const HARD: ReadonlyArray<readonly [string, string | undefined]> = [
   ['Bounce', 'Permanent/General'],
   ['Bounce', 'Permanent/NoEmail'],
+  ['Bounce', 'Transient/MailboxFull'],
   ['TEXT_UNREACHABLE', undefined],
   ['TEXT_BLOCKED', undefined],
   ['TEXT_INVALID', undefined],
   ['TEXT_TTL_EXPIRED', undefined],
 ];
 const CONTENT_OR_RULE = new Set(['TEXT_CARRIER_BLOCKED', 'TEXT_SPAM', 'TEXT_INVALID_MESSAGE', 'TEXT_PROTECT_BLOCKED', 'Reject', 'RenderingFailure']);
+/** SES's transient bounces of the message itself: kept from fallback like the blocks above. */
+const CONTENT_BOUNCES = new Set(['Transient/MessageTooLarge', 'Transient/ContentRejected', 'Transient/AttachmentRejected']);
+const isContentOrRule = (status: string | undefined, detail: string | undefined) => CONTENT_OR_RULE.has(status ?? '') || (status === 'Bounce' && CONTENT_BOUNCES.has(detail ?? ''));
 const DELIVERED = new Set(['Delivery', 'Open', 'Click', 'Complaint', 'Subscription', 'SUCCESS', 'TEXT_DELIVERED', 'TEXT_SUCCESSFUL']);
 
 function row(fields: Partial<VerdictRow> & { state: LedgerState }): VerdictRow {
@@ -51,7 +55,11 @@ function row(fields: Partial<VerdictRow> & { state: LedgerState }): VerdictRow {
 function statuses(): ReadonlyArray<readonly [string | undefined, string | undefined]> {
   const all: Array<readonly [string | undefined, string | undefined]> = [[undefined, undefined]];
   for (const status of Object.keys(STATUS_MEANINGS)) {
-    if (status === 'Bounce') for (const detail of ['Permanent/General', 'Transient/MailboxFull', 'Undetermined/Undetermined', undefined]) all.push([status, detail]);
+    if (status === 'Bounce') {
+      for (const detail of ['Permanent/General', 'Transient/MailboxFull', 'Transient/General', 'Transient/ContentRejected', 'Transient/MessageTooLarge', 'Transient/AttachmentRejected', 'Undetermined/Undetermined', undefined]) {
+        all.push([status, detail]);
+      }
+    }
     else all.push([status, undefined]);
   }
   return all;
@@ -92,7 +100,7 @@ describe('primaryVerdict: every state, reason and status the ledger can hold', (
               // content or by a rule is as final, but a fallback must not carry the content or dodge the rule.
               const alone = lastAmbiguousAt === undefined;
               expect(verdict, where).toBe(
-                isHard(status, detail) && alone ? 'certainly-undelivered' : CONTENT_OR_RULE.has(status ?? '') && alone ? 'kept-from-fallback' : 'possibly-delivered',
+                isHard(status, detail) && alone ? 'certainly-undelivered' : isContentOrRule(status, detail) && alone ? 'kept-from-fallback' : 'possibly-delivered',
               );
             }
           }
@@ -102,8 +110,20 @@ describe('primaryVerdict: every state, reason and status the ledger can hold', (
     expect(cases).toBeGreaterThan(400);
   });
 
-  it('never calls a transient or undetermined bounce or an unknown-cause text certain', () => {
-    for (const [status, detail] of [['Bounce', 'Transient/MailboxFull'], ['Bounce', 'Undetermined/Undetermined'], ['TEXT_UNKNOWN', undefined], ['TEXT_CARRIER_UNREACHABLE', undefined], ['DeliveryDelay', undefined], ['Send', undefined]] as const) {
+  // An AWS-docs review (2026-12-06): SES publishes a bounce only once it has given up, so a full mailbox is this mail
+  // undelivered, and a bounce of the message itself is its content; but a transient `General` bounce "typically
+  // happens when the recipient has set up an 'out of the office' automatic reply" (AWS's article on soft bounces).
+  it('reads an SES bounce by its type and subtype: a full mailbox certain, the message refused kept from fallback, an out-of-office or undetermined one possibly delivered', () => {
+    const verdictOf = (detail: string) => primaryVerdict(row({ state: 'SENT', deliveryStatus: 'Bounce', deliveryStatusDetail: detail })).kind;
+    expect(verdictOf('Transient/MailboxFull')).toBe('certainly-undelivered');
+    for (const subtype of ['MessageTooLarge', 'ContentRejected', 'AttachmentRejected']) expect(verdictOf(`Transient/${subtype}`), subtype).toBe('kept-from-fallback');
+    expect(verdictOf('Transient/General')).toBe('possibly-delivered');
+    expect(verdictOf('Undetermined/Undetermined')).toBe('possibly-delivered');
+    expect(verdictOf('Permanent/Suppressed')).toBe('certainly-undelivered');
+  });
+
+  it('never calls a possibly out-of-office or undetermined bounce or an unknown-cause text certain', () => {
+    for (const [status, detail] of [['Bounce', 'Transient/General'], ['Bounce', 'Undetermined/Undetermined'], ['TEXT_UNKNOWN', undefined], ['TEXT_CARRIER_UNREACHABLE', undefined], ['DeliveryDelay', undefined], ['Send', undefined]] as const) {
       expect(primaryVerdict(row({ state: 'SENT', deliveryStatus: status, ...(detail ? { deliveryStatusDetail: detail } : {}) })).kind).toBe('possibly-delivered');
     }
   });

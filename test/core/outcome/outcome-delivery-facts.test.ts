@@ -61,7 +61,9 @@ describe('what a producer hears tells the fact the status proves', () => {
   it('a BOUNCED event says which fact it is: the uncertain ones possibly delivered, the certain ones certainly undelivered', () => {
     expect(heard(withStatus('Bounce', { deliveryStatusDetail: 'Permanent/General' }))).toMatchObject({ state: 'BOUNCED', delivery: 'certainly-undelivered' });
     expect(heard(withStatus('TEXT_BLOCKED'))).toMatchObject({ state: 'BOUNCED', delivery: 'certainly-undelivered' });
-    expect(heard(withStatus('Bounce', { deliveryStatusDetail: 'Transient/MailboxFull' }))).toMatchObject({ state: 'BOUNCED', delivery: 'possibly-delivered' });
+    expect(heard(withStatus('Bounce', { deliveryStatusDetail: 'Transient/General' }))).toMatchObject({ state: 'BOUNCED', delivery: 'possibly-delivered' });
+    expect(heard(withStatus('Bounce', { deliveryStatusDetail: 'Transient/MailboxFull' }))).toMatchObject({ state: 'BOUNCED', delivery: 'certainly-undelivered' });
+    expect(heard(withStatus('Bounce', { deliveryStatusDetail: 'Transient/ContentRejected' }))).toMatchObject({ state: 'BOUNCED', delivery: 'certainly-undelivered' });
     expect(heard(withStatus('FAILURE'))).toMatchObject({ state: 'BOUNCED', delivery: 'possibly-delivered' });
     expect(heard(withStatus('TEXT_CARRIER_UNREACHABLE'))).toMatchObject({ state: 'BOUNCED', delivery: 'possibly-delivered' });
   });
@@ -122,7 +124,7 @@ describe('a later provider word that settles a possible delivery is heard', () =
   // click or a delivery recorded after it was no event: the producer stayed at "bounced, possibly delivered" while
   // the fallback read the same row as delivered.
   it('a delivery, an open or a click after a possibly-delivered BOUNCED is DELIVERED', () => {
-    const bounced = later(sent, 'Bounce', t0 + 2_000, 'Transient/MailboxFull');
+    const bounced = later(sent, 'Bounce', t0 + 2_000, 'Transient/General');
     expect(heard(bounced)).toMatchObject({ state: 'BOUNCED', delivery: 'possibly-delivered' });
     for (const status of ['Delivery', 'Open', 'Click']) {
       const after = later(bounced, status, t0 + 9_000);

@@ -10,7 +10,7 @@ import { STATUS_MEANINGS, type StatusMeaning } from '../../../functions/core/pro
  */
 const ROWS = Object.entries(STATUS_MEANINGS);
 const where = (test: (meaning: StatusMeaning) => boolean): string[] => ROWS.filter(([, meaning]) => test(meaning)).map(([status]) => status).sort();
-const certainlyUndelivered = (m: StatusMeaning) => m.fallback === 'hard-failure' || m.fallback === 'hard-failure-if-permanent';
+const certainlyUndelivered = (m: StatusMeaning) => m.fallback === 'hard-failure' || m.fallback === 'bounce-by-subtype';
 const deliveredToProducer = (m: StatusMeaning) => m.outcome === 'DELIVERED' || m.outcome === 'COMPLAINED';
 
 /**

@@ -21,6 +21,11 @@ import { deliveryStatusRank } from '../../../functions/core/provider/delivery-st
  *   interchangeably");
  * - `TEXT_UNKNOWN`: BOUNCED (was no outcome), as the equally uncertain SNS FAILURE is; the event's `delivery` says
  *   possibly delivered for both.
+ * - an SES `Bounce` by its subtype too (`bySubtype`), after an AWS-docs review: a transient `MailboxFull` is certainly
+ *   undelivered (was possibly delivered), a transient bounce of the message itself (`MessageTooLarge`,
+ *   `ContentRejected`, `AttachmentRejected`) is kept from fallback (was possibly delivered); a transient `General`
+ *   (often an out-of-office reply) and an `Undetermined` one stay possibly delivered. Its test is
+ *   test/core/fallback/fallback-decision.test.ts ("reads an SES bounce by its type and subtype").
  */
 type Kind = 'delivered' | 'certainly-undelivered' | 'kept-from-fallback' | 'possibly-delivered';
 interface Meant {
@@ -28,6 +33,8 @@ interface Meant {
   readonly rank: number;
   readonly verdict: Kind;
   readonly permanent?: Kind;
+  /** Transient subtypes read apart from `verdict` (only a bounce has them). */
+  readonly bySubtype?: Readonly<Record<string, Kind>>;
   readonly outcome?: 'DELIVERED' | 'BOUNCED' | 'COMPLAINED';
 }
 const P = 'possibly-delivered';
@@ -38,7 +45,14 @@ const MEANT: Readonly<Record<string, Meant>> = {
   Send: { proves: 'accepted', rank: 1, verdict: P },
   DeliveryDelay: { proves: 'sent', rank: 2, verdict: P },
   Delivery: { proves: 'sent', rank: 3, verdict: D, outcome: 'DELIVERED' },
-  Bounce: { proves: 'sent', rank: 4, verdict: P, permanent: U, outcome: 'BOUNCED' },
+  Bounce: {
+    proves: 'sent',
+    rank: 4,
+    verdict: P,
+    permanent: U,
+    bySubtype: { 'Transient/MailboxFull': U, 'Transient/MessageTooLarge': K, 'Transient/ContentRejected': K, 'Transient/AttachmentRejected': K },
+    outcome: 'BOUNCED',
+  },
   Reject: { proves: 'not-sent', rank: 4, verdict: K, outcome: 'BOUNCED' },
   RenderingFailure: { proves: 'not-sent', rank: 4, verdict: K, outcome: 'BOUNCED' },
   Complaint: { proves: 'sent', rank: 5, verdict: D, outcome: 'COMPLAINED' },
@@ -64,7 +78,18 @@ const MEANT: Readonly<Record<string, Meant>> = {
 };
 /** Values no table knows (never recorded: the status Lambda counts them invalid), read as nothing by all three. */
 const UNKNOWN_STATUSES = ['Bogus', 'TEXT_SENT', 'TEXT_MESSAGE_MONTHLY_SPEND_LIMIT', 'delivery', 'BOUNCE', 'Permanent', ''];
-const DETAILS = [undefined, 'Permanent/General', 'Permanent', 'Transient/MailboxFull', 'Undetermined/Undetermined', 'permanent/General'];
+const DETAILS = [
+  undefined,
+  'Permanent/General',
+  'Permanent',
+  'Transient/MailboxFull',
+  'Transient/General',
+  'Transient/MessageTooLarge',
+  'Transient/ContentRejected',
+  'Transient/AttachmentRejected',
+  'Undetermined/Undetermined',
+  'permanent/General',
+];
 
 const AT = 1_000_000;
 const row = (state: LedgerState, status: string, fields: Partial<LedgerRow> = {}): LedgerRow =>
@@ -97,7 +122,7 @@ describe("every status's meaning as the three tables gave it before they became 
     for (const state of ['SENT', 'UNKNOWN'] as const) {
       for (const [status, meant] of Object.entries(MEANT)) {
         for (const detail of DETAILS) {
-          const kind = detail?.startsWith('Permanent') && meant.permanent ? meant.permanent : meant.verdict;
+          const kind = (detail === undefined ? undefined : meant.bySubtype?.[detail]) ?? (detail?.startsWith('Permanent') && meant.permanent ? meant.permanent : meant.verdict);
           const input = row(state, status, detail ? { deliveryStatusDetail: detail } : {});
           expect(primaryVerdict(input as VerdictRow), `${state} ${status} ${detail}`).toEqual(expectedVerdict(status, kind, detail));
         }

@@ -111,6 +111,7 @@ export function formatLocalSummary(s: LocalRunSummary): string {
         ? ([
             ['SMS delivery-status log lines handed to the status function', s.smsDeliveryLogs.handedOver],
             ["  batches sent to the failure destination (after Lambda's retries)", s.smsDeliveryLogs.failedBatches],
+            ['  batches Lambda refused as too large (skipped, as CloudWatch Logs skips them)', s.smsDeliveryLogs.refusedTooLarge],
           ] as [string, number][])
         : []),
       ...(s.outcomeFeed ? [[`outcome events (one per state change a producer sees; in ${s.outcomeFeed.file})`, s.outcomeFeed.events] as [string, number]] : []),

@@ -15,8 +15,15 @@ const STATUS_TIMEOUT_MS = 30_000;
 export interface SmsLogSubscriptionCounts {
   /** Lines in an invocation the status function completed. */
   readonly handedOver: number;
-  /** Batches sent to the failure destination: failed on every try Lambda gives them, or refused as too large. */
+  /** Batches sent to the failure destination: failed on every try Lambda gives them. */
   readonly failedBatches: number;
+  /**
+   * Batches Lambda refused at the call, over its payload limit (one line too large for a payload of its own): no
+   * invocation ran, so in AWS they never reach the failure destination; CloudWatch Logs answers a delivery error it
+   * cannot retry by disabling the subscription filter for up to 10 minutes, "During this disabled period, logs are
+   * skipped" (https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/Subscriptions.html). Counted and warned of here.
+   */
+  readonly refusedTooLarge: number;
 }
 
 /** Where the status function of the log path writes, and what it counts and logs. */
@@ -49,7 +56,7 @@ interface Batch {
 export class SmsLogSubscription {
   private readonly logged: LogLine[] = [];
   private readonly retrying: Batch[] = [];
-  private readonly tally = { handedOver: 0, failedBatches: 0 };
+  private readonly tally = { handedOver: 0, failedBatches: 0, refusedTooLarge: 0 };
   private handler: StatusHandler | undefined;
   private running: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
@@ -93,8 +100,8 @@ export class SmsLogSubscription {
   private async invoke(batch: Batch): Promise<void> {
     const event = cloudWatchLogsPayload(batch.lines);
     const bytes = invocationPayloadBytes(event);
-    // Lambda refuses the invocation itself: nothing runs, nothing is retried.
-    if (bytes > ASYNC_INVOCATION_PAYLOAD_LIMIT_BYTES) return this.toFailureDestination(batch, { invocations: 0, reason: 'RequestTooLarge', bytes });
+    // Lambda refuses the invocation itself: nothing runs, nothing is retried, nothing reaches the failure destination.
+    if (bytes > ASYNC_INVOCATION_PAYLOAD_LIMIT_BYTES) return this.refuseTooLarge(batch, bytes);
     try {
       await this.status()(event, lambdaContext(Date.now() + STATUS_TIMEOUT_MS));
       this.tally.handedOver += batch.lines.length;
@@ -109,6 +116,11 @@ export class SmsLogSubscription {
     this.tally.failedBatches += 1;
     // The lines hold phone numbers: only their count is logged.
     this.config.log.warn('SMS delivery-log batch sent to the failure destination', { lines: batch.lines.length, attempts: why.invocations, reason: why.reason, payloadBytes: why.bytes });
+  }
+
+  private refuseTooLarge(batch: Batch, bytes: number): void {
+    this.tally.refusedTooLarge += 1;
+    this.config.log.warn('SMS delivery-log batch refused by Lambda as too large: its lines are skipped', { lines: batch.lines.length, payloadBytes: bytes, limitBytes: ASYNC_INVOCATION_PAYLOAD_LIMIT_BYTES });
   }
 
   /** The status function, built at the first hand-over: a run may set the ledger's endpoint variable after this is made. */

@@ -198,7 +198,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
       suppressedDuplicates: 13,
       retried: 0,
       deadLettered: { 'invalid event: NotJson': 1 },
-      smsDeliveryLogs: { handedOver: 4, failedBatches: 1 },
+      smsDeliveryLogs: { handedOver: 4, failedBatches: 1, refusedTooLarge: 0 },
     };
     const lines = formatLocalSummary(summary).split('\n');
     const count = (label: RegExp) => Number(/(\d+)\s*$/.exec(lines.find((l) => label.test(l)) ?? '')?.[1]);

@@ -108,7 +108,7 @@ describe('the SMS delivery-log subscription of a local run', () => {
     const end = await stopped(sub.stop());
     expect(await db.ledger.get(key)).toMatchObject({ deliveryStatus: 'SUCCESS', deliveryStatusSource: 'sns-sms' });
     expect(end).toBe('stopped');
-    expect(sub.counts()).toEqual({ handedOver: 1, failedBatches: 0 });
+    expect(sub.counts()).toEqual({ handedOver: 1, failedBatches: 0, refusedTooLarge: 0 });
   });
 
   it('after a failed hand-over, lines logged later still reach the status function', async () => {
@@ -138,13 +138,13 @@ describe('the SMS delivery-log subscription of a local run', () => {
       proxy.setDecider(() => undefined);
     }
     expect(invocations).toHaveLength(1 + STATUS_ASYNC_RETRY_ATTEMPTS);
-    expect(sub.counts()).toEqual({ handedOver: 0, failedBatches: 1 });
+    expect(sub.counts()).toEqual({ handedOver: 0, failedBatches: 1, refusedTooLarge: 0 });
     expect(log.warnings).toEqual([expect.objectContaining({ attributes: expect.objectContaining({ lines: 1, attempts: 1 + STATUS_ASYNC_RETRY_ATTEMPTS }) })]);
     expect(JSON.stringify(log.warnings)).not.toContain(RECIPIENT_PHONE);
     expect((await db.ledger.get(key))?.deliveryStatus).toBeUndefined();
   });
 
-  it('a line too large for any payload of its own is refused, as Lambda refuses it: counted as sent to the failure destination, never invoked', async () => {
+  it('a line too large for any payload of its own is refused, as Lambda refuses it: never invoked, counted apart, never as sent to the failure destination (an AWS-docs review)', async () => {
     const log = capturingLog();
     const sub = subscription(log);
     proxy.setDecider(() => undefined);
@@ -152,8 +152,8 @@ describe('the SMS delivery-log subscription of a local run', () => {
     sub.logged(line, clock.now());
     expect(await stopped(sub.stop())).toBe('stopped');
     expect(invocations).toEqual([]);
-    expect(sub.counts()).toEqual({ handedOver: 0, failedBatches: 1 });
-    expect(log.warnings).toEqual([expect.objectContaining({ attributes: expect.objectContaining({ lines: 1, attempts: 0, reason: 'RequestTooLarge' }) })]);
+    expect(sub.counts()).toEqual({ handedOver: 0, failedBatches: 0, refusedTooLarge: 1 });
+    expect(log.warnings).toEqual([expect.objectContaining({ attributes: expect.objectContaining({ lines: 1, limitBytes: 1_000_000 }) })]);
   });
 
   it('many lines at once: every line is handed over, and no invocation payload is over the documented limit', async () => {
@@ -177,6 +177,6 @@ describe('the SMS delivery-log subscription of a local run', () => {
       return (JSON.parse(gunzipSync(Buffer.from(data, 'base64')).toString('utf8')) as { logEvents: { message: string }[] }).logEvents.map((e) => e.message);
     });
     expect(handed).toEqual(lines);
-    expect(sub.counts()).toEqual({ handedOver: lines.length, failedBatches: 0 });
+    expect(sub.counts()).toEqual({ handedOver: lines.length, failedBatches: 0, refusedTooLarge: 0 });
   });
 });

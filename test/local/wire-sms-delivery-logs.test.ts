@@ -43,7 +43,7 @@ describe('SNS texts\' delivery logs in a wire run', () => {
   it('every text the local SNS accepted leaves its delivery log on its row (SUCCESS), through the subscription to the status function', async () => {
     const { row, counts, metrics } = await textWithLogs('evt-sns-log-1', { late: 0, lost: 0 });
     expect(row).toMatchObject({ state: 'SENT', deliveryStatus: 'SUCCESS', deliveryStatusSource: 'sns-sms', sendProvenBy: 'SUCCESS' });
-    expect(counts).toEqual({ logged: 1, handedOver: 1, failedBatches: 0 });
+    expect(counts).toEqual({ logged: 1, handedOver: 1, failedBatches: 0, refusedTooLarge: 0 });
     expect(metrics.get('DeliveryStatusRecorded')).toBe(1);
   });
 
@@ -51,7 +51,7 @@ describe('SNS texts\' delivery logs in a wire run', () => {
     const { row, counts, plan } = await textWithLogs('evt-sns-log-2', { late: 0, lost: 1 });
     expect(row).toMatchObject({ state: 'SENT' });
     expect(row?.deliveryStatus).toBeUndefined();
-    expect(counts).toEqual({ logged: 1, handedOver: 0, failedBatches: 0 });
+    expect(counts).toEqual({ logged: 1, handedOver: 0, failedBatches: 0, refusedTooLarge: 0 });
     expect(plan.events).toEqual({ late: 0, lost: 1 });
   });
 });

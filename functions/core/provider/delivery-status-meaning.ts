@@ -23,7 +23,8 @@ export type StatusProof = 'sent' | 'accepted' | 'not-sent' | 'nothing';
  * state), or `nothing` when the status says nothing a producer acts on and leaves the row's state as it is.
  * - `DELIVERED`: the mailbox or handset took it; an open or a click proves the same;
  * - `DELIVERED` also for a subscription change made through the message's link, and for End User Messaging's
- *   `TEXT_SUCCESSFUL` (its page: it and `TEXT_DELIVERED` "may be used interchangeably");
+ *   `TEXT_SUCCESSFUL` (its page: "Depending on the destination country the TEXT_DELIVERED and TEXT_SUCCESSFUL
+ *   events may be used interchangeably": where no handset receipt comes, the carrier's acceptance is the last word);
  * - `BOUNCED`: the provider or carrier says it could not be delivered, or refused a message it had accepted (SES
  *   `Reject`, `RenderingFailure`; End User Messaging's `TEXT_INVALID`, ...). A `BOUNCED` is one of two facts,
  *   certainly undelivered or possibly delivered (SNS `FAILURE`, `TEXT_UNKNOWN`, an SES bounce that may be an out-of-office reply): the event's
@@ -137,7 +138,7 @@ export const STATUS_MEANINGS: Readonly<Record<string, StatusMeaning>> = {
   // accepted, not yet handed off.
   'TEXT_QUEUED': { proves: 'accepted', rank: 1, outcome: 'nothing', fallback: 'nothing' },
   'TEXT_PENDING': { proves: 'accepted', rank: 2, outcome: 'nothing', fallback: 'nothing' },
-  // TEXT_SUCCESSFUL "accepted by the recipient's carrier", TEXT_DELIVERED (the two "may be used interchangeably"):
+  // TEXT_SUCCESSFUL "accepted by the recipient's carrier", TEXT_DELIVERED ("Depending on the destination country" the two "may be used interchangeably"):
   // handed off, and delivered: both DELIVERED to a producer (before 2026-12-06 TEXT_SUCCESSFUL was no outcome:
   // PROVIDER_OUTCOME never listed it, and no comment said why, while a fallback read it as delivered).
   'TEXT_SUCCESSFUL': { proves: 'sent', rank: 3, outcome: 'DELIVERED', fallback: 'delivered' },

@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
-import { sdkSchemaTraitKeysPlugin } from '../lib/bundle-child-process';
+import { NOTIFIER_BUNDLE_PLUGINS } from '../lib/bundle-child-process';
 import { HANDLER_FILE, notifierBuildOptions } from '../lib/function-bundle';
 import { smsCountriesDefine, smsProviderDefine } from '../lib/destination-options';
 import type { NotifierRuntime } from '../lib/lambda-runtime';
@@ -26,7 +26,7 @@ function shippedTemplatesDefine(): Readonly<Record<string, string>> {
 
 /**
  * The stack's build of `entry` (lib/function-bundle.ts), in memory; the sender's with the shipped templates
- * embedded as synth embeds them, with the plugin synth builds with (lib/bundle-child-process.ts). test/deploy checks
+ * embedded as synth embeds them, with the plugins synth builds with (lib/bundle-child-process.ts). test/deploy checks
  * that these are the bytes `cdk synth` puts in the asset.
  */
 export function deployedBuildOptions(
@@ -41,7 +41,7 @@ export function deployedBuildOptions(
   // The sender and the reclaimer carry the SMS country table (none by default: cdk.json lists no countries).
   const sms = path === DEFAULT_ENTRIES.sender || path === DEFAULT_ENTRIES.reclaimer ? { ...smsCountriesDefine({ smsCountries: smsCountries }), ...smsProviderDefine({ smsProvider }) } : {};
   const define = { ...sms, ...(path === DEFAULT_ENTRIES.sender ? shippedTemplatesDefine() : {}) };
-  return { ...notifierBuildOptions(resolve(REPO, entry), VIRTUAL_OUTDIR, { define, runtime }), metafile: true, write: false, logLevel: 'silent', plugins: [sdkSchemaTraitKeysPlugin] };
+  return { ...notifierBuildOptions(resolve(REPO, entry), VIRTUAL_OUTDIR, { define, runtime }), metafile: true, write: false, logLevel: 'silent', plugins: [...NOTIFIER_BUNDLE_PLUGINS] };
 }
 
 /** One file of an asset, named as in the asset folder. */

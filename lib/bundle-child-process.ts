@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions, Plugin } from 'esbuild';
 
@@ -41,11 +41,156 @@ export function literalSchemaTraitKeys(source: string): string {
   });
 }
 
-/** The esbuild plugin that applies {@link literalSchemaTraitKeys} to every {@link SDK_SCHEMA_MODULE}. */
-export const sdkSchemaTraitKeysPlugin: Plugin = {
-  name: 'notifier-sdk-schema-trait-keys',
+/** An AWS SDK module as published for bundlers (`dist-es` of `@aws-sdk/*` and `@smithy/*`): ES modules as tsc writes them. */
+export const SDK_ES_MODULE = /[\\/]node_modules[\\/]@(?:aws-sdk|smithy)[\\/].+[\\/]dist-es[\\/].+\.js$/;
+
+/** A file of an AWS SDK package: the package's folder, and the file's path in it. */
+const SDK_PACKAGE_FILE = /^(.*[\\/]node_modules[\\/]@(?:aws-sdk|smithy)[\\/][^\\/]+)[\\/](.+)$/;
+
+/** One `import { ... } from "x";` or `export { ... } from "x";` statement, as tsc writes them (one or several lines). */
+const NAMED_FROM = /^(import|export) \{([^}]*)\} from "([^"]+)";$/gm;
+
+/** A named binding of an import or export list: `a`, or `a as b`. */
+interface Binding {
+  readonly imported: string;
+  readonly local: string;
+}
+
+function bindingsOf(list: string): Binding[] {
+  return list
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0)
+    .map((item) => {
+      const [imported = item, local = imported] = item.split(/\s+as\s+/);
+      return { imported, local };
+    });
+}
+
+/** What a module re-exports (`export { a, b as c } from "./x";`) and whether it does nothing else (a barrel). */
+export interface ModuleReexports {
+  /** Exported name to the specifier and the name it re-exports. */
+  readonly names: ReadonlyMap<string, { readonly from: string; readonly name: string }>;
+  /** Only re-exports and blank lines: importing a name from the module where it is defined skips nothing that runs. */
+  readonly barrel: boolean;
+}
+
+export function reexportsOf(source: string): ModuleReexports {
+  const names = new Map<string, { from: string; name: string }>();
+  const rest = source.replace(NAMED_FROM, (statement: string, keyword: string, list: string, from: string) => {
+    if (keyword !== 'export') return statement;
+    for (const { imported, local } of bindingsOf(list)) names.set(local, { from, name: imported });
+    return '';
+  });
+  return { names, barrel: names.size > 0 && rest.trim() === '' };
+}
+
+/**
+ * Whether the package that holds `path` says, in its package.json's `sideEffects`, that the module has none: a module
+ * nothing uses may then be left unevaluated (what esbuild itself does with such a module).
+ */
+export function declaredSideEffectFree(sideEffects: unknown, pathInPackage: string): boolean {
+  if (sideEffects === false) return true;
+  if (!Array.isArray(sideEffects)) return false;
+  const normalized = `./${pathInPackage.replace(/\\/g, '/')}`;
+  return sideEffects.every((entry) => typeof entry === 'string' && !entry.includes('*') && entry !== normalized);
+}
+
+/** Finds where a name a module imports is defined: the file and the name it has there. */
+export type DefinitionFinder = (from: string, name: string, importer: string) => Promise<{ readonly path: string; readonly name: string } | undefined>;
+
+/**
+ * `source` with each named import and re-export of a barrel written as an import from the module that defines the
+ * name (`import { a } from "@smithy/core/protocols";` becomes `import { a } from "/.../HttpProtocol.js";`). A
+ * statement with a name `find` cannot place is left as it is.
+ */
+export async function withoutBarrels(source: string, importer: string, find: DefinitionFinder): Promise<string> {
+  const replacements = new Map<string, string>();
+  for (const [statement, keyword, list, from] of source.matchAll(NAMED_FROM)) {
+    const byPath = new Map<string, string[]>();
+    let placed = true;
+    for (const { imported, local } of bindingsOf(list!)) {
+      const definition = await find(from!, imported, importer);
+      if (definition === undefined) {
+        placed = false;
+        break;
+      }
+      const bindings = byPath.get(definition.path) ?? [];
+      bindings.push(definition.name === local ? local : `${definition.name} as ${local}`);
+      byPath.set(definition.path, bindings);
+    }
+    if (!placed || byPath.size === 0) continue;
+    replacements.set(statement, [...byPath].map(([path, bindings]) => `${keyword} { ${bindings.join(', ')} } from ${JSON.stringify(path)};`).join('\n'));
+  }
+  return replacements.size === 0 ? source : source.replace(NAMED_FROM, (statement: string) => replacements.get(statement) ?? statement);
+}
+
+/**
+ * The esbuild plugin for the AWS SDK's modules: {@link literalSchemaTraitKeys} on every {@link SDK_SCHEMA_MODULE},
+ * and every module's named imports from a barrel (`@smithy/core/protocols`, `@aws-sdk/core/client`, ...) taken from
+ * the module that defines each name ({@link withoutBarrels}).
+ *
+ * Why the second: esbuild assigns code to chunks file by file, following every import of a file, used or not
+ * (evanw/esbuild#2869). Through the barrels, the handler's entry reached every protocol the SDK has, and whatever an
+ * `import()` target uses of them (SNS's query protocol and XML parser, the checksums, the SSO token files) was put in
+ * the chunk a cold start reads: 17 KB for the sender, 36 KB for the reclaimer, each function reading code that only
+ * its first text, resend or dead letter runs. Names are resolved as esbuild resolves them. A barrel is a module made
+ * only of `export { ... } from` statements, so nothing it would run is skipped; a module with code of its own is passed
+ * by only where its package declares that code free of side effects (`@smithy/core`, and `@aws-sdk/core` but for the
+ * one module it names), as esbuild would then leave it out itself when nothing uses it.
+ */
+export const sdkModulesPlugin: Plugin = {
+  name: 'notifier-sdk-modules',
   setup(build) {
-    build.onLoad({ filter: SDK_SCHEMA_MODULE }, async ({ path }) => ({ contents: literalSchemaTraitKeys(await readFile(path, 'utf8')), loader: 'js' }));
+    const packages = new Map<string, Promise<unknown>>();
+    const sideEffectsOf = (root: string) => {
+      let sideEffects = packages.get(root);
+      if (sideEffects === undefined) {
+        sideEffects = readFile(join(root, 'package.json'), 'utf8').then((text) => (JSON.parse(text) as { sideEffects?: unknown }).sideEffects, () => undefined);
+        packages.set(root, sideEffects);
+      }
+      return sideEffects;
+    };
+    const modules = new Map<string, Promise<ReadonlyMap<string, { readonly from: string; readonly name: string }>>>();
+    // The names a module's importers may take from where they are defined: all of a barrel's; a module with code of its
+    // own only when its package declares that code free of side effects.
+    const redirectsOf = (path: string) => {
+      let redirects = modules.get(path);
+      if (redirects === undefined) {
+        redirects = (async () => {
+          const reexports = reexportsOf(await readFile(path, 'utf8'));
+          if (reexports.barrel) return reexports.names;
+          const inPackage = SDK_PACKAGE_FILE.exec(path);
+          const free = inPackage !== null && declaredSideEffectFree(await sideEffectsOf(inPackage[1]!), inPackage[2]!);
+          return free ? reexports.names : new Map();
+        })();
+        modules.set(path, redirects);
+      }
+      return redirects;
+    };
+    const resolved = new Map<string, Promise<string | undefined>>();
+    const resolve = (from: string, importer: string) => {
+      const key = `${dirname(importer)}\0${from}`;
+      let path = resolved.get(key);
+      if (path === undefined) {
+        path = build
+          .resolve(from, { kind: 'import-statement', importer, resolveDir: dirname(importer) })
+          .then((result) => (result.errors.length > 0 || result.external || result.namespace !== 'file' ? undefined : result.path));
+        resolved.set(key, path);
+      }
+      return path;
+    };
+    const find: DefinitionFinder = async (from, name, importer) => {
+      const path = await resolve(from, importer);
+      if (path === undefined || !SDK_ES_MODULE.test(path)) return undefined;
+      const reexport = (await redirectsOf(path)).get(name);
+      if (reexport === undefined) return { path, name };
+      return (await find(reexport.from, reexport.name, path)) ?? { path, name };
+    };
+    build.onLoad({ filter: SDK_ES_MODULE, namespace: 'file' }, async ({ path }) => {
+      const source = await readFile(path, 'utf8');
+      return { contents: await withoutBarrels(SDK_SCHEMA_MODULE.test(path) ? literalSchemaTraitKeys(source) : source, path, find), loader: 'js' };
+    });
   },
 };
 
@@ -105,7 +250,7 @@ export const lazyChunksReachEntryPlugin: Plugin = {
 };
 
 /** The plugins every handler is built with, by synth and by the bench alike. */
-export const NOTIFIER_BUNDLE_PLUGINS: readonly Plugin[] = [sdkSchemaTraitKeysPlugin, lazyChunksReachEntryPlugin];
+export const NOTIFIER_BUNDLE_PLUGINS: readonly Plugin[] = [sdkModulesPlugin, lazyChunksReachEntryPlugin];
 
 /** What the parent writes on stdin. */
 export interface BundleChildInput {

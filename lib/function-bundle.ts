@@ -22,15 +22,17 @@ import { DEFAULT_NOTIFIER_RUNTIME, esbuildTargetOf, type NotifierRuntime } from 
  *   credential chain (SSO, shared INI files, STS web identity, the login and process providers: the
  *   runtime's credentials come from the environment), the SQS client of the sender until its first dead
  *   letter or back-off, its SNS and End User Messaging clients until its first text or push, and SES and SNS in
- *   the reclaimer until its first resend. `index.mjs` imports the
- *   chunks it needs at once. The cold import CPU measured by `npm run bench` fell by about a quarter.
+ *   the reclaimer until its first resend. `index.mjs` imports one chunk, with all the code a cold start needs
+ *   (lib/bundle-child-process.ts: each `import()` target also imports the entry, or esbuild cuts that code into a
+ *   chunk per set of targets that share it). The cold import CPU measured by `npm run bench` fell by about a quarter.
  * - No source maps: Lambda only applies them with `NODE_OPTIONS=--enable-source-maps`, which makes every
  *   `error.stack` access map through a ~2 MB map; the ledger's conditional writes fail by design on every
  *   duplicate, and the handlers log error names and messages, not stacks. `keepNames` keeps function
  *   and class names readable in the stacks that are printed.
  * - The esbuild target is the function's runtime (lib/lambda-runtime.ts: `node24` by default).
  * - The AWS SDK schemas' trait keys are written as strings ({@link bundleNotifierHandler}), so esbuild leaves out the
- *   schemas of the commands a handler never sends.
+ *   schemas of the commands a handler never sends, and the SDK's modules import each name from the module that
+ *   defines it rather than from a barrel, so what only an `import()` target uses is not read at a cold start.
  */
 export const NOTIFIER_BUNDLING = {
   format: 'esm',
@@ -91,8 +93,9 @@ export function notifierBuildOptions(entry: string, outdir: string, build: Notif
 /**
  * Bundles `entry` into `outdir`, synchronously (CDK's local bundling is synchronous): esbuild runs in a child
  * Node.js process (lib/bundle-child-process.ts), because the build needs a plugin and esbuild's synchronous API
- * takes none. The plugin writes the AWS SDK schemas' trait keys as plain strings, so the schemas a handler never
- * uses are left out (about 48 KB of SES v2 schemas less at each sender cold start).
+ * takes none. The plugins (lib/bundle-child-process.ts `NOTIFIER_BUNDLE_PLUGINS`) write the AWS SDK schemas' trait
+ * keys as plain strings, so the schemas a handler never uses are left out (about 48 KB of SES v2 schemas less at each
+ * sender cold start), take the SDK's imports past its barrels, and put all the code a cold start needs in one chunk.
  * @throws Error when esbuild cannot be found or the build fails (esbuild prints each error).
  */
 export function bundleNotifierHandler(entry: string, outdir: string, build: NotifierBuild = {}): void {

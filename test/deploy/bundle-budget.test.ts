@@ -64,6 +64,20 @@ describe('Lambda bundle budget', () => {
     });
   }
 
+  it('every function\'s cold start reads two files, index.mjs and one chunk, however many import() targets it has (lib/bundle-child-process.ts)', () => {
+    for (const name of Object.keys(DEFAULT_ENTRIES) as Name[]) {
+      expect(asset[name].startupFiles, name).toHaveLength(2);
+      expect(asset[name].files.length, `${name}: its import() targets are chunks of their own`).toBeGreaterThan(2);
+    }
+  });
+
+  it('a sender cold start reads no code that only an import() target runs: the SDK\'s query protocol, XML parser and MD5 load with SNS', () => {
+    for (const marker of ['@aws-sdk/core/dist-es/submodules/protocols/query/', '@aws-sdk/xml-builder/', '@smithy/core/dist-es/submodules/checksum/md5/']) {
+      expect(asset.sender.inputs.some((input) => input.includes(marker)), `${marker} in the asset`).toBe(true);
+      expect(asset.sender.startupInputs.some((input) => input.includes(marker)), `${marker} read at cold start`).toBe(false);
+    }
+  });
+
   it('a sender cold start neither reads the SNS nor the End User Messaging client, nor their providers: they load with the first text or push', async () => {
     const eum = await buildBundle(DEFAULT_ENTRIES.sender, { withoutSdk: false, smsProvider: 'end-user-messaging' });
     const sns = ['@aws-sdk/client-sns/', 'functions/adapters/sns-provider.ts', 'functions/adapters/sns-client.ts'];

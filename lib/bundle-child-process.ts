@@ -75,6 +75,7 @@ export interface ModuleReexports {
   readonly barrel: boolean;
 }
 
+/** What `source`, an SDK module as tsc writes it, re-exports by name, and whether it is a barrel. */
 export function reexportsOf(source: string): ModuleReexports {
   const names = new Map<string, { from: string; name: string }>();
   const rest = source.replace(NAMED_FROM, (statement: string, keyword: string, list: string, from: string) => {

@@ -1,4 +1,5 @@
 import type { LedgerRow } from '../ledger/ledger-record';
+import { standingDeliveryProof } from '../provider/delivery-proof';
 import { STATUS_MEANINGS, statusDeliveryFact, statusOutcome, type DeliveryFact, type StatusOutcome } from '../provider/delivery-status-meaning';
 
 /**
@@ -79,6 +80,7 @@ export type OutcomeRow = Pick<
   | 'deliveryStatusRank'
   | 'deliveryStatusDetail'
   | 'deliveryStatusIntermediate'
+  | 'deliveryProvenBy'
   | 'lastAmbiguousAt'
   | 'replaces'
 >;
@@ -114,10 +116,15 @@ export function visibleOutcome(row: OutcomeRow): VisibleOutcome | undefined {
  * primary-verdict.ts reads it, so a producer and a fallback never tell two facts of one row. A failure is certain
  * only as the final word on the only attempt that may have gone: a BOUNCED is heard only when final, and an earlier
  * attempt whose outcome is unknown (`lastAmbiguousAt`) may still have arrived, so it is then possibly delivered.
+ * A proof of delivery kept on the row (`deliveryProvenBy`) that still stands (delivery-proof.ts, the rule
+ * primary-verdict.ts reads too: outcome/ may not import fallback/) makes it `delivered`, whatever uncertain word came
+ * after: a BOUNCED of an out-of-office reply after an SES `Delivery` is heard as `delivery: delivered` (until
+ * 2026-12-06 it was `possibly-delivered`, while the message had arrived).
  * Undefined on a row with no provider state: the ledger's own states say their fact themselves.
  */
 export function deliveryFactOf(row: OutcomeRow): DeliveryFact | undefined {
   if (row.deliveryStatus === undefined || providerOutcome(row) === undefined) return undefined;
+  if (standingDeliveryProof(row) !== undefined) return 'delivered';
   const fact = statusDeliveryFact(row.deliveryStatus, row.deliveryStatusDetail);
   return fact === 'certainly-undelivered' && row.lastAmbiguousAt !== undefined ? 'possibly-delivered' : fact;
 }

@@ -44,7 +44,10 @@ function providerOutcome(row: OutcomeRow): ProviderOutcome | undefined {
  * click after it is heard, and so is a certain failure; a certain `BOUNCED` outranks `DELIVERED` (a late permanent
  * bounce after a delivery is heard, as before); a complaint outranks all. Until 2026-12-06 every `BOUNCED` outranked
  * `DELIVERED`, so a producer told "bounced, possibly delivered" never heard the delivery the fallback read on the
- * same row.
+ * same row. A `BOUNCED` whose fact is `delivered` (an out-of-office bounce after a proven delivery: deliveryFactOf)
+ * ranks with the uncertain ones: it adds nothing to the delivery already heard, so it is no event. When that bounce
+ * came first and the older delivery only adds its proof, no event follows either: the proof-only write changes
+ * neither the state nor the sequence (outcome-event.ts), so a second event would repeat the first one's `outcomeId`.
  */
 function providerStrength(state: ProviderOutcome, delivery: DeliveryFact | undefined): number {
   switch (state) {

@@ -6,6 +6,21 @@ import { useTestLedger } from '../support/ledger-server';
 
 const db = useTestLedger();
 
+/** The ledger requests each test made, by operation, counted on the wire's client. */
+const requests: string[] = [];
+let counting = false;
+function countRequests(): void {
+  if (counting) return;
+  counting = true;
+  db.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      requests.push(String(context.commandName));
+      return next(args);
+    },
+    { step: 'initialize', name: 'countLedgerRequests' },
+  );
+}
+
 /**
  * Defect (review, 2026-12-06): SES's `Delivery` of an e-mail and a later `Bounce` `Transient/General` (the
  * recipient's out-of-office reply) left only the bounce on the row, which read as "possibly delivered". The row keeps
@@ -43,6 +58,16 @@ describe('the proof of delivery stays on the row (defect: a later auto-reply bou
     // The proof of a send is whichever came first (the bounce proves one too).
     expect(row?.sendProvenBy).toBe(updates[0]!.status);
     expect(primaryVerdict({ ...row!, state: 'SENT' })).toEqual({ kind: 'delivered', status: 'Delivery' });
+  });
+
+  it('in order, the proof costs no request of its own: one UpdateItem per event, as before', async () => {
+    const key = await sentEmailRow();
+    countRequests();
+    requests.length = 0;
+    expect(await db.ledger.recordDeliveryStatus(key, delivery, t0 + 2_000)).toBe('recorded');
+    expect(await db.ledger.recordDeliveryStatus(key, autoReply, t0 + 61_000)).toBe('recorded');
+    expect(requests).toEqual(['UpdateItemCommand', 'UpdateItemCommand']);
+    expect(await db.ledger.get(key)).toMatchObject({ deliveryStatus: 'Bounce', deliveryProvenBy: 'Delivery' });
   });
 
   it('the first proof stays: a later Open replaces the status, not the proof', async () => {

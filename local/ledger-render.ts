@@ -29,6 +29,8 @@ export interface LedgerRowView {
   readonly deliveryStatusClaimVersion: number | null;
   /** The first status that proved the message was handed on, kept whatever came later (null: none yet). */
   readonly sendProvenBy: string | null;
+  /** The first status that proved the message delivered, kept whatever uncertain word came later (null: none yet). */
+  readonly deliveryProvenBy: string | null;
   readonly failureReason: string | null;
   /** Only for SUPPRESSED: which limit, destination rule or withdrawn consent stopped the message. */
   readonly suppressionReason: string | null;
@@ -76,6 +78,7 @@ export function ledgerRowView(row: LedgerRow): LedgerRowView {
     deliveryStatusDetail: row.deliveryStatusDetail ?? null,
     deliveryStatusClaimVersion: row.deliveryStatusClaimVersion ?? null,
     sendProvenBy: row.sendProvenBy ?? null,
+    deliveryProvenBy: row.deliveryProvenBy ?? null,
     failureReason: row.failureReason ?? null,
     suppressionReason: row.suppressionReason ?? null,
     replaces: row.replaces ?? null,
@@ -117,7 +120,9 @@ export function renderLedgerRow(row: LedgerRow): string {
     ? `${v.deliveryStatus}${v.deliveryStatusDetail ? ` (${v.deliveryStatusDetail})` : ''} at ${v.deliveryStatusAt} via ${v.deliveryStatusSource ?? '?'}` +
       (v.deliveryStatusClaimVersion === null ? '' : `, about claim version ${v.deliveryStatusClaimVersion}`) +
       // A later event (another attempt's refusal) may have replaced the status; the proof of a send stays.
-      (v.sendProvenBy && v.sendProvenBy !== v.deliveryStatus ? `; sent, proven earlier by ${v.sendProvenBy}` : '')
+      (v.sendProvenBy && v.sendProvenBy !== v.deliveryStatus && v.sendProvenBy !== v.deliveryProvenBy ? `; sent, proven earlier by ${v.sendProvenBy}` : '') +
+      // A later uncertain word (an out-of-office bounce) may have replaced the status; the proof of delivery stays.
+      (v.deliveryProvenBy && v.deliveryProvenBy !== v.deliveryStatus ? `; delivered, proven earlier by ${v.deliveryProvenBy}` : '')
     : '- (no delivery event received)';
   const lines: [string, string][] = [
     ['key', v.key],

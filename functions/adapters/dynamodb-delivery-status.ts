@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { deliveryStatusRank, type DeliveryStatusStore, type DeliveryStatusUpdate, type RecordStatusResult } from '../core/provider/delivery-status';
-import { eventProof } from '../core/provider/delivery-status-meaning';
+import { eventProof, eventProvesDelivery } from '../core/provider/delivery-status-meaning';
 import { LEDGER_TABLE, ledgerItemKey } from '../core/ledger/ledger-table';
 import type { Suppression } from '../core/policy/suppression';
 import { LedgerExpression } from './ledger-expression';
@@ -16,6 +16,8 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
     const intermediate = update.intermediate === true;
     const proves = eventProof(update.status, { intermediate });
     const provesSent = proves === 'sent';
+    // Every status that proves a delivery proves a send too (test/core/provider/status-meaning-coherence.test.ts).
+    const provesDelivery = eventProvesDelivery(update.status, { intermediate });
     // A refusal's id is of a message that was not sent: a row settled on evidence carries the id of one that was.
     const messageId = proves === 'not-sent' ? undefined : update.providerMessageId;
     const set =
@@ -27,6 +29,8 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
       (intermediate ? `, ${x.is('deliveryStatusIntermediate', 'intermediate', true)}` : '') +
       // The first proof of a send stays: a later event replaces the status, never the proof.
       (provesSent ? `, ${x.name('sendProvenBy')} = if_not_exists(${x.name('sendProvenBy')}, ${x.value('status', update.status)})` : '') +
+      // So does the first proof of a delivery: a later uncertain word (an out-of-office bounce) never makes it "possibly".
+      (provesDelivery ? `, ${x.name('deliveryProvenBy')} = if_not_exists(${x.name('deliveryProvenBy')}, ${x.value('status', update.status)})` : '') +
       removed(x, [
         update.detail ? undefined : 'deliveryStatusDetail',
         update.claimVersion !== undefined ? undefined : 'deliveryStatusClaimVersion',
@@ -42,22 +46,29 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
       (intermediate ? '' : ` OR (${sameStage} = ${x.value('rank', rank)} AND attribute_exists(${x.name('deliveryStatusIntermediate')}))`) +
       ')';
     if (await this.table.conditionalUpdate(key, set, { expression: x, condition })) return 'recorded';
-    // Older than the row's status, but proof of a send the row lacks (another attempt's refusal came first):
-    // one more conditional write, only on this out-of-order path, keeps the proof.
-    if (provesSent && (await this.recordProofOnly(key, update.status, messageId))) return 'recorded';
+    // Older than the row's status, but proof of a send or a delivery the row lacks (another attempt's refusal, or
+    // this mail's later out-of-office bounce, came first): one more conditional write, only on this out-of-order
+    // path, keeps the proof.
+    if (provesSent && (await this.recordProofOnly(key, { status: update.status, messageId, provesDelivery }))) return 'recorded';
     return (await this.table.get(key)) ? 'superseded' : 'no-row';
   }
 
   /**
-   * Sets `sendProvenBy` (and the sent message's id, if the row has none) on an existing row that has no proof yet;
-   * false when the row is missing or already proven.
+   * Sets `sendProvenBy` and, for a proof of delivery, `deliveryProvenBy`, each only where the row has none (and the
+   * sent message's id, if the row has none), on an existing row that lacks one of them; false when the row is
+   * missing or already holds every proof this event gives.
    */
-  private recordProofOnly(key: string, status: string, messageId: string | undefined): Promise<boolean> {
+  private recordProofOnly(key: string, proof: { readonly status: string; readonly messageId: string | undefined; readonly provesDelivery: boolean }): Promise<boolean> {
     const x = new LedgerExpression();
+    const keep = (field: 'sendProvenBy' | 'deliveryProvenBy') => `${x.name(field)} = if_not_exists(${x.name(field)}, ${x.value('status', proof.status)})`;
     const set =
-      `SET ${x.is('sendProvenBy', 'status', status)}` +
-      (messageId ? `, ${x.name('providerMessageId')} = if_not_exists(${x.name('providerMessageId')}, ${x.value('providerId', messageId)})` : '');
-    const condition = `attribute_exists(${x.name(LEDGER_TABLE.partitionKey)}) AND attribute_not_exists(${x.name('sendProvenBy')})`;
+      `SET ${keep('sendProvenBy')}` +
+      (proof.provesDelivery ? `, ${keep('deliveryProvenBy')}` : '') +
+      (proof.messageId ? `, ${x.name('providerMessageId')} = if_not_exists(${x.name('providerMessageId')}, ${x.value('providerId', proof.messageId)})` : '');
+    const lacks = proof.provesDelivery
+      ? `(attribute_not_exists(${x.name('sendProvenBy')}) OR attribute_not_exists(${x.name('deliveryProvenBy')}))`
+      : `attribute_not_exists(${x.name('sendProvenBy')})`;
+    const condition = `attribute_exists(${x.name(LEDGER_TABLE.partitionKey)}) AND ${lacks}`;
     return this.table.conditionalUpdate(key, set, { expression: x, condition });
   }
 

@@ -53,6 +53,7 @@ const LedgerItemSchema = v.looseObject({
   deliveryStatusIntermediate: v.optional(v.literal(true)),
   deliveryStatusRecordedAt: v.optional(count),
   sendProvenBy: v.optional(text),
+  deliveryProvenBy: v.optional(text),
   resolvedAt: v.optional(count),
   request: v.optional(StoredRequestSchema),
   pendingShard: v.optional(text),

@@ -56,7 +56,7 @@ export function ledgerWriteOf(operation: string, body: string): LedgerWrite {
   if (update.includes('ownerToken = :owner')) return 'takeover';
   if (update.includes('resolvedAt')) return 'complete';
   if (update.includes('lastRelease = :reason')) return 'release';
-  // A status, or the proof of a send kept on its own when its status came late (dynamodb-delivery-status.ts).
+  // A status, or the proof of a send (and of a delivery) kept on its own when its status came late (dynamodb-delivery-status.ts).
   if (update.includes('deliveryStatus') || update.includes('sendProvenBy')) return 'status';
   return 'other';
 }

@@ -74,6 +74,13 @@ describe('ledger rendering', () => {
     );
   });
 
+  it('shows a proof of delivery that a later uncertain word (an out-of-office bounce) replaced as the status', () => {
+    const row = { ...SENT_ROW, deliveryStatus: 'Bounce', deliveryStatusDetail: 'Transient/General', deliveryStatusClaimVersion: 1, sendProvenBy: 'Delivery', deliveryProvenBy: 'Delivery' };
+    expect(renderLedgerRow(row)).toContain(
+      'delivery status      Bounce (Transient/General) at 2026-11-29T12:02:13.500Z via ses, about claim version 1; delivered, proven earlier by Delivery\n',
+    );
+  });
+
   it('a status from untagged mail names no claim', () => {
     expect(renderLedgerRow({ ...SENT_ROW, deliveryStatusClaimVersion: undefined })).toContain(
       'delivery status      Delivery at 2026-11-29T12:02:13.500Z via ses\n',

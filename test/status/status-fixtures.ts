@@ -15,6 +15,8 @@ export interface SesEventOptions {
   readonly at?: string;
   /** The sending attempt's claim version, sent as the `claim-version` tag (a string, as SES tags are). @default none (no tag) */
   readonly claimVersion?: number | string;
+  /** A Bounce's `bounceType` and `bounceSubType`. @default Permanent/General */
+  readonly bounce?: { readonly type: string; readonly subType: string };
 }
 
 /** An SES v2 configuration-set event as SES publishes it (trimmed to realistic fields). */
@@ -39,8 +41,8 @@ export function sesEvent(eventType: string, o: SesEventOptions): Record<string, 
     Bounce: {
       bounce: {
         timestamp: at,
-        bounceType: 'Permanent',
-        bounceSubType: 'General',
+        bounceType: o.bounce?.type ?? 'Permanent',
+        bounceSubType: o.bounce?.subType ?? 'General',
         bouncedRecipients: [{ emailAddress: RECIPIENT_EMAIL, diagnosticCode: `smtp; 550 ${RECIPIENT_EMAIL} unknown` }],
       },
     },

@@ -1,4 +1,5 @@
 import type { LedgerRow } from '../ledger/ledger-record';
+import { standingDeliveryProof } from '../provider/delivery-proof';
 import { statusForFallback } from '../provider/delivery-status-meaning';
 
 /**
@@ -30,6 +31,7 @@ export type VerdictRow = Pick<
   | 'deliveryStatus'
   | 'deliveryStatusDetail'
   | 'deliveryStatusIntermediate'
+  | 'deliveryProvenBy'
   | 'lastAmbiguousAt'
   | 'resolvedAt'
   | 'updatedAt'
@@ -81,11 +83,22 @@ const CONSENT_SUPPRESSIONS: ReadonlySet<string> = new Set(['Unsubscribed', 'Opte
  * (https://docs.aws.amazon.com/sms-voice/latest/userguide/configuration-sets-event-format.html). An intermediate
  * failure type is the carrier still trying: possibly delivered, so the row waits for the final word (and an `otp`
  * primary falls back only by its class's window without evidence).
+ *
+ * A provider's proof of delivery is kept on the row for good (`deliveryProvenBy`) and outlives a later uncertain word
+ * that replaced the status: an SES `Delivery` and then a `Transient/General` bounce (an out-of-office reply) is
+ * delivered, never "possibly delivered" (until 2026-12-06 it was, and an `otp` e-mail fell back to a text after its
+ * window). A certain final word (a hard failure, a content or rule block) lifts the proof (delivery-proof.ts): on the
+ * only attempt it decides as it always did (an asynchronous `Permanent` bounce after a `Delivery` falls back); after an
+ * attempt whose outcome is unknown it is possibly delivered. On a FAILED or SUPPRESSED row the proof decides too: the
+ * refusal or the stop is of a resend, and an earlier attempt reached the recipient, so nothing is to be sent again on
+ * the next channel (a fallback would be a second message) and a producer must not be told it did not arrive.
  */
 export function primaryVerdict(row: VerdictRow): PrimaryVerdict {
   const status = row.deliveryStatus;
   const meaning = status === undefined ? 'nothing' : statusForFallback(status, row.deliveryStatusDetail);
   if (status !== undefined && meaning === 'delivered') return { kind: 'delivered', status };
+  const proof = standingDeliveryProof(row);
+  if (proof !== undefined) return { kind: 'delivered', status: proof };
   switch (row.state) {
     case 'PENDING':
       return { kind: 'pending' };

@@ -78,6 +78,13 @@ export interface LedgerRow {
    * away the proof that one message went out.
    */
   readonly sendProvenBy?: string;
+  /**
+   * The first status recorded that proves the message reached the recipient (`delivered` in STATUS_MEANINGS' `fallback`
+   * column, a final word), of whichever attempt: kept for good, like `sendProvenBy`, so a later uncertain word (an SES
+   * `Transient/General` bounce, which an out-of-office reply is) that replaces `deliveryStatus` never turns "delivered"
+   * into "possibly delivered". Only a certain later word on the only attempt outweighs it (delivery-proof.ts).
+   */
+  readonly deliveryProvenBy?: string;
   /** When the status Lambda last wrote a status (epoch ms; processing time, not event time). */
   readonly deliveryStatusRecordedAt?: number;
   /** When the row reached its terminal state. */

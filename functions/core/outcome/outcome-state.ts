@@ -1,4 +1,5 @@
 import type { LedgerRow } from '../ledger/ledger-record';
+import { standingDeliveryProof } from '../provider/delivery-proof';
 import { STATUS_MEANINGS, statusDeliveryFact, statusOutcome, type DeliveryFact, type StatusOutcome } from '../provider/delivery-status-meaning';
 
 /**
@@ -43,7 +44,10 @@ function providerOutcome(row: OutcomeRow): ProviderOutcome | undefined {
  * click after it is heard, and so is a certain failure; a certain `BOUNCED` outranks `DELIVERED` (a late permanent
  * bounce after a delivery is heard, as before); a complaint outranks all. Until 2026-12-06 every `BOUNCED` outranked
  * `DELIVERED`, so a producer told "bounced, possibly delivered" never heard the delivery the fallback read on the
- * same row.
+ * same row. A `BOUNCED` whose fact is `delivered` (an out-of-office bounce after a proven delivery: deliveryFactOf)
+ * ranks with the uncertain ones: it adds nothing to the delivery already heard, so it is no event. When that bounce
+ * came first and the older delivery only adds its proof, no event follows either: the proof-only write changes
+ * neither the state nor the sequence (outcome-event.ts), so a second event would repeat the first one's `outcomeId`.
  */
 function providerStrength(state: ProviderOutcome, delivery: DeliveryFact | undefined): number {
   switch (state) {
@@ -79,6 +83,7 @@ export type OutcomeRow = Pick<
   | 'deliveryStatusRank'
   | 'deliveryStatusDetail'
   | 'deliveryStatusIntermediate'
+  | 'deliveryProvenBy'
   | 'lastAmbiguousAt'
   | 'replaces'
 >;
@@ -114,10 +119,15 @@ export function visibleOutcome(row: OutcomeRow): VisibleOutcome | undefined {
  * primary-verdict.ts reads it, so a producer and a fallback never tell two facts of one row. A failure is certain
  * only as the final word on the only attempt that may have gone: a BOUNCED is heard only when final, and an earlier
  * attempt whose outcome is unknown (`lastAmbiguousAt`) may still have arrived, so it is then possibly delivered.
+ * A proof of delivery kept on the row (`deliveryProvenBy`) that still stands (delivery-proof.ts, the rule
+ * primary-verdict.ts reads too: outcome/ may not import fallback/) makes it `delivered`, whatever uncertain word came
+ * after: a BOUNCED of an out-of-office reply after an SES `Delivery` is heard as `delivery: delivered` (until
+ * 2026-12-06 it was `possibly-delivered`, while the message had arrived).
  * Undefined on a row with no provider state: the ledger's own states say their fact themselves.
  */
 export function deliveryFactOf(row: OutcomeRow): DeliveryFact | undefined {
   if (row.deliveryStatus === undefined || providerOutcome(row) === undefined) return undefined;
+  if (standingDeliveryProof(row) !== undefined) return 'delivered';
   const fact = statusDeliveryFact(row.deliveryStatus, row.deliveryStatusDetail);
   return fact === 'certainly-undelivered' && row.lastAmbiguousAt !== undefined ? 'possibly-delivered' : fact;
 }

@@ -247,3 +247,14 @@ export function eventProof(status: string, { intermediate = false }: { readonly 
   const proves = statusProof(status);
   return intermediate && proves === 'not-sent' ? 'accepted' : proves;
 }
+
+/**
+ * Whether one recorded event proves the message reached the recipient, for good (the row's `deliveryProvenBy`): a
+ * status whose `fallback` column in STATUS_MEANINGS is `delivered` (SES `Delivery`, `Complaint`, `Subscription`,
+ * `Open`, `Click`; SNS `SUCCESS`; End User Messaging's `TEXT_SUCCESSFUL` and `TEXT_DELIVERED`), read from the table,
+ * never from a list of its own, and only as the provider's final word: an intermediate End User Messaging event is
+ * not (the same page as eventProof).
+ */
+export function eventProvesDelivery(status: string, { intermediate = false }: { readonly intermediate?: boolean } = {}): boolean {
+  return !intermediate && meaningOf(status)?.fallback === 'delivered';
+}

@@ -46,7 +46,8 @@ export function deliveryStatusRank(status: string): number {
 
 /**
  * What recording one event did:
- * - `recorded`: the row now carries this status, or, for an older event proving a send, its proof (`sendProvenBy`);
+ * - `recorded`: the row now carries this status, or, for an older event proving a send or a delivery, its proof
+ *   (`sendProvenBy`, `deliveryProvenBy`);
  * - `superseded`: the row already holds this event or a later one (a duplicate or out-of-order event);
  * - `no-row`: no ledger row has this key (another sender's mail, or a row past retention).
  */
@@ -57,8 +58,9 @@ export interface DeliveryStatusStore {
   /**
    * Writes the status only if the row exists and holds no later event (by event time, then
    * rank). A status proving a send (`sent` in STATUS_MEANINGS) also sets the row's `sendProvenBy` if no
-   * proof is there yet, whatever the order: later events, of any attempt, replace the status but never the
-   * proof. Never touches `state`, the claim or the TTL.
+   * proof is there yet, and a final status proving a delivery (`delivered` in its `fallback` column:
+   * eventProvesDelivery) its `deliveryProvenBy`, whatever the order: later events, of any attempt, replace the
+   * status but never a proof. Never touches `state`, the claim or the TTL.
    */
   recordDeliveryStatus(key: string, update: DeliveryStatusUpdate, nowMs: number): Promise<RecordStatusResult>;
   /** The key of the SMS row SNS gave this message id when it was sent, if any (eventually consistent). */

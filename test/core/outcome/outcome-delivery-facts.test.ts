@@ -81,19 +81,25 @@ describe('what a producer hears tells the fact the status proves', () => {
     for (const status of Object.keys(STATUS_MEANINGS)) {
       for (const detail of [undefined, 'Permanent/General', 'Transient/General', 'Undetermined/Undetermined']) {
         for (const state of ['SENT', 'UNKNOWN'] as const) {
-          for (const lastAmbiguousAt of [undefined, t0 + 50]) {
-            const row = withStatus(status, { state, ...(detail ? { deliveryStatusDetail: detail } : {}), ...(lastAmbiguousAt ? { lastAmbiguousAt } : {}) });
+          for (const [lastAmbiguousAt, deliveryProvenBy] of [[undefined, undefined], [t0 + 50, undefined], [undefined, 'Delivery'], [t0 + 50, 'TEXT_DELIVERED']] as const) {
+            const row = withStatus(status, {
+              state,
+              ...(detail ? { deliveryStatusDetail: detail } : {}),
+              ...(lastAmbiguousAt ? { lastAmbiguousAt } : {}),
+              // An earlier proof of delivery (defect: an auto-reply bounce after a Delivery read as possibly delivered).
+              ...(deliveryProvenBy ? { deliveryProvenBy } : {}),
+            });
             const outcome = visibleOutcome(row);
             if (outcome?.source !== 'provider') continue;
             const verdict = primaryVerdict(row as VerdictRow);
             if (verdict.kind === 'pending') throw new Error('a settled row');
-            expect(heard(row).delivery, `${state} ${status} ${detail} ${lastAmbiguousAt}`).toBe(asFact[verdict.kind]);
+            expect(heard(row).delivery, `${state} ${status} ${detail} ${lastAmbiguousAt} ${deliveryProvenBy}`).toBe(asFact[verdict.kind]);
             checked += 1;
           }
         }
       }
     }
-    expect(checked).toBeGreaterThan(100);
+    expect(checked).toBeGreaterThan(200);
   });
 
   it('the ledger\'s own states carry no delivery fact (SENT, FAILED, SUPPRESSED, UNKNOWN say it themselves)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PROVIDER_OUTCOME_STATUSES } from '../../../functions/core/outcome/outcome-state';
-import { STATUS_MEANINGS, type StatusMeaning } from '../../../functions/core/provider/delivery-status-meaning';
+import { eventProvesDelivery, STATUS_MEANINGS, type StatusMeaning } from '../../../functions/core/provider/delivery-status-meaning';
 
 /**
  * The columns of STATUS_MEANINGS must agree with each other: "certainly not delivered", "possibly delivered" and
@@ -34,6 +34,18 @@ describe('STATUS_MEANINGS: the columns tell one fact', () => {
 
   it('delivered (to a producer or to a fallback) only for a status that proves the message handed on', () => {
     expect(where((m) => (m.fallback === 'delivered' || deliveredToProducer(m)) && m.proves !== 'sent')).toEqual([]);
+  });
+
+  // The proof of delivery kept on a row (`deliveryProvenBy`) rides the write that keeps the proof of a send, so
+  // every status setting it must prove a send; and none of an intermediate word (defect: an auto-reply bounce after a
+  // Delivery read as possibly delivered).
+  it('the statuses that prove a delivery for good are the ones a fallback reads as delivered, each a send, never an intermediate word', () => {
+    const proving = Object.keys(STATUS_MEANINGS).filter((status) => eventProvesDelivery(status)).sort();
+    expect(proving).toEqual(where((m) => m.fallback === 'delivered'));
+    expect(proving).toEqual(['Click', 'Complaint', 'Delivery', 'Open', 'SUCCESS', 'Subscription', 'TEXT_DELIVERED', 'TEXT_SUCCESSFUL'].sort());
+    expect(proving.filter((status) => STATUS_MEANINGS[status]!.proves !== 'sent')).toEqual([]);
+    expect(Object.keys(STATUS_MEANINGS).filter((status) => eventProvesDelivery(status, { intermediate: true }))).toEqual([]);
+    expect(eventProvesDelivery('constructor')).toBe(false);
   });
 
   it('an accepted request says nothing yet: no outcome, and neither delivered nor certainly undelivered nor kept for a fallback', () => {

@@ -67,23 +67,17 @@ function bindingsOf(list: string): Binding[] {
     });
 }
 
-/** What a module re-exports (`export { a, b as c } from "./x";`) and whether it does nothing else (a barrel). */
-export interface ModuleReexports {
-  /** Exported name to the specifier and the name it re-exports. */
-  readonly names: ReadonlyMap<string, { readonly from: string; readonly name: string }>;
-  /** Only re-exports and blank lines: importing a name from the module where it is defined skips nothing that runs. */
-  readonly barrel: boolean;
-}
+/** Exported name to the specifier and the name a module re-exports it as (`export { a, b as c } from "./x";`). */
+export type ModuleReexports = ReadonlyMap<string, { readonly from: string; readonly name: string }>;
 
-/** What `source`, an SDK module as tsc writes it, re-exports by name, and whether it is a barrel. */
+/** What `source`, an SDK module as tsc writes it, re-exports by name (a barrel re-exports and does nothing else). */
 export function reexportsOf(source: string): ModuleReexports {
   const names = new Map<string, { from: string; name: string }>();
-  const rest = source.replace(NAMED_FROM, (statement: string, keyword: string, list: string, from: string) => {
-    if (keyword !== 'export') return statement;
-    for (const { imported, local } of bindingsOf(list)) names.set(local, { from, name: imported });
-    return '';
-  });
-  return { names, barrel: names.size > 0 && rest.trim() === '' };
+  for (const [, keyword, list, from] of source.matchAll(NAMED_FROM)) {
+    if (keyword !== 'export') continue;
+    for (const { imported, local } of bindingsOf(list!)) names.set(local, { from: from!, name: imported });
+  }
+  return names;
 }
 
 /**
@@ -93,8 +87,11 @@ export function reexportsOf(source: string): ModuleReexports {
 export function declaredSideEffectFree(sideEffects: unknown, pathInPackage: string): boolean {
   if (sideEffects === false) return true;
   if (!Array.isArray(sideEffects)) return false;
-  const normalized = `./${pathInPackage.replace(/\\/g, '/')}`;
-  return sideEffects.every((entry) => typeof entry === 'string' && !entry.includes('*') && entry !== normalized);
+  const path = pathInPackage.replace(/\\/g, '/');
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  // As bundlers read the list: an entry with no slash names a file at any depth, any other is relative to the package.
+  const names = (entry: string) => (entry.includes('/') ? entry.replace(/^\.\//, '') === path : entry === name);
+  return sideEffects.every((entry) => typeof entry === 'string' && !/[*?{[]/.test(entry) && !names(entry));
 }
 
 /** Finds where a name a module imports is defined: the file and the name it has there. */
@@ -136,9 +133,9 @@ export async function withoutBarrels(source: string, importer: string, find: Def
  * `import()` target uses of them (SNS's query protocol and XML parser, the checksums, the SSO token files) was put in
  * the chunk a cold start reads: 17 KB for the sender, 36 KB for the reclaimer, each function reading code that only
  * its first text, resend or dead letter runs. Names are resolved as esbuild resolves them. A barrel is a module made
- * only of `export { ... } from` statements, so nothing it would run is skipped; a module with code of its own is passed
- * by only where its package declares that code free of side effects (`@smithy/core`, and `@aws-sdk/core` but for the
- * one module it names), as esbuild would then leave it out itself when nothing uses it.
+ * only of `export { ... } from` statements. A module is passed by only where its package declares its modules free of
+ * side effects (`sideEffects` in package.json: `@smithy/*`, and `@aws-sdk/core` but for the one module it names, are),
+ * as esbuild would then leave out an unused one itself; `@aws-sdk/lib-dynamodb` declares nothing and is left as it is.
  */
 export const sdkModulesPlugin: Plugin = {
   name: 'notifier-sdk-modules',
@@ -152,18 +149,17 @@ export const sdkModulesPlugin: Plugin = {
       }
       return sideEffects;
     };
-    const modules = new Map<string, Promise<ReadonlyMap<string, { readonly from: string; readonly name: string }>>>();
-    // The names a module's importers may take from where they are defined: all of a barrel's; a module with code of its
-    // own only when its package declares that code free of side effects.
+    const modules = new Map<string, Promise<ModuleReexports>>();
+    // The names a module's importers may take from where they are defined, only where its package declares its modules
+    // free of side effects: taking a name past a module skips evaluating that module, and, for a barrel, the other
+    // modules it re-exports, which esbuild would otherwise keep.
     const redirectsOf = (path: string) => {
       let redirects = modules.get(path);
       if (redirects === undefined) {
         redirects = (async () => {
-          const reexports = reexportsOf(await readFile(path, 'utf8'));
-          if (reexports.barrel) return reexports.names;
           const inPackage = SDK_PACKAGE_FILE.exec(path);
           const free = inPackage !== null && declaredSideEffectFree(await sideEffectsOf(inPackage[1]!), inPackage[2]!);
-          return free ? reexports.names : new Map();
+          return free ? reexportsOf(await readFile(path, 'utf8')) : new Map();
         })();
         modules.set(path, redirects);
       }
@@ -200,7 +196,9 @@ const LAZY_ENTRY_NAMESPACE = 'notifier-lazy-entry';
 
 /** Whether an ES module's source exports `default` (`export default`, or `as default` in an export list). */
 export function exportsDefault(source: string): boolean {
-  return /\bexport\s+default\b|\bas\s+default\b/.test(source);
+  if (/\bexport\s+default\b/.test(source)) return true;
+  // `export { x as default }`, `export { default } from "./y"`, `export { default, y } from "./y"`.
+  return [...source.matchAll(/\bexport\s*\{([^}]*)\}/g)].some(([, list]) => bindingsOf(list ?? '').some(({ local }) => local === 'default'));
 }
 
 /**

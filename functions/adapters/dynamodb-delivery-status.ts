@@ -17,7 +17,7 @@ export class DynamoDbDeliveryStatus implements DeliveryStatusStore {
     const proves = eventProof(update.status, { intermediate });
     const provesSent = proves === 'sent';
     // Every status that proves a delivery proves a send too (test/core/provider/status-meaning-coherence.test.ts).
-    const provesDelivery = eventProvesDelivery(update.status, { intermediate });
+    const provesDelivery = eventProvesDelivery(update.status, { intermediate, detail: update.detail });
     // A refusal's id is of a message that was not sent: a row settled on evidence carries the id of one that was.
     const messageId = proves === 'not-sent' ? undefined : update.providerMessageId;
     const set =

@@ -26,7 +26,7 @@ export const SesEventSchema = jsonObject({
   }),
   delivery: v.optional(jsonObject(Stamped)),
   bounce: v.optional(jsonObject({ ...Stamped, bounceType: v.optional(v.string()), bounceSubType: v.optional(v.string()) })),
-  complaint: v.optional(jsonObject({ ...Stamped, complaintFeedbackType: v.optional(v.string()) })),
+  complaint: v.optional(jsonObject({ ...Stamped, complaintFeedbackType: v.optional(v.string()), complaintSubType: v.optional(v.nullable(v.string())) })),
   deliveryDelay: v.optional(jsonObject({ ...Stamped, delayType: v.optional(v.string()) })),
   open: v.optional(jsonObject(Stamped)),
   click: v.optional(jsonObject(Stamped)),
@@ -137,6 +137,9 @@ function detailOf(event: SesEvent): string | undefined {
           .join('/') || undefined
       );
     case 'Complaint':
+      // SES's own complaint for an address on its suppression list names that subtype, and no feedback type: the
+      // mail was never sent (COMPLAINT_ON_SUPPRESSION_LIST).
+      if (event.complaint?.complaintSubType) return safe(event.complaint.complaintSubType);
       return event.complaint?.complaintFeedbackType ? safe(event.complaint.complaintFeedbackType) : undefined;
     case 'DeliveryDelay':
       return event.deliveryDelay?.delayType ? safe(event.deliveryDelay.delayType) : undefined;

@@ -23,6 +23,8 @@ describe("the bundling's one startup chunk (lib/bundle-child-process.ts lazyChun
     expect(exportsDefault('export{a as default}')).toBe(true);
     expect(exportsDefault('export const defaults = 1;\nexport { defaultProvider };')).toBe(false);
     expect(exportsDefault('const x = { default: 1 }; export { x };')).toBe(false);
+    expect(exportsDefault('export { default } from "./parser.js";'), 'a re-exported default').toBe(true);
+    expect(exportsDefault('export { default as parse, other } from "./parser.js";'), 'a default re-exported under another name').toBe(false);
   });
 
   it("the module in front of an import() target imports the entry, then re-exports the target's names, its default only when it has one", () => {

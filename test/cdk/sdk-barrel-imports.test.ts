@@ -2,21 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { declaredSideEffectFree, reexportsOf, withoutBarrels, type DefinitionFinder } from '../../lib/bundle-child-process';
 
 describe("the bundling's SDK imports taken where each name is defined (lib/bundle-child-process.ts sdkModulesPlugin)", () => {
-  it('reads a barrel, as tsc writes the SDK\'s, and tells it from a module with code of its own', () => {
+  it("reads a module's re-exports by name, as tsc writes the SDK's, and nothing else as one", () => {
     const barrel = reexportsOf('export { collectBody } from "./collect-stream-body";\nexport { HttpRequest as Request, isValidHostname, } from "@smithy/core/transport";\n');
-    expect(barrel.barrel).toBe(true);
-    expect([...barrel.names]).toEqual([
+    expect([...barrel]).toEqual([
       ['collectBody', { from: './collect-stream-body', name: 'collectBody' }],
       ['Request', { from: '@smithy/core/transport', name: 'HttpRequest' }],
       ['isValidHostname', { from: '@smithy/core/transport', name: 'isValidHostname' }],
     ]);
-    const partly = reexportsOf('export { a } from "./a";\nimport { b } from "./b";\nexport const c = b();\n');
-    expect(partly.barrel).toBe(false);
-    expect([...partly.names.keys()]).toEqual(['a']);
-    expect(reexportsOf('export {};\n').barrel).toBe(false);
+    const partly = reexportsOf('export { a } from "./a";\nimport { b } from "./b";\nexport const c = b();\nexport { b };\n');
+    expect([...partly.keys()]).toEqual(['a']);
   });
 
-  it("passes a module with code of its own only where its package's sideEffects says that code has none", () => {
+  it("passes a module only where its package's sideEffects says it has none, read as bundlers read the list", () => {
     expect(declaredSideEffectFree(false, 'dist-es/submodules/serde/index.js')).toBe(true);
     expect(declaredSideEffectFree(undefined, 'dist-es/index.js')).toBe(false);
     expect(declaredSideEffectFree(true, 'dist-es/index.js')).toBe(false);
@@ -24,6 +21,9 @@ describe("the bundling's SDK imports taken where each name is defined (lib/bundl
     expect(declaredSideEffectFree(awsCore, 'dist-es/submodules/httpAuthSchemes/index.js')).toBe(true);
     expect(declaredSideEffectFree(awsCore, 'dist-es/submodules/client/util-endpoints/aws.js')).toBe(false);
     expect(declaredSideEffectFree(['./dist-es/*.js'], 'dist-es/index.js'), 'a glob: not read, so not trusted').toBe(false);
+    expect(declaredSideEffectFree(['aws.js'], 'dist-es/submodules/client/util-endpoints/aws.js'), 'no slash: a file name at any depth').toBe(false);
+    expect(declaredSideEffectFree(['dist-es/submodules/client/util-endpoints/aws.js'], 'dist-es/submodules/client/util-endpoints/aws.js'), 'no ./').toBe(false);
+    expect(declaredSideEffectFree(['aws.js'], 'dist-es/index.js')).toBe(true);
   });
 
   it('writes each named import and re-export from the module that defines the name, grouped by module, and leaves a statement it cannot place whole', async () => {

@@ -18,9 +18,10 @@ export type DeliveryProofFields = Pick<LedgerRow, 'deliveryProvenBy' | 'delivery
  * notification), but after processing the email, the receiving mail server might determine that the email actually
  * results in a bounce" ("Amazon SNS notification contents for Amazon SES",
  * https://docs.aws.amazon.com/ses/latest/dg/notification-contents.html); a `Permanent` type (or a full mailbox, or a
- * bounce of the content) says so for certain, and outweighs the proof. Or a `Transient/General` or `Undetermined`
- * one, which an out-of-office reply is (STATUS_MEANINGS' `Bounce` row cites AWS on it): it says nothing against a
- * delivery, so the proof stands. An intermediate failure (End User Messaging, not `isFinal`) is not the provider's
+ * bounce of the content) says so for certain, and outweighs the proof. A `Transient/General` one is typically an
+ * out-of-office reply (STATUS_MEANINGS' `Bounce` row cites AWS on it): the proof stands against it. An `Undetermined`
+ * one, of which AWS says only that SES could not classify it, may be the asynchronous bounce: it lifts the proof, and
+ * the message is possibly delivered. An intermediate failure (End User Messaging, not `isFinal`) is not the provider's
  * last word, so the proof stands against it too.
  *
  * Whether a certain failure is about the only attempt is the caller's to weigh (primary-verdict.ts): here a certain
@@ -33,5 +34,15 @@ export function standingDeliveryProof(row: DeliveryProofFields): string | undefi
   const status = row.deliveryStatus;
   if (status === undefined || row.deliveryStatusIntermediate === true) return proof;
   const meaning = statusForFallback(status, row.deliveryStatusDetail);
-  return meaning === 'hard-failure' || meaning === 'content-or-rule-block' ? undefined : proof;
+  if (meaning === 'hard-failure' || meaning === 'content-or-rule-block') return undefined;
+  // Of SES's bounces only the out-of-office kind says nothing against a delivery; any other (`Undetermined`) may be
+  // the receiving server's asynchronous bounce: possibly delivered.
+  return status === 'Bounce' && row.deliveryStatusDetail !== AUTO_REPLY_BOUNCE ? undefined : proof;
 }
+
+/**
+ * The SES bounce an out-of-office reply arrives as: a transient `General` bounce "typically happens when the recipient
+ * has set up an 'out of the office' automatic reply" (https://repost.aws/knowledge-center/ses-understand-soft-bounces).
+ * Typically, not always: after a `Delivery` the proof stands against it, a trade the fallback docs state.
+ */
+export const AUTO_REPLY_BOUNCE = 'Transient/General';

@@ -117,7 +117,8 @@ export const STATUS_MEANINGS: Readonly<Record<string, StatusMeaning>> = {
   // RENDERING_FAILURE: "The email wasn't sent because of a template rendering issue" (same page): our template, which
   // the next channel shares; certainly undelivered, heard as BOUNCED for the reason Reject is.
   'RenderingFailure': { proves: 'not-sent', rank: 4, outcome: 'BOUNCED', fallback: 'content-or-rule-block' },
-  // The recipient marked it as spam: it reached them.
+  // The recipient marked it as spam: it reached them. Unless SES raised it itself for an address on the account's
+  // suppression list (its subtype, COMPLAINT_ON_SUPPRESSION_LIST): then it was never sent (statusForFallback).
   'Complaint': { proves: 'sent', rank: 5, outcome: 'COMPLAINED', fallback: 'delivered' },
   // SUBSCRIPTION: "The email was successfully delivered, but the recipient updated their subscription preferences by
   // clicking on an unsubscribe link" (same page): it reached them, as an open or a click proves, so a producer hears
@@ -201,6 +202,7 @@ export function statusOutcome(status: string): StatusOutcome {
  * caller's to check.
  */
 export function statusForFallback(status: string, detail: string | undefined): Exclude<StatusForFallback, 'bounce-by-subtype'> {
+  if (status === 'Complaint' && detail === COMPLAINT_ON_SUPPRESSION_LIST) return 'hard-failure';
   const fallback = meaningOf(status)?.fallback ?? 'nothing';
   if (fallback !== 'bounce-by-subtype') return fallback;
   const [type, subtype] = (detail ?? '').split('/');
@@ -209,6 +211,16 @@ export function statusForFallback(status: string, detail: string | undefined): E
   if (subtype === 'MailboxFull') return 'hard-failure';
   return MESSAGE_BOUNCE_SUBTYPES.has(subtype) ? 'content-or-rule-block' : 'nothing';
 }
+
+/**
+ * The `complaintSubType` of an SES `Complaint` event that SES raised itself, for an address on the account's
+ * suppression list after an earlier complaint: "SES accepted the message, but didn't attempt to send it because it
+ * was on the account-level suppression list" (SES API v2 `Complaint`,
+ * https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_Complaint.html). Such a complaint proves no delivery:
+ * the mail certainly did not arrive, read as the `Bounce` `Permanent/OnAccountSuppressionList` SES raises for an
+ * address suppressed after a bounce. The status Lambda records it as the complaint's detail (functions/status/ses-event.ts).
+ */
+export const COMPLAINT_ON_SUPPRESSION_LIST = 'OnAccountSuppressionList';
 
 /**
  * SES's transient bounce subtypes that are the message's, not the mailbox's: "MessageTooLarge", "ContentRejected",
@@ -252,9 +264,10 @@ export function eventProof(status: string, { intermediate = false }: { readonly 
  * Whether one recorded event proves the message reached the recipient, for good (the row's `deliveryProvenBy`): a
  * status whose `fallback` column in STATUS_MEANINGS is `delivered` (SES `Delivery`, `Complaint`, `Subscription`,
  * `Open`, `Click`; SNS `SUCCESS`; End User Messaging's `TEXT_SUCCESSFUL` and `TEXT_DELIVERED`), read from the table,
- * never from a list of its own, and only as the provider's final word: an intermediate End User Messaging event is
- * not (the same page as eventProof).
+ * never from a list of its own, its `detail` weighed as statusForFallback weighs it (a `Complaint` SES raised for an
+ * address on its suppression list proves none), and only as the provider's final word: an intermediate End User
+ * Messaging event is not (the same page as eventProof).
  */
-export function eventProvesDelivery(status: string, { intermediate = false }: { readonly intermediate?: boolean } = {}): boolean {
-  return !intermediate && meaningOf(status)?.fallback === 'delivered';
+export function eventProvesDelivery(status: string, { intermediate = false, detail }: { readonly intermediate?: boolean; readonly detail?: string } = {}): boolean {
+  return !intermediate && statusForFallback(status, detail) === 'delivered';
 }

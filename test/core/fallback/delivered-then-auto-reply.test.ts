@@ -34,12 +34,21 @@ const bounced = (detail: string, fields: Partial<LedgerRow> = {}): LedgerRow => 
 });
 
 describe('a delivered message later read as only possibly delivered (defect: an auto-reply bounce replaced the Delivery)', () => {
-  it.each(['Transient/General', 'Undetermined/Undetermined', 'Undetermined'])(
-    'Delivery proof, then a %s bounce: delivered, and no fallback after the window',
+  it('Delivery proof, then a Transient/General bounce (an out-of-office reply): delivered, and no fallback after the window', () => {
+    const row = bounced('Transient/General', { deliveryProvenBy: 'Delivery' });
+    expect(primaryVerdict(row)).toEqual({ kind: 'delivered', status: 'Delivery' });
+    expect(fallbackDecision(row, OTP, AFTER_WINDOW)).toEqual({ kind: 'none', why: 'delivered' });
+  });
+
+  // AWS says of an Undetermined bounce only that SES could not classify it: after a Delivery it may be the receiving
+  // server's asynchronous bounce (review of 2026-12-06), so it lifts the proof and the window decides, as before.
+  it.each(['Undetermined/Undetermined', 'Undetermined', 'Transient/SomeNewSubtype'])(
+    'Delivery proof, then a %s bounce: possibly delivered, and the window still falls back',
     (detail) => {
       const row = bounced(detail, { deliveryProvenBy: 'Delivery' });
-      expect(primaryVerdict(row)).toEqual({ kind: 'delivered', status: 'Delivery' });
-      expect(fallbackDecision(row, OTP, AFTER_WINDOW)).toEqual({ kind: 'none', why: 'delivered' });
+      expect(primaryVerdict(row)).toMatchObject({ kind: 'possibly-delivered' });
+      expect(fallbackDecision(row, OTP, AFTER_WINDOW)).toMatchObject({ kind: 'fall-back', trigger: 'no-evidence' });
+      expect(deliveryFactOf(row)).toBe('possibly-delivered');
     },
   );
 

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKey, type Channel } from '../../functions/core/event/idempotency-key';
-import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { fallbackRequestBody } from '../../functions/core/fallback/fallback-request';
 import { METRIC } from '../../functions/core/observability/metric-names';
 import { snsEvent, sesEvent } from '../status/status-fixtures';
@@ -8,7 +6,7 @@ import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
-import { startFallbackRig, type FallbackRig } from './fallback-rig';
+import { firstRecipientKey, SHORT_OTP_CLASSES_JSON, startFallbackRig, type FallbackRig } from './fallback-rig';
 
 /**
  * Defect (review, 2026-12-06): an `otp` e-mail that SES delivered, and whose recipient's server then auto-replied
@@ -16,17 +14,14 @@ import { startFallbackRig, type FallbackRig } from './fallback-rig';
  * delayed fallback request decided again from the row after the class's window and texted the code too.
  */
 const db = useTestLedger();
-// The otp class's window made short (1 s), so that SQS's real delay passes within the test.
-const SHORT_OTP = JSON.stringify([{ name: 'otp', onAmbiguous: 'resend', fallback: { withoutEvidenceSeconds: 1 } }]);
 
 let rig: FallbackRig;
 beforeAll(async () => {
-  rig = await startFallbackRig(db, { messageClassesJson: SHORT_OTP });
+  rig = await startFallbackRig(db, { messageClassesJson: SHORT_OTP_CLASSES_JSON });
 }, 30_000);
 afterAll(async () => rig?.stop());
 
-const keyOf = (event: NotificationEvent, channel: Channel) =>
-  idempotencyKey({ eventId: event.eventId, recipientId: event.recipients[0]!.recipientId, channel, templateId: event.templateId });
+const keyOf = firstRecipientKey;
 
 describe('a delivered e-mail and a later out-of-office bounce (defect: the fallback texted the code too)', () => {
   it.each([

@@ -8,8 +8,6 @@ import { eumSmsProvider } from '../../functions/adapters/eum-sms-provider';
 import { SqsFallbackQueue } from '../../functions/adapters/sqs-fallback-queue';
 import { createFallbackTrigger } from '../../functions/fallback/create-fallback-trigger';
 import { sendClientConfig } from '../../functions/adapters/send-clients';
-import { idempotencyKey, type Channel } from '../../functions/core/event/idempotency-key';
-import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { fallbackRequestBody } from '../../functions/core/fallback/fallback-request';
 import { METRIC } from '../../functions/core/observability/metric-names';
 import { silentLog } from '../../functions/core/observability/log-port';
@@ -24,7 +22,7 @@ import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, RETENTION_MS, failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
-import { startFallbackRig, type FallbackRig } from './fallback-rig';
+import { firstRecipientKey, SHORT_OTP_CLASSES_JSON, startFallbackRig, type FallbackRig } from './fallback-rig';
 import { WIRE_SEND_TIMEOUT_MS } from './wire-harness';
 
 /**
@@ -47,18 +45,16 @@ import { WIRE_SEND_TIMEOUT_MS } from './wire-harness';
 const db = useTestLedger();
 // otp's evidence window made short (1 s), as in channel-fallback.test.ts, so that a primary the race leaves
 // possibly delivered (its evidence read first) falls back within the test, by the class's exception.
-const SHORT_OTP = JSON.stringify([{ name: 'otp', onAmbiguous: 'resend', fallback: { withoutEvidenceSeconds: 1 } }]);
 const PHONE = '+14155550142';
 const SEEDS = [1, 2, 3, 4, 5, 6];
 
 let rig: FallbackRig;
 beforeAll(async () => {
-  rig = await startFallbackRig(db, { messageClassesJson: SHORT_OTP });
+  rig = await startFallbackRig(db, { messageClassesJson: SHORT_OTP_CLASSES_JSON });
 }, 30_000);
 afterAll(async () => rig?.stop());
 
-const keyOf = (event: NotificationEvent, channel: Channel) =>
-  idempotencyKey({ eventId: event.eventId, recipientId: event.recipients[0]!.recipientId, channel, templateId: event.templateId });
+const keyOf = firstRecipientKey;
 
 /** The real reclaimer over the rig's ledger, texting through End User Messaging like the sender. */
 function reclaimer() {
@@ -68,7 +64,7 @@ function reclaimer() {
     credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
     endpoint: rig.wire.eumProxy.endpoint,
   });
-  const classes = buildMessageClassRegistry(SHORT_OTP);
+  const classes = buildMessageClassRegistry(SHORT_OTP_CLASSES_JSON);
   const sms = eumSmsProvider(eum, { configurationSetName: 'notifier-sms', timeToLiveSeconds: (name) => classes.get(name)?.smsTimeToLiveSeconds });
   const unused = { send: () => Promise.reject(new Error('the story sends texts only')) };
   const run = createReclaimer({
@@ -99,7 +95,7 @@ async function redeliverStream(): Promise<void> {
   const trigger = createFallbackTrigger({
     queue: new SqsFallbackQueue(client, { urgent: rig.sqs.queueUrl, bulk: rig.sqs.queueUrl }),
     ledger: rig.wire.ledger,
-    messageClasses: buildMessageClassRegistry(SHORT_OTP),
+    messageClasses: buildMessageClassRegistry(SHORT_OTP_CLASSES_JSON),
     clock: rig.clock.now,
     metrics: new InMemoryMetrics(),
     log: silentLog,

@@ -1,5 +1,7 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { SqsFallbackQueue } from '../../functions/adapters/sqs-fallback-queue';
+import { idempotencyKey, type Channel } from '../../functions/core/event/idempotency-key';
+import type { NotificationEvent } from '../../functions/core/event/notification-event';
 import { silentLog } from '../../functions/core/observability/log-port';
 import { InMemoryMetrics } from '../../functions/core/observability/metrics-recorder';
 import { buildMessageClassRegistry } from '../../functions/core/policy/message-class';
@@ -22,6 +24,13 @@ import { startWireRig, type WireRig, type WireRigOptions, type WireSenderOptions
  * (fauxqs) with the real SQS client, and `pump` hands that queue's visible messages to a sender, as the sender's own
  * event source mapping does. The providers count what they accepted, independently of the ledger.
  */
+/** The otp class with its window without evidence made short (1 s), so that SQS's real delay passes within a test. */
+export const SHORT_OTP_CLASSES_JSON = JSON.stringify([{ name: 'otp', onAmbiguous: 'resend', fallback: { withoutEvidenceSeconds: 1 } }]);
+
+/** The key of the message to `event`'s first recipient on `channel`. */
+export const firstRecipientKey = (event: NotificationEvent, channel: Channel) =>
+  idempotencyKey({ eventId: event.eventId, recipientId: event.recipients[0]!.recipientId, channel, templateId: event.templateId });
+
 export interface FallbackRig {
   readonly wire: WireRig;
   readonly stream: LocalDynamoStream;

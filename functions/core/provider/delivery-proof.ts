@@ -1,5 +1,5 @@
 import type { LedgerRow } from '../ledger/ledger-record';
-import { statusForFallback } from './delivery-status-meaning';
+import { takesBackDelivery } from './delivery-status-meaning';
 
 /** The fields of a row the proof of delivery is weighed on. */
 export type DeliveryProofFields = Pick<LedgerRow, 'deliveryProvenBy' | 'deliveryStatus' | 'deliveryStatusDetail' | 'deliveryStatusIntermediate'>;
@@ -33,16 +33,5 @@ export function standingDeliveryProof(row: DeliveryProofFields): string | undefi
   if (proof === undefined) return undefined;
   const status = row.deliveryStatus;
   if (status === undefined || row.deliveryStatusIntermediate === true) return proof;
-  const meaning = statusForFallback(status, row.deliveryStatusDetail);
-  if (meaning === 'hard-failure' || meaning === 'content-or-rule-block') return undefined;
-  // Of SES's bounces only the out-of-office kind says nothing against a delivery; any other (`Undetermined`) may be
-  // the receiving server's asynchronous bounce: possibly delivered.
-  return status === 'Bounce' && row.deliveryStatusDetail !== AUTO_REPLY_BOUNCE ? undefined : proof;
+  return takesBackDelivery(status, row.deliveryStatusDetail) ? undefined : proof;
 }
-
-/**
- * The SES bounce an out-of-office reply arrives as: a transient `General` bounce "typically happens when the recipient
- * has set up an 'out of the office' automatic reply" (https://repost.aws/knowledge-center/ses-understand-soft-bounces).
- * Typically, not always: after a `Delivery` the proof stands against it, a trade the fallback docs state.
- */
-export const AUTO_REPLY_BOUNCE = 'Transient/General';

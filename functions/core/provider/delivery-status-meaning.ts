@@ -213,6 +213,25 @@ export function statusForFallback(status: string, detail: string | undefined): E
 }
 
 /**
+ * The SES bounce an out-of-office reply arrives as: a transient `General` bounce "typically happens when the recipient
+ * has set up an 'out of the office' automatic reply" (https://repost.aws/knowledge-center/ses-understand-soft-bounces).
+ * Typically, not always: after a `Delivery` a proof of delivery stands against it, a trade the fallback docs state.
+ */
+export const AUTO_REPLY_BOUNCE = 'Transient/General';
+
+/**
+ * Whether a final status with its `detail`, recorded after a proof of delivery, takes that proof back: a certain
+ * failure (`hard-failure`, `content-or-rule-block`, as statusForFallback reads it), or a bounce read by its subtype
+ * that is not the out-of-office kind ({@link AUTO_REPLY_BOUNCE}): an `Undetermined` one may be the receiving server's
+ * asynchronous bounce. Any other status (a delivery, an earlier stage, an uncertain word of another attempt) does not.
+ */
+export function takesBackDelivery(status: string, detail: string | undefined): boolean {
+  const meaning = statusForFallback(status, detail);
+  if (meaning === 'hard-failure' || meaning === 'content-or-rule-block') return true;
+  return meaningOf(status)?.fallback === 'bounce-by-subtype' && detail !== AUTO_REPLY_BOUNCE;
+}
+
+/**
  * The `complaintSubType` of an SES `Complaint` event that SES raised itself, for an address on the account's
  * suppression list after an earlier complaint: "SES accepted the message, but didn't attempt to send it because it
  * was on the account-level suppression list" (SES API v2 `Complaint`,

@@ -30,7 +30,13 @@ export interface LocalRunSummary {
   /** Sends a provider accepted (the `accepted` lines printed during the run). */
   readonly providerAccepted: number;
   readonly suppressedDuplicates: number;
+  /** Records received again (ApproximateReceiveCount > 1). */
   readonly retried: number;
+  /**
+   * Records a sender handed back to its queue unfinished (`RecordRetried`; its log says why: out of the invocation's
+   * time, another worker's claim, a provider's pace). Without faults, each comes back once: `retried` equals it.
+   */
+  readonly handedBack: number;
   readonly deadLettered: Readonly<Record<string, number>>;
   /** The outcome events the run put on the local bus, and the JSON-lines file they are in. @default none (no feed) */
   readonly outcomeFeed?: { readonly events: number; readonly file: string };
@@ -105,6 +111,7 @@ export function formatLocalSummary(s: LocalRunSummary): string {
       ['queue messages sent (every input line: producer retries and replays included)', s.queueMessages],
       ['duplicates suppressed (a delivery of a message already settled)', s.suppressedDuplicates],
       ['received again (a message a sender handed back to its queue)', s.retried],
+      ['  handed back by a sender, each with its reason logged', s.handedBack],
       ['DLQ (whole events, no ledger row)', total(s.deadLettered)],
       ...Object.entries(s.deadLettered).sort(([a], [b]) => a.localeCompare(b)).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
       ...(s.smsDeliveryLogs

@@ -43,8 +43,6 @@ export interface LocalRunOptions {
   readonly rate?: number;
   /** Concurrent invocations (the event source's maximum concurrency). @default 4 */
   readonly concurrency?: number;
-  /** Records per invocation. @default 10 */
-  readonly batchSize?: number;
   /** Folder of template files the sender renders (validated as at a cold start). @default the repository's templates/ */
   readonly templatesDir?: string;
   /** Print every structured log line as JSON. @default false (only notable ones, compactly) */
@@ -302,6 +300,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       providerAccepted: metrics.get(METRIC.Sent),
       suppressedDuplicates: metrics.get(METRIC.DuplicateSuppressed),
       retried: lanes.reduce((sum, lane) => sum + lane.source.stats.redeliveries, 0),
+      handedBack: metrics.get(METRIC.RecordRetried),
       deadLettered: Object.fromEntries(deadLettered),
       outcomeFeed: { events: outcomeFeed.feed.events().length, file: outcomeFeed.file },
       smsDeliveryLogs: smsLogs.counts,

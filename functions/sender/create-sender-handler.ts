@@ -98,7 +98,16 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
     try {
       return await processRecord({ messageId: record.messageId, body: record.body, receive: receiveOf(record) }, ctx);
     } catch (error) {
+      deps.metrics.count(METRIC.RecordRetried);
       if (error instanceof RetryLaterError && error.backoff) await backOff(record, error.backoff);
+      if (error instanceof RetryLaterError && !error.backoff) {
+        // Otherwise a record that comes back (out of time, another worker's claim, a ledger error) says nowhere why.
+        deps.log.info('Record handed back unfinished; it returns after the queue visibility timeout', {
+          sqsMessageId: record.messageId,
+          receiveCount: receiveOf(record).receiveCount,
+          reason: error.message,
+        });
+      }
       if (!(error instanceof RetryLaterError)) {
         deps.log.error('Record processing failed; it will be redelivered', {
           sqsMessageId: record.messageId,

@@ -15,7 +15,7 @@ import { EXAMPLE_RUN } from '../support/example-run';
  * once a producer retry right behind its original may find the claim held and come back, and an e-mail's delivery
  * evidence may reach its row before or after it settles (one outcome event or two).
  */
-const VARYING = ['duplicates suppressed', 'received again', 'outcome events'] as const;
+const VARYING = ['duplicates suppressed', 'received again', '  handed back', 'outcome events'] as const;
 
 /** The summary block of docs/local-tools.md's sample run: from its `summary  count` header to the blank line. */
 function documentedSummary(page: string): string {
@@ -87,8 +87,6 @@ describe('npm start (the local runner) on the bundled example stream, over local
       suppressedAfterAcceptance: 1,
       // What the providers accepted: the 22 SENT (buyer-60's fallback e-mail among them) and member-3's e-mail.
       providerAccepted: 23,
-      suppressedDuplicates: 13,
-      retried: 0,
       // buyer-60's push: SNS refused it (EndpointDisabled), certainly undelivered; the e-mail went instead.
       failed: { EndpointDisabledException: 1, InvalidAddress: 1, MissingTemplateField: 1 },
       unknown: 0,
@@ -96,6 +94,14 @@ describe('npm start (the local runner) on the bundled example stream, over local
       pending: 0,
       deadLettered: { 'invalid event: UnknownMessageClass': 1, 'invalid event: NotJson': 1 },
     });
+    // One invocation at a time, so a record comes back only when its sender handed it back, counted and logged with
+    // its reason: on a quiet machine none is; on a loaded one a batch's last records may find too little of the
+    // invocation left for a delivery (`out-of-time`) and come back once each.
+    expect(summary.retried).toBe(summary.handedBack);
+    // The producer retries and replays, each found settled; a message of a handed-back record that settled before the
+    // hand-back is found settled again when the record returns, one more each.
+    if (summary.handedBack === 0) expect(summary.suppressedDuplicates).toBe(13);
+    else expect(summary.suppressedDuplicates).toBeGreaterThanOrEqual(13);
     // Counted by the providers themselves, independently of the ledger: every key exactly once.
     const emails = aws?.ses.acceptedPerKey() ?? new Map<string, number>();
     const publishes = aws?.sns.acceptedPerKey() ?? new Map<string, number>();
@@ -197,6 +203,7 @@ describe('npm start (the local runner) on the bundled example stream, over local
       providerAccepted: 18,
       suppressedDuplicates: 13,
       retried: 0,
+      handedBack: 0,
       deadLettered: { 'invalid event: NotJson': 1 },
       smsDeliveryLogs: { handedOver: 4, failedBatches: 1, refusedTooLarge: 0 },
     };

@@ -93,7 +93,9 @@ describe('at-least-once delivery of the same event', () => {
 
 describe('the end of an invocation', () => {
   it('starts no delivery it could not record before the function times out, and leaves no claim behind', async () => {
-    const harness = new SenderHarness({ ledger: db.ledger, sendTimeoutMs: 2_000 });
+    const logged: { message: string; attributes?: Record<string, unknown> }[] = [];
+    const info = (message: string, attributes?: Record<string, unknown>) => void logged.push({ message, attributes });
+    const harness = new SenderHarness({ ledger: db.ledger, sendTimeoutMs: 2_000, log: { info, warn: info, error: info } });
     const event = orderShippedEvent({ eventId: 'evt-out-of-time' });
     const record = sqsRecord(JSON.stringify(event));
     const { sqsEvent, lambdaContext } = await import('../support/sqs-event');
@@ -102,5 +104,11 @@ describe('the end of an invocation', () => {
     expect(await harness.outbox()).toEqual([]);
     const key = idempotencyKey({ eventId: event.eventId, recipientId: 'seller-4', channel: 'email', templateId: event.templateId });
     expect(await db.ledger.get(key)).toBeUndefined();
+    // The record comes back: counted, and its reason logged (before, nothing said why it was received again).
+    expect(harness.metrics.get(METRIC.RecordRetried)).toBe(1);
+    expect(logged).toContainEqual({
+      message: 'Record handed back unfinished; it returns after the queue visibility timeout',
+      attributes: { sqsMessageId: record.messageId, receiveCount: 1, reason: '4 of 4 messages of event evt-out-of-time not settled (out-of-time)' },
+    });
   });
 });

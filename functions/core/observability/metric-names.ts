@@ -58,6 +58,11 @@ export const METRIC = {
   RateLimitedDeferral: 'RateLimitedDeferral',
   /** A record whose messages were throttled or rate-limited was made invisible for a backoff. */
   RecordBackedOff: 'RecordBackedOff',
+  /**
+   * A record handed back to its queue unfinished (a message of it not settled in this invocation, or an error), with
+   * or without a backoff: it comes back. Its reasons are logged.
+   */
+  RecordRetried: 'RecordRetried',
   /** A ledger request failed while this attempt may hold a claim; the claim was handed back. */
   ClaimReleasedAfterLedgerError: 'ClaimReleasedAfterLedgerError',
   /**

@@ -153,8 +153,8 @@ export class NotifierDashboard extends Construct {
         ...byChannel(METRIC.RateLimitedDeferral),
       ]),
       graph(
-        'Pacing: deferrals and backed-off records',
-        [both(METRIC.RateLimitedDeferral, 'deferred'), m(SERVICE.sender, METRIC.RecordBackedOff)],
+        'Pacing: deferrals, backed-off and handed-back records',
+        [both(METRIC.RateLimitedDeferral, 'deferred'), m(SERVICE.sender, METRIC.RecordBackedOff), m(SERVICE.sender, METRIC.RecordRetried)],
         [both(METRIC.Sent, 'sent')],
       ),
     );

@@ -29,6 +29,7 @@ describe('dashboard', () => {
     METRIC.ProviderErrorUnrecognised,
     METRIC.RateLimitedDeferral,
     METRIC.RecordBackedOff,
+    METRIC.RecordRetried,
     METRIC.Suppressed,
     METRIC.LimitStoreError,
   ])('graphs %s', (metric) => {

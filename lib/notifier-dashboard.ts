@@ -154,7 +154,7 @@ export class NotifierDashboard extends Construct {
       ]),
       graph(
         'Pacing: deferrals, backed-off and handed-back records',
-        [both(METRIC.RateLimitedDeferral, 'deferred'), m(SERVICE.sender, METRIC.RecordBackedOff), m(SERVICE.sender, METRIC.RecordRetried)],
+        [both(METRIC.RateLimitedDeferral, 'deferred'), m(SERVICE.sender, METRIC.RecordBackedOff), m(SERVICE.sender, METRIC.RecordRetried, 'handed back (all, backed off included)')],
         [both(METRIC.Sent, 'sent')],
       ),
     );

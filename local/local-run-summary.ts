@@ -33,10 +33,12 @@ export interface LocalRunSummary {
   /** Records received again (ApproximateReceiveCount > 1). */
   readonly retried: number;
   /**
-   * Records a sender handed back to its queue unfinished (`RecordRetried`; its log says why: out of the invocation's
-   * time, another worker's claim, a provider's pace). Without faults, each comes back once: `retried` equals it.
+   * Records a sender listed in its partial batch response (`RecordRetried`; its log says why: out of the invocation's
+   * time, another worker's claim, a provider's pace). Each is received again.
    */
   readonly handedBack: number;
+  /** Records of invocations that timed out, crashed or answered with no valid response: each comes back, uncounted by the sender. */
+  readonly inFailedInvocations: number;
   readonly deadLettered: Readonly<Record<string, number>>;
   /** The outcome events the run put on the local bus, and the JSON-lines file they are in. @default none (no feed) */
   readonly outcomeFeed?: { readonly events: number; readonly file: string };
@@ -112,6 +114,7 @@ export function formatLocalSummary(s: LocalRunSummary): string {
       ['duplicates suppressed (a delivery of a message already settled)', s.suppressedDuplicates],
       ['received again (a message a sender handed back to its queue)', s.retried],
       ['  handed back by a sender, each with its reason logged', s.handedBack],
+      ['  in invocations that timed out or crashed', s.inFailedInvocations],
       ['DLQ (whole events, no ledger row)', total(s.deadLettered)],
       ...Object.entries(s.deadLettered).sort(([a], [b]) => a.localeCompare(b)).map(([reason, n]) => [`  ${reason}`, n] as [string, number]),
       ...(s.smsDeliveryLogs

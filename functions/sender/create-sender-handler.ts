@@ -67,9 +67,11 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
   const backoff = deps.backoff ?? DEFAULT_BACKOFF;
   const longestHold = deps.longestHoldSeconds ?? LONGEST_HOLD_FOR_ANY_SETTINGS;
 
-  /** Makes a paced record invisible for its backoff; if that fails it still comes back, only sooner. */
-  const backOff = async (record: SQSRecord, kind: RecordBackoff) => {
-    if (!deps.deferral) return;
+  /**
+   * Makes a paced record invisible for its backoff; if that fails it still comes back, only sooner. `reason` is the
+   * record's (which messages wait, and why), logged either way.
+   */
+  const backOff = async (deferral: RecordDeferral, record: SQSRecord, kind: RecordBackoff, reason: string) => {
     const { receiveCount } = receiveOf(record);
     const seconds =
       kind === 'pause'
@@ -78,17 +80,20 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
           ? backoffSeconds(receiveCount, backoff, deps.random)
           : secondsUntil(kind.until, deps.clock(), longestHold);
     try {
-      await deps.deferral.defer(record.receiptHandle, seconds);
+      await deferral.defer(record.receiptHandle, seconds);
       deps.metrics.count(METRIC.RecordBackedOff);
       deps.log.info('Record backed off for the providers\' pace or quiet hours', {
         sqsMessageId: record.messageId,
         receiveCount,
         seconds,
         kind: typeof kind === 'string' ? kind : 'quiet-hours',
+        reason,
       });
     } catch (error) {
       deps.log.warn('Could not back the record off; it returns after the queue visibility timeout', {
         sqsMessageId: record.messageId,
+        receiveCount,
+        reason,
         error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
       });
     }
@@ -98,17 +103,20 @@ export function createSenderHandler(deps: SenderDependencies): SenderHandler {
     try {
       return await processRecord({ messageId: record.messageId, body: record.body, receive: receiveOf(record) }, ctx);
     } catch (error) {
+      // Every record listed in the batch response: it is received again, or moved to the DLQ past maxReceiveCount.
       deps.metrics.count(METRIC.RecordRetried);
-      if (error instanceof RetryLaterError && error.backoff) await backOff(record, error.backoff);
-      if (error instanceof RetryLaterError && !error.backoff) {
-        // Otherwise a record that comes back (out of time, another worker's claim, a ledger error) says nowhere why.
-        deps.log.info('Record handed back unfinished; it returns after the queue visibility timeout', {
-          sqsMessageId: record.messageId,
-          receiveCount: receiveOf(record).receiveCount,
-          reason: error.message,
-        });
-      }
-      if (!(error instanceof RetryLaterError)) {
+      if (error instanceof RetryLaterError) {
+        if (error.backoff && deps.deferral) {
+          await backOff(deps.deferral, record, error.backoff, error.message);
+        } else {
+          // Otherwise a record that comes back (out of time, another worker's claim, a ledger error) says nowhere why.
+          deps.log.info('Record handed back unfinished; it returns after the queue visibility timeout', {
+            sqsMessageId: record.messageId,
+            receiveCount: receiveOf(record).receiveCount,
+            reason: error.message,
+          });
+        }
+      } else {
         deps.log.error('Record processing failed; it will be redelivered', {
           sqsMessageId: record.messageId,
           error: error instanceof Error ? { name: error.name, message: error.message } : String(error),

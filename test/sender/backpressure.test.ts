@@ -34,11 +34,14 @@ function receivedTimes(body: string, receiveCount: number) {
 describe('throttling is backpressure: the record comes back later, never FAILED', () => {
   it('a throttled record is made invisible for its jittered exponential step (exact ChangeMessageVisibility)', async () => {
     sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+    const logged: { message: string; attributes?: Record<string, unknown> }[] = [];
+    const info = (message: string, attributes?: Record<string, unknown>) => void logged.push({ message, attributes });
     const harness = new SenderHarness({
       ledger: db.ledger,
       providers: { email: throttled, sms: throttled, push: throttled },
       deferral: new SqsRecordDeferral(sqs, QUEUE_URL),
       random: () => 0.5,
+      log: { info, warn: info, error: info },
     });
     const record = receivedTimes(JSON.stringify(loginCodeEvent({ eventId: 'evt-bp-throttled' })), 4);
     expect(failedIds(await harness.invoke(record))).toEqual([record.messageId]);
@@ -49,6 +52,11 @@ describe('throttling is backpressure: the record comes back later, never FAILED'
     ]);
     expect(harness.metrics.get(METRIC.ProviderThrottled)).toBe(1);
     expect(harness.metrics.get(METRIC.RecordBackedOff)).toBe(1);
+    expect(harness.metrics.get(METRIC.RecordRetried)).toBe(1);
+    // The backoff's line says which messages wait and why, as the line of a record handed back without one does.
+    expect(logged.filter((l) => l.message.startsWith('Record backed off')).map((l) => l.attributes)).toEqual([
+      { sqsMessageId: record.messageId, receiveCount: 4, seconds: 60, kind: 'throttle', reason: expect.stringMatching(/^1 of 1 messages of event evt-bp-throttled not settled \(transient-failure:throttled\)$/) },
+    ]);
     const key = idempotencyKey({ eventId: 'evt-bp-throttled', recipientId: 'user-9', channel: 'sms', templateId: 'login-code' });
     expect(await db.ledger.get(key)).toMatchObject({ state: 'PENDING', lastRelease: 'transient' });
   });

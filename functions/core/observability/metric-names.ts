@@ -59,8 +59,8 @@ export const METRIC = {
   /** A record whose messages were throttled or rate-limited was made invisible for a backoff. */
   RecordBackedOff: 'RecordBackedOff',
   /**
-   * A record handed back to its queue unfinished (a message of it not settled in this invocation, or an error), with
-   * or without a backoff: it comes back. Its reasons are logged.
+   * A record the sender lists in its partial batch response (a message of it not settled in this invocation, or an
+   * error), with or without a backoff: received again, or moved to the DLQ past maxReceiveCount. Its reason is logged.
    */
   RecordRetried: 'RecordRetried',
   /** A ledger request failed while this attempt may hold a claim; the claim was handed back. */

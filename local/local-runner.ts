@@ -301,7 +301,7 @@ export async function runLocal(options: LocalRunOptions): Promise<LocalRunSummar
       suppressedDuplicates: metrics.get(METRIC.DuplicateSuppressed),
       retried: lanes.reduce((sum, lane) => sum + lane.source.stats.redeliveries, 0),
       handedBack: metrics.get(METRIC.RecordRetried),
-      inFailedInvocations: lanes.reduce((sum, lane) => sum + lane.source.invocations.filter((i) => i.ending !== 'response').reduce((n, i) => n + i.messageIds.length, 0), 0),
+      inFailedInvocations: lanes.flatMap((lane) => lane.source.invocations).filter((i) => i.ending !== 'response').reduce((sum, i) => sum + i.messageIds.length, 0),
       deadLettered: Object.fromEntries(deadLettered),
       outcomeFeed: { events: outcomeFeed.feed.events().length, file: outcomeFeed.file },
       smsDeliveryLogs: smsLogs.counts,

@@ -6,7 +6,7 @@ import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
-import { firstRecipientKey, SHORT_OTP_CLASSES_JSON, startFallbackRig, type FallbackRig } from './fallback-rig';
+import { firstRecipientKey as keyOf, SHORT_OTP_CLASSES_JSON, startFallbackRig, type FallbackRig } from './fallback-rig';
 
 /**
  * Defect (review, 2026-12-06): an `otp` e-mail that SES delivered, and whose recipient's server then auto-replied
@@ -20,8 +20,6 @@ beforeAll(async () => {
   rig = await startFallbackRig(db, { messageClassesJson: SHORT_OTP_CLASSES_JSON });
 }, 30_000);
 afterAll(async () => rig?.stop());
-
-const keyOf = firstRecipientKey;
 
 describe('a delivered e-mail and a later out-of-office bounce (defect: the fallback texted the code too)', () => {
   it.each([

@@ -22,7 +22,7 @@ import { loginCodeEvent } from '../support/events';
 import { useTestLedger } from '../support/ledger-server';
 import { CLAIM_TIMEOUT_MS, RETENTION_MS, failedIds } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
-import { firstRecipientKey, SHORT_OTP_CLASSES_JSON, startFallbackRig, type FallbackRig } from './fallback-rig';
+import { firstRecipientKey as keyOf, SHORT_OTP_CLASSES_JSON, startFallbackRig, type FallbackRig } from './fallback-rig';
 import { WIRE_SEND_TIMEOUT_MS } from './wire-harness';
 
 /**
@@ -53,8 +53,6 @@ beforeAll(async () => {
   rig = await startFallbackRig(db, { messageClassesJson: SHORT_OTP_CLASSES_JSON });
 }, 30_000);
 afterAll(async () => rig?.stop());
-
-const keyOf = firstRecipientKey;
 
 /** The real reclaimer over the rig's ledger, texting through End User Messaging like the sender. */
 function reclaimer() {

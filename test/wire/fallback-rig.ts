@@ -17,13 +17,6 @@ import { failedIds, type SenderHarness } from '../support/sender-harness';
 import { sqsRecord } from '../support/sqs-event';
 import { startWireRig, type WireRig, type WireRigOptions, type WireSenderOptions } from './wire-harness';
 
-/**
- * Channel fallback on loopback, every hop through a real SDK client: the sender and the status handler write the
- * ledger through the local DynamoDB stream (dynalite has none), the local event source mapping hands the stream to
- * the real fallback trigger with the stack's filter patterns, the trigger puts its requests on the local SQS queue
- * (fauxqs) with the real SQS client, and `pump` hands that queue's visible messages to a sender, as the sender's own
- * event source mapping does. The providers count what they accepted, independently of the ledger.
- */
 /** The otp class with its window without evidence made short (1 s), so that SQS's real delay passes within a test. */
 export const SHORT_OTP_CLASSES_JSON = JSON.stringify([{ name: 'otp', onAmbiguous: 'resend', fallback: { withoutEvidenceSeconds: 1 } }]);
 
@@ -31,6 +24,13 @@ export const SHORT_OTP_CLASSES_JSON = JSON.stringify([{ name: 'otp', onAmbiguous
 export const firstRecipientKey = (event: NotificationEvent, channel: Channel) =>
   idempotencyKey({ eventId: event.eventId, recipientId: event.recipients[0]!.recipientId, channel, templateId: event.templateId });
 
+/**
+ * Channel fallback on loopback, every hop through a real SDK client: the sender and the status handler write the
+ * ledger through the local DynamoDB stream (dynalite has none), the local event source mapping hands the stream to
+ * the real fallback trigger with the stack's filter patterns, the trigger puts its requests on the local SQS queue
+ * (fauxqs) with the real SQS client, and `pump` hands that queue's visible messages to a sender, as the sender's own
+ * event source mapping does. The providers count what they accepted, independently of the ledger.
+ */
 export interface FallbackRig {
   readonly wire: WireRig;
   readonly stream: LocalDynamoStream;
